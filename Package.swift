@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+// Rowstream: slow paginated APIs as live, infinitely scrolling HTML tables over Server-Sent Events.
+// Dependencies point one way, down: rowstream -> Dashboard -> {Tables, Batches, Upstream, HTTPServer}
+// -> {JSON, Metrics, CCurl, CSystem}. Only Upstream imports CCurl; only HTTPServer imports CSystem.
+import PackageDescription
+
+let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "Rowstream",
+    products: [
+        .executable(name: "rowstream", targets: ["rowstream"]),
+    ],
+    targets: [
+        // C libraries: typed wrappers only, no logic.
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(name: "CSystem"),
+
+        // Leaves.
+        .target(name: "JSON", swiftSettings: strict),
+        .target(name: "Metrics", swiftSettings: strict),
+        .target(name: "Batches", swiftSettings: strict),
+        .target(name: "Tables", dependencies: ["JSON"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CSystem", "Metrics"], swiftSettings: strict),
+        .target(name: "Upstream", dependencies: ["CCurl", "JSON", "Metrics"], swiftSettings: strict),
+
+        // Wiring.
+        .target(
+            name: "Dashboard",
+            dependencies: ["HTTPServer", "Batches", "Tables", "Upstream", "JSON", "Metrics"],
+            swiftSettings: strict
+        ),
+        .executableTarget(name: "rowstream", dependencies: ["Dashboard"], swiftSettings: strict),
+
+        // Tests mirror Sources.
+        .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
+        .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
+        .testTarget(name: "BatchesTests", dependencies: ["Batches"], swiftSettings: strict),
+        .testTarget(name: "TablesTests", dependencies: ["Tables", "JSON"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "UpstreamTests", dependencies: ["Upstream"], swiftSettings: strict),
+        .testTarget(
+            name: "DashboardTests",
+            dependencies: ["Dashboard", "HTTPServer", "Upstream", "JSON"],
+            swiftSettings: strict
+        ),
+    ]
+)

@@ -1,0 +1,1 @@
+// Placeholder: the Batches module is being written.

@@ -1,0 +1,1 @@
+// Placeholder: the Dashboard module is being written.

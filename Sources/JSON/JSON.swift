@@ -1,0 +1,1 @@
+// Placeholder: the JSON module is being written.

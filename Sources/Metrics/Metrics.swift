@@ -1,0 +1,1 @@
+// Placeholder: the Metrics module is being written.

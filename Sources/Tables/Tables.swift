@@ -1,0 +1,1 @@
+// Placeholder: the Tables module is being written.

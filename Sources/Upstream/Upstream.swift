@@ -1,0 +1,1 @@
+// Placeholder: the Upstream module is being written.
