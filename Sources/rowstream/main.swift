@@ -1,1 +1,43 @@
+// rowstream: the command-line entry point. Parses flags, starts the dashboard, stops it on SIGINT or SIGTERM.
 import Dashboard
+import Dispatch
+import Foundation
+
+var configuration = DashboardConfiguration()
+configuration.publicDirectory = DashboardConfiguration.defaultPublicDirectory()
+do {
+    if try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()), into: &configuration) == .help {
+        print(CommandLineOptions.usage)
+        exit(0)
+    }
+} catch {
+    FileHandle.standardError.write(Data("rowstream: \(error)\n".utf8))
+    exit(64)
+}
+
+let dashboard: Dashboard
+do {
+    dashboard = try Dashboard.start(configuration)
+} catch {
+    FileHandle.standardError.write(Data("rowstream: \(error)\n".utf8))
+    exit(1)
+}
+
+// Signals are delivered to a Dispatch source, not a handler, so shutdown runs as ordinary code.
+var signalSources: [DispatchSourceSignal] = []
+for number in [SIGINT, SIGTERM] {
+    signal(number, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+    source.setEventHandler {
+        FileHandle.standardError.write(Data("rowstream: shutting down\n".utf8))
+        dashboard.shutdown()
+    }
+    source.resume()
+    signalSources.append(source)
+}
+
+let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+print("Rowstream serving http://\(shownHost):\(dashboard.port)/ (demo upstream on 127.0.0.1:\(dashboard.demoPort))")
+fflush(stdout)
+dashboard.waitUntilShutdown()
+exit(0)

@@ -1,0 +1,62 @@
+/// The `rowstream` command line, parsed into a `DashboardConfiguration`. A pure function of the arguments.
+public enum CommandLineOptions {
+    public static let usage = """
+    Usage: rowstream [options]
+
+    Serves a live, infinitely scrolling table over Server-Sent Events, fed by the built-in demo upstream.
+
+    Options:
+      --host ADDRESS          address to listen on (default 127.0.0.1)
+      --port N                port to listen on, 0 for any free port (default 8080)
+      --public DIR            folder with index.html, app.css, app.js (default: ./Public, or beside the build)
+      --batch-size N          rows per batch, 1...500 (default 50)
+      --demo-items N          rows in the demo upstream (default 2500)
+      --demo-latency-ms N     latency of every demo upstream page in milliseconds (default 250)
+      --demo-fail-every N     make every N-th demo upstream page fail with 503 (default: never)
+      --heartbeat-seconds N   heartbeat comment interval on event streams (default 15)
+      -h, --help              show this help
+    """
+
+    /// What the command line asks for.
+    public enum Parsed: Equatable, Sendable {
+        case run
+        case help
+    }
+
+    public struct ParseError: Error, CustomStringConvertible, Sendable {
+        public let description: String
+    }
+
+    /// Parses `arguments` (without the program name) into `configuration`.
+    public static func parse(_ arguments: [String], into configuration: inout DashboardConfiguration) throws(ParseError) -> Parsed {
+        var remaining = arguments[...]
+        while let flag = remaining.popFirst() {
+            if flag == "-h" || flag == "--help" { return .help }
+            guard let value = remaining.popFirst() else {
+                throw ParseError(description: "\(flag) needs a value (see --help)")
+            }
+            switch flag {
+            case "--host": configuration.host = value
+            case "--port": configuration.port = try integer(flag, value, in: 0...65_535)
+            case "--public": configuration.publicDirectory = value
+            case "--batch-size": configuration.batchSize = try integer(flag, value, in: 1...500)
+            case "--demo-items": configuration.demo.itemCount = try integer(flag, value, in: 0...10_000_000)
+            case "--demo-latency-ms":
+                configuration.demo.latency = .milliseconds(try integer(flag, value, in: 0...600_000))
+            case "--demo-fail-every": configuration.demo.failEvery = try integer(flag, value, in: 1...1_000_000)
+            case "--heartbeat-seconds":
+                configuration.heartbeatInterval = .seconds(try integer(flag, value, in: 1...3_600))
+            default:
+                throw ParseError(description: "unknown option \(flag) (see --help)")
+            }
+        }
+        return .run
+    }
+
+    private static func integer(_ flag: String, _ value: String, in range: ClosedRange<Int>) throws(ParseError) -> Int {
+        guard let number = Int(value), range.contains(number) else {
+            throw ParseError(description: "\(flag) takes a whole number in \(range.lowerBound)...\(range.upperBound), not '\(value)'")
+        }
+        return number
+    }
+}

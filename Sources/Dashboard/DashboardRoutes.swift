@@ -1,0 +1,111 @@
+import HTTPServer
+import JSON
+import Upstream
+
+/// The dashboard's HTTP surface (docs/PROTOCOL.md): the page, the table list, one event stream per viewer, the
+/// demand and reload inputs, the normalized JSON page proxy, health and metrics; static files otherwise.
+/// Built once at start-up; the router it produces is immutable.
+struct DashboardRoutes {
+    let tables: [String: DashboardTable]
+    let order: [String]
+    let pages: [String: RenderedPage]
+    let registry: SessionRegistry
+    let metrics: DashboardMetrics
+    let configuration: DashboardConfiguration
+    let staticFiles: StaticFiles
+
+    func router() -> Router {
+        var router = RouterBuilder()
+        router.get("/") { request, _ throws(HTTPError) in
+            .now(try page(order.first ?? "").response(to: request))
+        }
+        router.get("/index.html") { request, _ throws(HTTPError) in
+            .now(try page(order.first ?? "").response(to: request))
+        }
+        router.get("/tables/{name}") { request, parameters throws(HTTPError) in
+            .now(try page(parameters["name"] ?? "").response(to: request))
+        }
+        router.get("/api/tables") { _, _ in
+            let list: JSONValue = ["tables": .array(order.compactMap { tables[$0]?.listing() })]
+            return .now(.json(list.serialized()))
+        }
+        router.get("/tables/{name}/stream") { request, parameters throws(HTTPError) in
+            try stream(request, table: try table(parameters["name"]))
+        }
+        router.post("/tables/{name}/sessions/{id}/next") { _, parameters throws(HTTPError) in
+            try session(parameters).loadNext()
+            return .now(HTTPResponse(status: .accepted))
+        }
+        router.post("/tables/{name}/sessions/{id}/reload") { _, parameters throws(HTTPError) in
+            try session(parameters).reload()
+            return .now(HTTPResponse(status: .accepted))
+        }
+        router.get("/api/tables/{name}/pages") { request, parameters throws(HTTPError) in
+            proxyPage(request, table: try table(parameters["name"]))
+        }
+        router.get("/healthz") { _, _ in .now(.text("ok\n")) }
+        router.get("/metrics") { _, _ in
+            var response = HTTPResponse.text(metrics.registry.render())
+            response.headers.replaceOrAdd(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
+            return .now(response)
+        }
+        router.fallback(staticFiles)
+        return router.build()
+    }
+
+    private func table(_ name: String?) throws(HTTPError) -> DashboardTable {
+        guard let name, let table = tables[name] else { throw HTTPError(.notFound, "no such table") }
+        return table
+    }
+
+    private func page(_ name: String) throws(HTTPError) -> RenderedPage {
+        guard let page = pages[name] else { throw HTTPError(.notFound, "no such table") }
+        return page
+    }
+
+    private func session(_ parameters: RouteParameters) throws(HTTPError) -> ViewerSession {
+        let table = try table(parameters["name"])
+        guard let id = parameters["id"], SessionID.isWellFormed(id),
+              let session = registry.session(id, table: table.name)
+        else { throw HTTPError(.notFound, "no such session: it ended; the page reconnects and gets a new one") }
+        return session
+    }
+
+    /// Opens a viewer's stream. `Last-Event-ID` (or `?lastEventId=` for clients that cannot set headers)
+    /// resumes after the last delivered batch; a finished list answers 204 so the browser stops reconnecting.
+    private func stream(_ request: HTTPRequest, table: DashboardTable) throws(HTTPError) -> HTTPResult {
+        let lastEventID = request.headers["Last-Event-ID"] ?? request.queryValue("lastEventId")
+        let resume = lastEventID.flatMap { ResumeToken(decoding: $0, table: table.name) }
+        if resume?.position == .finished {
+            return .now(HTTPResponse(status: .noContent))
+        }
+        // A position we cannot read (another version, another table, garbage) starts over, visibly.
+        let resetFirst = lastEventID.map { !$0.isEmpty } == true && resume == nil
+        let registry = registry, metrics = metrics, timeout = configuration.batchTimeout
+        return .now(.eventStream(retryMilliseconds: configuration.retryMilliseconds) { writer in
+            ViewerSession.open(
+                table: table, writer: writer, resume: resume, resetFirst: resetFirst,
+                registry: registry, metrics: metrics, batchTimeout: timeout
+            )
+        })
+    }
+
+    /// The pagination-normalizing proxy: one upstream page as `{items, next, done}`.
+    private func proxyPage(_ request: HTTPRequest, table: DashboardTable) -> HTTPResult {
+        let cursor = request.queryValue("cursor").flatMap { $0.isEmpty ? nil : $0 }
+        return .later {
+            do {
+                let page = try await table.source.fetchPage(cursor: cursor)
+                let body: JSONValue = [
+                    "items": .array(page.items),
+                    "next": page.nextCursor.map(JSONValue.string) ?? .null,
+                    "done": .bool(page.nextCursor == nil),
+                ]
+                return .json(body.serialized())
+            } catch {
+                let body: JSONValue = ["error": .string("\(error)"), "retryable": .bool(error.isRetryable)]
+                return .json(body.serialized(), status: .badGateway)
+            }
+        }
+    }
+}

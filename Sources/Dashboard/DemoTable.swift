@@ -1,0 +1,33 @@
+import JSON
+import Tables
+import Upstream
+
+/// The demo table: customers from the built-in demo upstream, with one column of every format.
+enum DemoTable {
+    static func make(client: UpstreamClient, upstreamPort: Int, batchSize: Int) throws -> DashboardTable {
+        let spec = TableSpec(
+            name: "customers",
+            title: "Customers",
+            columns: [
+                Column(title: "ID", field: try JSONPath("id"), format: .number, width: "5rem"),
+                Column(title: "Name", field: try JSONPath("name"), format: .text),
+                Column(title: "City", field: try JSONPath("city"), format: .text, width: "9rem"),
+                Column(title: "Status", field: try JSONPath("status"), format: .badge, width: "7.5rem"),
+                Column(title: "Plan", field: try JSONPath("plan"), format: .text, width: "7rem"),
+                Column(title: "Seats", field: try JSONPath("seats"), format: .number, width: "5.5rem"),
+                Column(title: "MRR ($)", field: try JSONPath("mrr"), format: .number, width: "8.5rem"),
+                Column(title: "Created", field: try JSONPath("created_at"), format: .date, width: "10rem"),
+                Column(title: "Website", field: try JSONPath("website"), format: .link, width: "14rem"),
+            ],
+            keyField: try JSONPath("id")
+        )
+        let template = PageRequestTemplate(url: "http://127.0.0.1:\(upstreamPort)/v1/customers", pageSize: batchSize)
+        let source = PageSource(
+            client: client,
+            template: template,
+            itemsPath: try JSONPath("data"),
+            style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next_cursor"))
+        )
+        return DashboardTable(spec: spec, source: source, batchSize: batchSize)
+    }
+}

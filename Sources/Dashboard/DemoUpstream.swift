@@ -1,0 +1,97 @@
+import HTTPServer
+import JSON
+import Synchronization
+
+/// The built-in demo upstream: a slow, paginated JSON API over `DemoData`, served by its own `HTTPServer` on
+/// loopback so that the dashboard fetches it through libcurl exactly like a real upstream.
+///
+/// `GET /v1/customers?limit=N&cursor=C` answers
+/// `{"data": [...], "next_cursor": "C2" | null, "has_more": bool}`. The cursor is opaque to clients.
+/// Every page waits `latency` first; with `failEvery = n`, every n-th page request answers 503, so the error
+/// row and its Retry can be seen and tested.
+///
+/// Thread-safe: `respond(to:)` runs on any event loop; the request counter is atomic.
+public final class DemoUpstream: HTTPResponder {
+    public struct Configuration: Sendable {
+        public var itemCount = 2_500
+        public var latency: Duration = .milliseconds(250)
+        public var failEvery: Int? = nil
+        public var maxPageSize = 500
+        public init() {}
+    }
+
+    public let configuration: Configuration
+    private let data: DemoData
+    private let requests = Atomic<Int>(0)
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        self.data = DemoData(count: configuration.itemCount)
+    }
+
+    /// Page requests answered or refused so far.
+    public var requestCount: Int { requests.load(ordering: .relaxed) }
+
+    public func respond(to request: HTTPRequest) -> HTTPResult {
+        guard request.path == "/v1/customers" else {
+            return .now(Self.error("no such resource", status: .notFound))
+        }
+        guard request.method == .get || request.method == .head else {
+            return .now(Self.error("method not allowed", status: .methodNotAllowed))
+        }
+        let number = requests.add(1, ordering: .relaxed).newValue
+        let response = page(for: request, number: number)
+        let latency = configuration.latency
+        guard latency > .zero else { return .now(response) }
+        return .later {
+            try? await Task.sleep(for: latency)
+            return response
+        }
+    }
+
+    private func page(for request: HTTPRequest, number: Int) -> HTTPResponse {
+        if let every = configuration.failEvery, every > 0, number % every == 0 {
+            return Self.error("demo upstream: injected failure", status: .serviceUnavailable)
+        }
+        let limit: Int
+        if let raw = request.queryValue("limit") {
+            guard let parsed = Int(raw), (1...configuration.maxPageSize).contains(parsed) else {
+                return Self.error("limit must be 1...\(configuration.maxPageSize)", status: .badRequest)
+            }
+            limit = parsed
+        } else {
+            limit = 50
+        }
+        var offset = 0
+        if let cursor = request.queryValue("cursor"), !cursor.isEmpty {
+            guard let decoded = DemoCursor.decode(cursor), decoded <= data.count else {
+                return Self.error("invalid cursor", status: .badRequest)
+            }
+            offset = decoded
+        }
+        let end = min(offset + limit, data.count)
+        let hasMore = end < data.count
+        let body: JSONValue = [
+            "data": .array(data.items(in: offset..<end)),
+            "next_cursor": hasMore ? .string(DemoCursor.encode(end)) : .null,
+            "has_more": .bool(hasMore),
+        ]
+        return .json(body.serialized())
+    }
+
+    private static func error(_ message: String, status: HTTPStatus) -> HTTPResponse {
+        let body: JSONValue = ["error": .string(message)]
+        return .json(body.serialized(), status: status)
+    }
+}
+
+/// The demo upstream's cursor: an offset in base 36 behind a prefix, opaque to clients.
+enum DemoCursor {
+    static func encode(_ offset: Int) -> String { "cur_" + String(offset, radix: 36) }
+
+    static func decode(_ cursor: String) -> Int? {
+        guard cursor.hasPrefix("cur_"), cursor.count <= 20 else { return nil }
+        guard let value = Int(cursor.dropFirst(4), radix: 36), value >= 0 else { return nil }
+        return value
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import HTTPServer
+import Tables
+
+/// The page a person opens: Public/index.html with the table's title and server-rendered shell (header and
+/// skeleton rows) filled in, so the very first paint already shows shimmer rows shaped like the real ones.
+/// Rendered once per table at start-up; immutable afterwards.
+struct PageTemplate: Sendable {
+    static let titlePlaceholder = "<!--rs:title-->"
+    static let tablePlaceholder = "<!--rs:table-->"
+
+    private let template: String
+
+    /// Reads `directory/index.html`. Errors name the file.
+    init(directory: String) throws {
+        let path = (directory as NSString).appendingPathComponent("index.html")
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw DashboardError("cannot read the page template \(path)")
+        }
+        let text = String(decoding: data, as: UTF8.self)
+        guard text.contains(Self.tablePlaceholder) else {
+            throw DashboardError("\(path) has no \(Self.tablePlaceholder) placeholder")
+        }
+        template = text
+    }
+
+    /// The page for `table`, as a response with a strong ETag.
+    func render(_ table: DashboardTable) -> RenderedPage {
+        let shell = table.renderer.renderShell(
+            streamURL: table.streamPath, batchSize: table.batchSize, skeletonCount: table.batchSize
+        )
+        let page = template
+            .replacingOccurrences(of: Self.titlePlaceholder, with: HTMLEscaping.escaped(table.spec.title))
+            .replacingOccurrences(of: Self.tablePlaceholder, with: String(decoding: shell, as: UTF8.self))
+        return RenderedPage(body: Array(page.utf8))
+    }
+}
+
+/// A rendered page and its validator.
+struct RenderedPage: Sendable {
+    let body: [UInt8]
+    let etag: String
+
+    init(body: [UInt8]) {
+        self.body = body
+        etag = "\"" + String(FNV1a.hash(body), radix: 16) + "\""
+    }
+
+    func response(to request: HTTPRequest) -> HTTPResponse {
+        var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "no-cache"]
+        if let match = request.headers["If-None-Match"], match.split(separator: ",").contains(where: {
+            $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*"
+        }) {
+            return HTTPResponse(status: .notModified, headers: headers)
+        }
+        headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
+        return HTTPResponse(status: .ok, headers: headers, body: .bytes(body))
+    }
+}
+
+/// 64-bit FNV-1a: a fast content hash for ETags (not for security).
+enum FNV1a {
+    static func hash(_ bytes: [UInt8]) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+}
+
+/// A start-up error of the dashboard, with a message that names what failed.
+public struct DashboardError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}

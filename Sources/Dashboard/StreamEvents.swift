@@ -1,0 +1,63 @@
+import Batches
+import HTTPServer
+import JSON
+
+/// Turns a viewer's batch events into SSE events: the documented contract (docs/PROTOCOL.md) in one place.
+/// A pure value: no I/O, safe from any thread.
+struct StreamEvents: Sendable {
+    let table: DashboardTable
+
+    func session(id: String) -> SSEEvent {
+        let body: JSONValue = [
+            "session": .string(id),
+            "table": .string(table.name),
+            "title": .string(table.spec.title),
+            "columns": table.renderer.columnsJSON(),
+            "batchSize": .int(Int64(table.batchSize)),
+            "next": .string(table.sessionPath(id, "next")),
+            "reload": .string(table.sessionPath(id, "reload")),
+        ]
+        return SSEEvent(event: "session", data: Self.text(body))
+    }
+
+    /// The SSE event for one batch event; `.completed` is followed by the end of the stream.
+    func event(for batchEvent: BatchesEvent<JSONValue, PageCursor>) -> SSEEvent {
+        switch batchEvent {
+        case .loading(let offset):
+            return SSEEvent(event: "loading", data: Self.text(["offset": .int(Int64(offset))]))
+        case .batch(let items, let offset, let next):
+            let after = offset + items.count
+            let position: ResumeToken.Position
+            switch next {
+            case .cursor(let cursor)?: position = .after(cursor: cursor)
+            case .first?: position = .start
+            case nil: position = .end
+            }
+            let html = table.renderer.renderRows(items, startIndex: offset)
+            return SSEEvent(event: "rows", id: token(after, position), data: String(decoding: html, as: UTF8.self))
+        case .completed(let total):
+            return complete(total: total)
+        case .failed(let failure, _):
+            let body: JSONValue = ["message": .string(failure.message), "retryable": .bool(failure.isRetryable)]
+            return SSEEvent(event: "error", data: Self.text(body))
+        case .reset:
+            return reset()
+        }
+    }
+
+    func complete(total: Int) -> SSEEvent {
+        SSEEvent(event: "complete", id: token(total, .finished), data: Self.text(["total": .int(Int64(total))]))
+    }
+
+    func reset() -> SSEEvent {
+        SSEEvent(event: "reset", id: token(0, .start), data: "{}")
+    }
+
+    private func token(_ offset: Int, _ position: ResumeToken.Position) -> String {
+        ResumeToken(table: table.name, offset: offset, position: position).encoded()
+    }
+
+    private static func text(_ value: JSONValue) -> String {
+        String(decoding: value.serialized(), as: UTF8.self)
+    }
+}

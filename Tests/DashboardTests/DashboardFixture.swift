@@ -1,0 +1,38 @@
+import Dashboard
+import Foundation
+
+/// Starts a real dashboard on 127.0.0.1 port 0 against the demo upstream, with the repository's Public/.
+func startDashboard(
+    items: Int = 95,
+    batchSize: Int = 10,
+    latencyMilliseconds: Int = 0,
+    failEvery: Int? = nil,
+    heartbeatSeconds: Int = 15
+) throws -> Dashboard {
+    var configuration = DashboardConfiguration()
+    configuration.port = 0
+    configuration.eventLoopCount = 2
+    configuration.batchSize = batchSize
+    configuration.demo.itemCount = items
+    configuration.demo.latency = .milliseconds(latencyMilliseconds)
+    configuration.demo.failEvery = failEvery
+    configuration.heartbeatInterval = .seconds(heartbeatSeconds)
+    configuration.publicDirectory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Public").path
+    return try Dashboard.start(configuration)
+}
+
+/// The `session` event's JSON as a dictionary.
+func sessionInfo(_ event: ReceivedEvent) throws -> [String: Any] {
+    let object = try JSONSerialization.jsonObject(with: Data(event.data.utf8))
+    guard let dictionary = object as? [String: Any] else {
+        throw TestConnection.Failure(description: "session data is not an object: \(event.data)")
+    }
+    return dictionary
+}
+
+/// POSTs to a session URL; returns the status.
+func post(_ port: Int, _ path: String) throws -> Int {
+    try fetch(port, "POST", path).status
+}

@@ -1,0 +1,96 @@
+import Dashboard
+import Foundation
+import Testing
+
+@Suite("Dashboard routes, live")
+struct RoutesTests {
+    @Test("the page's first paint holds the table shell with skeleton rows; ETag answers 304")
+    func pageHasSkeletonShell() throws {
+        let dashboard = try startDashboard(batchSize: 12)
+        defer { dashboard.shutdown() }
+        let page = try fetch(dashboard.port, "GET", "/")
+        #expect(page.status == 200)
+        #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(page.body.contains("id=\"rs-table\""))
+        #expect(page.body.contains("data-stream=\"/tables/customers/stream\""))
+        #expect(page.body.components(separatedBy: "class=\"rs-skeleton\"").count - 1 == 12 + 1, "12 rows + template")
+        #expect(!page.body.contains("<!--rs:"), "every placeholder filled")
+        let etag = try #require(page.headers["etag"])
+        #expect(try fetch(dashboard.port, "GET", "/", headers: ["If-None-Match": etag]).status == 304)
+        #expect(try fetch(dashboard.port, "GET", "/index.html").body == page.body)
+        #expect(try fetch(dashboard.port, "GET", "/tables/customers").body == page.body)
+        #expect(try fetch(dashboard.port, "GET", "/tables/nope").status == 404)
+    }
+
+    @Test("static assets, health and metrics")
+    func assetsHealthMetrics() throws {
+        let dashboard = try startDashboard()
+        defer { dashboard.shutdown() }
+        let script = try fetch(dashboard.port, "GET", "/app.js")
+        #expect(script.status == 200)
+        #expect(script.headers["content-type"]?.contains("javascript") == true)
+        #expect(try fetch(dashboard.port, "GET", "/app.css").status == 200)
+        #expect(try fetch(dashboard.port, "GET", "/../Package.swift").status != 200)
+        #expect(try fetch(dashboard.port, "GET", "/healthz").body == "ok\n")
+
+        let stream = try SSEClient(port: dashboard.port, path: "/tables/customers/stream")
+        _ = try stream.next(named: "rows")
+        let metrics = try fetch(dashboard.port, "GET", "/metrics")
+        #expect(metrics.status == 200)
+        #expect(metrics.body.contains("rowstream_batches_sent_total 1"))
+        #expect(metrics.body.contains("rowstream_streams_open 1"))
+        #expect(metrics.body.contains("rowstream_upstream_requests_total{outcome=\"ok\"} 1"))
+        #expect(metrics.body.contains("rowstream_upstream_request_duration_seconds_count 1"))
+    }
+
+    @Test("GET /api/tables lists the table with its columns and stream URL")
+    func tableListing() throws {
+        let dashboard = try startDashboard(batchSize: 7)
+        defer { dashboard.shutdown() }
+        let response = try fetch(dashboard.port, "GET", "/api/tables")
+        #expect(response.headers["content-type"]?.hasPrefix("application/json") == true)
+        let object = try JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any]
+        let tables = try #require(object?["tables"] as? [[String: Any]])
+        #expect(tables.count == 1)
+        #expect(tables[0]["name"] as? String == "customers")
+        #expect(tables[0]["stream"] as? String == "/tables/customers/stream")
+        #expect(tables[0]["batchSize"] as? Int == 7)
+        let columns = try #require(tables[0]["columns"] as? [[String: Any]])
+        #expect(columns.map { $0["format"] as? String } == ["number", "text", "text", "badge", "text", "number", "number", "date", "link"])
+    }
+
+    @Test("the JSON page proxy normalizes the upstream's pages to {items, next, done}")
+    func pageProxy() throws {
+        let dashboard = try startDashboard(items: 25, batchSize: 10)
+        defer { dashboard.shutdown() }
+        var cursor: String? = nil
+        var ids: [Int] = []
+        for _ in 0..<10 {
+            let query = cursor.map { "?cursor=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") } ?? ""
+            let response = try fetch(dashboard.port, "GET", "/api/tables/customers/pages" + query)
+            #expect(response.status == 200)
+            let page = try #require(try JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any])
+            ids += (page["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
+            if page["done"] as? Bool == true { break }
+            cursor = page["next"] as? String
+        }
+        #expect(ids == Array(1...25))
+        let bad = try fetch(dashboard.port, "GET", "/api/tables/customers/pages?cursor=nonsense")
+        #expect(bad.status == 502)
+        #expect(bad.body.contains("400"))
+    }
+
+    @Test("demand for unknown sessions or tables is 404; wrong methods are 405")
+    func unknownSessions() throws {
+        let dashboard = try startDashboard()
+        defer { dashboard.shutdown() }
+        let unknown = "/tables/customers/sessions/0123456789abcdef0123456789abcdef/next"
+        #expect(try post(dashboard.port, unknown) == 404)
+        #expect(try post(dashboard.port, "/tables/customers/sessions/<script>/next") == 404)
+        #expect(try post(dashboard.port, "/tables/nope/sessions/0123456789abcdef0123456789abcdef/reload") == 404)
+        #expect(try fetch(dashboard.port, "GET", unknown).status == 405)
+        #expect(try fetch(dashboard.port, "GET", "/tables/nope/stream").status == 404)
+        let hostile = try fetch(dashboard.port, "GET", "/tables/%3Cscript%3E/stream")
+        #expect(!hostile.body.contains("<script>"))
+    }
+}
