@@ -1,1 +1,0 @@
-// Placeholder: the Batches module is being written.

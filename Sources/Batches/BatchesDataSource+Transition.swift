@@ -1,0 +1,73 @@
+extension BatchesDataSource {
+    /// What to do outside the lock after one transition.
+    struct Effects {
+        var start: Machine.LoadRequest?
+        var cancel: Flight?
+        var drain = false
+    }
+
+    /// Runs one machine transition under the lock, queues its events, then acts outside the lock.
+    ///
+    /// - Parameter items: the batch, when the transition is a load's success.
+    /// - Parameter isOutcome: the transition is a load's outcome; if the machine ignores it (stale), count
+    ///   it in ``Locked/discardedOutcomes``.
+    func transition(items: [Item] = [], isOutcome: Bool = false, _ change: (inout Machine) -> Machine.Action) {
+        let effects = state.withLock { locked -> Effects in
+            let action = change(&locked.machine)
+            if isOutcome, case .none = action { locked.discardedOutcomes += 1 }
+            return Self.apply(action, items: items, to: &locked)
+        }
+        effects.cancel?.cancel()
+        if let request = effects.start { start(request) }
+        if effects.drain { drain() }
+    }
+
+    /// Turns an action into queued events and effects. Called under the lock.
+    private static func apply(_ action: Machine.Action, items: [Item], to locked: inout Locked) -> Effects {
+        var effects = Effects()
+        switch action {
+        case .none:
+            return effects
+        case .startLoad(let request):
+            locked.outbox.append(.loading(offset: request.offset))
+            effects.start = request
+        case .reset(_, let request):
+            locked.outbox.append(.reset)
+            locked.outbox.append(.loading(offset: request.offset))
+            effects.start = request
+        case .deliver(let offset, let next, let completedTotal):
+            locked.outbox.append(.batch(items: items, offset: offset, next: next))
+            if let completedTotal { locked.outbox.append(.completed(total: completedTotal)) }
+        case .fail(let failure, let offset, _):
+            locked.outbox.append(.failed(failure, offset: offset))
+        case .stop:
+            locked.outbox.removeAll()
+        }
+        // Any flight that is not the machine's current load is finished or stale: stop its task and timer.
+        if let flight = locked.flight, flight.id != locked.machine.currentLoad?.id {
+            locked.flight = nil
+            effects.cancel = flight
+        }
+        if !locked.outbox.isEmpty && !locked.isDraining {
+            locked.isDraining = true
+            effects.drain = true
+        }
+        return effects
+    }
+
+    /// Delivers queued events one at a time, outside the lock, until the outbox is empty.
+    /// Only one caller drains at a time (``Locked/isDraining``); events queued meanwhile are picked up here.
+    private func drain() {
+        while true {
+            let next = state.withLock { locked -> Event? in
+                if locked.outbox.isEmpty {
+                    locked.isDraining = false
+                    return nil
+                }
+                return locked.outbox.removeFirst()
+            }
+            guard let next else { return }
+            onEvent(next)
+        }
+    }
+}

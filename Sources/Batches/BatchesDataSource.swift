@@ -1,0 +1,95 @@
+import Synchronization
+
+/// The web form of CombineDataSources' `BatchesDataSource`: two inputs (``loadNext()``, ``reload()``),
+/// outputs as ``BatchesEvent``s plus a ``snapshot``, fed by a loader that turns a token (a cursor or a
+/// page number) into a batch.
+///
+/// What it guarantees, unlike the original:
+/// - A loadNext while a load is in flight, or after the last batch, loads nothing: no page is fetched
+///   twice. After a failure, loadNext loads the SAME token again (the page's "Retry").
+/// - ``reload()`` cancels the task of the load in flight and discards its result even if the loader
+///   ignores cancellation: a stale batch is never delivered.
+/// - A load that outlives `loadTimeout` fails as a retryable "timed out"; its late result is discarded.
+/// - Events are delivered one at a time, in the order the transitions happened, never concurrently and
+///   never under the lock (an outbox: appended under the lock, drained outside it by whichever caller
+///   found no drainer running). `onEvent` may call back into the data source.
+///
+/// The data source does not hold the items (the viewer's page does); it counts them (the offset).
+/// It holds a ``BatchesStateMachine`` behind one `Mutex`: it decides under the lock and acts (starts
+/// tasks, cancels them, emits events) outside it.
+///
+/// Thread-safe: every method may be called from any thread. `onEvent` runs on whichever thread drains.
+public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable>: Sendable {
+    /// Loads the batch for a token. Should honour task cancellation, but need not: a cancelled load's
+    /// result is discarded either way.
+    public typealias Loader = @Sendable (Token) async throws -> LoadResult<Item, Token>
+    typealias Machine = BatchesStateMachine<Token>
+    typealias Event = BatchesEvent<Item, Token>
+
+    let loader: Loader
+    let onEvent: @Sendable (Event) -> Void
+    let clock: any BatchesClock
+    let loadTimeout: Duration
+    let state: Mutex<Locked>
+
+    /// Everything mutable, guarded by ``state``.
+    struct Locked: Sendable {
+        var machine: Machine
+        /// Events decided but not yet delivered, oldest first.
+        var outbox: [Event] = []
+        /// Someone is delivering the outbox; others only append.
+        var isDraining = false
+        /// The task and timer of the load in flight (or of one just finished, until swept).
+        var flight: Flight?
+        /// Load outcomes that arrived after their load was reloaded, timed out or cancelled, and were dropped.
+        var discardedOutcomes = 0
+    }
+
+    /// `start` lets a resumed viewer continue: the first loadNext loads `start.token` and offsets continue
+    /// from `start.offset`; reload always goes back to `initialToken` and offset 0.
+    ///
+    /// Nothing loads until the first ``loadNext()``. A `loadTimeout` of zero or less disables timeouts.
+    public init(
+        initialToken: Token, start: (token: Token, offset: Int)? = nil, loadTimeout: Duration = .seconds(30),
+        clock: any BatchesClock = SystemBatchesClock(), loader: @escaping Loader,
+        onEvent: @escaping @Sendable (BatchesEvent<Item, Token>) -> Void
+    ) {
+        self.loader = loader
+        self.onEvent = onEvent
+        self.clock = clock
+        self.loadTimeout = loadTimeout
+        self.state = Mutex(Locked(machine: Machine(initialToken: initialToken, start: start)))
+    }
+
+    deinit {
+        state.withLock { $0.flight }?.cancel()
+    }
+
+    /// Loads the next batch. No-op while loading, once completed or after cancel; after a failure
+    /// retries the same token.
+    public func loadNext() {
+        transition { $0.loadNext() }
+    }
+
+    /// Emits `.reset`, cancels and discards the load in flight, and loads `initialToken` at offset 0.
+    public func reload() {
+        transition { $0.reload() }
+    }
+
+    /// The viewer is gone: cancels the load in flight, drops undelivered events, emits nothing more.
+    /// (An `onEvent` call already running on another thread finishes.)
+    public func cancel() {
+        transition { $0.cancel() }
+    }
+
+    /// `isLoading`, `isCompleted`, `error`, `offset` (items so far) and `nextToken`, as of now.
+    public var snapshot: BatchesSnapshot<Token> {
+        state.withLock { $0.machine.snapshot }
+    }
+
+    /// How many load outcomes arrived stale (after a reload, timeout or cancel) and were discarded;
+    /// worth exporting as a metric. Thread-safe.
+    public var discardedOutcomeCount: Int {
+        state.withLock { $0.discardedOutcomes }
+    }
+}

@@ -1,1 +1,0 @@
-// Placeholder: the Metrics module is being written.

@@ -1,0 +1,90 @@
+import Synchronization
+import Testing
+@testable import Batches
+
+@Suite struct DataSourceReloadTests {
+    @Test func reloadDuringALoadDiscardsTheStaleResultAndLoadsPageOneAgain() async throws {
+        let h = Harness()
+        defer { h.loader.finishAll() }
+        h.source.loadNext()
+        try await h.waitForCalls(1)
+        h.loader.resolve(0, .items([0, 1], next: "b"))
+        try await h.waitForEvents(2)
+        h.source.loadNext()
+        try await h.waitForCalls(2)
+
+        h.source.reload()
+        try await h.waitForCalls(3)
+        #expect(h.loader.tokens == ["a", "b", "a"])
+        #expect(h.source.snapshot.offset == 0)
+
+        // The loader ignores cancellation: its stale page "b" still arrives, and must be dropped.
+        h.loader.resolve(1, .items([2, 3], next: "c"))
+        try await h.waitForDiscarded(1)
+        h.loader.resolve(2, .items([100, 101], next: "b"))
+        try await h.waitForEvents(6)
+        #expect(h.events == [
+            .loading(offset: 0), .batch(items: [0, 1], offset: 0, next: "b"),
+            .loading(offset: 2), .reset, .loading(offset: 0), .batch(items: [100, 101], offset: 0, next: "b"),
+        ])
+    }
+
+    @Test func reloadCancelsTheTaskOfTheLoadInFlight() async throws {
+        let cancelled = Atomic<Bool>(false)
+        let calls = Atomic<Int>(0)
+        let recorder = EventRecorder<Int, Int>()
+        let source = BatchesDataSource<Int, Int>(
+            initialToken: 1, clock: ManualClock(),
+            loader: { page in
+                if calls.wrappingAdd(1, ordering: .relaxed).oldValue == 0 {
+                    // Wait (bounded) for the reload to cancel this task.
+                    do { try await Task.sleep(for: .seconds(10)) } catch { cancelled.store(true, ordering: .relaxed) }
+                    throw CancellationError()
+                }
+                return .completed([page])
+            },
+            onEvent: recorder.onEvent)
+        source.loadNext()
+        source.reload()
+        try await eventually("the first task cancelled") { cancelled.load(ordering: .relaxed) }
+        try await eventually("the reload's batch") { recorder.events.count == 5 }
+        #expect(recorder.events == [
+            .loading(offset: 0), .reset, .loading(offset: 0), .batch(items: [1], offset: 0, next: nil),
+            .completed(total: 1),
+        ])
+        try await eventually("the cancelled load discarded") { source.discardedOutcomeCount == 1 }
+    }
+
+    @Test func reloadAfterCompletionStartsOver() async throws {
+        let h = Harness()
+        defer { h.loader.finishAll() }
+        h.source.loadNext()
+        try await h.waitForCalls(1)
+        h.loader.resolve(0, .completed([5]))
+        try await h.waitForEvents(3)
+        h.source.reload()
+        try await h.waitForCalls(2)
+        #expect(h.events.suffix(2) == [.reset, .loading(offset: 0)])
+        #expect(h.source.snapshot.isLoading)
+        #expect(!h.source.snapshot.isCompleted)
+    }
+
+    @Test func eventsMayCallBackIntoTheDataSource() async throws {
+        // A viewer that prefetches: every batch asks for the next one from inside onEvent.
+        let box = Mutex<BatchesDataSource<Int, Int>?>(nil)
+        let recorder = EventRecorder<Int, Int>(after: { event in
+            if case .batch = event { box.withLock { $0 }?.loadNext() }
+        })
+        let source = BatchesDataSource<Int, Int>(
+            initialToken: 0, clock: ManualClock(),
+            loader: { page in page < 3 ? .items([page], next: page + 1) : .completed([page]) },
+            onEvent: recorder.onEvent)
+        box.withLock { $0 = source }
+        defer { box.withLock { $0 = nil } }
+        source.loadNext()
+        try await eventually("completion") { source.snapshot.isCompleted }
+        try await eventually("all events") { recorder.events.count == 9 }
+        #expect(recorder.events.last == .completed(total: 4))
+        #expect(recorder.overlapCount == 0)
+    }
+}
