@@ -91,7 +91,8 @@
 
   function updateCount() {
     table.dataset.count = String(state.shown);
-    count.textContent = rowsText(state.shown);
+    const known = state.shown > 0 || state.phase === 'complete';
+    count.textContent = known ? rowsText(state.shown) : '';
   }
 
   function ensureSkeletons() {
