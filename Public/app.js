@@ -89,12 +89,14 @@
   /** @param {number} n @returns {string} e.g. "1 row", "1,234 rows" */
   function rowsText(n) { return formatCount(n) + (n === 1 ? ' row' : ' rows'); }
 
+  /** Shows the number of rows in #rs-count and data-count. */
   function updateCount() {
     table.dataset.count = String(state.shown);
     const known = state.shown > 0 || state.phase === 'complete';
     count.textContent = known ? rowsText(state.shown) : '';
   }
 
+  /** Shows one batch of skeleton rows in #rs-pending unless some are shown. */
   function ensureSkeletons() {
     if (pendingBody.rows.length > 0) return;
     const rows = document.createDocumentFragment();
@@ -102,16 +104,22 @@
     pendingBody.append(rows);
   }
 
+  /** Removes every skeleton row. */
+  /** Removes every skeleton row. */
   function removeSkeletons() { pendingBody.replaceChildren(); }
 
-  /** @param {string} id @returns {{row: HTMLTableRowElement, cell: HTMLTableCellElement}} */
-  function makeFooterRow(id) {
-    const row = document.createElement('tr');
-    const cell = document.createElement('td');
-    row.id = id;
-    cell.colSpan = columnCount();
+  /** @template {keyof HTMLElementTagNameMap} K
+   *  @param {K} tag @param {Partial<HTMLElementTagNameMap[K]>} props @returns {HTMLElementTagNameMap[K]} */
+  function make(tag, props) { return Object.assign(document.createElement(tag), props); }
+
+  /** Replaces the footer with one full-width row.
+   *  @param {string} id @param {Node[]} content */
+  function showFooterRow(id, content) {
+    const cell = make('td', { colSpan: columnCount() });
+    const row = make('tr', { id });
+    cell.append(...content);
     row.append(cell);
-    return { row, cell };
+    footer.replaceChildren(row);
   }
 
   /** @param {number} total @returns {string} */
@@ -120,34 +128,18 @@
   }
 
   /** @param {number} total */
-  function showEndRow(total) {
-    const { row, cell } = makeFooterRow('rs-end');
-    cell.textContent = endText(total) + ' - end of list.';
-    footer.replaceChildren(row);
-  }
+  function showEndRow(total) { showFooterRow('rs-end', [document.createTextNode(endText(total) + ' - end of list.')]); }
 
+  /** Removes the error row, if shown. */
   function removeErrorRow() { footer.querySelector('#rs-error')?.remove(); }
 
   /** Error text goes in with textContent only, never as HTML.
    *  @param {string} message @param {(() => void) | null} retry */
   function showErrorRow(message, retry) {
-    const { row, cell } = makeFooterRow('rs-error');
-    const text = document.createElement('span');
-    text.className = 'rs-error-text';
-    text.textContent = message;
-    cell.append(text);
-    if (retry) cell.append(makeRetryButton(retry));
-    footer.replaceChildren(row);
-  }
-
-  /** @param {() => void} retry @returns {HTMLButtonElement} */
-  function makeRetryButton(retry) {
-    const button = document.createElement('button');
-    button.id = 'rs-retry';
-    button.type = 'button';
-    button.textContent = 'Retry';
-    button.addEventListener('click', retry);
-    return button;
+    const text = make('span', { className: 'rs-error-text', textContent: message });
+    const button = make('button', { id: 'rs-retry', type: 'button', textContent: 'Retry' });
+    if (retry) button.addEventListener('click', retry);
+    showFooterRow('rs-error', retry ? [text, button] : [text]);
   }
 
   /** Parses trusted, server-escaped row HTML in table context.
@@ -160,6 +152,7 @@
 
   // ---- Batch states ------------------------------------------------------------------------
 
+  /** A batch is in flight: skeletons, busy, no error row. */
   function beginBatch() {
     state.pending = true;
     removeErrorRow();
@@ -167,11 +160,10 @@
     setPhase('loading');
   }
 
-  function endBatch() {
-    state.pending = false;
-    removeSkeletons();
-  }
+  /** Marks the pending batch as finished. */
+  function endBatch() { state.pending = false; removeSkeletons(); }
 
+  /** Drops every row shown and the footer. */
   function clearShownRows() {
     rowsBody.replaceChildren();
     footer.replaceChildren();
@@ -186,15 +178,14 @@
     return sentinel.getBoundingClientRect().top <= window.innerHeight + config.prefetchMargin;
   }
 
-  /** @returns {boolean} */
-  function isStreamOpen() {
-    return state.source !== null && state.source.readyState === EventSource.OPEN;
-  }
+  /** @param {number} readyState @returns {boolean} */
+  function isStream(readyState) { return state.source !== null && state.source.readyState === readyState; }
 
   /** @returns {boolean} */
-  function canRequestMore() {
-    return isStreamOpen() && state.session !== null && !state.pending && state.phase === 'idle';
-  }
+  function isStreamOpen() { return isStream(EventSource.OPEN); }
+
+  /** @returns {boolean} open, idle, with a session, and nothing pending */
+  function canRequestMore() { return isStreamOpen() && state.session !== null && !state.pending && state.phase === 'idle'; }
 
   /** Asks for the next batch when the sentinel is near and nothing is pending. */
   function maybeRequestMore() {
@@ -216,11 +207,8 @@
     return response;
   }
 
+  /** Re-evaluates demand whenever the sentinel comes within the prefetch margin. */
   function observeSentinel() {
-    if (!('IntersectionObserver' in window)) {
-      window.addEventListener('scroll', maybeRequestMore, { passive: true });
-      return;
-    }
     const margin = '0px 0px ' + config.prefetchMargin + 'px 0px';
     const observer = new IntersectionObserver((entries) => {
       if (entries.some((entry) => entry.isIntersecting)) maybeRequestMore();
@@ -314,10 +302,7 @@
 
   /** EventSource reconnects by itself unless it is CLOSED; then it stays stopped. */
   function showConnectionError() {
-    if (!state.source || state.source.readyState !== EventSource.CLOSED) {
-      announce('Reconnecting…');
-      return;
-    }
+    if (!isStream(EventSource.CLOSED)) return announce('Reconnecting…');
     const message = 'The connection was closed. Reload to try again.';
     closeStream();
     endBatch();
@@ -331,10 +316,11 @@
    *  reconnecting, show skeletons and let the coming `session` event ask for the batch. */
   function retryBatch() {
     if (isStreamOpen()) requestNext();
-    else if (state.source && state.source.readyState === EventSource.CONNECTING) beginBatch();
+    else if (isStream(EventSource.CONNECTING)) beginBatch();
     else reload();
   }
 
+  /** `reset`: everything shown is void; the next rows start at index 0. */
   function handleReset() {
     clearShownRows();
     beginBatch();
@@ -348,6 +334,7 @@
     return (event) => { if (isCurrent(event)) handler(event); };
   }
 
+  /** Opens an EventSource on data-stream and wires its events. */
   function openStream() {
     const source = new EventSource(table.dataset.stream || '');
     state.source = source;
@@ -360,9 +347,8 @@
     source.addEventListener('error', handleError);
   }
 
-  function closeStream() {
-    if (state.source) state.source.close();
-  }
+  /** Closes the current EventSource, if any; it never reconnects after this. */
+  function closeStream() { if (state.source) state.source.close(); }
 
   /** Starts over on a new EventSource (fresh session, no Last-Event-ID). */
   function restartStream() {
@@ -377,10 +363,7 @@
   /** Reload: POST `reload` while the stream is open (the server answers with `reset`),
    *  otherwise start a new stream. A failed POST falls back to a new stream. */
   function reload() {
-    if (!isStreamOpen() || !state.session) {
-      restartStream();
-      return;
-    }
+    if (!isStreamOpen() || !state.session) return restartStream();
     announce('Reloading…');
     postTo(state.session.reload).catch(restartStream);
   }
@@ -391,6 +374,7 @@
     return { phase: state.phase, shown: state.shown, pending: state.pending, session };
   }
 
+  /** Wires the page once; the first batch comes from the server by itself. */
   function start() {
     ensureSkeletons();
     setPhase('loading');
