@@ -1,0 +1,389 @@
+// Rowstream page script: streams rows into the server-rendered table over Server-Sent Events.
+//
+// Public surface
+//   window.RowstreamConfig  optional object read once at start-up; overrides the defaults in `config`.
+//   window.Rowstream        { config, reload(), snapshot() } once the script has started.
+//
+// Events dispatched on #rs-table (they bubble; `detail` as listed):
+//   rowstream:session  {session, table, next, reload}   a (re)connection was accepted
+//   rowstream:loading  {offset}                          a batch started loading
+//   rowstream:rows     {count, total}                    rows were added (total = rows shown)
+//   rowstream:complete {total}                           the list is complete; the stream is closed
+//   rowstream:error    {message, retryable, connection}  a batch or the connection failed
+//   rowstream:reset    {}                                everything shown was dropped
+//
+// Attributes kept on #rs-table for tests and embedders:
+//   data-state  loading | idle | error | complete
+//   data-count  number of rows shown
+//   aria-busy   "true" while a batch is pending
+'use strict';
+
+(function () {
+  /**
+   * @typedef {{title: string, field: string, format: string, width?: string}} Column
+   * @typedef {{session: string, table: string, title: string, columns: Column[],
+   *            batchSize: number, next: string, reload: string}} Session
+   * @typedef {'loading' | 'idle' | 'error' | 'complete'} Phase
+   * @typedef {{prefetchMargin: number, skeletonRows: number}} Config
+   */
+
+  /** @type {Config} Tunables: pixels below the viewport that trigger a prefetch; skeleton rows per
+   *  pending batch (0 = as many as the server rendered at first paint). */
+  const config = Object.assign({ prefetchMargin: 800, skeletonRows: 0 },
+    /** @type {any} */ (window).RowstreamConfig || {});
+
+  /** The page's only mutable state; touched only by the functions below. */
+  const state = {
+    /** @type {EventSource | null} */ source: null,
+    /** @type {Session | null} */ session: null,
+    /** rows shown; rows whose data-index is below this are dropped */ shown: 0,
+    /** a batch is in flight (requested by us or loaded by the server on its own) */ pending: true,
+    /** @type {Phase} */ phase: 'loading',
+  };
+
+  const numbers = new Intl.NumberFormat(document.documentElement.lang || undefined);
+
+  // ---- DOM lookups -------------------------------------------------------------------------
+
+  /** @param {string} id @returns {HTMLElement} */
+  function byId(id) {
+    const element = document.getElementById(id);
+    if (!element) throw new Error('rowstream: missing #' + id);
+    return element;
+  }
+
+  const table = /** @type {HTMLTableElement} */ (byId('rs-table'));
+  const rowsBody = byId('rs-rows');
+  const pendingBody = /** @type {HTMLTableSectionElement} */ (byId('rs-pending'));
+  const footer = byId('rs-footer');
+  const skeletonTemplate = /** @type {HTMLTemplateElement} */ (byId('rs-skeleton-row'));
+  const sentinel = byId('rs-sentinel');
+  const status = byId('rs-status');
+  const count = byId('rs-count');
+  const skeletonCount = config.skeletonRows || pendingBody.rows.length
+    || Math.min(Number(table.dataset.batchSize) || 10, 20);
+
+  // ---- Small DOM helpers -------------------------------------------------------------------
+
+  /** @param {number} n @returns {string} */
+  function formatCount(n) { return numbers.format(n); }
+
+  /** @returns {number} the number of columns, for colspan */
+  function columnCount() { return table.tHead ? table.tHead.rows[0].cells.length : 1; }
+
+  /** @param {string} name @param {object} detail */
+  function announceEvent(name, detail) {
+    table.dispatchEvent(new CustomEvent('rowstream:' + name, { detail, bubbles: true }));
+  }
+
+  /** @param {string} message Polite live-region text (one announcement per batch). */
+  function announce(message) { status.textContent = message; }
+
+  /** @param {Phase} phase */
+  function setPhase(phase) {
+    state.phase = phase;
+    table.dataset.state = phase;
+    table.setAttribute('aria-busy', String(phase === 'loading'));
+  }
+
+  /** @param {number} n @returns {string} e.g. "1 row", "1,234 rows" */
+  function rowsText(n) { return formatCount(n) + (n === 1 ? ' row' : ' rows'); }
+
+  /** Shows the number of rows in #rs-count and data-count. */
+  function updateCount() {
+    table.dataset.count = String(state.shown);
+    const known = state.shown > 0 || state.phase === 'complete';
+    count.textContent = known ? rowsText(state.shown) : '';
+  }
+
+  /** Shows one batch of skeleton rows in #rs-pending unless some are shown. */
+  function ensureSkeletons() {
+    if (pendingBody.rows.length > 0) return;
+    const rows = document.createDocumentFragment();
+    for (let i = 0; i < skeletonCount; i += 1) rows.append(skeletonTemplate.content.cloneNode(true));
+    pendingBody.append(rows);
+  }
+
+  /** Removes every skeleton row. */
+  /** Removes every skeleton row. */
+  function removeSkeletons() { pendingBody.replaceChildren(); }
+
+  /** @template {keyof HTMLElementTagNameMap} K
+   *  @param {K} tag @param {Partial<HTMLElementTagNameMap[K]>} props @returns {HTMLElementTagNameMap[K]} */
+  function make(tag, props) { return Object.assign(document.createElement(tag), props); }
+
+  /** Replaces the footer with one full-width row.
+   *  @param {string} id @param {Node[]} content */
+  function showFooterRow(id, content) {
+    const cell = make('td', { colSpan: columnCount() });
+    const row = make('tr', { id });
+    cell.append(...content);
+    row.append(cell);
+    footer.replaceChildren(row);
+  }
+
+  /** @param {number} total @returns {string} */
+  function endText(total) {
+    return total === 0 ? 'No rows to show' : 'All ' + rowsText(total) + ' loaded';
+  }
+
+  /** @param {number} total */
+  function showEndRow(total) { showFooterRow('rs-end', [document.createTextNode(endText(total) + ' - end of list.')]); }
+
+  /** Removes the error row, if shown. */
+  function removeErrorRow() { footer.querySelector('#rs-error')?.remove(); }
+
+  /** Error text goes in with textContent only, never as HTML.
+   *  @param {string} message @param {(() => void) | null} retry */
+  function showErrorRow(message, retry) {
+    const text = make('span', { className: 'rs-error-text', textContent: message });
+    const button = make('button', { id: 'rs-retry', type: 'button', textContent: 'Retry' });
+    if (retry) button.addEventListener('click', retry);
+    showFooterRow('rs-error', retry ? [text, button] : [text]);
+  }
+
+  /** Parses trusted, server-escaped row HTML in table context.
+   *  @param {string} html @returns {HTMLTableRowElement[]} */
+  function parseRows(html) {
+    const template = document.createElement('template');
+    template.innerHTML = html;
+    return Array.from(template.content.querySelectorAll('tr'));
+  }
+
+  // ---- Batch states ------------------------------------------------------------------------
+
+  /** A batch is in flight: skeletons, busy, no error row. */
+  function beginBatch() {
+    state.pending = true;
+    removeErrorRow();
+    ensureSkeletons();
+    setPhase('loading');
+  }
+
+  /** Marks the pending batch as finished. */
+  function endBatch() { state.pending = false; removeSkeletons(); }
+
+  /** Drops every row shown and the footer. */
+  function clearShownRows() {
+    rowsBody.replaceChildren();
+    footer.replaceChildren();
+    state.shown = 0;
+    updateCount();
+  }
+
+  // ---- Demand ------------------------------------------------------------------------------
+
+  /** @returns {boolean} whether the sentinel is within the prefetch margin below the viewport */
+  function isSentinelNear() {
+    return sentinel.getBoundingClientRect().top <= window.innerHeight + config.prefetchMargin;
+  }
+
+  /** @param {number} readyState @returns {boolean} */
+  function isStream(readyState) { return state.source !== null && state.source.readyState === readyState; }
+
+  /** @returns {boolean} */
+  function isStreamOpen() { return isStream(EventSource.OPEN); }
+
+  /** @returns {boolean} open, idle, with a session, and nothing pending */
+  function canRequestMore() { return isStreamOpen() && state.session !== null && !state.pending && state.phase === 'idle'; }
+
+  /** Asks for the next batch when the sentinel is near and nothing is pending. */
+  function maybeRequestMore() {
+    if (canRequestMore() && isSentinelNear()) requestNext();
+  }
+
+  /** POSTs `next`. A failed POST (404: session gone) is left alone: the next `session` event
+   *  clears the pending flag and re-evaluates demand. */
+  function requestNext() {
+    if (!state.session) return;
+    beginBatch();
+    postTo(state.session.next).catch(() => undefined);
+  }
+
+  /** @param {string} url @returns {Promise<Response>} */
+  async function postTo(url) {
+    const response = await fetch(url, { method: 'POST', credentials: 'same-origin' });
+    if (!response.ok) throw new Error('rowstream: POST ' + url + ' -> ' + response.status);
+    return response;
+  }
+
+  /** Re-evaluates demand whenever the sentinel comes within the prefetch margin. */
+  function observeSentinel() {
+    const margin = '0px 0px ' + config.prefetchMargin + 'px 0px';
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting)) maybeRequestMore();
+    }, { rootMargin: margin });
+    observer.observe(sentinel);
+  }
+
+  // ---- SSE event handlers ------------------------------------------------------------------
+
+  /** @param {Event} event @returns {event is MessageEvent<string>} true if from the current source */
+  function isCurrent(event) { return event.target === state.source && event instanceof MessageEvent; }
+
+  /** A fresh connection (no Last-Event-ID) makes the server load the first batch by itself.
+   *  @param {MessageEvent<string>} event */
+  function handleSession(event) {
+    state.session = /** @type {Session} */ (JSON.parse(event.data));
+    const fresh = event.lastEventId === '' && state.shown === 0;
+    state.pending = false;
+    if (status.textContent === 'Reconnecting…') announce('');
+    const { session, table: name, next, reload } = state.session;
+    announceEvent('session', { session, table: name, next, reload });
+    if (fresh) beginBatch();
+    else if (state.phase !== 'error') resumeDemand();
+  }
+
+  /** After a reconnect with Last-Event-ID: nothing is pending any more; ask again if needed. */
+  function resumeDemand() {
+    setPhase('idle');
+    maybeRequestMore();
+    if (!state.pending) removeSkeletons();
+  }
+
+  /** @param {MessageEvent<string>} event */
+  function handleLoading(event) {
+    const { offset } = JSON.parse(event.data);
+    if (state.phase !== 'complete') beginBatch();
+    announceEvent('loading', { offset });
+  }
+
+  /** Appends rows, dropping any whose data-index was already shown.
+   *  @param {MessageEvent<string>} event */
+  function handleRows(event) {
+    const added = appendNewRows(parseRows(event.data));
+    endBatch();
+    removeErrorRow();
+    setPhase('idle');
+    updateCount();
+    announce('Loaded ' + formatCount(added) + (added === 1 ? ' more row, ' : ' more rows, ')
+      + formatCount(state.shown) + ' in total');
+    announceEvent('rows', { count: added, total: state.shown });
+    maybeRequestMore();
+  }
+
+  /** @param {HTMLTableRowElement[]} rows @returns {number} how many were appended */
+  function appendNewRows(rows) {
+    const fresh = rows.filter((row) => Number(row.dataset.index) >= state.shown);
+    for (const row of fresh) state.shown = Math.max(state.shown, Number(row.dataset.index) + 1);
+    rowsBody.append(...fresh);
+    return fresh.length;
+  }
+
+  /** @param {MessageEvent<string>} event */
+  function handleComplete(event) {
+    const { total } = JSON.parse(event.data);
+    closeStream();
+    endBatch();
+    setPhase('complete');
+    showEndRow(total);
+    updateCount();
+    announce(endText(total));
+    announceEvent('complete', { total });
+  }
+
+  /** A server `error` event (with data) or an EventSource connection error (without).
+   *  @param {Event} event */
+  function handleError(event) {
+    if (event.target !== state.source) return;
+    if (event instanceof MessageEvent && typeof event.data === 'string') showBatchError(event);
+    else showConnectionError();
+  }
+
+  /** @param {MessageEvent<string>} event */
+  function showBatchError(event) {
+    const { message, retryable } = JSON.parse(event.data);
+    endBatch();
+    setPhase('error');
+    showErrorRow(message, retryable ? retryBatch : null);
+    announce(message);
+    announceEvent('error', { message, retryable, connection: false });
+  }
+
+  /** EventSource reconnects by itself unless it is CLOSED; then it stays stopped. */
+  function showConnectionError() {
+    if (!isStream(EventSource.CLOSED)) return announce('Reconnecting…');
+    const message = 'The connection was closed. Reload to try again.';
+    closeStream();
+    endBatch();
+    setPhase('error');
+    showErrorRow(message, reload);
+    announce(message);
+    announceEvent('error', { message, retryable: true, connection: true });
+  }
+
+  /** The server retries the failed batch when `next` is POSTed again. While EventSource is
+   *  reconnecting, show skeletons and let the coming `session` event ask for the batch. */
+  function retryBatch() {
+    if (isStreamOpen()) requestNext();
+    else if (isStream(EventSource.CONNECTING)) beginBatch();
+    else reload();
+  }
+
+  /** `reset`: everything shown is void; the next rows start at index 0. */
+  function handleReset() {
+    clearShownRows();
+    beginBatch();
+    announceEvent('reset', {});
+  }
+
+  // ---- Stream lifecycle --------------------------------------------------------------------
+
+  /** @param {(event: MessageEvent<string>) => void} handler @returns {(event: Event) => void} */
+  function fromCurrent(handler) {
+    return (event) => { if (isCurrent(event)) handler(event); };
+  }
+
+  /** Opens an EventSource on data-stream and wires its events. */
+  function openStream() {
+    const source = new EventSource(table.dataset.stream || '');
+    state.source = source;
+    state.session = null;
+    source.addEventListener('session', fromCurrent(handleSession));
+    source.addEventListener('loading', fromCurrent(handleLoading));
+    source.addEventListener('rows', fromCurrent(handleRows));
+    source.addEventListener('complete', fromCurrent(handleComplete));
+    source.addEventListener('reset', fromCurrent(handleReset));
+    source.addEventListener('error', handleError);
+  }
+
+  /** Closes the current EventSource, if any; it never reconnects after this. */
+  function closeStream() { if (state.source) state.source.close(); }
+
+  /** Starts over on a new EventSource (fresh session, no Last-Event-ID). */
+  function restartStream() {
+    closeStream();
+    state.source = null;
+    clearShownRows();
+    beginBatch();
+    announceEvent('reset', {});
+    openStream();
+  }
+
+  /** Reload: POST `reload` while the stream is open (the server answers with `reset`),
+   *  otherwise start a new stream. A failed POST falls back to a new stream. */
+  function reload() {
+    if (!isStreamOpen() || !state.session) return restartStream();
+    announce('Reloading…');
+    postTo(state.session.reload).catch(restartStream);
+  }
+
+  /** @returns {{phase: Phase, shown: number, pending: boolean, session: string | null}} */
+  function snapshot() {
+    const session = state.session ? state.session.session : null;
+    return { phase: state.phase, shown: state.shown, pending: state.pending, session };
+  }
+
+  /** Wires the page once; the first batch comes from the server by itself. */
+  function start() {
+    ensureSkeletons();
+    setPhase('loading');
+    updateCount();
+    byId('rs-reload').addEventListener('click', reload);
+    observeSentinel();
+    openStream();
+    /** @type {any} */ (window).Rowstream = { config, reload, snapshot };
+  }
+
+  start();
+})();
