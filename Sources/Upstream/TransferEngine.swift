@@ -1,0 +1,168 @@
+import CCurl
+import Dispatch
+import Foundation
+import Synchronization
+
+/// One curl multi handle driven by one dedicated worker thread.
+///
+/// Thread-safe: `submit`, `wakeForCancellation` and `shutdown` may be called from any thread; they
+/// only touch the locked inbox and call `curl_multi_wakeup`. Everything else (`waiting`, `active`,
+/// the easy handles, every other multi call) is confined to the worker thread.
+final class TransferEngine: @unchecked Sendable {
+    private struct Inbox {
+        var submitted: [TransferTicket] = []
+        var cancelsPending = false
+        var shuttingDown = false
+    }
+
+    private let multi: UnsafeMutableRawPointer
+    private let configuration: UpstreamClientConfiguration
+    private let observer: UpstreamObserver?
+    private let inbox = Mutex(Inbox())
+    private let exited = DispatchGroup()
+
+    // Worker-thread only.
+    private var waiting: [TransferTicket] = []
+    private var active: [UnsafeMutableRawPointer: EasyTransfer] = [:]
+
+    /// Creates the multi handle and starts the worker thread.
+    init(configuration: UpstreamClientConfiguration, observer: UpstreamObserver?) throws(UpstreamError) {
+        guard CurlGlobal.initialized, let multi = curl_multi_init() else {
+            throw .transferFailed(curlCode: Int(CURLE_FAILED_INIT.rawValue))
+        }
+        self.multi = multi
+        self.configuration = configuration
+        self.observer = observer
+        exited.enter()
+        let thread = Thread { [self] in self.run() }
+        thread.name = "rowstream-upstream"
+        thread.start()
+    }
+
+    /// Queues a transfer; fails it with `.shutdown` if the engine is stopping.
+    func submit(_ ticket: TransferTicket) {
+        let accepted = inbox.withLock { inbox in
+            guard !inbox.shuttingDown else { return false }
+            inbox.submitted.append(ticket)
+            return true
+        }
+        if accepted { curl_multi_wakeup(multi) } else { ticket.finish(.failure(.shutdown)) }
+    }
+
+    /// Tells the worker that some ticket's cancel flag was raised.
+    func wakeForCancellation() {
+        let running = inbox.withLock { inbox in
+            inbox.cancelsPending = true
+            return !inbox.shuttingDown
+        }
+        if running { curl_multi_wakeup(multi) }
+    }
+
+    /// Stops the worker: in-flight and queued transfers fail with `.shutdown`. Returns once the
+    /// worker thread has exited. Idempotent.
+    /// - Important: never call from the worker thread (e.g. from an observer callback).
+    func shutdown() {
+        let first = inbox.withLock { inbox in
+            defer { inbox.shuttingDown = true }
+            return !inbox.shuttingDown
+        }
+        if first { curl_multi_wakeup(multi) }
+        exited.wait()
+    }
+
+    // MARK: Worker thread
+
+    private func run() {
+        while true {
+            let (submitted, cancelsPending, stopping) = inbox.withLock { inbox in
+                defer { inbox.submitted = []; inbox.cancelsPending = false }
+                return (inbox.submitted, inbox.cancelsPending, inbox.shuttingDown)
+            }
+            waiting.append(contentsOf: submitted)
+            if stopping { break }
+            if cancelsPending || !submitted.isEmpty { abortCancelled() }
+            startWaiting()
+            var running: Int32 = 0
+            _ = curl_multi_perform(multi, &running)
+            collectFinished()
+            var ready: Int32 = 0
+            _ = curl_multi_poll(multi, nil, 0, 1000, &ready)
+        }
+        abortAll()
+        curl_multi_cleanup(multi)
+        exited.leave()
+    }
+
+    /// Fails every ticket whose task was cancelled, removing running ones from the multi handle.
+    private func abortCancelled() {
+        waiting.removeAll { ticket in
+            guard ticket.isCancelRequested else { return false }
+            ticket.finish(.failure(.cancelled))
+            return true
+        }
+        for (handle, transfer) in active where transfer.ticket.isCancelRequested {
+            finish(handle, .failure(.cancelled))
+        }
+    }
+
+    /// Starts queued transfers while there is room.
+    private func startWaiting() {
+        while active.count < max(1, configuration.maxConcurrentTransfers), !waiting.isEmpty {
+            let ticket = waiting.removeFirst()
+            do {
+                let transfer = try EasyTransfer(ticket: ticket, configuration: configuration)
+                let code = curl_multi_add_handle(multi, transfer.handle)
+                guard code == CURLM_OK else {
+                    ticket.finish(.failure(.transferFailed(curlCode: Int(CURLE_FAILED_INIT.rawValue))))
+                    continue
+                }
+                active[transfer.handle] = transfer
+            } catch {
+                ticket.finish(.failure(error))
+            }
+        }
+    }
+
+    /// Hands every completed transfer's outcome to its ticket.
+    private func collectFinished() {
+        var left: Int32 = 0
+        while let message = curl_multi_info_read(multi, &left) {
+            guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
+            let code = message.pointee.data.result
+            guard let transfer = active[handle] else { continue }
+            finish(handle, transfer.outcome(code: code))
+        }
+    }
+
+    /// Removes a running transfer from the multi handle (freeing its easy handle) and reports it.
+    private func finish(_ handle: UnsafeMutableRawPointer, _ outcome: TransferTicket.Outcome) {
+        guard let transfer = active.removeValue(forKey: handle) else { return }
+        _ = curl_multi_remove_handle(multi, handle)
+        report(outcome, startedAt: transfer.started)
+        transfer.ticket.finish(outcome)
+    }
+
+    /// Fails everything still queued or running with `.shutdown`.
+    private func abortAll() {
+        for handle in Array(active.keys) { finish(handle, .failure(.shutdown)) }
+        for ticket in waiting { ticket.finish(.failure(.shutdown)) }
+        waiting.removeAll()
+        let late = inbox.withLock { inbox in
+            defer { inbox.submitted = [] }
+            return inbox.submitted
+        }
+        for ticket in late { ticket.finish(.failure(.shutdown)) }
+    }
+
+    private func report(_ outcome: TransferTicket.Outcome, startedAt start: ContinuousClock.Instant) {
+        guard let observer else { return }
+        let elapsed = start.duration(to: .now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let label: UpstreamObserver.Outcome
+        switch outcome {
+        case .success(let response): label = response.isSuccess ? .ok : .httpError
+        case .failure(let error): label = error.observerOutcome
+        }
+        observer.requestFinished(label.rawValue, seconds)
+    }
+}

@@ -1,1 +1,0 @@
-// Placeholder: the Upstream module is being written.

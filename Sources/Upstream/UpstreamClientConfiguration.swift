@@ -1,0 +1,14 @@
+/// Limits and identity of an ``UpstreamClient``. A plain value: thread-safe.
+public struct UpstreamClientConfiguration: Sendable {
+    /// Transfers running at once; further ones wait in a queue (their timeout starts when they run).
+    public var maxConcurrentTransfers = 64
+    /// Largest body accepted, counted after decompression; larger ones fail with ``UpstreamError/bodyTooLarge``.
+    public var maxBodyBytes = 8 << 20
+    /// Redirects followed (http and https only) before ``UpstreamError/tooManyRedirects``.
+    public var maxRedirects = 5
+    /// The `User-Agent` header sent with every request.
+    public var userAgent = "Rowstream/0.1"
+
+    /// The defaults above.
+    public init() {}
+}

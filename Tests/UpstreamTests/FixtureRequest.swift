@@ -1,0 +1,70 @@
+/// A request as the fixture server received it.
+struct FixtureRequest: Sendable {
+    var method: String
+    /// Path and query, as sent.
+    var target: String
+    /// Header names lower-cased.
+    var headers: [(name: String, value: String)]
+    var body: [UInt8]
+
+    var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
+
+    /// The raw (still percent-encoded) query string, "" if none.
+    var rawQuery: String {
+        guard let question = target.firstIndex(of: "?") else { return "" }
+        return String(target[target.index(after: question)...])
+    }
+
+    /// Query parameters, percent-decoded.
+    var query: [String: String] {
+        var result: [String: String] = [:]
+        for pair in rawQuery.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let value = parts.count > 1 ? String(parts[1]) : ""
+            result[String(parts[0]).percentDecoded ?? ""] = value.percentDecoded
+        }
+        return result
+    }
+
+    func header(_ name: String) -> String? {
+        headers.last(where: { $0.name == name.lowercased() })?.value
+    }
+}
+
+/// What the fixture server does with a request.
+indirect enum FixtureReply: Sendable {
+    /// A complete answer with a Content-Length.
+    case respond(status: Int, headers: [(name: String, value: String)], body: [UInt8])
+    /// Waits, then replies (stops waiting early when the server stops).
+    case slow(Duration, FixtureReply)
+    /// Never answers; returns when the client closes the connection or the server stops.
+    case hang
+    /// Declares `declared` body bytes, sends `sent` of them, then closes the connection.
+    case closeMidBody(declared: Int, sent: Int)
+    /// A chunked body of `chunks` chunks of `chunkBytes` bytes each.
+    case chunked(chunkBytes: Int, chunks: Int)
+    /// A 302 to `location`.
+    case redirect(to: String, headers: [(name: String, value: String)] = [])
+
+    static func json(_ text: String, status: Int = 200) -> FixtureReply {
+        .respond(status: status, headers: [("Content-Type", "application/json")], body: Array(text.utf8))
+    }
+}
+
+extension String {
+    /// Minimal percent-decoding for test assertions.
+    var percentDecoded: String? {
+        var bytes: [UInt8] = []
+        var iterator = Array(utf8).makeIterator()
+        while let byte = iterator.next() {
+            if byte == UInt8(ascii: "%") {
+                guard let high = iterator.next(), let low = iterator.next(),
+                      let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) else { return nil }
+                bytes.append(value)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

@@ -1,0 +1,101 @@
+import Synchronization
+import Testing
+@testable import Upstream
+
+/// Cancellation, shutdown and concurrency.
+@Suite struct UpstreamClientLifecycleTests {
+    @Test func cancellingTheTaskAbortsAHangingTransfer() async throws {
+        let server = try FixtureServer { _ in .hang }
+        defer { server.stop() }
+        let client = try UpstreamClient()
+        defer { client.shutdown() }
+        var hanging = UpstreamRequest(url: server.baseURL + "/hang")
+        hanging.timeout = .seconds(60)  // if cancellation did not work, this would end as .timedOut
+        let request = hanging
+
+        let task = Task { () async throws(UpstreamError) -> UpstreamResponse in try await client.fetch(request) }
+        #expect(await server.waitUntil { $0.requests.count == 1 })
+        task.cancel()
+
+        let result = await task.result
+        #expect(throws: UpstreamError.cancelled) { try result.get() }
+        // The easy handle was removed: the fixture sees its connection closed.
+        #expect(await server.waitUntil { $0.connectionsClosedByPeer == 1 })
+    }
+
+    @Test func aTaskCancelledBeforeFetchingNeverSends() async throws {
+        let server = try FixtureServer { _ in .json("{}") }
+        defer { server.stop() }
+        let client = try UpstreamClient()
+        defer { client.shutdown() }
+
+        let task = Task { () async throws(UpstreamError) -> UpstreamResponse in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await client.fetch(UpstreamRequest(url: server.baseURL + "/never"))
+        }
+
+        await #expect(throws: UpstreamError.cancelled) { try await task.value }
+        #expect(server.requests.isEmpty)
+    }
+
+    @Test func fiftyConcurrentFetchesAllComplete() async throws {
+        let server = try FixtureServer { request in .slow(.milliseconds(20), .json("\"\(request.path)\"")) }
+        defer { server.stop() }
+        let client = try UpstreamClient()
+        defer { client.shutdown() }
+
+        let bodies = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for index in 0..<50 {
+                group.addTask {
+                    let response = try await client.fetch(UpstreamRequest(url: server.baseURL + "/item/\(index)"))
+                    return (index, String(decoding: response.body, as: UTF8.self))
+                }
+            }
+            return try await group.reduce(into: [Int: String]()) { $0[$1.0] = $1.1 }
+        }
+
+        #expect(bodies.count == 50)
+        #expect((0..<50).allSatisfy { bodies[$0] == "\"/item/\($0)\"" })
+    }
+
+    @Test func transfersBeyondTheCapWaitTheirTurn() async throws {
+        let server = try FixtureServer { _ in .slow(.milliseconds(20), .json("{}")) }
+        defer { server.stop() }
+        var configuration = UpstreamClientConfiguration()
+        configuration.maxConcurrentTransfers = 2
+        let client = try UpstreamClient(configuration: configuration)
+        defer { client.shutdown() }
+
+        try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<8 {
+                group.addTask { try await client.fetch(UpstreamRequest(url: server.baseURL + "/\(index)")).status }
+            }
+            for try await status in group { #expect(status == 200) }
+        }
+
+        #expect(server.requests.count == 8)
+        #expect(server.maxInFlight <= 2)
+    }
+
+    @Test func shutdownFailsInFlightTransfersAndIsIdempotent() async throws {
+        let server = try FixtureServer { _ in .hang }
+        defer { server.stop() }
+        let client = try UpstreamClient()
+        var hanging = UpstreamRequest(url: server.baseURL + "/hang")
+        hanging.timeout = .seconds(60)
+        let request = hanging
+
+        let tasks = (0..<3).map { _ in
+            Task { () async throws(UpstreamError) -> UpstreamResponse in try await client.fetch(request) }
+        }
+        #expect(await server.waitUntil { $0.requests.count == 3 })
+        client.shutdown()
+
+        for task in tasks {
+            let result = await task.result
+            #expect(throws: UpstreamError.shutdown) { try result.get() }
+        }
+        client.shutdown()
+        await #expect(throws: UpstreamError.shutdown) { try await client.fetch(request) }
+    }
+}
