@@ -12,15 +12,17 @@ extension JSONValue {
     ///
     /// Thread-safe: pure function.
     public static func parse(_ bytes: [UInt8], maxDepth: Int = 64) throws(JSONError) -> JSONValue {
-        let result: Result<JSONValue, JSONError> = bytes.withUnsafeBufferPointer { buffer in
-            var parser = JSONParser(buffer, maxDepth: min(maxDepth, depthCap))
-            do throws(JSONError) {
-                return .success(try parser.parseDocument())
-            } catch {
-                return .failure(error)
-            }
+        try bytes.withUnsafeBufferPointer { buffer in parse(buffer: buffer, maxDepth: maxDepth) }.get()
+    }
+
+    /// Parses from borrowed bytes; see `parse(_:maxDepth:)`.
+    public static func parse(buffer: UnsafeBufferPointer<UInt8>, maxDepth: Int = 64) -> Result<JSONValue, JSONError> {
+        var parser = JSONParser(buffer, maxDepth: min(maxDepth, depthCap))
+        do throws(JSONError) {
+            return .success(try parser.parseDocument())
+        } catch {
+            return .failure(error)
         }
-        return try result.get()
     }
 
     /// The largest nesting depth `parse` ever accepts, whatever `maxDepth` says.
@@ -28,6 +30,7 @@ extension JSONValue {
 
     /// Parses one JSON text from a string (its UTF-8 bytes); see `parse(_:maxDepth:)`.
     public static func parse(_ string: String, maxDepth: Int = 64) throws(JSONError) -> JSONValue {
-        try parse(Array(string.utf8), maxDepth: maxDepth)
+        var string = string
+        return try string.withUTF8 { buffer in parse(buffer: buffer, maxDepth: maxDepth) }.get()
     }
 }
