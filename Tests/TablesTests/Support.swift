@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 @testable import Tables
 
