@@ -1,1 +1,0 @@
-// Placeholder: the JSON module is being written.

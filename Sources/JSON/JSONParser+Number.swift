@@ -1,0 +1,58 @@
+extension JSONParser {
+    /// Parses `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?` at the current position.
+    /// Plain integers are accumulated directly (negatively, so `Int64.min` fits); the rest go
+    /// through the standard library's locale-independent `Double` parser.
+    mutating func parseNumber() throws(JSONError) -> JSONValue {
+        let start = position
+        let negative = bytes[position] == UInt8(ascii: "-")
+        if negative { position += 1 }
+
+        guard let first = peek(), isDigit(first) else { throw error(.invalidNumber, "a digit") }
+        var accumulator: Int64 = 0  // holds minus the magnitude
+        var overflow = false
+        if first == UInt8(ascii: "0") {
+            position += 1
+            if let next = peek(), isDigit(next) { throw error(.invalidNumber, "no leading zero") }
+        } else {
+            while let digit = peek(), isDigit(digit) {
+                if !overflow {
+                    let (times10, o1) = accumulator.multipliedReportingOverflow(by: 10)
+                    let (sum, o2) = times10.subtractingReportingOverflow(Int64(digit &- 0x30))
+                    if o1 || o2 { overflow = true } else { accumulator = sum }
+                }
+                position += 1
+            }
+        }
+
+        var integral = true
+        if peek() == UInt8(ascii: ".") {
+            integral = false
+            position += 1
+            guard let d = peek(), isDigit(d) else { throw error(.invalidNumber, "a digit after '.'") }
+            while let d = peek(), isDigit(d) { position += 1 }
+        }
+        if let e = peek(), e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            integral = false
+            position += 1
+            if let sign = peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { position += 1 }
+            guard let d = peek(), isDigit(d) else { throw error(.invalidNumber, "a digit in the exponent") }
+            while let d = peek(), isDigit(d) { position += 1 }
+        }
+
+        if integral && !overflow {
+            if negative { return .int(accumulator) }
+            if accumulator != Int64.min { return .int(-accumulator) }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        guard let double = Double(text), double.isFinite else {
+            position = start
+            throw error(.numberOutOfRange, "a number within the range of a Double")
+        }
+        return .double(double)
+    }
+
+    @inline(__always)
+    func isDigit(_ byte: UInt8) -> Bool {
+        byte &- 0x30 < 10
+    }
+}

@@ -1,0 +1,52 @@
+import JSON
+
+/// One column of a table: a header title, where its value lives in an item, and how it renders.
+///
+/// Thread-safe: an immutable-by-value type, `Sendable`.
+public struct Column: Sendable, Hashable {
+    /// Header text (escaped when rendered).
+    public var title: String
+    /// Where the cell's value lives in each item.
+    public var field: JSONPath
+    /// How the value renders.
+    public var format: ColumnFormat
+    /// A CSS length like "8rem", "120px", "20%". Only values matching
+    /// `^\d+(\.\d+)?(rem|em|px|%|ch)$` are ever written out; see `validatedWidth`.
+    public var width: String?
+    /// Link columns: where the link's text lives (default: the URL itself).
+    public var labelField: JSONPath?
+
+    /// Creates a column.
+    public init(title: String, field: JSONPath, format: ColumnFormat = .text, width: String? = nil,
+                labelField: JSONPath? = nil) {
+        self.title = title
+        self.field = field
+        self.format = format
+        self.width = width
+        self.labelField = labelField
+    }
+
+    /// `width` if it is a valid CSS length of the accepted shape, else nil.
+    public var validatedWidth: String? {
+        guard let width, Self.isValidWidth(width) else { return nil }
+        return width
+    }
+
+    /// True if `width` matches `^\d+(\.\d+)?(rem|em|px|%|ch)$` (ASCII digits only).
+    public static func isValidWidth(_ width: String) -> Bool {
+        let bytes = Array(width.utf8)
+        var i = 0
+        func digits() -> Bool {
+            let start = i
+            while i < bytes.count, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") { i += 1 }
+            return i > start
+        }
+        guard digits() else { return false }
+        if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+            i += 1
+            guard digits() else { return false }
+        }
+        let unit = String(decoding: bytes[i...], as: UTF8.self)
+        return ["rem", "em", "px", "%", "ch"].contains(unit)
+    }
+}

@@ -1,0 +1,63 @@
+import JSON
+
+extension TableRenderer {
+    /// The whole table as the page's first paint (the DOM contract the page script and CSS rely on):
+    /// ```html
+    /// <table class="rs-table" id="rs-table" data-table="NAME" data-stream="URL" data-batch-size="N" aria-busy="true">
+    /// <colgroup><col class="rs-col-FORMAT" style="width:WIDTH">...</colgroup>
+    /// <thead><tr><th scope="col" class="rs-c rs-FORMAT">TITLE</th>...</tr></thead>
+    /// <tbody id="rs-rows"></tbody>
+    /// <tbody id="rs-pending">SKELETON ROWS x skeletonCount</tbody>
+    /// <tfoot id="rs-footer"></tfoot>
+    /// </table>
+    /// <template id="rs-skeleton-row">ONE SKELETON ROW</template>
+    /// ```
+    /// `style` appears only for valid widths; all attribute values and titles are escaped.
+    public func renderShell(streamURL: String, batchSize: Int, skeletonCount: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        out.append("<table class=\"rs-table\" id=\"rs-table\" data-table=\"")
+        HTMLEscaping.appendEscaped(spec.name, to: &out)
+        out.append("\" data-stream=\"")
+        HTMLEscaping.appendEscaped(streamURL, to: &out)
+        out.append("\" data-batch-size=\"")
+        out.appendDecimal(batchSize)
+        out.append("\" aria-busy=\"true\">\n<colgroup>")
+        for column in spec.columns {
+            out.append("<col class=\"rs-col-")
+            out.append(contentsOf: column.format.rawValue.utf8)
+            if let width = column.validatedWidth {
+                out.append("\" style=\"width:")
+                HTMLEscaping.appendEscaped(width, to: &out)
+            }
+            out.append("\">")
+        }
+        out.append("</colgroup>\n<thead><tr>")
+        for column in spec.columns {
+            out.append("<th scope=\"col\" class=\"rs-c rs-")
+            out.append(contentsOf: column.format.rawValue.utf8)
+            out.append("\">")
+            HTMLEscaping.appendEscaped(column.title, to: &out)
+            out.append("</th>")
+        }
+        out.append("</tr></thead>\n<tbody id=\"rs-rows\"></tbody>\n<tbody id=\"rs-pending\">")
+        appendSkeletonRows(count: skeletonCount, to: &out)
+        out.append("</tbody>\n<tfoot id=\"rs-footer\"></tfoot>\n</table>\n<template id=\"rs-skeleton-row\">")
+        out.append(contentsOf: skeletonRow())
+        out.append("</template>")
+        return out
+    }
+
+    /// The columns for the SSE `session` event:
+    /// `[{"title": ..., "field": "path", "format": "text", "width": "8rem" or null}]`.
+    /// `field` is the path's canonical spelling; an invalid width is reported as null.
+    public func columnsJSON() -> JSONValue {
+        .array(spec.columns.map { column in
+            .object([
+                "title": .string(column.title),
+                "field": .string(column.field.description),
+                "format": .string(column.format.rawValue),
+                "width": column.validatedWidth.map(JSONValue.string) ?? .null,
+            ])
+        })
+    }
+}

@@ -1,0 +1,87 @@
+import JSON
+
+/// Renders a `TableSpec` to HTML bytes: data rows, skeleton rows of the same shape, and the table shell.
+/// Fixed markup (cell openings, the skeleton row) is built once in `init`; per-row work only formats
+/// and escapes values into the caller's buffer.
+///
+/// Immutable and Sendable: safe from any thread.
+public struct TableRenderer: Sendable {
+    /// The spec this renderer was built from.
+    public let spec: TableSpec
+    /// `<td class="rs-c rs-FORMAT">` per column.
+    private let cellOpenings: [[UInt8]]
+    /// One complete skeleton row.
+    private let skeleton: [UInt8]
+
+    /// Builds a renderer; precomputes the per-column markup.
+    public init(spec: TableSpec) {
+        self.spec = spec
+        cellOpenings = spec.columns.map { column in
+            var bytes: [UInt8] = []
+            bytes.append("<td class=\"rs-c rs-")
+            bytes.append(contentsOf: column.format.rawValue.utf8)
+            bytes.append("\">")
+            return bytes
+        }
+        var skeleton: [UInt8] = []
+        skeleton.append("<tr class=\"rs-skeleton\" aria-hidden=\"true\">")
+        for opening in cellOpenings {
+            skeleton.append(contentsOf: opening)
+            skeleton.append("<span class=\"rs-bone\"></span></td>")
+        }
+        skeleton.append("</tr>")
+        self.skeleton = skeleton
+    }
+
+    /// Appends one `<tr data-key="KEY" data-index="N">` per item (N = startIndex + i) with one `<td>`
+    /// per column, no newlines between rows. Missing values give empty cells; everything is escaped.
+    /// The key is the key field's display text, or the index when the key is missing or null.
+    public func appendRows(_ items: [JSONValue], startIndex: Int, to buffer: inout [UInt8]) {
+        for (offset, item) in items.enumerated() {
+            let index = startIndex + offset
+            buffer.append("<tr data-key=\"")
+            if let key = spec.keyField.evaluate(item), !key.isNull {
+                CellRenderer.appendText(key, to: &buffer)
+            } else {
+                buffer.appendDecimal(index)
+            }
+            buffer.append("\" data-index=\"")
+            buffer.appendDecimal(index)
+            buffer.append("\">")
+            for (column, opening) in zip(spec.columns, cellOpenings) {
+                buffer.append(contentsOf: opening)
+                CellRenderer.appendContent(of: column, item: item, to: &buffer)
+                buffer.append("</td>")
+            }
+            buffer.append("</tr>")
+        }
+    }
+
+    /// The rows of `appendRows` in a new buffer.
+    public func renderRows(_ items: [JSONValue], startIndex: Int) -> [UInt8] {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(items.count * (64 + spec.columns.count * 48))
+        appendRows(items, startIndex: startIndex, to: &buffer)
+        return buffer
+    }
+
+    /// One skeleton row: `<tr class="rs-skeleton" aria-hidden="true">` with the same cells and classes
+    /// as a real row, each holding `<span class="rs-bone"></span>`.
+    public func skeletonRow() -> [UInt8] {
+        skeleton
+    }
+
+    /// `count` skeleton rows back to back (none for count <= 0).
+    public func skeletonRows(count: Int) -> [UInt8] {
+        var buffer: [UInt8] = []
+        appendSkeletonRows(count: count, to: &buffer)
+        return buffer
+    }
+
+    /// Appends `count` skeleton rows (none for count <= 0).
+    public func appendSkeletonRows(count: Int, to buffer: inout [UInt8]) {
+        guard count > 0 else { return }
+        buffer.reserveCapacity(buffer.count + skeleton.count * count)
+        for _ in 0..<count { buffer.append(contentsOf: skeleton) }
+    }
+}

@@ -1,0 +1,24 @@
+import JSON
+
+/// A table: its name (used in URLs and `data-table`), its title, its columns and where each item's
+/// stable key lives.
+///
+/// Thread-safe: a value type, `Sendable`.
+public struct TableSpec: Sendable, Hashable {
+    /// Short identifier, e.g. "repos".
+    public var name: String
+    /// Human title, e.g. "Repositories".
+    public var title: String
+    /// The columns, left to right.
+    public var columns: [Column]
+    /// Where each item's key lives; the row's `data-key` is its display text (the row index if absent).
+    public var keyField: JSONPath
+
+    /// Creates a table spec.
+    public init(name: String, title: String, columns: [Column], keyField: JSONPath) {
+        self.name = name
+        self.title = title
+        self.columns = columns
+        self.keyField = keyField
+    }
+}

@@ -1,1 +1,0 @@
-// Placeholder: the Tables module is being written.
