@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "BatchesTests", dependencies: ["Batches"], swiftSettings: strict),
         .testTarget(name: "TablesTests", dependencies: ["Tables", "JSON"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
-        .testTarget(name: "UpstreamTests", dependencies: ["Upstream"], swiftSettings: strict),
+        .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "JSON"], swiftSettings: strict),
         .testTarget(
             name: "DashboardTests",
             dependencies: ["Dashboard", "HTTPServer", "Upstream", "JSON"],

@@ -21,12 +21,11 @@ struct DashboardMetrics: Sendable {
             "rowstream_upstream_request_duration_seconds",
             help: "Upstream request latency, from submission to the last byte."
         )
-        let outcomes = ["ok", "http_error", "timeout", "error", "cancelled"]
-        let counters = Dictionary(uniqueKeysWithValues: outcomes.map { outcome in
-            (outcome, registry.counter(
+        let counters = Dictionary(uniqueKeysWithValues: UpstreamObserver.Outcome.allCases.map { outcome in
+            (outcome.rawValue, registry.counter(
                 "rowstream_upstream_requests_total",
                 help: "Upstream requests by outcome.",
-                labels: ["outcome": outcome]
+                labels: ["outcome": outcome.rawValue]
             ))
         })
         let other = registry.counter(

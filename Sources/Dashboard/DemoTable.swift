@@ -21,7 +21,8 @@ enum DemoTable {
             ],
             keyField: try JSONPath("id")
         )
-        let template = PageRequestTemplate(url: "http://127.0.0.1:\(upstreamPort)/v1/customers", pageSize: batchSize)
+        var template = PageRequestTemplate(url: "http://127.0.0.1:\(upstreamPort)/v1/customers")
+        template.pageSize = batchSize
         let source = PageSource(
             client: client,
             template: template,
