@@ -5,7 +5,7 @@ import Synchronization
 
 /// An HTTP/1.1 server on epoll event loops.
 ///
-/// Lifecycle: `initial` -> `start()` -> `running` -> `shutdown()` -> `shuttingDown` -> `shutdown`.
+/// Lifecycle (an explicit `State`): `initial` -> `start()` -> `running` -> `shutdown()` -> `shuttingDown` -> `shutdown`.
 /// Thread-safe: every method may be called from any thread (not from one of its own loops for `shutdown`
 /// and `waitUntilShutdown`, which block).
 public final class HTTPServer: Sendable {
@@ -27,41 +27,47 @@ public final class HTTPServer: Sendable {
     /// Binds, listens and starts the loops; returns the bound port. Throws `HTTPServerError` naming the
     /// failing call and errno text; throws when not in the initial state.
     public func start() throws -> Int {
-        let config = context.configuration
-        try state.withLock { state throws(HTTPServerError) in
+        // Start-up is short (socket, epoll fds, threads) and runs under the state lock, so a concurrent
+        // `shutdown()` waits for it and then sees `running`.
+        try state.withLock { state throws(HTTPServerError) -> Int in
             guard case .initial = state else {
                 throw HTTPServerError(call: "start", errnoCode: 0, detail: "server already started")
             }
-            state = .shuttingDown  // reserved while starting; replaced below
+            do throws(HTTPServerError) {
+                let (loops, listener, port) = try startLoops()
+                state = .running(loops: loops, listener: listener)
+                return port
+            } catch {
+                state = .shutdown
+                finished.signal()
+                throw error
+            }
         }
-        do {
-            signal(SIGPIPE, SIG_IGN)
-            let (fd, port) = try ListeningSocket.open(host: config.host, port: config.port)
-            var loops: [ServerLoop] = []
-            for index in 0..<max(1, config.eventLoopCount) {
-                do {
-                    loops.append(ServerLoop(loop: try EventLoop(index: index), context: context))
-                } catch {
-                    Glibc.close(fd)
-                    throw error
-                }
+    }
+
+    private func startLoops() throws(HTTPServerError) -> ([ServerLoop], Listener, Int) {
+        let config = context.configuration
+        signal(SIGPIPE, SIG_IGN)
+        let (fd, port) = try ListeningSocket.open(host: config.host, port: config.port)
+        var loops: [ServerLoop] = []
+        for index in 0..<max(1, config.eventLoopCount) {
+            do {
+                loops.append(ServerLoop(loop: try EventLoop(index: index), context: context))
+            } catch {
+                Glibc.close(fd)
+                throw error
             }
-            let listener = Listener(fd: fd, loops: loops)
-            for serverLoop in loops {
-                serverLoop.loop.start()
-                serverLoop.loop.execute { serverLoop.startSweeping() }
-            }
-            let first = loops[0]
-            first.loop.execute {
-                do { try first.loop.register(fd, listener, events: csystem_EPOLLIN) } catch { listener.close() }
-            }
-            state.withLock { $0 = .running(loops: loops, listener: listener) }
-            return port
-        } catch {
-            state.withLock { $0 = .shutdown }
-            finished.signal()
-            throw error
         }
+        let listener = Listener(fd: fd, loops: loops)
+        for serverLoop in loops {
+            serverLoop.loop.start()
+            serverLoop.loop.execute { serverLoop.startSweeping() }
+        }
+        let first = loops[0]
+        first.loop.execute {
+            do { try first.loop.register(fd, listener, events: csystem_EPOLLIN) } catch { listener.close() }
+        }
+        return (loops, listener, port)
     }
 
     /// A snapshot of the counters. Thread-safe.
