@@ -1,4 +1,74 @@
 #ifndef ROWSTREAM_CSYSTEM_SHIM_H
 #define ROWSTREAM_CSYSTEM_SHIM_H
+// Typed wrappers for the Linux calls Swift's Glibc module does not import: epoll, eventfd, accept4.
+// Only headers that SwiftGlibc.h does NOT include are included here (<sys/epoll.h>, <sys/eventfd.h>),
+// so no type is defined by two modules. accept4 is declared by hand for the same reason
+// (<sys/socket.h> belongs to Glibc, and only declares accept4 under _GNU_SOURCE).
+// The packed `struct epoll_event` never crosses into Swift: the wrappers take plain arrays.
+#include <stdint.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
+
+struct sockaddr;
+extern int accept4(int fd, struct sockaddr *addr, unsigned int *addr_len, int flags);
+
+/* Event bits, as plain constants (sys/epoll.h defines them as enum values and macros). */
+static const uint32_t csystem_EPOLLIN = EPOLLIN;
+static const uint32_t csystem_EPOLLOUT = EPOLLOUT;
+static const uint32_t csystem_EPOLLERR = EPOLLERR;
+static const uint32_t csystem_EPOLLHUP = EPOLLHUP;
+static const uint32_t csystem_EPOLLRDHUP = EPOLLRDHUP;
+
+/* Linux values of SOCK_NONBLOCK / SOCK_CLOEXEC (== O_NONBLOCK / O_CLOEXEC). */
+static const int csystem_SOCK_NONBLOCK = 04000;
+static const int csystem_SOCK_CLOEXEC = 02000000;
+
+/** epoll_create1(EPOLL_CLOEXEC). Returns the fd or -1 (errno set). */
+static inline int csystem_epoll_create(void) {
+    return epoll_create1(EPOLL_CLOEXEC);
+}
+
+/** epoll_ctl with `data.fd = fd`. op is 1 add, 2 delete, 3 modify. Returns 0 or -1 (errno set). */
+static inline int csystem_epoll_ctl(int epfd, int op, int fd, uint32_t events) {
+    struct epoll_event event;
+    event.events = events;
+    event.data.u64 = 0;
+    event.data.fd = fd;
+    int realOp = op == 1 ? EPOLL_CTL_ADD : (op == 2 ? EPOLL_CTL_DEL : EPOLL_CTL_MOD);
+    return epoll_ctl(epfd, realOp, fd, &event);
+}
+
+/** epoll_wait filling `fds[i]` / `events[i]` for up to `max` (<= 256) ready fds. Returns the count or -1. */
+static inline int csystem_epoll_wait(int epfd, int32_t *fds, uint32_t *events, int max, int timeoutMs) {
+    struct epoll_event ready[256];
+    if (max > 256) max = 256;
+    int n = epoll_wait(epfd, ready, max, timeoutMs);
+    for (int i = 0; i < n; i++) {
+        fds[i] = ready[i].data.fd;
+        events[i] = ready[i].events;
+    }
+    return n;
+}
+
+/** eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC). Returns the fd or -1. */
+static inline int csystem_eventfd(void) {
+    return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+}
+
+/** Adds 1 to the eventfd counter (wakes a poller). Returns 0 or -1. */
+static inline int csystem_eventfd_signal(int fd) {
+    return eventfd_write(fd, 1);
+}
+
+/** Reads and resets the eventfd counter. Returns 0 or -1 (EAGAIN when it was zero). */
+static inline int csystem_eventfd_drain(int fd) {
+    eventfd_t value = 0;
+    return eventfd_read(fd, &value);
+}
+
+/** accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC). Returns the fd or -1 (errno set). */
+static inline int csystem_accept(int fd) {
+    return accept4(fd, (struct sockaddr *)0, (unsigned int *)0, csystem_SOCK_NONBLOCK | csystem_SOCK_CLOEXEC);
+}
+
 #endif

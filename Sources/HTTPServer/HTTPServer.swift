@@ -1,1 +1,115 @@
-// Placeholder: the HTTPServer module is being written.
+import CSystem
+import Dispatch
+import Foundation
+import Synchronization
+
+/// An HTTP/1.1 server on epoll event loops.
+///
+/// Lifecycle (an explicit `State`): `initial` -> `start()` -> `running` -> `shutdown()` -> `shuttingDown` -> `shutdown`.
+/// Thread-safe: every method may be called from any thread (not from one of its own loops for `shutdown`
+/// and `waitUntilShutdown`, which block).
+public final class HTTPServer: Sendable {
+    private enum State {
+        case initial
+        case running(loops: [ServerLoop], listener: Listener)
+        case shuttingDown
+        case shutdown
+    }
+
+    private let context: ServerContext
+    private let state = Mutex(State.initial)
+    private let finished = DispatchSemaphore(value: 0)
+
+    public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
+        context = ServerContext(responder: responder, configuration: configuration)
+    }
+
+    /// Binds, listens and starts the loops; returns the bound port. Throws `HTTPServerError` naming the
+    /// failing call and errno text; throws when not in the initial state.
+    public func start() throws -> Int {
+        // Start-up is short (socket, epoll fds, threads) and runs under the state lock, so a concurrent
+        // `shutdown()` waits for it and then sees `running`.
+        try state.withLock { state throws(HTTPServerError) -> Int in
+            guard case .initial = state else {
+                throw HTTPServerError(call: "start", errnoCode: 0, detail: "server already started")
+            }
+            do throws(HTTPServerError) {
+                let (loops, listener, port) = try startLoops()
+                state = .running(loops: loops, listener: listener)
+                return port
+            } catch {
+                state = .shutdown
+                finished.signal()
+                throw error
+            }
+        }
+    }
+
+    private func startLoops() throws(HTTPServerError) -> ([ServerLoop], Listener, Int) {
+        let config = context.configuration
+        signal(SIGPIPE, SIG_IGN)
+        let (fd, port) = try ListeningSocket.open(host: config.host, port: config.port)
+        var loops: [ServerLoop] = []
+        for index in 0..<max(1, config.eventLoopCount) {
+            do {
+                loops.append(ServerLoop(loop: try EventLoop(index: index), context: context))
+            } catch {
+                Glibc.close(fd)
+                throw error
+            }
+        }
+        let listener = Listener(fd: fd, loops: loops)
+        for serverLoop in loops {
+            serverLoop.loop.start()
+            serverLoop.loop.execute { serverLoop.startSweeping() }
+        }
+        let first = loops[0]
+        first.loop.execute {
+            do { try first.loop.register(fd, listener, events: csystem_EPOLLIN) } catch { listener.close() }
+        }
+        return (loops, listener, port)
+    }
+
+    /// A snapshot of the counters. Thread-safe.
+    public var statistics: HTTPServerStatistics { context.counters.snapshot }
+
+    /// Stops accepting, finishes open streams, closes idle connections, lets in-flight responses finish, and
+    /// returns once every loop thread has exited - at most about `shutdownGrace` (then everything left is
+    /// closed). Idempotent; a concurrent call waits for the first to complete.
+    public func shutdown() {
+        let running = state.withLock { state -> (loops: [ServerLoop], listener: Listener)? in
+            switch state {
+            case .initial:
+                state = .shutdown
+                finished.signal()
+                return nil
+            case .running(let loops, let listener):
+                state = .shuttingDown
+                return (loops, listener)
+            case .shuttingDown, .shutdown:
+                return nil
+            }
+        }
+        guard let (loops, listener) = running else { return waitUntilShutdown() }
+        loops[0].loop.execute { listener.close() }
+        for serverLoop in loops { serverLoop.loop.execute { serverLoop.beginShutdown() } }
+        let deadline = DispatchTime.now() + .nanoseconds(Self.nanoseconds(context.configuration.shutdownGrace))
+        for serverLoop in loops where !serverLoop.loop.waitForExit(until: deadline) {
+            serverLoop.loop.execute { serverLoop.forceClose() }
+            _ = serverLoop.loop.waitForExit(until: .now() + .seconds(2))
+        }
+        state.withLock { $0 = .shutdown }
+        finished.signal()
+    }
+
+    /// Blocks until `shutdown()` has completed (returns at once if it has).
+    public func waitUntilShutdown() {
+        finished.wait()
+        finished.signal()
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(clamping: seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

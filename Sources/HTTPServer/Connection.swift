@@ -1,0 +1,234 @@
+import CSystem
+import Foundation
+
+/// One accepted TCP connection: reads requests, answers them in order, writes through a bounded buffer.
+///
+/// Thread rules: loop-confined. Every method must be called on `owner.loop`; the class is
+/// `@unchecked Sendable` only so work items and tasks can carry it back to that loop.
+/// Ownership: the connection owns its fd and closes it exactly once in `close()`.
+final class Connection: EventHandler, @unchecked Sendable {
+    enum State {
+        case idle
+        case waiting
+        case streaming(StreamWriter, heartbeatDue: ContinuousClock.Instant?)
+        case closed
+    }
+
+    let fd: Int32
+    unowned let owner: ServerLoop
+    var context: ServerContext { owner.context }
+    var state = State.idle
+    var parser: HTTPRequestParser
+    var output = WriteBuffer()
+    var closeWhenFlushed = false
+    var inputClosed = false
+    var shuttingDown = false
+    var watchedEvents: UInt32 = 0
+    /// When the connection last became idle, and when the first byte of a pending request arrived.
+    var idleSince = ContinuousClock.now
+    var requestStartedAt: ContinuousClock.Instant?
+    var lastWriteProgress = ContinuousClock.now
+
+    init(fd: Int32, owner: ServerLoop) {
+        self.fd = fd
+        self.owner = owner
+        parser = HTTPRequestParser(limits: owner.context.configuration.limits)
+    }
+
+    var isClosed: Bool { if case .closed = state { true } else { false } }
+    var isIdle: Bool { if case .idle = state { true } else { false } }
+
+    func handleEvents(_ events: UInt32) {
+        if events & (csystem_EPOLLERR) != 0 { return close() }
+        if events & (csystem_EPOLLIN | csystem_EPOLLHUP) != 0 { readAvailable() }
+        if events & csystem_EPOLLOUT != 0 { flush() }
+        processRequests()
+        settle()
+    }
+
+    /// Reads what is available (bounded per wake-up, for fairness).
+    private func readAvailable() {
+        for _ in 0..<4 where !isClosed && !inputClosed {
+            let count = owner.loop.readBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count == 0 {
+                inputClosed = true
+            } else if count < 0 {
+                if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { close() }
+                return
+            } else if case .streaming = state {
+                continue  // requests after a stream's request are never answered: discard
+            } else {
+                if parser.bufferedByteCount == 0, requestStartedAt == nil { requestStartedAt = .now }
+                parser.append(owner.loop.readBuffer[0..<count])
+                if count < owner.loop.readBuffer.count { return }
+            }
+        }
+    }
+
+    /// Answers complete requests in order while idle and the write buffer has room.
+    func processRequests() {
+        while isIdle, !closeWhenFlushed, output.count <= context.configuration.maxWriteBufferBytes {
+            let request: HTTPRequest
+            do {
+                guard let next = try parser.next() else { break }
+                request = next
+            } catch {
+                context.counters.totalRequests.add(1, ordering: .relaxed)
+                let response = HTTPError(error.status, error.message).response
+                send(response, head: false, keepAlive: false, version: .http1_1)
+                break
+            }
+            context.counters.totalRequests.add(1, ordering: .relaxed)
+            requestStartedAt = parser.bufferedByteCount > 0 ? .now : nil
+            dispatch(request)
+        }
+        flush()
+    }
+
+    private func dispatch(_ request: HTTPRequest) {
+        let keepAlive = request.wantsKeepAlive && !shuttingDown
+        let head = request.method == .head
+        switch context.responder.respond(to: request) {
+        case .now(let response):
+            send(response, head: head, keepAlive: keepAlive, version: request.version)
+        case .later(let produce):
+            state = .waiting
+            let loop = owner.loop
+            Task {
+                let response = await produce()
+                loop.execute {
+                    guard case .waiting = self.state else { return }
+                    self.state = .idle
+                    self.send(response, head: head, keepAlive: keepAlive && !self.shuttingDown,
+                              version: request.version)
+                    self.processRequests()
+                    self.settle()
+                }
+            }
+        }
+    }
+
+    /// Queues `response`; a stream body is opened here, on the loop.
+    private func send(_ response: HTTPResponse, head: Bool, keepAlive: Bool, version: HTTPVersion) {
+        idleSince = .now
+        switch response.body {
+        case .bytes(let body):
+            output.append(ResponseHead.encode(response, contentLength: body.count, close: !keepAlive,
+                                              keepAliveHeader: version == .http1_0))
+            if !head && !response.status.forbidsBody { output.append(body) }
+            if !keepAlive { closeWhenFlushed = true }
+        case .stream(let open):
+            output.append(ResponseHead.encode(response, contentLength: nil, close: true, keepAliveHeader: false))
+            closeWhenFlushed = true
+            guard !head else { return }
+            closeWhenFlushed = false
+            let writer = makeWriter()
+            let interval = context.configuration.heartbeatInterval
+            state = .streaming(writer, heartbeatDue: response.isEventStream ? .now + interval : nil)
+            context.counters.openStreams.add(1, ordering: .relaxed)
+            open(writer)
+            if shuttingDown { finishStream() }
+        }
+    }
+
+    private func makeWriter() -> StreamWriter {
+        let loop = owner.loop
+        return StreamWriter(closesOnFinish: false) { [self] output in
+            if loop.inEventLoop {
+                streamOutput(output)
+            } else {
+                loop.execute { self.streamOutput(output) }
+            }
+        }
+    }
+
+    /// Applies a stream writer's output. Drops the connection when the buffer passes its limit.
+    func streamOutput(_ item: StreamWriter.Output) {
+        guard case .streaming = state else { return }
+        switch item {
+        case .bytes(let bytes):
+            output.append(bytes)
+            flush()
+            if output.count > context.configuration.maxWriteBufferBytes {
+                context.counters.droppedSlowConsumers.add(1, ordering: .relaxed)
+                close()
+            }
+        case .finish:
+            finishStream()
+        }
+        settle()
+    }
+
+    /// Ends the open stream: its writer reports closed now; the connection closes once flushed.
+    func finishStream() {
+        guard case .streaming(let writer, _) = state else { return }
+        state = .idle
+        closeWhenFlushed = true
+        context.counters.openStreams.add(-1, ordering: .relaxed)
+        writer.close()
+        flush()
+    }
+
+    /// Writes as much buffered output as the socket takes.
+    func flush() {
+        while !isClosed, output.count > 0 {
+            let sent = output.withUnsentBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent > 0 {
+                output.consume(sent)
+                lastWriteProgress = .now
+            } else if sent < 0 && errno == EINTR {
+                continue
+            } else {
+                if sent < 0 && errno != EAGAIN && errno != EWOULDBLOCK { close() }
+                return
+            }
+        }
+    }
+
+    /// Closes when finished, else updates the watched events.
+    func settle() {
+        guard !isClosed else { return }
+        // A peer that hung up cannot read a stream any more; a pending request still gets its answer.
+        if inputClosed, case .streaming = state { return close() }
+        if output.count == 0 {
+            if closeWhenFlushed { return close() }
+            if inputClosed, isIdle { return close() }
+        }
+        var wanted: UInt32 = 0
+        let roomToRead = isIdle ? output.count <= context.configuration.maxWriteBufferBytes
+            && parser.bufferedByteCount < Self.maxBufferedInput(context.configuration.limits) : true
+        if !inputClosed && !closeWhenFlushed && roomToRead { wanted |= csystem_EPOLLIN }
+        if output.count > 0 { wanted |= csystem_EPOLLOUT }
+        if wanted != watchedEvents {
+            watchedEvents = wanted
+            owner.loop.modify(fd, events: wanted)
+        }
+    }
+
+    static func maxBufferedInput(_ limits: HTTPParserLimits) -> Int {
+        limits.maxRequestLineBytes + limits.maxHeaderBytes + limits.maxBodyBytes + 4
+    }
+
+    /// Closes the fd and ends any stream. Idempotent.
+    func close() {
+        if isClosed { return }
+        if case .streaming(let writer, _) = state {
+            context.counters.openStreams.add(-1, ordering: .relaxed)
+            state = .closed
+            writer.close()
+        }
+        state = .closed
+        owner.loop.deregister(fd)
+        Glibc.close(fd)
+        owner.remove(self)
+    }
+}
+
+extension Connection {
+    /// The request did not arrive in time: 408 and close.
+    func timeOutRequest() {
+        send(HTTPError(.requestTimeout, "Request timeout.").response, head: false, keepAlive: false, version: .http1_1)
+        flush()
+        settle()
+    }
+}

@@ -1,0 +1,170 @@
+import CSystem
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Something registered with an event loop for readiness events on one fd.
+/// - Important: `handleEvents` is called on the owning loop only.
+protocol EventHandler: AnyObject {
+    func handleEvents(_ events: UInt32)
+}
+
+/// One thread running `epoll_wait` over non-blocking fds, plus repeating timers (the `epoll_wait` timeout)
+/// and a work queue other threads feed through `execute` (a locked queue and an eventfd wake-up).
+///
+/// Thread rules: `execute` and `inEventLoop` are thread-safe. Every other method, and every handler,
+/// timer and work item, runs on the loop thread only ("loop-confined"); that is why the class is
+/// `@unchecked Sendable`: its mutable state is touched by one thread.
+final class EventLoop: @unchecked Sendable {
+    private struct Queue {
+        var work: [@Sendable () -> Void] = []
+        var woken = false
+        var accepting = true
+    }
+
+    private struct Timer {
+        var due: ContinuousClock.Instant
+        let interval: Duration
+        let body: () -> Void
+    }
+
+    let index: Int
+    private let epollFD: Int32
+    private let wakeFD: Int32
+    private let queue = Mutex(Queue())
+    private let threadID = Atomic<UInt>(0)
+    private let exited = DispatchSemaphore(value: 0)
+
+    // Loop-confined.
+    private var handlers: [Int32: any EventHandler] = [:]
+    private var timers: [Timer] = []
+    private var running = true
+    /// A reusable read buffer shared by this loop's connections.
+    var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+
+    /// Creates the epoll and eventfd descriptors; the thread starts with `start()`.
+    init(index: Int) throws(HTTPServerError) {
+        self.index = index
+        epollFD = csystem_epoll_create()
+        guard epollFD >= 0 else { throw .system("epoll_create1") }
+        wakeFD = csystem_eventfd()
+        guard wakeFD >= 0 else {
+            Glibc.close(epollFD)
+            throw .system("eventfd")
+        }
+        guard csystem_epoll_ctl(epollFD, 1, wakeFD, csystem_EPOLLIN) == 0 else {
+            let error = HTTPServerError.system("epoll_ctl")
+            Glibc.close(wakeFD)
+            Glibc.close(epollFD)
+            throw error
+        }
+    }
+
+    deinit {
+        Glibc.close(wakeFD)
+        Glibc.close(epollFD)
+    }
+
+    /// Starts the loop thread. Call once.
+    func start() {
+        let thread = Thread { [self] in
+            threadID.store(UInt(pthread_self()), ordering: .releasing)
+            run()
+            exited.signal()
+        }
+        thread.name = "rowstream-loop-\(index)"
+        thread.start()
+    }
+
+    /// Whether the caller is on this loop's thread. Thread-safe.
+    var inEventLoop: Bool { threadID.load(ordering: .acquiring) == UInt(pthread_self()) }
+
+    /// Runs `work` on the loop thread, in submission order. Thread-safe. Dropped after the loop stopped.
+    func execute(_ work: @escaping @Sendable () -> Void) {
+        let wake = queue.withLock { queue -> Bool in
+            guard queue.accepting else { return false }
+            queue.work.append(work)
+            defer { queue.woken = true }
+            return !queue.woken
+        }
+        if wake { _ = csystem_eventfd_signal(wakeFD) }
+    }
+
+    /// Waits until the loop thread has exited, at most until `deadline`. Thread-safe; returns whether it exited.
+    func waitForExit(until deadline: DispatchTime) -> Bool {
+        guard exited.wait(timeout: deadline) == .success else { return false }
+        exited.signal()  // keep the semaphore signalled for later callers
+        return true
+    }
+
+    /// Registers `handler` for `events` on `fd`. - Important: loop-confined.
+    func register(_ fd: Int32, _ handler: any EventHandler, events: UInt32) throws(HTTPServerError) {
+        guard csystem_epoll_ctl(epollFD, 1, fd, events) == 0 else { throw .system("epoll_ctl(ADD)") }
+        handlers[fd] = handler
+    }
+
+    /// Changes the events watched on `fd`. - Important: loop-confined.
+    func modify(_ fd: Int32, events: UInt32) {
+        _ = csystem_epoll_ctl(epollFD, 3, fd, events)
+    }
+
+    /// Stops watching `fd` (call before closing it). - Important: loop-confined.
+    func deregister(_ fd: Int32) {
+        _ = csystem_epoll_ctl(epollFD, 2, fd, 0)
+        handlers[fd] = nil
+    }
+
+    /// Calls `body` every `interval`, first after one interval. - Important: loop-confined.
+    func addRepeatingTimer(every interval: Duration, _ body: @escaping () -> Void) {
+        timers.append(Timer(due: .now + interval, interval: interval, body: body))
+    }
+
+    /// Makes the loop return after the current iteration. - Important: loop-confined.
+    func stop() { running = false }
+
+    private func run() {
+        var fds = [Int32](repeating: 0, count: 256)
+        var events = [UInt32](repeating: 0, count: 256)
+        while running {
+            let count = csystem_epoll_wait(epollFD, &fds, &events, 256, timeoutMilliseconds())
+            if count < 0 && errno != EINTR { break }
+            for slot in 0..<max(0, Int(count)) {
+                if fds[slot] == wakeFD {
+                    _ = csystem_eventfd_drain(wakeFD)
+                } else {
+                    handlers[fds[slot]]?.handleEvents(events[slot])
+                }
+            }
+            runQueuedWork()
+            runDueTimers()
+        }
+        queue.withLock { $0.accepting = false; $0.work = [] }
+        handlers = [:]
+        timers = []
+    }
+
+    private func runQueuedWork() {
+        let work = queue.withLock { queue -> [@Sendable () -> Void] in
+            queue.woken = false
+            defer { queue.work = [] }
+            return queue.work
+        }
+        for item in work { item() }
+    }
+
+    private func runDueTimers() {
+        let now = ContinuousClock.now
+        for index in timers.indices where timers[index].due <= now {
+            timers[index].due = now + timers[index].interval
+            timers[index].body()
+        }
+    }
+
+    private func timeoutMilliseconds() -> Int32 {
+        guard let next = timers.map(\.due).min() else { return -1 }
+        let wait = ContinuousClock.now.duration(to: next)
+        if wait <= .zero { return 0 }
+        let (seconds, attoseconds) = wait.components
+        return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+    }
+}

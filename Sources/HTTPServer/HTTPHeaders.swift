@@ -1,0 +1,83 @@
+/// An ordered list of header fields with case-insensitive name lookup.
+///
+/// Thread-safe: a value type. Names and values are stored as given; the server refuses to serialise
+/// a field containing CR, LF or NUL (it is dropped) so a value can never split the response.
+public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+    /// One field.
+    public typealias Element = (name: String, value: String)
+
+    private var fields: [Element] = []
+
+    /// An empty header list.
+    public init() {}
+
+    /// Fields in literal order.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        for (name, value) in elements { add(name: name, value: value) }
+    }
+
+    /// The first value for `name` (case-insensitive), or nil.
+    public subscript(name: String) -> String? {
+        fields.first { Self.sameName($0.name, name) }?.value
+    }
+
+    /// Every value for `name` (case-insensitive), in order.
+    public func values(for name: String) -> [String] {
+        fields.filter { Self.sameName($0.name, name) }.map(\.value)
+    }
+
+    /// Whether a field named `name` exists.
+    public func contains(_ name: String) -> Bool { self[name] != nil }
+
+    /// Appends a field, keeping any existing ones of the same name.
+    public mutating func add(name: String, value: String) {
+        fields.append((name: name, value: value))
+    }
+
+    /// Replaces the first field named `name` and drops later ones; appends when absent.
+    public mutating func replaceOrAdd(name: String, value: String) {
+        guard let first = fields.firstIndex(where: { Self.sameName($0.name, name) }) else {
+            add(name: name, value: value)
+            return
+        }
+        fields[first] = (name: fields[first].name, value: value)
+        var index = fields.count - 1
+        while index > first {
+            if Self.sameName(fields[index].name, name) { fields.remove(at: index) }
+            index -= 1
+        }
+    }
+
+    /// Removes every field named `name`.
+    public mutating func remove(name: String) {
+        fields.removeAll { Self.sameName($0.name, name) }
+    }
+
+    /// The number of fields.
+    public var count: Int { fields.count }
+
+    public func makeIterator() -> IndexingIterator<[Element]> { fields.makeIterator() }
+
+    public var description: String { fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n") }
+
+    /// Whether a comma-separated header (e.g. `Connection`) lists `token`, case-insensitively.
+    func hasToken(_ token: String, in name: String) -> Bool {
+        values(for: name).contains { value in
+            value.split(separator: ",").contains { Self.sameName($0.trimmingSpaces, token) }
+        }
+    }
+
+    static func sameName(_ a: some StringProtocol, _ b: some StringProtocol) -> Bool {
+        a.utf8.count == b.utf8.count && a.lowercased() == b.lowercased()
+    }
+}
+
+extension StringProtocol {
+    /// The string without leading and trailing spaces and tabs.
+    var trimmingSpaces: Substring {
+        let s = Substring(self)
+        guard let start = s.firstIndex(where: { $0 != " " && $0 != "\t" }) else { return s[s.endIndex...] }
+        let end = s.lastIndex(where: { $0 != " " && $0 != "\t" })!
+        return s[start...end]
+    }
+}

@@ -1,0 +1,64 @@
+/// An HTTP protocol version, e.g. 1.1.
+public struct HTTPVersion: Hashable, Sendable, CustomStringConvertible {
+    public var major: Int
+    public var minor: Int
+    public init(major: Int, minor: Int) { self.major = major; self.minor = minor }
+    /// HTTP/1.0.
+    public static let http1_0 = HTTPVersion(major: 1, minor: 0)
+    /// HTTP/1.1.
+    public static let http1_1 = HTTPVersion(major: 1, minor: 1)
+    public var description: String { "HTTP/\(major).\(minor)" }
+}
+
+/// A parsed HTTP request: head plus complete body.
+///
+/// Thread-safe: a value type.
+public struct HTTPRequest: Sendable {
+    public var method: HTTPMethod
+    /// The raw request-target, as sent.
+    public var target: String
+    /// The target before `?`, not percent-decoded.
+    public var path: String
+    /// The target after `?`, raw; nil when there is no `?`.
+    public var query: String?
+    public var version: HTTPVersion
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    /// Creates a request (for in-process tests and for the parser). `path` and `query` are split from `target`.
+    public init(
+        method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,
+        headers: HTTPHeaders = [:], body: [UInt8] = []
+    ) {
+        self.method = method
+        self.target = target
+        self.version = version
+        self.headers = headers
+        self.body = body
+        if let mark = target.firstIndex(of: "?") {
+            path = String(target[..<mark])
+            query = String(target[target.index(after: mark)...])
+        } else {
+            path = target
+            query = nil
+        }
+    }
+
+    /// The first query parameter called `name`, form-decoded (`+` and `%XX`); nil when absent or malformed.
+    public func queryValue(_ name: String) -> String? {
+        guard let query else { return nil }
+        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard PercentDecoding.decode(parts[0], plusAsSpace: true) == name else { continue }
+            return parts.count > 1 ? PercentDecoding.decode(parts[1], plusAsSpace: true) : ""
+        }
+        return nil
+    }
+
+    /// Whether the connection stays open after this request's response (RFC 9112 §9.3).
+    var wantsKeepAlive: Bool {
+        if headers.hasToken("close", in: "Connection") { return false }
+        if version == .http1_1 { return true }
+        return headers.hasToken("keep-alive", in: "Connection")
+    }
+}

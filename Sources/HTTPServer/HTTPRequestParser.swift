@@ -1,0 +1,148 @@
+/// A strict HTTP/1.x request parser ([RFC 9112](https://www.rfc-editor.org/rfc/rfc9112)): a pure value over
+/// bytes, with no I/O. Append bytes as they arrive; call `next()` until it returns nil (needs more bytes).
+///
+/// Accepted: `METHOD SP origin-form SP HTTP/1.0|HTTP/1.1 CRLF` (or `OPTIONS *`), header fields, and a
+/// `Content-Length` body. Leading empty lines (CRLF) before a request line are skipped (RFC 9112 §2.2).
+/// Refused (after an error the parser is spent; answer the status and close):
+/// - request line over the limit -> 414; header section bytes or count over the limit -> 431;
+/// - `Content-Length` over the body limit -> 413; `Transfer-Encoding` -> 501 (chunked requests unsupported);
+/// - both `Content-Length` and `Transfer-Encoding`, differing or malformed `Content-Length`, bad method token,
+///   bad target, version other than 1.0/1.1, bare LF, NUL or other control bytes, obs-fold, a field name with
+///   whitespace, HTTP/1.1 without exactly one `Host` -> 400.
+///
+/// Thread rules: a value type; confine each instance to one thread (its connection's loop).
+public struct HTTPRequestParser: Sendable {
+    public let limits: HTTPParserLimits
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var failed: HTTPParseError?
+
+    public init(limits: HTTPParserLimits = HTTPParserLimits()) {
+        self.limits = limits
+    }
+
+    /// Bytes received but not yet returned as part of a request.
+    public var bufferedByteCount: Int { buffer.count - start }
+
+    /// Appends received bytes.
+    public mutating func append(_ bytes: some Sequence<UInt8>) {
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next complete request, nil if more bytes are needed; throws when the input is refused.
+    public mutating func next() throws(HTTPParseError) -> HTTPRequest? {
+        if let failed { throw failed }
+        do {
+            guard let (request, end) = try parse() else { return nil }
+            consume(upTo: end)
+            return request
+        } catch {
+            failed = error
+            throw error
+        }
+    }
+
+    private mutating func consume(upTo end: Int) {
+        start = end
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
+            start = 0
+        } else if start > 16 * 1024, start > buffer.count / 2 {
+            buffer.removeFirst(start)
+            start = 0
+        }
+    }
+
+    private static let cr = UInt8(ascii: "\r"), lf = UInt8(ascii: "\n")
+
+    /// Finds the next line from `from`; returns the end of its content (before CRLF) and the index after LF.
+    private func line(from: Int, maxContent: Int, overflow: HTTPParseError) throws(HTTPParseError) -> (Int, Int)? {
+        let scanEnd = min(buffer.count, from + maxContent + 2)
+        var index = from
+        while index < scanEnd {
+            let byte = buffer[index]
+            if byte == Self.lf {
+                guard index > from, buffer[index - 1] == Self.cr else {
+                    throw HTTPParseError(.badRequest, "Line ends with a bare LF.")
+                }
+                guard index - 1 - from <= maxContent else { throw overflow }
+                return (index - 1, index + 1)
+            }
+            if byte == 0 { throw HTTPParseError(.badRequest, "NUL byte in request head.") }
+            index += 1
+        }
+        if buffer.count - from > maxContent + 1 { throw overflow }
+        return nil
+    }
+
+    private mutating func parse() throws(HTTPParseError) -> (HTTPRequest, Int)? {
+        // Skip empty lines before a request line (RFC 9112 §2.2); bare LF is still refused below.
+        while buffer.count - start >= 2, buffer[start] == Self.cr, buffer[start + 1] == Self.lf { start += 2 }
+        if start < buffer.count, buffer[start] == Self.lf {
+            throw HTTPParseError(.badRequest, "Line ends with a bare LF.")
+        }
+        let tooLong = HTTPParseError(.uriTooLong, "Request line too long.")
+        guard let (lineEnd, headStart) = try line(from: start, maxContent: limits.maxRequestLineBytes, overflow: tooLong)
+        else { return nil }
+        var head = try RequestLine(buffer[start..<lineEnd])
+
+        let tooLarge = HTTPParseError(.headerFieldsTooLarge, "Request header fields too large.")
+        var headers = HTTPHeaders()
+        var position = headStart
+        while true {
+            let remaining = limits.maxHeaderBytes - (position - headStart)
+            guard remaining >= 2 else { throw tooLarge }
+            guard let (end, next) = try line(from: position, maxContent: remaining - 2, overflow: tooLarge)
+            else { return nil }
+            defer { position = next }
+            if end == position { break }
+            guard headers.count < limits.maxHeaderCount else { throw tooLarge }
+            let field = try Self.headerField(buffer[position..<end])
+            headers.add(name: field.name, value: field.value)
+        }
+        head.headers = headers
+        let length = try bodyLength(headers, version: head.version)
+        guard buffer.count - position >= length else { return nil }
+        let body = Array(buffer[position..<position + length])
+        let request = HTTPRequest(method: head.method, target: head.target, version: head.version,
+                                  headers: headers, body: body)
+        return (request, position + length)
+    }
+
+    private func bodyLength(_ headers: HTTPHeaders, version: HTTPVersion) throws(HTTPParseError) -> Int {
+        if version == .http1_1, headers.values(for: "Host").count != 1 {
+            throw HTTPParseError(.badRequest, "HTTP/1.1 requires exactly one Host header.")
+        }
+        let lengths = headers.values(for: "Content-Length")
+        if headers.contains("Transfer-Encoding") {
+            // Both framings at once is a request-smuggling vector (RFC 9112 §6.1).
+            if !lengths.isEmpty { throw HTTPParseError(.badRequest, "Both Content-Length and Transfer-Encoding.") }
+            throw HTTPParseError(.notImplemented, "Transfer-Encoding is not supported on requests.")
+        }
+        guard let first = lengths.first else { return 0 }
+        guard lengths.allSatisfy({ $0 == first }), !first.isEmpty, first.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 })
+        else { throw HTTPParseError(.badRequest, "Invalid Content-Length.") }
+        guard first.utf8.count <= 15, let length = Int(first), length <= limits.maxBodyBytes else {
+            throw HTTPParseError(.payloadTooLarge, "Request body too large.")
+        }
+        return length
+    }
+
+    private static func headerField(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> (name: String, value: String) {
+        // A line starting with whitespace continues the previous one: obs-fold, refused (RFC 9112 §5.2).
+        if line.first == UInt8(ascii: " ") || line.first == UInt8(ascii: "\t") {
+            throw HTTPParseError(.badRequest, "Obsolete line folding.")
+        }
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
+              line[..<colon].allSatisfy(RequestLine.isTokenByte)
+        else { throw HTTPParseError(.badRequest, "Malformed header field.") }
+        var value = line[(colon + 1)...]
+        while let first = value.first, first == 32 || first == 9 { value = value.dropFirst() }
+        while let last = value.last, last == 32 || last == 9 { value = value.dropLast() }
+        // field-value = VCHAR, SP, HTAB, obs-text; every other control byte is refused.
+        guard value.allSatisfy({ $0 == 9 || ($0 >= 32 && $0 != 127) }) else {
+            throw HTTPParseError(.badRequest, "Control character in header value.")
+        }
+        return (String(decoding: line[..<colon], as: UTF8.self), String(decoding: value, as: UTF8.self))
+    }
+}

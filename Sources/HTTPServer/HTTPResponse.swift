@@ -1,0 +1,59 @@
+/// A response: status, headers, body. Thread-safe: a value type.
+///
+/// The server sets `Content-Length` for `.bytes` bodies (and sends no body for HEAD, 204 and 304).
+/// A `.stream` body is close-delimited: no `Content-Length`, `Connection: close`, and the connection closes
+/// when the stream finishes. Its closure is called once, on the connection's event loop, with the writer.
+public struct HTTPResponse: Sendable {
+    public enum Body: Sendable {
+        case bytes([UInt8])
+        case stream(@Sendable (StreamWriter) -> Void)
+    }
+
+    public var status: HTTPStatus
+    public var headers: HTTPHeaders
+    public var body: Body
+
+    public init(status: HTTPStatus, headers: HTTPHeaders = [:], body: Body = .bytes([])) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// `text/plain; charset=utf-8`.
+    public static func text(_ string: String, status: HTTPStatus = .ok) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: .bytes(Array(string.utf8)))
+    }
+
+    /// `text/html; charset=utf-8`.
+    public static func html(_ bytes: [UInt8], status: HTTPStatus = .ok) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: .bytes(bytes))
+    }
+
+    /// `application/json`.
+    public static func json(_ bytes: [UInt8], status: HTTPStatus = .ok) -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: .bytes(bytes))
+    }
+
+    /// An SSE response: `Content-Type: text/event-stream`, `Cache-Control: no-cache`, `X-Accel-Buffering: no`.
+    /// Writes `retry: <ms>` first, then calls `open` (on the loop) with the writer. The server sends a
+    /// `: ping` heartbeat comment on every open event stream every `heartbeatInterval`.
+    public static func eventStream(
+        retryMilliseconds: Int = 2000, open: @escaping @Sendable (StreamWriter) -> Void
+    ) -> HTTPResponse {
+        let headers: HTTPHeaders = [
+            "Content-Type": "text/event-stream",
+            "Cache-Control": "no-cache",
+            "X-Accel-Buffering": "no",
+        ]
+        return HTTPResponse(status: .ok, headers: headers, body: .stream { writer in
+            writer.write(Array("retry: \(max(0, retryMilliseconds))\n\n".utf8))
+            open(writer)
+        })
+    }
+
+    /// Whether this is an event stream (gets heartbeats).
+    var isEventStream: Bool {
+        guard case .stream = body, let type = headers["Content-Type"] else { return false }
+        return type.lowercased().hasPrefix("text/event-stream")
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// Server settings. Thread-safe: a value type.
+public struct HTTPServerConfiguration: Sendable {
+    /// IPv4 address to bind (dotted quad).
+    public var host: String = "127.0.0.1"
+    /// TCP port; 0 picks an ephemeral port (returned by `start()`).
+    public var port: Int = 8080
+    /// Number of event loop threads; default: active processor count.
+    public var eventLoopCount: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Most unsent bytes a connection may hold; a stream write past it drops the connection (slow consumer).
+    public var maxWriteBufferBytes: Int = 1 << 20
+    /// How often open event streams get a `: ping` comment.
+    public var heartbeatInterval: Duration = .seconds(15)
+    /// How long a keep-alive connection may wait for its next request (and a write may stall).
+    public var idleTimeout: Duration = .seconds(60)
+    /// How long a request may take to arrive in full once its first byte came; then 408 and close.
+    public var requestHeadTimeout: Duration = .seconds(10)
+    /// How long `shutdown()` waits for responses and streams to finish before closing everything.
+    public var shutdownGrace: Duration = .seconds(5)
+    /// Request parser limits.
+    public var limits = HTTPParserLimits()
+
+    public init() {}
+}

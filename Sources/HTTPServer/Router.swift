@@ -1,0 +1,84 @@
+/// Collects routes, then builds an immutable `Router`: build mutable, serve immutable.
+///
+/// Patterns are `/`-separated; a `{name}` segment matches any one segment (its value is percent-decoded),
+/// other segments match exactly. Routes are tried in the order added.
+/// Thread rules: not thread-safe; build on one thread, then serve the `Router` from any.
+public struct RouterBuilder {
+    public typealias Handler = @Sendable (HTTPRequest, RouteParameters) throws(HTTPError) -> HTTPResult
+
+    private var routes: [Route] = []
+    private var fallbackResponder: (any HTTPResponder)?
+
+    public init() {}
+
+    /// Adds a route for `method` and `pattern`.
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ handler: @escaping Handler) {
+        routes.append(Route(method: method, segments: RouteSegment.parse(pattern), handler: handler))
+    }
+
+    /// Adds a GET route; it also answers HEAD (the server sends the headers only).
+    public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add(.get, pattern, handler) }
+
+    /// Adds a POST route.
+    public mutating func post(_ pattern: String, _ handler: @escaping Handler) { add(.post, pattern, handler) }
+
+    /// The responder asked when no route's pattern matches the path (e.g. `StaticFiles`).
+    public mutating func fallback(_ responder: any HTTPResponder) { fallbackResponder = responder }
+
+    /// The immutable router.
+    public func build() -> Router { Router(routes: routes, fallback: fallbackResponder) }
+}
+
+/// An immutable, thread-safe router.
+///
+/// - A route matching path and method answers (a GET route also answers HEAD, unless a HEAD route matches).
+/// - Path matches but no method does -> 405 with `Allow`.
+/// - No path matches -> the fallback, or 404.
+/// - A thrown `HTTPError` becomes its plain-text response; a malformed `%XX` in a parameter -> 400.
+public struct Router: HTTPResponder {
+    private let routes: [Route]
+    private let fallback: (any HTTPResponder)?
+
+    init(routes: [Route], fallback: (any HTTPResponder)?) {
+        self.routes = routes
+        self.fallback = fallback
+    }
+
+    public func respond(to request: HTTPRequest) -> HTTPResult {
+        let path = RouteSegment.pathSegments(request.path)
+        var allowed: Set<String> = []
+        var chosen: (Route, [String: Substring])?
+        for route in routes {
+            guard let parameters = route.match(path) else { continue }
+            allowed.insert(route.method.rawValue)
+            if route.method == .get { allowed.insert(HTTPMethod.head.rawValue) }
+            if route.method == request.method {
+                chosen = (route, parameters)
+                break
+            }
+            if chosen == nil, route.method == .get, request.method == .head { chosen = (route, parameters) }
+        }
+        if let (route, raw) = chosen { return call(route, raw, request) }
+        if allowed.isEmpty {
+            return fallback?.respond(to: request) ?? .now(HTTPError(.notFound, "Not found.").response)
+        }
+        var response = HTTPError(.methodNotAllowed, "Method not allowed.").response
+        response.headers.add(name: "Allow", value: allowed.sorted().joined(separator: ", "))
+        return .now(response)
+    }
+
+    private func call(_ route: Route, _ raw: [String: Substring], _ request: HTTPRequest) -> HTTPResult {
+        var decoded: [String: String] = [:]
+        for (name, value) in raw {
+            guard let text = PercentDecoding.decode(value) else {
+                return .now(HTTPError(.badRequest, "Malformed percent-encoding in path.").response)
+            }
+            decoded[name] = text
+        }
+        do {
+            return try route.handler(request, RouteParameters(decoded))
+        } catch {
+            return .now(error.response)
+        }
+    }
+}

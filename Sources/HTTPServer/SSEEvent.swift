@@ -1,0 +1,94 @@
+/// One Server-Sent Event, framed per the WHATWG HTML "server-sent events" event-stream format.
+///
+/// - `data` is split on `\r\n`, `\r` and `\n`; each line becomes its own `data:` line, so any text round-trips.
+/// - `event` and `id` cannot hold line breaks: CR, LF (and NUL, which makes browsers ignore an `id`) are
+///   **stripped**. An empty `event` is omitted (the browser's default type is `message`).
+/// - `retry` is written only when non-negative.
+/// - The event ends with a blank line.
+///
+/// Thread-safe: a value type.
+public struct SSEEvent: Sendable, Hashable {
+    public var event: String?
+    public var id: String?
+    public var data: String
+    public var retry: Int?
+
+    public init(event: String? = nil, id: String? = nil, data: String, retry: Int? = nil) {
+        self.event = event
+        self.id = id
+        self.data = data
+        self.retry = retry
+    }
+
+    /// The wire bytes of this event.
+    public func encoded() -> [UInt8] {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(data.utf8.count + 32)
+        encode(into: &buffer)
+        return buffer
+    }
+
+    /// Appends the wire bytes of this event to `buffer`.
+    public func encode(into buffer: inout [UInt8]) {
+        if let event {
+            let clean = Self.singleLine(event)
+            if !clean.isEmpty { Self.field("event", clean, into: &buffer) }
+        }
+        if let id { Self.field("id", Self.singleLine(id), into: &buffer) }
+        if let retry, retry >= 0 { Self.field("retry", Array(String(retry).utf8), into: &buffer) }
+        Self.encodeData(data, into: &buffer)
+        buffer.append(Self.lf)
+    }
+
+    /// An SSE comment (`: text`), e.g. a heartbeat; line breaks become separate comment lines.
+    public static func comment(_ text: String) -> [UInt8] {
+        var buffer: [UInt8] = []
+        forEachLine(of: text) { line in
+            buffer.append(contentsOf: ": ".utf8)
+            buffer.append(contentsOf: line)
+            buffer.append(lf)
+        }
+        buffer.append(lf)
+        return buffer
+    }
+
+    private static let lf = UInt8(ascii: "\n")
+    private static let cr = UInt8(ascii: "\r")
+
+    private static func field(_ name: String, _ value: [UInt8], into buffer: inout [UInt8]) {
+        buffer.append(contentsOf: name.utf8)
+        buffer.append(contentsOf: ": ".utf8)
+        buffer.append(contentsOf: value)
+        buffer.append(lf)
+    }
+
+    private static func singleLine(_ text: String) -> [UInt8] {
+        text.utf8.filter { $0 != cr && $0 != lf && $0 != 0 }
+    }
+
+    private static func encodeData(_ data: String, into buffer: inout [UInt8]) {
+        forEachLine(of: data) { line in
+            buffer.append(contentsOf: "data: ".utf8)
+            buffer.append(contentsOf: line)
+            buffer.append(lf)
+        }
+    }
+
+    /// Calls `body` for each line of `text`, splitting on CRLF, CR and LF; always at least one line.
+    private static func forEachLine(of text: String, _ body: (ArraySlice<UInt8>) -> Void) {
+        let bytes = Array(text.utf8)
+        var start = 0
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == lf || byte == cr {
+                body(bytes[start..<index])
+                index += (byte == cr && index + 1 < bytes.count && bytes[index + 1] == lf) ? 2 : 1
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        body(bytes[start..<bytes.count])
+    }
+}

@@ -1,0 +1,11 @@
+/// What every connection shares: the responder, settings and counters. Thread-safe (immutable + atomics).
+final class ServerContext: Sendable {
+    let responder: any HTTPResponder
+    let configuration: HTTPServerConfiguration
+    let counters = ServerCounters()
+
+    init(responder: any HTTPResponder, configuration: HTTPServerConfiguration) {
+        self.responder = responder
+        self.configuration = configuration
+    }
+}

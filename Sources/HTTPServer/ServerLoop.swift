@@ -1,0 +1,102 @@
+import CSystem
+import Foundation
+
+/// The server's state on one event loop: its connections, the timeout/heartbeat sweep, and shutdown.
+///
+/// Thread rules: loop-confined (every method on `loop`), `@unchecked Sendable` so work items can carry it.
+final class ServerLoop: @unchecked Sendable {
+    let loop: EventLoop
+    let context: ServerContext
+    private var connections: [ObjectIdentifier: Connection] = [:]
+    private var shuttingDown = false
+
+    init(loop: EventLoop, context: ServerContext) {
+        self.loop = loop
+        self.context = context
+    }
+
+    /// Installs the sweep timer. - Important: loop-confined.
+    func startSweeping() {
+        let config = context.configuration
+        let shortest = min(config.heartbeatInterval, config.idleTimeout, config.requestHeadTimeout, .seconds(1))
+        loop.addRepeatingTimer(every: max(shortest / 2, .milliseconds(10))) { [self] in sweep() }
+    }
+
+    /// Takes ownership of an accepted fd. - Important: loop-confined.
+    func adopt(_ fd: Int32) {
+        context.counters.totalConnections.add(1, ordering: .relaxed)
+        guard !shuttingDown else {
+            Glibc.close(fd)
+            return
+        }
+        var one: Int32 = 1
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        let connection = Connection(fd: fd, owner: self)
+        do {
+            try loop.register(fd, connection, events: csystem_EPOLLIN)
+        } catch {
+            Glibc.close(fd)
+            return
+        }
+        connection.watchedEvents = csystem_EPOLLIN
+        connections[ObjectIdentifier(connection)] = connection
+        context.counters.openConnections.add(1, ordering: .relaxed)
+    }
+
+    /// Forgets a closed connection. - Important: loop-confined.
+    func remove(_ connection: Connection) {
+        guard connections.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return }
+        context.counters.openConnections.add(-1, ordering: .relaxed)
+        stopIfDrained()
+    }
+
+    /// Starts a graceful shutdown: streams finish, idle connections close, in-flight responses complete
+    /// (with `Connection: close`); the loop stops when no connection is left. - Important: loop-confined.
+    func beginShutdown() {
+        shuttingDown = true
+        for connection in Array(connections.values) {
+            connection.shuttingDown = true
+            if case .streaming = connection.state { connection.finishStream() }
+            if connection.isIdle, connection.output.count == 0 {
+                connection.close()
+            } else {
+                connection.closeWhenFlushed = connection.closeWhenFlushed || connection.isIdle
+                connection.settle()
+            }
+        }
+        stopIfDrained()
+    }
+
+    /// Closes every connection and stops the loop (grace time over). - Important: loop-confined.
+    func forceClose() {
+        shuttingDown = true
+        for connection in Array(connections.values) { connection.close() }
+        loop.stop()
+    }
+
+    private func stopIfDrained() {
+        if shuttingDown, connections.isEmpty { loop.stop() }
+    }
+
+    /// Heartbeats for event streams; idle, request-head and stalled-write timeouts.
+    private func sweep() {
+        let now = ContinuousClock.now
+        let config = context.configuration
+        for connection in Array(connections.values) {
+            if case .streaming(let writer, let due?) = connection.state, due <= now {
+                connection.state = .streaming(writer, heartbeatDue: now + config.heartbeatInterval)
+                connection.streamOutput(.bytes(Array(": ping\n\n".utf8)))
+                continue
+            }
+            if connection.output.count > 0, now - connection.lastWriteProgress > config.idleTimeout {
+                connection.close()
+            } else if connection.isIdle, !connection.closeWhenFlushed, let started = connection.requestStartedAt,
+                      now - started > config.requestHeadTimeout {
+                connection.timeOutRequest()
+            } else if connection.isIdle, connection.output.count == 0, connection.parser.bufferedByteCount == 0,
+                      now - connection.idleSince > config.idleTimeout {
+                connection.close()
+            }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// Serves the files under a directory, read once at `init` and cached in memory (fine for a small
+/// `Public/` folder; files added later are not seen).
+///
+/// GET and HEAD only; content type by extension; strong `ETag` from a content hash, `If-None-Match` -> 304;
+/// `/` and `/dir/` -> `index.html`. Thread-safe: immutable after `init`.
+public struct StaticFiles: HTTPResponder {
+    struct File: Sendable {
+        let bytes: [UInt8]
+        let etag: String
+        let contentType: String
+    }
+
+    /// Relative path ("css/app.css") -> file.
+    let files: [String: File]
+
+    /// Loads every regular file under `root`. Throws when `root` is not a readable directory.
+    public init(root: String) throws {
+        guard let realRoot = Self.realPath(root) else {
+            throw HTTPError(.internalServerError, "Static root not found: \(root)")
+        }
+        var files: [String: File] = [:]
+        let manager = FileManager.default
+        guard let walker = manager.enumerator(atPath: realRoot) else {
+            throw HTTPError(.internalServerError, "Static root is not a directory: \(root)")
+        }
+        while let relative = walker.nextObject() as? String {
+            let full = realRoot + "/" + relative
+            // Symlinks are resolved and must stay inside the root: a link out of it is never served.
+            guard let real = Self.realPath(full), real.hasPrefix(realRoot + "/") else { continue }
+            var isDirectory: ObjCBool = false
+            guard manager.fileExists(atPath: real, isDirectory: &isDirectory), !isDirectory.boolValue,
+                  let data = manager.contents(atPath: real)
+            else { continue }
+            let bytes = [UInt8](data)
+            files[relative] = File(bytes: bytes, etag: Self.etag(bytes), contentType: ContentTypes.forPath(relative))
+        }
+        self.files = files
+    }
+
+    public func respond(to request: HTTPRequest) -> HTTPResult {
+        .now(response(to: request))
+    }
+
+    private func response(to request: HTTPRequest) -> HTTPResponse {
+        // Only GET and HEAD: files are read-only.
+        guard request.method == .get || request.method == .head else {
+            var response = HTTPError(.methodNotAllowed, "Method not allowed.").response
+            response.headers.add(name: "Allow", value: "GET, HEAD")
+            return response
+        }
+        guard let relative = Self.relativePath(request.path) else {
+            return HTTPError(.badRequest, "Bad path.").response
+        }
+        guard let file = files[relative] else { return HTTPError(.notFound, "Not found.").response }
+        var headers: HTTPHeaders = ["Content-Type": file.contentType, "ETag": file.etag, "Cache-Control": "no-cache"]
+        headers.add(name: "X-Content-Type-Options", value: "nosniff")
+        if let condition = request.headers["If-None-Match"], Self.matches(condition, file.etag) {
+            return HTTPResponse(status: .notModified, headers: headers)
+        }
+        return HTTPResponse(status: .ok, headers: headers, body: .bytes(file.bytes))
+    }
+
+    /// The cache key for a URL path, or nil when the path is refused.
+    static func relativePath(_ path: String) -> String? {
+        // Percent-decoding must succeed and give valid UTF-8; a malformed escape is refused.
+        guard let decoded = PercentDecoding.decode(path) else { return nil }
+        // NUL can truncate paths in C APIs: refused.
+        guard !decoded.utf8.contains(0) else { return nil }
+        // Backslash is a separator on some systems: refused rather than interpreted.
+        guard !decoded.contains("\\") else { return nil }
+        let segments = decoded.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        // ".." (and ".") segments could climb out of the root, even encoded as %2e%2e: refused after decoding.
+        guard !segments.contains(where: { $0 == ".." || $0 == "." }) else { return nil }
+        // Empty inner segments ("//") are refused so each file has exactly one URL.
+        guard !segments.dropLast().contains(where: \.isEmpty) else { return nil }
+        // "/" and "/dir/" serve that directory's index.html.
+        let joined = segments.joined(separator: "/")
+        return joined.isEmpty || joined.hasSuffix("/") ? joined + "index.html" : joined
+    }
+
+    /// Weak comparison of an `If-None-Match` list against a strong ETag (RFC 9110 §13.1.2).
+    static func matches(_ condition: String, _ etag: String) -> Bool {
+        condition.split(separator: ",").contains { candidate in
+            let tag = candidate.trimmingSpaces
+            return tag == "*" || (tag.hasPrefix("W/") ? tag.dropFirst(2) : tag) == etag
+        }
+    }
+
+    /// A strong ETag: FNV-1a 64-bit hash of the content plus its length.
+    static func etag(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return "\"\(String(hash, radix: 16))-\(String(bytes.count, radix: 16))\""
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+@testable import HTTPServer
+
+@Suite struct StaticFilesTests {
+    /// A temp root with index.html, app.css, sub/data.json, a secret outside the root and a symlink to it.
+    func withRoot(_ body: (String, StaticFiles) throws -> Void) throws {
+        let base = NSTemporaryDirectory() + "rowstream-static-\(UUID().uuidString)"
+        let root = base + "/public"
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: root + "/sub", withIntermediateDirectories: true)
+        defer { try? manager.removeItem(atPath: base) }
+        try Data("<h1>hi</h1>".utf8).write(to: URL(fileURLWithPath: root + "/index.html"))
+        try Data("body{}".utf8).write(to: URL(fileURLWithPath: root + "/app.css"))
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: root + "/sub/data.json"))
+        try Data("x".utf8).write(to: URL(fileURLWithPath: root + "/font.woff2"))
+        try Data("top secret".utf8).write(to: URL(fileURLWithPath: base + "/secret.txt"))
+        try manager.createSymbolicLink(atPath: root + "/link.txt", withDestinationPath: base + "/secret.txt")
+        try body(root, try StaticFiles(root: root))
+    }
+
+    func get(_ files: StaticFiles, _ target: String, method: HTTPMethod = .get, headers: HTTPHeaders = [:]) -> HTTPResponse {
+        guard case .now(let response) = files.respond(to: HTTPRequest(method: method, target: target, headers: headers)) else {
+            return HTTPResponse(status: .internalServerError)
+        }
+        return response
+    }
+
+    func text(_ response: HTTPResponse) -> String {
+        guard case .bytes(let bytes) = response.body else { return "" }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func servesFilesWithContentTypes() throws {
+        try withRoot { _, files in
+            let index = get(files, "/")
+            #expect(index.status == .ok)
+            #expect(text(index) == "<h1>hi</h1>")
+            #expect(index.headers["Content-Type"] == "text/html; charset=utf-8")
+            #expect(get(files, "/app.css").headers["Content-Type"] == "text/css; charset=utf-8")
+            #expect(get(files, "/sub/data.json").headers["Content-Type"] == "application/json")
+            #expect(get(files, "/font.woff2").headers["Content-Type"] == "font/woff2")
+            #expect(get(files, "/missing.js").status == .notFound)
+            #expect(get(files, "/app.css", method: .head).status == .ok)
+            #expect(get(files, "/app.css", method: .post).status == .methodNotAllowed)
+        }
+    }
+
+    @Test func etagAndIfNoneMatch() throws {
+        try withRoot { _, files in
+            let first = get(files, "/app.css")
+            let etag = try #require(first.headers["ETag"])
+            #expect(etag.hasPrefix("\"") && etag.hasSuffix("\""))
+            #expect(get(files, "/app.css", headers: ["If-None-Match": etag]).status == .notModified)
+            #expect(get(files, "/app.css", headers: ["If-None-Match": "\"other\", W/\(etag)"]).status == .notModified)
+            #expect(get(files, "/app.css", headers: ["If-None-Match": "\"other\""]).status == .ok)
+            #expect(get(files, "/index.html").headers["ETag"] != etag)
+        }
+    }
+
+    @Test(arguments: [
+        "/../secret.txt", "/sub/../../secret.txt", "/%2e%2e/secret.txt", "/%2E%2E/secret.txt",
+        "/sub/%2e%2e/%2e%2e/secret.txt", "/index.html%00.css", "/sub\\..\\..\\secret.txt", "/..%5csecret.txt",
+        "/link.txt", "/%zz", "//etc/passwd",
+    ])
+    func refusesTraversal(_ target: String) throws {
+        try withRoot { _, files in
+            let response = get(files, target)
+            #expect(response.status.code >= 400)
+            #expect(!text(response).contains("top secret"))
+        }
+    }
+
+    @Test func missingRootThrows() {
+        #expect(throws: (any Error).self) { try StaticFiles(root: "/nonexistent-rowstream-\(UUID().uuidString)") }
+    }
+}
