@@ -94,7 +94,7 @@ struct DashboardRoutes {
     private func proxyPage(_ request: HTTPRequest, table: DashboardTable) -> HTTPResult {
         let cursor = request.queryValue("cursor").flatMap { $0.isEmpty ? nil : $0 }
         return .later {
-            do {
+            do throws(UpstreamError) {
                 let page = try await table.source.fetchPage(cursor: cursor)
                 let body: JSONValue = [
                     "items": .array(page.items),

@@ -39,7 +39,7 @@ struct DashboardTable: Sendable {
     /// Loads one batch: one upstream page. Upstream errors become a `LoadFailure` whose message is safe to show.
     func loadBatch(_ cursor: PageCursor) async throws -> LoadResult<JSONValue, PageCursor> {
         let page: Page
-        do {
+        do throws(UpstreamError) {
             page = try await source.fetchPage(cursor: cursor.upstreamCursor)
         } catch {
             throw LoadFailure(message: "Loading rows failed: \(error)", isRetryable: error.isRetryable)

@@ -37,7 +37,7 @@ for number in [SIGINT, SIGTERM] {
 }
 
 let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-print("Rowstream serving http://\(shownHost):\(dashboard.port)/ (demo upstream on 127.0.0.1:\(dashboard.demoPort))")
-fflush(stdout)
+let banner = "Rowstream serving http://\(shownHost):\(dashboard.port)/ (demo upstream on 127.0.0.1:\(dashboard.demoPort))\n"
+FileHandle.standardOutput.write(Data(banner.utf8))
 dashboard.waitUntilShutdown()
 exit(0)
