@@ -33,6 +33,6 @@ func sessionInfo(_ event: ReceivedEvent) throws -> [String: Any] {
 }
 
 /// POSTs to a session URL; returns the status.
-func post(_ port: Int, _ path: String) throws -> Int {
-    try fetch(port, "POST", path).status
+func post(_ port: Int, _ path: String) async throws -> Int {
+    try await fetch(port, "POST", path).status
 }

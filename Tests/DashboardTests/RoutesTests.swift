@@ -5,10 +5,10 @@ import Testing
 @Suite("Dashboard routes, live")
 struct RoutesTests {
     @Test("the page's first paint holds the table shell with skeleton rows; ETag answers 304")
-    func pageHasSkeletonShell() throws {
+    func pageHasSkeletonShell() async throws {
         let dashboard = try startDashboard(batchSize: 12)
         defer { dashboard.shutdown() }
-        let page = try fetch(dashboard.port, "GET", "/")
+        let page = try await fetch(dashboard.port, "GET", "/")
         #expect(page.status == 200)
         #expect(page.headers["content-type"] == "text/html; charset=utf-8")
         #expect(page.body.contains("id=\"rs-table\""))
@@ -16,26 +16,26 @@ struct RoutesTests {
         #expect(page.body.components(separatedBy: "class=\"rs-skeleton\"").count - 1 == 12 + 1, "12 rows + template")
         #expect(!page.body.contains("<!--rs:"), "every placeholder filled")
         let etag = try #require(page.headers["etag"])
-        #expect(try fetch(dashboard.port, "GET", "/", headers: ["If-None-Match": etag]).status == 304)
-        #expect(try fetch(dashboard.port, "GET", "/index.html").body == page.body)
-        #expect(try fetch(dashboard.port, "GET", "/tables/customers").body == page.body)
-        #expect(try fetch(dashboard.port, "GET", "/tables/nope").status == 404)
+        #expect(try await fetch(dashboard.port, "GET", "/", headers: ["If-None-Match": etag]).status == 304)
+        #expect(try await fetch(dashboard.port, "GET", "/index.html").body == page.body)
+        #expect(try await fetch(dashboard.port, "GET", "/tables/customers").body == page.body)
+        #expect(try await fetch(dashboard.port, "GET", "/tables/nope").status == 404)
     }
 
     @Test("static assets, health and metrics")
-    func assetsHealthMetrics() throws {
+    func assetsHealthMetrics() async throws {
         let dashboard = try startDashboard()
         defer { dashboard.shutdown() }
-        let script = try fetch(dashboard.port, "GET", "/app.js")
+        let script = try await fetch(dashboard.port, "GET", "/app.js")
         #expect(script.status == 200)
         #expect(script.headers["content-type"]?.contains("javascript") == true)
-        #expect(try fetch(dashboard.port, "GET", "/app.css").status == 200)
-        #expect(try fetch(dashboard.port, "GET", "/../Package.swift").status != 200)
-        #expect(try fetch(dashboard.port, "GET", "/healthz").body == "ok\n")
+        #expect(try await fetch(dashboard.port, "GET", "/app.css").status == 200)
+        #expect(try await fetch(dashboard.port, "GET", "/../Package.swift").status != 200)
+        #expect(try await fetch(dashboard.port, "GET", "/healthz").body == "ok\n")
 
-        let stream = try SSEClient(port: dashboard.port, path: "/tables/customers/stream")
-        _ = try stream.next(named: "rows")
-        let metrics = try fetch(dashboard.port, "GET", "/metrics")
+        let stream = try await SSEClient(port: dashboard.port, path: "/tables/customers/stream")
+        _ = try await stream.next(named: "rows")
+        let metrics = try await fetch(dashboard.port, "GET", "/metrics")
         #expect(metrics.status == 200)
         #expect(metrics.body.contains("rowstream_batches_sent_total 1"))
         #expect(metrics.body.contains("rowstream_streams_open 1"))
@@ -44,10 +44,10 @@ struct RoutesTests {
     }
 
     @Test("GET /api/tables lists the table with its columns and stream URL")
-    func tableListing() throws {
+    func tableListing() async throws {
         let dashboard = try startDashboard(batchSize: 7)
         defer { dashboard.shutdown() }
-        let response = try fetch(dashboard.port, "GET", "/api/tables")
+        let response = try await fetch(dashboard.port, "GET", "/api/tables")
         #expect(response.headers["content-type"]?.hasPrefix("application/json") == true)
         let object = try JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any]
         let tables = try #require(object?["tables"] as? [[String: Any]])
@@ -60,14 +60,14 @@ struct RoutesTests {
     }
 
     @Test("the JSON page proxy normalizes the upstream's pages to {items, next, done}")
-    func pageProxy() throws {
+    func pageProxy() async throws {
         let dashboard = try startDashboard(items: 25, batchSize: 10)
         defer { dashboard.shutdown() }
         var cursor: String? = nil
         var ids: [Int] = []
         for _ in 0..<10 {
             let query = cursor.map { "?cursor=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") } ?? ""
-            let response = try fetch(dashboard.port, "GET", "/api/tables/customers/pages" + query)
+            let response = try await fetch(dashboard.port, "GET", "/api/tables/customers/pages" + query)
             #expect(response.status == 200)
             let page = try #require(try JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any])
             ids += (page["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
@@ -75,22 +75,22 @@ struct RoutesTests {
             cursor = page["next"] as? String
         }
         #expect(ids == Array(1...25))
-        let bad = try fetch(dashboard.port, "GET", "/api/tables/customers/pages?cursor=nonsense")
+        let bad = try await fetch(dashboard.port, "GET", "/api/tables/customers/pages?cursor=nonsense")
         #expect(bad.status == 502)
         #expect(bad.body.contains("400"))
     }
 
     @Test("demand for unknown sessions or tables is 404; wrong methods are 405")
-    func unknownSessions() throws {
+    func unknownSessions() async throws {
         let dashboard = try startDashboard()
         defer { dashboard.shutdown() }
         let unknown = "/tables/customers/sessions/0123456789abcdef0123456789abcdef/next"
-        #expect(try post(dashboard.port, unknown) == 404)
-        #expect(try post(dashboard.port, "/tables/customers/sessions/<script>/next") == 404)
-        #expect(try post(dashboard.port, "/tables/nope/sessions/0123456789abcdef0123456789abcdef/reload") == 404)
-        #expect(try fetch(dashboard.port, "GET", unknown).status == 405)
-        #expect(try fetch(dashboard.port, "GET", "/tables/nope/stream").status == 404)
-        let hostile = try fetch(dashboard.port, "GET", "/tables/%3Cscript%3E/stream")
+        #expect(try await post(dashboard.port, unknown) == 404)
+        #expect(try await post(dashboard.port, "/tables/customers/sessions/<script>/next") == 404)
+        #expect(try await post(dashboard.port, "/tables/nope/sessions/0123456789abcdef0123456789abcdef/reload") == 404)
+        #expect(try await fetch(dashboard.port, "GET", unknown).status == 405)
+        #expect(try await fetch(dashboard.port, "GET", "/tables/nope/stream").status == 404)
+        let hostile = try await fetch(dashboard.port, "GET", "/tables/%3Cscript%3E/stream")
         #expect(!hostile.body.contains("<script>"))
     }
 }

@@ -9,7 +9,7 @@ struct ReceivedEvent: Equatable {
 
 /// Reads a text/event-stream the way a browser does (fields event, data, id; comments and retry skipped),
 /// over a `TestConnection`. Remembers the last event id, as EventSource does for Last-Event-ID.
-final class SSEClient {
+final class SSEClient: @unchecked Sendable {
     let connection: TestConnection
     let status: Int
     let headers: [String: String]
@@ -17,23 +17,23 @@ final class SSEClient {
     private(set) var comments: [String] = []
 
     /// Opens `path`; `lastEventID` is sent as the Last-Event-ID header, as a reconnecting browser does.
-    init(port: Int, path: String, lastEventID: String? = nil, timeoutSeconds: Int = 10) throws {
+    init(port: Int, path: String, lastEventID: String? = nil, timeoutSeconds: Int = 10) async throws {
         connection = try TestConnection(port: port, timeoutSeconds: timeoutSeconds)
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
         if let lastEventID { request += "Last-Event-ID: \(lastEventID)\r\n" }
         try connection.send(request + "\r\n")
-        let head = try connection.readHead()
+        let head = try await connection.readHead()
         status = head.status
         headers = head.headers
         self.lastEventID = lastEventID
     }
 
     /// The next dispatched event, or nil when the stream ends.
-    func next() throws -> ReceivedEvent? {
+    func next() async throws -> ReceivedEvent? {
         var event = ReceivedEvent(event: "message", data: "", id: nil)
         var dataLines: [String] = []
         var sawField = false
-        while let line = try connection.readLine() {
+        while let line = try await connection.readLine() {
             if line.isEmpty {
                 guard sawField, !dataLines.isEmpty else {
                     sawField = false
@@ -60,10 +60,10 @@ final class SSEClient {
     }
 
     /// Reads events until one named `name` (the skipped ones are returned too).
-    func next(named name: String) throws -> (event: ReceivedEvent, skipped: [ReceivedEvent]) {
+    func next(named name: String) async throws -> (event: ReceivedEvent, skipped: [ReceivedEvent]) {
         var skipped: [ReceivedEvent] = []
         for _ in 0..<10_000 {
-            guard let event = try next() else { break }
+            guard let event = try await next() else { break }
             if event.event == name { return (event, skipped) }
             skipped.append(event)
         }

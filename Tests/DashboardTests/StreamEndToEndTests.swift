@@ -7,127 +7,127 @@ import Testing
 @Suite("Event stream, end to end")
 struct StreamEndToEndTests {
     @Test("every row arrives exactly once across a forced disconnect, then the finished stream answers 204")
-    func everyRowExactlyOnceAcrossDisconnect() throws {
+    func everyRowExactlyOnceAcrossDisconnect() async throws {
         let dashboard = try startDashboard(items: 95, batchSize: 10)
         defer { dashboard.shutdown() }
         var keys: [String] = []
 
         // First connection: the first batch arrives by itself; ask for three more, then drop the connection.
-        let first = try SSEClient(port: dashboard.port, path: "/tables/customers/stream")
+        let first = try await SSEClient(port: dashboard.port, path: "/tables/customers/stream")
         #expect(first.status == 200)
         #expect(first.headers["content-type"]?.hasPrefix("text/event-stream") == true)
         #expect(first.headers["cache-control"] == "no-cache")
         #expect(first.headers["x-accel-buffering"] == "no")
-        let session = try sessionInfo(try first.next(named: "session").event)
+        let session = try sessionInfo(try await first.next(named: "session").event)
         let nextURL = try #require(session["next"] as? String)
         for batch in 0..<4 {
-            let rows = try first.next(named: "rows").event
+            let rows = try await first.next(named: "rows").event
             keys += rowKeys(rows.data)
             #expect(rows.id != nil)
-            if batch < 3 { #expect(try post(dashboard.port, nextURL) == 202) }
+            if batch < 3 { #expect(try await post(dashboard.port, nextURL) == 202) }
         }
         first.connection.closeNow()
         #expect(keys.count == 40)
 
         // Reconnect with Last-Event-ID: a new session that continues after the last delivered batch.
-        let second = try SSEClient(port: dashboard.port, path: "/tables/customers/stream", lastEventID: first.lastEventID)
-        let resumed = try sessionInfo(try second.next(named: "session").event)
+        let second = try await SSEClient(port: dashboard.port, path: "/tables/customers/stream", lastEventID: first.lastEventID)
+        let resumed = try sessionInfo(try await second.next(named: "session").event)
         let resumedNext = try #require(resumed["next"] as? String)
         #expect(resumedNext != nextURL)
         var total: Int?
         for _ in 0..<20 {
-            #expect(try post(dashboard.port, resumedNext) == 202)
-            let (event, _) = try second.next(named: "rows")
+            #expect(try await post(dashboard.port, resumedNext) == 202)
+            let (event, _) = try await second.next(named: "rows")
             keys += rowKeys(event.data)
             if keys.count >= 95 { break }
         }
-        let complete = try second.next(named: "complete").event
+        let complete = try await second.next(named: "complete").event
         total = (try JSONSerialization.jsonObject(with: Data(complete.data.utf8)) as? [String: Any])?["total"] as? Int
         #expect(total == 95)
-        #expect(try second.next() == nil, "the server ends a finished stream")
+        #expect(try await second.next() == nil, "the server ends a finished stream")
 
         #expect(keys == (1...95).map(String.init), "every row once, in order")
         #expect(dashboard.demo.requestCount == 10, "ten upstream pages, none fetched twice")
 
         // The browser reconnects with the `complete` id: 204 tells it to stop.
-        let third = try SSEClient(port: dashboard.port, path: "/tables/customers/stream", lastEventID: complete.id)
+        let third = try await SSEClient(port: dashboard.port, path: "/tables/customers/stream", lastEventID: complete.id)
         #expect(third.status == 204)
     }
 
     @Test("a disconnect while a batch is loading loses nothing and doubles nothing")
-    func disconnectDuringLoad() throws {
+    func disconnectDuringLoad() async throws {
         let dashboard = try startDashboard(items: 40, batchSize: 10, latencyMilliseconds: 30)
         defer { dashboard.shutdown() }
-        let first = try SSEClient(port: dashboard.port, path: "/tables/customers/stream")
-        let session = try sessionInfo(try first.next(named: "session").event)
-        var keys = rowKeys(try first.next(named: "rows").event.data)
-        #expect(try post(dashboard.port, try #require(session["next"] as? String)) == 202)
-        _ = try first.next(named: "loading")
+        let first = try await SSEClient(port: dashboard.port, path: "/tables/customers/stream")
+        let session = try sessionInfo(try await first.next(named: "session").event)
+        var keys = rowKeys(try await first.next(named: "rows").event.data)
+        #expect(try await post(dashboard.port, try #require(session["next"] as? String)) == 202)
+        _ = try await first.next(named: "loading")
         first.connection.closeNow()   // the batch in flight is never delivered on this connection
 
-        let second = try SSEClient(port: dashboard.port, path: "/tables/customers/stream", lastEventID: first.lastEventID)
-        let resumed = try sessionInfo(try second.next(named: "session").event)
+        let second = try await SSEClient(port: dashboard.port, path: "/tables/customers/stream", lastEventID: first.lastEventID)
+        let resumed = try sessionInfo(try await second.next(named: "session").event)
         let next = try #require(resumed["next"] as? String)
         while keys.count < 40 {
-            #expect(try post(dashboard.port, next) == 202)
-            keys += rowKeys(try second.next(named: "rows").event.data)
+            #expect(try await post(dashboard.port, next) == 202)
+            keys += rowKeys(try await second.next(named: "rows").event.data)
         }
-        _ = try second.next(named: "complete")
+        _ = try await second.next(named: "complete")
         #expect(keys == (1...40).map(String.init))
     }
 
     @Test("loadNext while a batch is loading loads nothing more")
-    func demandWhileLoadingIsIgnored() throws {
+    func demandWhileLoadingIsIgnored() async throws {
         let dashboard = try startDashboard(items: 100, batchSize: 10, latencyMilliseconds: 50)
         defer { dashboard.shutdown() }
-        let client = try SSEClient(port: dashboard.port, path: "/tables/customers/stream")
-        let session = try sessionInfo(try client.next(named: "session").event)
+        let client = try await SSEClient(port: dashboard.port, path: "/tables/customers/stream")
+        let session = try sessionInfo(try await client.next(named: "session").event)
         let next = try #require(session["next"] as? String)
-        _ = try client.next(named: "loading")
-        for _ in 0..<5 { #expect(try post(dashboard.port, next) == 202) }   // all while the first batch loads
-        let rows = try client.next(named: "rows").event
+        _ = try await client.next(named: "loading")
+        for _ in 0..<5 { #expect(try await post(dashboard.port, next) == 202) }   // all while the first batch loads
+        let rows = try await client.next(named: "rows").event
         #expect(rowKeys(rows.data) == (1...10).map(String.init))
         #expect(dashboard.demo.requestCount == 1)
     }
 
     @Test("reload starts over with a reset and the first batch")
-    func reloadStartsOver() throws {
+    func reloadStartsOver() async throws {
         let dashboard = try startDashboard(items: 50, batchSize: 10)
         defer { dashboard.shutdown() }
-        let client = try SSEClient(port: dashboard.port, path: "/tables/customers/stream")
-        let session = try sessionInfo(try client.next(named: "session").event)
-        _ = try client.next(named: "rows")
-        #expect(try post(dashboard.port, try #require(session["next"] as? String)) == 202)
-        #expect(rowKeys(try client.next(named: "rows").event.data).first == "11")
-        #expect(try post(dashboard.port, try #require(session["reload"] as? String)) == 202)
-        let reset = try client.next(named: "reset").event
+        let client = try await SSEClient(port: dashboard.port, path: "/tables/customers/stream")
+        let session = try sessionInfo(try await client.next(named: "session").event)
+        _ = try await client.next(named: "rows")
+        #expect(try await post(dashboard.port, try #require(session["next"] as? String)) == 202)
+        #expect(rowKeys(try await client.next(named: "rows").event.data).first == "11")
+        #expect(try await post(dashboard.port, try #require(session["reload"] as? String)) == 202)
+        let reset = try await client.next(named: "reset").event
         #expect(reset.id != nil)
-        let rows = try client.next(named: "rows").event
+        let rows = try await client.next(named: "rows").event
         #expect(rowKeys(rows.data) == (1...10).map(String.init))
         #expect(rows.data.contains("data-index=\"0\""))
     }
 
     @Test("a failed batch sends a retryable error; next retries that batch and nothing is lost")
-    func errorThenRetry() throws {
+    func errorThenRetry() async throws {
         let dashboard = try startDashboard(items: 60, batchSize: 10, failEvery: 3)
         defer { dashboard.shutdown() }
-        let client = try SSEClient(port: dashboard.port, path: "/tables/customers/stream")
-        let session = try sessionInfo(try client.next(named: "session").event)
+        let client = try await SSEClient(port: dashboard.port, path: "/tables/customers/stream")
+        let session = try sessionInfo(try await client.next(named: "session").event)
         let next = try #require(session["next"] as? String)
         var keys: [String] = []
         var errors = 0
         for _ in 0..<30 where keys.count < 60 {
-            guard let event = try client.next() else { break }
+            guard let event = try await client.next() else { break }
             switch event.event {
             case "rows":
                 keys += rowKeys(event.data)
-                if keys.count < 60 { #expect(try post(dashboard.port, next) == 202) }
+                if keys.count < 60 { #expect(try await post(dashboard.port, next) == 202) }
             case "error":
                 errors += 1
                 let body = try JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any]
                 #expect(body?["retryable"] as? Bool == true)
                 #expect((body?["message"] as? String)?.contains("503") == true)
-                #expect(try post(dashboard.port, next) == 202)   // Retry
+                #expect(try await post(dashboard.port, next) == 202)   // Retry
             default: break
             }
         }
@@ -136,34 +136,34 @@ struct StreamEndToEndTests {
     }
 
     @Test("an unreadable Last-Event-ID starts over visibly with a reset")
-    func garbageLastEventID() throws {
+    func garbageLastEventID() async throws {
         let dashboard = try startDashboard(items: 20, batchSize: 10)
         defer { dashboard.shutdown() }
-        let client = try SSEClient(port: dashboard.port, path: "/tables/customers/stream", lastEventID: "v1.!!garbage")
-        let (reset, skipped) = try client.next(named: "reset")
+        let client = try await SSEClient(port: dashboard.port, path: "/tables/customers/stream", lastEventID: "v1.!!garbage")
+        let (reset, skipped) = try await client.next(named: "reset")
         #expect(skipped.map(\.event) == ["session"])
         #expect(reset.id != nil)
-        #expect(rowKeys(try client.next(named: "rows").event.data).first == "1")
+        #expect(rowKeys(try await client.next(named: "rows").event.data).first == "1")
     }
 
     @Test("an empty upstream completes at once with total 0")
-    func emptyTable() throws {
+    func emptyTable() async throws {
         let dashboard = try startDashboard(items: 0, batchSize: 10)
         defer { dashboard.shutdown() }
-        let client = try SSEClient(port: dashboard.port, path: "/tables/customers/stream")
-        let complete = try client.next(named: "complete").event
+        let client = try await SSEClient(port: dashboard.port, path: "/tables/customers/stream")
+        let complete = try await client.next(named: "complete").event
         #expect(complete.data == #"{"total":0}"#)
     }
 
     @Test("heartbeat comments keep an idle stream alive")
-    func heartbeats() throws {
+    func heartbeats() async throws {
         let dashboard = try startDashboard(items: 30, batchSize: 10, heartbeatSeconds: 1)
         defer { dashboard.shutdown() }
-        let client = try SSEClient(port: dashboard.port, path: "/tables/customers/stream", timeoutSeconds: 5)
-        _ = try client.next(named: "rows")
+        let client = try await SSEClient(port: dashboard.port, path: "/tables/customers/stream", timeoutSeconds: 5)
+        _ = try await client.next(named: "rows")
         // Nothing else is sent until demand; the next thing on the wire must be a heartbeat comment.
-        let line = try client.connection.readLine()
-        let comment = line == "" ? try client.connection.readLine() : line
+        let line = try await client.connection.readLine()
+        let comment = line == "" ? try await client.connection.readLine() : line
         #expect(comment?.hasPrefix(":") == true)
     }
 }
