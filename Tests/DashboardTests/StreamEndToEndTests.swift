@@ -78,7 +78,9 @@ struct StreamEndToEndTests {
 
     @Test("loadNext while a batch is loading loads nothing more")
     func demandWhileLoadingIsIgnored() async throws {
-        let dashboard = try startDashboard(items: 100, batchSize: 10, latencyMilliseconds: 50)
+        // The upstream takes 1.5 s per page: the five POSTs (a few milliseconds) all land while it loads.
+        // (The Batches tests prove the same rule deterministically with a fake loader.)
+        let dashboard = try startDashboard(items: 100, batchSize: 10, latencyMilliseconds: 1_500)
         defer { dashboard.shutdown() }
         let client = try await SSEClient(port: dashboard.port, path: "/tables/customers/stream")
         let session = try sessionInfo(try await client.next(named: "session").event)
