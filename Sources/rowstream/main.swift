@@ -23,17 +23,9 @@ do {
     exit(1)
 }
 
-// Signals are delivered to a Dispatch source, not a handler, so shutdown runs as ordinary code.
-var signalSources: [DispatchSourceSignal] = []
-for number in [SIGINT, SIGTERM] {
-    signal(number, SIG_IGN)
-    let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-    source.setEventHandler {
-        FileHandle.standardError.write(Data("rowstream: shutting down\n".utf8))
-        dashboard.shutdown()
-    }
-    source.resume()
-    signalSources.append(source)
+ShutdownSignals.install { _ in
+    FileHandle.standardError.write(Data("rowstream: shutting down\n".utf8))
+    dashboard.shutdown()
 }
 
 let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host

@@ -17,11 +17,14 @@ func startDashboard(
     configuration.demo.latency = .milliseconds(latencyMilliseconds)
     configuration.demo.failEvery = failEvery
     configuration.heartbeatInterval = .seconds(heartbeatSeconds)
-    configuration.publicDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Public").path
+    configuration.publicDirectory = publicDirectory
     return try Dashboard.start(configuration)
 }
+
+/// The repository's Public/ folder.
+let publicDirectory = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Public").path
 
 /// The `session` event's JSON as a dictionary.
 func sessionInfo(_ event: ReceivedEvent) throws -> [String: Any] {
