@@ -3,9 +3,12 @@ public enum CommandLineOptions {
     public static let usage = """
     Usage: rowstream [options]
 
-    Serves a live, infinitely scrolling table over Server-Sent Events, fed by the built-in demo upstream.
+    Serves live, infinitely scrolling tables over Server-Sent Events, fed by the upstream APIs of a config file
+    (docs/CONFIG.md), or by the built-in demo upstream when no config is given.
 
     Options:
+      --config FILE           serve the tables of this JSON config file (secrets via ${ENV_VAR})
+      --check-config FILE     validate FILE, fetch the first page of each table, print what was found, exit
       --host ADDRESS          address to listen on (default 127.0.0.1)
       --port N                port to listen on, 0 for any free port (default 8080)
       --public DIR            folder with index.html, app.css, app.js (default: ./Public, or beside the build)
@@ -19,7 +22,12 @@ public enum CommandLineOptions {
 
     /// What the command line asks for.
     public enum Parsed: Equatable, Sendable {
+        /// Serve the demo table.
         case run
+        /// Serve the tables of the config file at this path.
+        case runWithConfig(String)
+        /// Validate the config file at this path, fetch each table's first page, report, exit.
+        case checkConfig(String)
         case help
     }
 
@@ -30,12 +38,15 @@ public enum CommandLineOptions {
     /// Parses `arguments` (without the program name) into `configuration`.
     public static func parse(_ arguments: [String], into configuration: inout DashboardConfiguration) throws(ParseError) -> Parsed {
         var remaining = arguments[...]
+        var parsed = Parsed.run
         while let flag = remaining.popFirst() {
             if flag == "-h" || flag == "--help" { return .help }
             guard let value = remaining.popFirst() else {
                 throw ParseError(description: "\(flag) needs a value (see --help)")
             }
             switch flag {
+            case "--config": parsed = .runWithConfig(value)
+            case "--check-config": parsed = .checkConfig(value)
             case "--host": configuration.host = value
             case "--port": configuration.port = try integer(flag, value, in: 0...65_535)
             case "--public": configuration.publicDirectory = value
@@ -50,7 +61,7 @@ public enum CommandLineOptions {
                 throw ParseError(description: "unknown option \(flag) (see --help)")
             }
         }
-        return .run
+        return parsed
     }
 
     private static func integer(_ flag: String, _ value: String, in range: ClosedRange<Int>) throws(ParseError) -> Int {

@@ -29,7 +29,8 @@ public final class Dashboard: Sendable {
     }
 
     /// Starts everything and returns once the dashboard accepts connections. Errors name what failed.
-    public static func start(_ configuration: DashboardConfiguration) throws -> Dashboard {
+    /// With `config`, its tables are served (from their upstreams) instead of the demo table.
+    public static func start(_ configuration: DashboardConfiguration, config: ConfigFile? = nil) throws -> Dashboard {
         guard configuration.batchSize >= 1, configuration.batchSize <= 500 else {
             throw DashboardError("batch size must be 1...500, not \(configuration.batchSize)")
         }
@@ -53,17 +54,20 @@ public final class Dashboard: Sendable {
 
         let client: UpstreamClient
         do {
-            client = try UpstreamClient(observer: DashboardMetrics.upstreamObserver(registry: registry))
+            client = try UpstreamClient(configuration: config?.upstream ?? UpstreamClientConfiguration(),
+                                        observer: DashboardMetrics.upstreamObserver(registry: registry))
         } catch {
             demoServer.shutdown()
             throw DashboardError("cannot start the upstream client: \(error)")
         }
-        let table = try DemoTable.make(client: client, upstreamPort: demoPort, batchSize: configuration.batchSize)
+        let seal = CursorSeal.random()
+        let tables = try config.map { $0.tables.map { TableFactory.make($0, client: client, seal: seal) } }
+            ?? [DemoTable.make(client: client, upstreamPort: demoPort, batchSize: configuration.batchSize)]
         let sessions = SessionRegistry()
         let routes = DashboardRoutes(
-            tables: [table.name: table],
-            order: [table.name],
-            pages: [table.name: template.render(table)],
+            tables: Dictionary(uniqueKeysWithValues: tables.map { ($0.name, $0) }),
+            order: tables.map(\.name),
+            pages: Dictionary(uniqueKeysWithValues: tables.map { ($0.name, template.render($0)) }),
             registry: sessions,
             metrics: metrics,
             configuration: configuration,

@@ -41,7 +41,7 @@ struct DashboardRoutes {
             return .now(HTTPResponse(status: .accepted))
         }
         router.get("/api/tables/{name}/pages") { request, parameters throws(HTTPError) in
-            proxyPage(request, table: try table(parameters["name"]))
+            try proxyPage(request, table: try table(parameters["name"]))
         }
         router.get("/healthz") { _, _ in .now(.text("ok\n")) }
         router.get("/metrics") { _, _ in
@@ -75,7 +75,11 @@ struct DashboardRoutes {
     /// resumes after the last delivered batch; a finished list answers 204 so the browser stops reconnecting.
     private func stream(_ request: HTTPRequest, table: DashboardTable) throws(HTTPError) -> HTTPResult {
         let lastEventID = request.headers["Last-Event-ID"] ?? request.queryValue("lastEventId")
-        let resume = lastEventID.flatMap { ResumeToken(decoding: $0, table: table.name) }
+        var decoded = lastEventID.flatMap { ResumeToken(decoding: $0, table: table.name) }
+        // A cursor that is not sealed by this process for this table is no position (forged, or from before a
+        // restart): start over.
+        if case .after(let cursor)? = decoded?.position, table.unsealed(cursor) == nil { decoded = nil }
+        let resume = decoded
         if resume?.position == .finished {
             return .now(HTTPResponse(status: .noContent))
         }
@@ -90,19 +94,28 @@ struct DashboardRoutes {
         })
     }
 
-    /// The pagination-normalizing proxy: one upstream page as `{items, next, done}`.
-    private func proxyPage(_ request: HTTPRequest, table: DashboardTable) -> HTTPResult {
-        let cursor = request.queryValue("cursor").flatMap { $0.isEmpty ? nil : $0 }
+    /// The pagination-normalizing proxy: one upstream page as `{items, next, done}`. `next` is sealed: opaque and
+    /// tamper-evident, valid for this table only; an altered or foreign cursor is a 400.
+    private func proxyPage(_ request: HTTPRequest, table: DashboardTable) throws(HTTPError) -> HTTPResult {
+        var opened: String? = nil
+        if let sealed = request.queryValue("cursor"), !sealed.isEmpty {
+            opened = table.unsealed(sealed)
+            guard opened != nil else {
+                throw HTTPError(.badRequest, "the cursor is not valid for this table (altered, or from before a restart)")
+            }
+        }
+        let cursor = opened
         return .later {
             do throws(UpstreamError) {
                 let page = try await table.source.fetchPage(cursor: cursor)
                 let body: JSONValue = [
                     "items": .array(page.items),
-                    "next": page.nextCursor.map(JSONValue.string) ?? .null,
+                    "next": page.nextCursor.map { JSONValue.string(table.sealed($0)) } ?? .null,
                     "done": .bool(page.nextCursor == nil),
                 ]
                 return .json(body.serialized())
             } catch {
+                DashboardTable.log("table \(table.name): \(error)")
                 let body: JSONValue = ["error": .string("\(error)"), "retryable": .bool(error.isRetryable)]
                 return .json(body.serialized(), status: .badGateway)
             }

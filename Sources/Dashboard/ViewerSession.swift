@@ -50,7 +50,7 @@ final class ViewerSession: Sendable {
             initialToken: .first,
             start: start,
             loadTimeout: batchTimeout,
-            loader: { cursor in try await table.loadBatch(cursor) },
+            loader: { [walker = table.makeWalker()] cursor in try await table.loadBatch(cursor, walker: walker) },
             onEvent: { event in
                 writer.write(events.event(for: event).encoded())
                 switch event {

@@ -1,7 +1,8 @@
 extension JSONParser {
     /// Parses `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?` at the current position.
-    /// Plain integers are accumulated directly (negatively, so `Int64.min` fits); the rest go
-    /// through the standard library's locale-independent `Double` parser.
+    /// Plain integers are accumulated directly (negatively, so `Int64.min` fits); larger integers keep
+    /// their literal (`.bigInteger`); the rest go through the standard library's locale-independent
+    /// `Double` parser.
     mutating func parseNumber() throws(JSONError) -> JSONValue {
         let start = position
         let negative = bytes[position] == UInt8(ascii: "-")
@@ -44,6 +45,7 @@ extension JSONParser {
             if accumulator != Int64.min { return .int(-accumulator) }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        if integral { return .bigInteger(text) }  // exact, never rounded through Double
         guard let double = Double(text), double.isFinite else {
             position = start
             throw error(.numberOutOfRange, "a number within the range of a Double")

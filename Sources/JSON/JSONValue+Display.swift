@@ -1,6 +1,6 @@
 extension JSONValue {
     /// Text for display: a string as is; numbers in their shortest round-trip form (integers, and
-    /// doubles with an integral value below 2^53, without ".0"); bools "true"/"false"; null -> nil;
+    /// doubles with an integral value below 2^53, without ".0"; big integers exactly as written); bools "true"/"false"; null -> nil;
     /// arrays and objects -> their compact JSON.
     ///
     /// Thread-safe: pure function.
@@ -17,6 +17,8 @@ extension JSONValue {
                 return String(i)
             }
             return d.description
+        case .bigInteger(let text):
+            return text
         case .string(let s):
             return s
         case .array, .object:

@@ -8,7 +8,8 @@ extension JSONValue {
     /// `maxDepth` is capped at `depthCap`: comparing, serializing and freeing a `JSONValue` recurse,
     /// so a deeper value would be unsafe to use even though parsing it is not.
     /// Duplicate object keys: the last one wins.
-    /// Integers without fraction or exponent that fit `Int64` become `.int`, other numbers `.double`.
+    /// Integers without fraction or exponent that fit `Int64` become `.int`, larger ones `.bigInteger`
+    /// (the literal, exact), other numbers `.double`.
     ///
     /// Thread-safe: pure function.
     public static func parse(_ bytes: [UInt8], maxDepth: Int = 64) throws(JSONError) -> JSONValue {

@@ -28,6 +28,8 @@ extension JSONValue {
             } else {
                 buffer.append(contentsOf: "null".utf8)
             }
+        case .bigInteger(let text):
+            buffer.append(contentsOf: text.utf8)
         case .string(let s):
             JSONStringEscaper.append(s, to: &buffer, htmlSafe: htmlSafe)
         case .array(let elements):

@@ -1,6 +1,8 @@
 /// A JSON value: the seven shapes of RFC 8259, with integers kept apart from doubles.
 ///
-/// Integers without fraction or exponent that fit `Int64` are `.int`; every other number is `.double`.
+/// Integers without fraction or exponent that fit `Int64` are `.int`; integers beyond `Int64` are
+/// `.bigInteger`, carrying the literal exactly as written (ids such as `12345678901234567890` are never
+/// rounded through `Double`); every other number is `.double`.
 /// Note that `.int(1)` and `.double(1)` are different values (`==` compares cases).
 ///
 /// Thread-safe: an immutable value type, `Sendable`, safe to share between threads.
@@ -9,6 +11,8 @@ public enum JSONValue: Sendable, Hashable {
     case bool(Bool)
     case int(Int64)
     case double(Double)
+    /// An integer literal too large for `Int64`, as the document wrote it (`-?[1-9][0-9]*`).
+    case bigInteger(String)
     case string(String)
     case array([JSONValue])
     case object([String: JSONValue])
@@ -50,6 +54,7 @@ extension JSONValue {
         switch self {
         case .int(let i): return Double(i)
         case .double(let d): return d
+        case .bigInteger(let text): return Double(text)
         default: return nil
         }
     }

@@ -36,6 +36,8 @@ enum CellRenderer {
             NumberFormatting.appendGrouped(i, to: &buffer)
         case .double(let d):
             if !NumberFormatting.appendGrouped(d, to: &buffer) { appendText(value, to: &buffer) }
+        case .bigInteger(let literal):
+            NumberFormatting.appendGrouped(literal: literal, to: &buffer)
         default:
             appendText(value, to: &buffer)
         }

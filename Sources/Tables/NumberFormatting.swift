@@ -22,6 +22,25 @@ enum NumberFormatting {
         return true
     }
 
+    /// Appends an integer literal too large for `Int64` (`-?[0-9]+`) grouped digit by digit, so it
+    /// shows exactly as the upstream wrote it: 12,345,678,901,234,567,890. Anything else is escaped as is.
+    static func appendGrouped(literal: String, to buffer: inout [UInt8]) {
+        var digits = Substring(literal)
+        let negative = digits.first == "-"
+        if negative { digits = digits.dropFirst() }
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            HTMLEscaping.appendEscaped(literal, to: &buffer)
+            return
+        }
+        if negative { buffer.append(UInt8(ascii: "-")) }
+        let count = digits.utf8.count
+        for (i, byte) in digits.utf8.enumerated() {
+            buffer.append(byte)
+            let left = count - 1 - i
+            if left > 0 && left % 3 == 0 { buffer.append(UInt8(ascii: ",")) }
+        }
+    }
+
     private static func appendGrouped(magnitude: UInt64, to buffer: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
             var count = 0

@@ -43,7 +43,13 @@ final class EasyTransfer {
         var urlPointer: UnsafeMutablePointer<CChar>?
         _ = ccurl_easy_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &urlPointer)
         let effectiveURL = urlPointer.map { String(cString: $0) } ?? ticket.request.url
-        return .success(UpstreamResponse(status: status, headers: headers, body: body, effectiveURL: effectiveURL))
+        var response = UpstreamResponse(status: status, headers: headers, body: body, effectiveURL: effectiveURL)
+        if !ticket.request.followRedirects, (300..<400).contains(status) {
+            var redirectPointer: UnsafeMutablePointer<CChar>?
+            _ = ccurl_easy_getinfo_string(handle, CURLINFO_REDIRECT_URL, &redirectPointer)
+            response.redirectURL = redirectPointer.map { String(cString: $0) }
+        }
+        return .success(response)
     }
 
     // MARK: Callbacks (called by libcurl on the worker thread, inside curl_multi_perform)
@@ -79,22 +85,27 @@ final class EasyTransfer {
 extension EasyTransfer {
     private func configure(_ configuration: UpstreamClientConfiguration) throws(UpstreamError) {
         let request = ticket.request
-        let timeoutMS = max(1, Int(request.timeout.components.seconds * 1000
-            + request.timeout.components.attoseconds / 1_000_000_000_000_000))
+        let timeoutMS = Self.milliseconds(request.timeout)
         try set(CURLOPT_URL, request.url)
         try set(CURLOPT_NOSIGNAL, 1)
         try set(CURLOPT_PROTOCOLS_STR, "http,https")
         try set(CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
-        try set(CURLOPT_FOLLOWLOCATION, 1)
+        try set(CURLOPT_FOLLOWLOCATION, request.followRedirects ? 1 : 0)
         try set(CURLOPT_MAXREDIRS, configuration.maxRedirects)
         try set(CURLOPT_USERAGENT, configuration.userAgent)
         try set(CURLOPT_TIMEOUT_MS, timeoutMS)
-        try set(CURLOPT_CONNECTTIMEOUT_MS, min(5000, timeoutMS))
+        try set(CURLOPT_CONNECTTIMEOUT_MS, min(Self.milliseconds(configuration.connectTimeout), timeoutMS))
+        try set(CURLOPT_LOW_SPEED_LIMIT, max(1, configuration.lowSpeedBytesPerSecond))
+        try set(CURLOPT_LOW_SPEED_TIME, max(1, configuration.lowSpeedSeconds))
         try set(CURLOPT_ACCEPT_ENCODING, "")  // "" = every encoding this libcurl can decode
         try check(ccurl_easy_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxBodyBytes)))
         try configureMethodAndBody(request)
         try configureHeaders(request)
         try configureCallbacks()
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int {
+        max(1, Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000))
     }
 
     private func configureMethodAndBody(_ request: UpstreamRequest) throws(UpstreamError) {

@@ -6,6 +6,13 @@ public struct UpstreamClientConfiguration: Sendable {
     public var maxBodyBytes = 8 << 20
     /// Redirects followed (http and https only) before ``UpstreamError/tooManyRedirects``.
     public var maxRedirects = 5
+    /// Limit for the connect phase of each transfer (capped by the request's own timeout).
+    public var connectTimeout: Duration = .seconds(5)
+    /// A transfer slower than `lowSpeedBytesPerSecond` for `lowSpeedSeconds` in a row fails as timed out, so a
+    /// trickling upstream cannot hold a slot until the total timeout.
+    public var lowSpeedBytesPerSecond = 16
+    /// See `lowSpeedBytesPerSecond`.
+    public var lowSpeedSeconds = 10
     /// The `User-Agent` header sent with every request.
     public var userAgent = "Rowstream/0.1"
 

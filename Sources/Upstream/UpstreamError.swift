@@ -5,7 +5,7 @@
 public struct UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     private enum Code: Sendable, Equatable {
         case timedOut, connectionFailed, bodyTooLarge, protocolNotAllowed, invalidURL, cancelled, shutdown
-        case tooManyRedirects, invalidRequest
+        case tooManyRedirects, invalidRequest, offOrigin
         case httpStatus(Int)
         case invalidPage(String)
         case transferFailed(Int)
@@ -33,6 +33,9 @@ public struct UpstreamError: Error, Sendable, Equatable, CustomStringConvertible
     /// The method or a header name is not an HTTP token, or a header value contains CR, LF or NUL.
     public static let invalidRequest = UpstreamError(.invalidRequest)
 
+    /// A redirect or a next-page link pointed outside the configured upstream origin; it was not followed.
+    public static let offOrigin = UpstreamError(.offOrigin)
+
     /// The upstream answered with a non-2xx status.
     public static func httpStatus(_ code: Int) -> UpstreamError { UpstreamError(.httpStatus(code)) }
     /// The body was not what the pagination expects. `why` should not contain secrets.
@@ -40,11 +43,11 @@ public struct UpstreamError: Error, Sendable, Equatable, CustomStringConvertible
     /// Any other libcurl failure, by its `CURLcode` number.
     public static func transferFailed(curlCode: Int) -> UpstreamError { UpstreamError(.transferFailed(curlCode)) }
 
-    /// Whether trying again later may succeed: timeouts, connection failures, 5xx and 429.
+    /// Whether trying again later may succeed: timeouts, connection failures, 408, 429 and 5xx.
     public var isRetryable: Bool {
         switch code {
         case .timedOut, .connectionFailed: return true
-        case .httpStatus(let status): return status == 429 || (500..<600).contains(status)
+        case .httpStatus(let status): return status == 408 || status == 429 || (500..<600).contains(status)
         case .transferFailed: return true
         default: return false
         }
@@ -68,6 +71,7 @@ public struct UpstreamError: Error, Sendable, Equatable, CustomStringConvertible
         case .shutdown: return "the upstream client is shutting down"
         case .tooManyRedirects: return "the upstream redirected too many times"
         case .invalidRequest: return "the request method or a request header is not valid"
+        case .offOrigin: return "the upstream pointed to another host; the link was not followed"
         case .httpStatus(let status): return "the upstream answered HTTP \(status)"
         case .invalidPage(let why): return "the upstream's page is not valid: \(why)"
         case .transferFailed(let curlCode): return "the upstream transfer failed (curl error \(curlCode))"

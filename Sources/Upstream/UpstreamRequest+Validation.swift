@@ -21,6 +21,9 @@ extension UpstreamRequest {
         }
     }
 
+    /// Whether `name` can be a header name (an RFC 9110 token).
+    public static func isHeaderName(_ name: String) -> Bool { isToken(name) }
+
     /// RFC 9110 `token`: visible ASCII except delimiters.
     static func isToken(_ s: String) -> Bool {
         !s.isEmpty && s.unicodeScalars.allSatisfy { c in

@@ -11,8 +11,11 @@ public struct UpstreamRequest: Sendable {
     /// Request body; `nil` sends none.
     public var body: [UInt8]? = nil
     /// Limit for the whole transfer, counted from the moment it starts (not while it waits for a slot).
-    /// The connect phase is further limited to 5 seconds.
+    /// The connect phase is further limited by ``UpstreamClientConfiguration/connectTimeout``.
     public var timeout: Duration = .seconds(15)
+    /// Whether libcurl follows redirects itself (any http/https host, up to the client's limit). `PageSource`
+    /// turns this off and follows them itself, only within the configured upstream origin.
+    public var followRedirects = true
 
     /// A `GET` of `url` with no extra headers.
     public init(url: String) {

@@ -10,6 +10,9 @@ public struct UpstreamResponse: Sendable {
     public var body: [UInt8]
     /// The URL finally fetched, after redirects.
     public var effectiveURL: String
+    /// For a 3xx answer to a request with `followRedirects == false`: the absolute URL the redirect points
+    /// at (libcurl resolves a relative `Location`); nil otherwise.
+    public var redirectURL: String? = nil
 
     /// Creates a response; the client builds these, tests and fakes may too.
     public init(status: Int, headers: [(name: String, value: String)], body: [UInt8], effectiveURL: String) {

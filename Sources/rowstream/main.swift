@@ -3,24 +3,46 @@ import Dashboard
 import Dispatch
 import Foundation
 
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data("rowstream: \(message)\n".utf8))
+    exit(status)
+}
+
 var configuration = DashboardConfiguration()
 configuration.publicDirectory = DashboardConfiguration.defaultPublicDirectory()
+let parsed: CommandLineOptions.Parsed
 do {
-    if try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()), into: &configuration) == .help {
-        print(CommandLineOptions.usage)
-        exit(0)
-    }
+    parsed = try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()), into: &configuration)
 } catch {
-    FileHandle.standardError.write(Data("rowstream: \(error)\n".utf8))
-    exit(64)
+    fail("\(error)", status: 64)
+}
+
+var config: ConfigFile? = nil
+switch parsed {
+case .help:
+    print(CommandLineOptions.usage)
+    exit(0)
+case .run:
+    break
+case .runWithConfig(let path), .checkConfig(let path):
+    do {
+        config = try ConfigFile.load(path: path)
+    } catch {
+        fail("\(error)", status: 1)
+    }
+}
+
+if case .checkConfig(let path) = parsed, let config {
+    print("\(path): valid, \(config.tables.count) table(s)")
+    let ok = ConfigCheck.run(config) { line in print(line) }
+    exit(ok ? 0 : 1)
 }
 
 let dashboard: Dashboard
 do {
-    dashboard = try Dashboard.start(configuration)
+    dashboard = try Dashboard.start(configuration, config: config)
 } catch {
-    FileHandle.standardError.write(Data("rowstream: \(error)\n".utf8))
-    exit(1)
+    fail("\(error)", status: 1)
 }
 
 ShutdownSignals.install { _ in
@@ -29,7 +51,8 @@ ShutdownSignals.install { _ in
 }
 
 let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-let banner = "Rowstream serving http://\(shownHost):\(dashboard.port)/ (demo upstream on 127.0.0.1:\(dashboard.demoPort))\n"
-FileHandle.standardOutput.write(Data(banner.utf8))
+let source = config.map { "\($0.tables.count) table(s) from the config file" }
+    ?? "demo upstream on 127.0.0.1:\(dashboard.demoPort)"
+FileHandle.standardOutput.write(Data("Rowstream serving http://\(shownHost):\(dashboard.port)/ (\(source))\n".utf8))
 dashboard.waitUntilShutdown()
 exit(0)

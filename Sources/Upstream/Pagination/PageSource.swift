@@ -2,71 +2,108 @@ import JSON
 
 /// Fetches pages of one upstream list, one request per page, following a ``PaginationStyle``.
 ///
-/// A plain value: thread-safe (it holds the thread-safe ``UpstreamClient``).
+/// Every redirect and next-page link is followed only within the template URL's origin; failed requests are
+/// retried per ``RetryPolicy``; pages are checked (``PageChecks``); with a ``PageCache`` concurrent requests for
+/// one page share one fetch, recent pages are served from memory and the next page is prefetched.
+///
+/// A plain value: thread-safe (it holds the thread-safe ``UpstreamClient`` and ``PageCache``).
 public struct PageSource: Sendable {
     /// The client doing the fetching.
     public let client: UpstreamClient
     /// The shared shape of every page request.
     public let template: PageRequestTemplate
-    /// Where the items array sits in each page's JSON body.
+    /// Where the items sit in each page's JSON body: an array (`data`), or every match of a path through
+    /// arrays (`data.edges[].node`).
     public let itemsPath: JSONPath
     /// How pages link to each other.
     public let style: PaginationStyle
+    /// What a good page looks like.
+    public let checks: PageChecks
+    /// Retries of failed requests.
+    public let retry: RetryPolicy
+    /// Coalescing, short-lived cache and prefetch; nil fetches every page every time.
+    public let cache: PageCache?
+    /// The only origin requests, redirects and next links may use: the template URL's.
+    public let origin: UpstreamOrigin?
+
+    /// Redirects followed per request (each within `origin`).
+    static let maxRedirects = 5
 
     /// A source of pages from `client`, shaped by `template`, read with `itemsPath` and `style`.
-    public init(client: UpstreamClient, template: PageRequestTemplate, itemsPath: JSONPath, style: PaginationStyle) {
+    public init(client: UpstreamClient, template: PageRequestTemplate, itemsPath: JSONPath, style: PaginationStyle,
+                checks: PageChecks = PageChecks(), retry: RetryPolicy = .never, cache: PageCache? = nil) {
         self.client = client
         self.template = template
         self.itemsPath = itemsPath
         self.style = style
+        self.checks = checks
+        self.retry = retry
+        self.cache = cache
+        self.origin = UpstreamOrigin(url: template.url)
     }
 
-    /// Fetches one page. `cursor` nil = the first page.
+    /// Fetches one page. `cursor` nil = the first page; otherwise a cursor this source returned.
     ///
-    /// Query parameters are appended percent-encoded (RFC 3986 unreserved characters kept).
-    /// A non-2xx answer throws ``UpstreamError/httpStatus(_:)``; a body that is not JSON, or whose
-    /// items are not an array, throws ``UpstreamError/invalidPage(_:)``. An empty page that still
-    /// carries a next cursor is not the end. A next cursor equal to the one just sent throws
-    /// `.invalidPage("cursor did not advance")`, since following it would loop forever.
+    /// A non-2xx answer (after retries) throws ``UpstreamError/httpStatus(_:)``; a body that is not JSON, fails
+    /// the checks, or has no items throws ``UpstreamError/invalidPage(_:)``; a redirect or next link to another
+    /// origin throws ``UpstreamError/offOrigin``. An empty page that still carries a next cursor is not the
+    /// end. A next cursor equal to the one just sent throws `.invalidPage`, since following it would loop.
     public func fetchPage(cursor: String?) async throws(UpstreamError) -> Page {
-        let response = try await client.fetch(request(cursor: cursor))
-        guard response.isSuccess else { throw .httpStatus(response.status) }
-        let body: JSONValue
-        do {
-            body = try JSONValue.parse(response.body)
-        } catch {
-            throw .invalidPage("body is not JSON")
+        guard let cache else { return try await fetchUncached(cursor: cursor) }
+        let page = try await cache.page(for: cursor) { () async -> Result<Page, UpstreamError> in
+            do throws(UpstreamError) { return .success(try await fetchUncached(cursor: cursor)) } catch { return .failure(error) }
+        }.get()
+        if cache.prefetch, let next = page.nextCursor {
+            cache.prefetch(next) { () async -> Result<Page, UpstreamError> in
+                do throws(UpstreamError) { return .success(try await fetchUncached(cursor: next)) } catch { return .failure(error) }
+            }
         }
-        guard let items = itemsPath.evaluate(body)?.arrayValue else { throw .invalidPage("items are not an array") }
-        switch style {
-        case .cursor(_, let nextCursorPath):
-            let next = try Self.cursor(at: nextCursorPath, in: body)
-            if let next, next == cursor { throw .invalidPage("cursor did not advance") }
-            return Page(items: items, nextCursor: next)
-        }
+        return page
+    }
+
+    /// One page straight from the upstream (no cache).
+    func fetchUncached(cursor: String?) async throws(UpstreamError) -> Page {
+        let response = try await send(try request(cursor: cursor))
+        return try parse(response, cursor: cursor)
     }
 
     /// The request for the page after `cursor` (nil = first page).
-    func request(cursor: String?) -> UpstreamRequest {
-        var parameters: [(name: String, value: String)] = []
+    func request(cursor: String?) throws(UpstreamError) -> UpstreamRequest {
+        var parameters = template.query
         if let limit = template.limitParameter { parameters.append((limit, String(template.pageSize))) }
+        var url = template.url
+        var body = template.body
         switch style {
-        case .cursor(let name, _):
+        case .cursor(let name, _), .keyset(let name, _):
             if let cursor { parameters.append((name, cursor)) }
+        case .cursorInBody(let field, _):
+            if let cursor {
+                guard case .object(var members) = body ?? .object([:]) else { throw .invalidRequest }
+                members[field] = .string(cursor)
+                body = .object(members)
+            }
+        case .linkHeader, .nextURL:
+            if let cursor {
+                // A next link is used as given (it carries its own query), and only within the origin.
+                guard let origin, origin.contains(cursor) else { throw .offOrigin }
+                url = cursor
+                parameters = []
+            }
+        case .offset(let name, _):
+            parameters.append((name, cursor ?? "0"))
+        case .pageNumber(let name, let first, _):
+            parameters.append((name, cursor ?? String(first)))
         }
-        var request = UpstreamRequest(url: QueryString.url(template.url, setting: parameters))
+        var request = UpstreamRequest(url: parameters.isEmpty ? url : QueryString.url(url, setting: parameters))
+        request.method = template.method
         request.headers = template.headers
         request.timeout = template.timeout
-        return request
-    }
-
-    /// The next-page cursor found at `path`: a string or an integer; missing, null or "" = none.
-    private static func cursor(at path: JSONPath, in body: JSONValue) throws(UpstreamError) -> String? {
-        switch path.evaluate(body) {
-        case nil, .null?: return nil
-        case .string(let token)?: return token.isEmpty ? nil : token
-        case .int(let number)?: return String(number)
-        default: throw .invalidPage("next cursor is not a string")
+        if let body {
+            request.body = body.serialized()
+            if !request.headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+                request.headers.append(("Content-Type", "application/json"))
+            }
         }
+        return request
     }
 }

@@ -1,0 +1,70 @@
+import Dispatch
+import JSON
+import Synchronization
+import Upstream
+
+/// `rowstream --check-config FILE`: fetches the first page of every table of a validated config and describes
+/// what it found (items, whether a next page follows, each column's value in the first item), so a config can be
+/// tried before it is served. Never prints a URL, header or next link (they may hold secrets).
+public enum ConfigCheck {
+    /// Runs the check, writing lines to `output`; true if every table's first page loaded.
+    /// - Important: blocks the calling thread until done; call it from the main thread, never from the
+    ///   cooperative pool or an event loop.
+    public static func run(_ config: ConfigFile, output: @escaping @Sendable (String) -> Void) -> Bool {
+        let result = Mutex(false)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let ok = await check(config, output: output)
+            result.withLock { $0 = ok }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0 }
+    }
+
+    static func check(_ config: ConfigFile, output: @Sendable (String) -> Void) async -> Bool {
+        let client: UpstreamClient
+        do {
+            client = try UpstreamClient(configuration: config.upstream)
+        } catch {
+            output("cannot start the upstream client: \(error)")
+            return false
+        }
+        defer { client.shutdown() }
+        var allLoaded = true
+        for tableConfig in config.tables {
+            let table = TableFactory.make(tableConfig, client: client, seal: .random())
+            output("table \(table.name) (\"\(table.spec.title)\"):")
+            do throws(UpstreamError) {
+                let page = try await table.source.fetchPage(cursor: nil)
+                describe(page, table: table, style: tableConfig.style, output: output)
+            } catch {
+                output("  first page FAILED: \(error)")
+                allLoaded = false
+            }
+        }
+        return allLoaded
+    }
+
+    private static func describe(_ page: Page, table: DashboardTable, style: PaginationStyle,
+                                 output: @Sendable (String) -> Void) {
+        let keys = Set(page.items.compactMap { table.spec.keyField.evaluate($0)?.serialized() })
+        output("  items: \(page.items.count) (\(keys.count) distinct keys at '\(table.spec.keyField)')")
+        switch (page.nextCursor, style) {
+        case (nil, _): output("  next: none (this is the only page)")
+        case (_?, .linkHeader), (_?, .nextURL): output("  next: a link on the upstream's origin")
+        case (let next?, _): output("  next: cursor \(next.count > 40 ? String(next.prefix(40)) + "..." : next)")
+        }
+        guard let first = page.items.first else {
+            output("  columns: no item to show")
+            return
+        }
+        output("  columns (first item):")
+        for column in table.spec.columns {
+            let value = column.field.evaluate(first)
+            let shown = value.map { String(decoding: $0.serialized(), as: UTF8.self) } ?? "MISSING"
+            let text = shown.count > 60 ? String(shown.prefix(60)) + "..." : shown
+            output("    \(column.title) [\(column.field)] = \(text)")
+        }
+    }
+}

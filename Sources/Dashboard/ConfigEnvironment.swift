@@ -1,0 +1,64 @@
+import JSON
+
+/// Puts environment variables into config strings: `${API_TOKEN}` becomes the variable's value, so secrets
+/// stay out of the file. `$$` is a literal `$`. A missing variable is an error naming the variable (never a
+/// value).
+///
+/// Pure function of its inputs: thread-safe.
+enum ConfigEnvironment {
+    static func substitute(_ text: String, environment: [String: String], at keyPath: String,
+                           file: String) throws(ConfigError) -> String {
+        guard text.contains("$") else { return text }
+        var out = ""
+        var rest = Substring(text)
+        while let dollar = rest.firstIndex(of: "$") {
+            out += rest[..<dollar]
+            let after = rest[rest.index(after: dollar)...]
+            if after.first == "$" {
+                out += "$"
+                rest = after.dropFirst()
+            } else if after.first == "{", let close = after.firstIndex(of: "}") {
+                let name = String(after[after.index(after: after.startIndex)..<close])
+                guard isName(name) else {
+                    throw ConfigError(file: file, keyPath: keyPath, expected: "${NAME} with a variable name of letters, digits and _")
+                }
+                guard let value = environment[name] else {
+                    throw ConfigError(file: file, keyPath: keyPath, expected: "environment variable \(name) to be set")
+                }
+                out += value
+                rest = after[after.index(after: close)...]
+            } else {
+                throw ConfigError(file: file, keyPath: keyPath, expected: "${NAME} or $$ after '$'")
+            }
+        }
+        return out + rest
+    }
+
+    private static func isName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+    }
+
+    /// `value` with every string inside it substituted (for JSON request bodies).
+    static func substitute(_ value: JSONValue, environment: [String: String], at keyPath: String,
+                           file: String) throws(ConfigError) -> JSONValue {
+        switch value {
+        case .string(let text):
+            return .string(try substitute(text, environment: environment, at: keyPath, file: file))
+        case .array(let elements):
+            var out: [JSONValue] = []
+            for (i, element) in elements.enumerated() {
+                out.append(try substitute(element, environment: environment, at: "\(keyPath)[\(i)]", file: file))
+            }
+            return .array(out)
+        case .object(let members):
+            var out: [String: JSONValue] = [:]
+            for (key, member) in members {
+                out[key] = try substitute(member, environment: environment, at: "\(keyPath).\(key)", file: file)
+            }
+            return .object(out)
+        default:
+            return value
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import JSON
+import Tables
+import Upstream
+
+/// A Rowstream config file (docs/CONFIG.md): the tables to serve, each from its own upstream API, and the
+/// upstream client's limits. Parsing is a pure function of the bytes and the environment (fuzzable).
+///
+/// Thread-safe: an immutable value.
+public struct ConfigFile: Sendable {
+    /// The tables, in file order (the first is the home page's).
+    public var tables: [TableConfig]
+    /// Limits of the one upstream client all tables share.
+    public var upstream: UpstreamClientConfiguration
+
+    /// Reads and validates the file at `path`; `${NAME}` references are filled from `environment`.
+    public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
+        throws(ConfigError) -> ConfigFile {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ConfigError(file: path, keyPath: "", expected: "a readable file")
+        }
+        return try parse([UInt8](data), file: path, environment: environment)
+    }
+
+    /// Parses and validates config JSON. `file` only names the source in errors.
+    public static func parse(_ bytes: [UInt8], file: String, environment: [String: String]) throws(ConfigError) -> ConfigFile {
+        let json: JSONValue
+        do throws(JSONError) {
+            json = try JSONValue.parse(bytes)
+        } catch {
+            throw ConfigError(file: file, keyPath: "", expected: "valid JSON (\(error))")
+        }
+        var root = try ConfigReader(json, file: file, path: "")
+        guard let tableList = try root.array("tables"), !tableList.isEmpty else {
+            throw root.error("tables", "a non-empty array of tables")
+        }
+        var tables: [TableConfig] = []
+        for (i, element) in tableList.enumerated() {
+            let reader = try ConfigReader(element, file: file, path: "tables[\(i)]")
+            let table = try TableConfig(reader, environment: environment)
+            if tables.contains(where: { $0.spec.name == table.spec.name }) {
+                throw reader.error("name", "a name no other table uses")
+            }
+            tables.append(table)
+        }
+        let upstream = try root.object("upstream").map { (reader) throws(ConfigError) in try upstreamOptions(reader) }
+        try root.finish()
+        return ConfigFile(tables: tables, upstream: upstream ?? UpstreamClientConfiguration())
+    }
+
+    private static func upstreamOptions(_ reader: ConfigReader) throws(ConfigError) -> UpstreamClientConfiguration {
+        var reader = reader
+        var options = UpstreamClientConfiguration()
+        if let n = try reader.int("maxConcurrentTransfers", in: 1...1_024) { options.maxConcurrentTransfers = n }
+        if let n = try reader.int("maxBodyBytes", in: 1_024...(1 << 30)) { options.maxBodyBytes = n }
+        if let n = try reader.int("maxRedirects", in: 0...20) { options.maxRedirects = n }
+        if let d = try reader.seconds("connectTimeoutSeconds", in: 0.1...120) { options.connectTimeout = d }
+        if let n = try reader.int("lowSpeedBytesPerSecond", in: 1...(1 << 30)) { options.lowSpeedBytesPerSecond = n }
+        if let n = try reader.int("lowSpeedSeconds", in: 1...600) { options.lowSpeedSeconds = n }
+        if let agent = try reader.string("userAgent") {
+            guard !agent.isEmpty, !agent.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                throw reader.error("userAgent", "a non-empty string without control characters")
+            }
+            options.userAgent = agent
+        }
+        try reader.finish()
+        return options
+    }
+}

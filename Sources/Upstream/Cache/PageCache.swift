@@ -1,0 +1,107 @@
+import Synchronization
+
+/// Many viewers, one upstream: concurrent requests for the same page share one fetch (coalescing), a fetched
+/// page is served from memory for `ttl`, and the page after a demanded one can be prefetched into it.
+///
+/// Keyed by cursor (nil = first page). Failures are not cached. At most `capacity` pages are kept; expired ones
+/// go first, then the oldest. A fetch runs in a task of its own, so a waiter that goes away does not cancel it
+/// for the others.
+///
+/// Thread-safe: all state is in one `Mutex`; fetches run outside it.
+public final class PageCache: Sendable {
+    public typealias Load = @Sendable () async -> Result<Page, UpstreamError>
+    private typealias Fetch = Task<Result<Page, UpstreamError>, Never>
+
+    private enum Entry {
+        case loading(Fetch)
+        case ready(Page, expires: ContinuousClock.Instant)
+    }
+
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var order: [String] = []
+        var fetches = 0
+        var hits = 0
+    }
+
+    /// How long a fetched page is served from memory.
+    public let ttl: Duration
+    /// Whether a demanded page's next page is fetched ahead.
+    public let prefetch: Bool
+    /// Most pages kept.
+    public let capacity: Int
+    private let state = Mutex(State())
+
+    /// A cache keeping pages for `ttl` (zero: coalescing only), prefetching if asked.
+    public init(ttl: Duration, prefetch: Bool, capacity: Int = 256) {
+        self.ttl = ttl
+        self.prefetch = prefetch && ttl > .zero
+        self.capacity = max(1, capacity)
+    }
+
+    /// Upstream fetches started, and requests answered without one (for tests and metrics).
+    public var statistics: (fetches: Int, hits: Int) { state.withLock { ($0.fetches, $0.hits) } }
+
+    /// The page for `cursor`: from memory if fresh, else joined to the fetch in flight, else fetched by `load`.
+    public func page(for cursor: String?, load: @escaping Load) async -> Result<Page, UpstreamError> {
+        await fetch(for: cursor, load: load).value
+    }
+
+    /// Starts fetching `cursor` into the cache unless it is there or on its way; returns at once.
+    public func prefetch(_ cursor: String, load: @escaping Load) {
+        _ = fetch(for: cursor, load: load)
+    }
+
+    private func fetch(for cursor: String?, load: @escaping Load) -> Fetch {
+        let key = cursor.map { "c" + $0 } ?? "first"
+        let now = ContinuousClock.now
+        return state.withLock { state -> Fetch in
+            switch state.entries[key] {
+            case .ready(let page, let expires)? where expires > now:
+                state.hits += 1
+                return Fetch { .success(page) }
+            case .loading(let fetch)?:
+                state.hits += 1
+                return fetch
+            default:
+                break
+            }
+            let fetch = Fetch { [self] in
+                let result = await load()
+                store(result, key: key)
+                return result
+            }
+            state.fetches += 1
+            insert(&state, key: key, .loading(fetch), now: now)
+            return fetch
+        }
+    }
+
+    private func store(_ result: Result<Page, UpstreamError>, key: String) {
+        let now = ContinuousClock.now
+        state.withLock { state in
+            if case .success(let page) = result, ttl > .zero {
+                insert(&state, key: key, .ready(page, expires: now + ttl), now: now)
+            } else {
+                state.entries[key] = nil
+                state.order.removeAll { $0 == key }
+            }
+        }
+    }
+
+    private func insert(_ state: inout State, key: String, _ entry: Entry, now: ContinuousClock.Instant) {
+        if state.entries.updateValue(entry, forKey: key) == nil { state.order.append(key) }
+        guard state.entries.count > capacity else { return }
+        state.order.removeAll { key in
+            if case .ready(_, let expires)? = state.entries[key], expires <= now {
+                state.entries[key] = nil
+                return true
+            }
+            return false
+        }
+        while state.entries.count > capacity, let oldest = state.order.first {
+            state.order.removeFirst()
+            state.entries[oldest] = nil
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import JSON
+
+/// What a page must look like to count as a success, beyond a 2xx status and a JSON body.
+///
+/// A plain value: thread-safe.
+public struct PageChecks: Sendable {
+    /// When set, the value here must be `true` (e.g. Slack's `ok`); anything else is an upstream error.
+    public var okPath: JSONPath? = nil
+    /// When set and the value here is present and not `null` or `false`, the page is an upstream error
+    /// (e.g. `error`, `errors[0].message`); its text (shortened) becomes the message.
+    public var errorPath: JSONPath? = nil
+    /// A boolean "has more" flag (`has_more`, `meta.hasNextPage`). When set, it alone decides whether
+    /// another page follows: `false` ends the list even if a cursor is present.
+    public var hasMorePath: JSONPath? = nil
+
+    /// No checks beyond status and JSON.
+    public init() {}
+}
