@@ -86,16 +86,16 @@ import Testing
         let source = try Self.source(server, client)
 
         #expect(try await source.fetchPage(cursor: nil).nextCursor == "same")
-        await #expect(throws: UpstreamError.invalidPage("cursor did not advance")) {
+        await #expect(throws: UpstreamError.invalidPage("the next cursor repeats the current one (a loop)")) {
             try await source.fetchPage(cursor: "same")
         }
     }
 
     @Test(arguments: [
-        ("not json at all", "body is not JSON"),
-        ("{\"data\":{\"items\":{\"id\":1}}}", "items are not an array"),
-        ("{\"other\":[]}", "items are not an array"),
-        ("{\"data\":{\"items\":[]},\"next_cursor\":[1]}", "next cursor is not a string"),
+        ("not json at all", "the body is not JSON (application/json)"),
+        ("{\"data\":{\"items\":{\"id\":1}}}", "no items array at 'data.items'"),
+        ("{\"other\":[]}", "no items array at 'data.items'"),
+        ("{\"data\":{\"items\":[]},\"next_cursor\":[1]}", "the next cursor at 'next_cursor' is not a string or an integer"),
     ])
     func malformedPagesAreInvalid(body: String, why: String) async throws {
         let server = try FixtureServer { _ in .json(body) }
