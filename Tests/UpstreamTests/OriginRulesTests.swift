@@ -1,0 +1,86 @@
+import JSON
+import Testing
+@testable import Upstream
+
+/// Redirects and next links are followed only within the configured upstream origin.
+@Suite struct OriginRulesTests {
+    private func withServers(_ handler: @escaping @Sendable (FixtureRequest, String) -> FixtureReply,
+                             _ body: (FixtureServer, FixtureServer, UpstreamClient) async throws -> Void) async throws {
+        let other = try FixtureServer { _ in .json("{\"data\":[{\"id\":666}],\"next\":null}") }
+        defer { other.stop() }
+        let otherBase = other.baseURL
+        let server = try FixtureServer { request in handler(request, otherBase) }
+        defer { server.stop() }
+        let client = try UpstreamClient()
+        defer { client.shutdown() }
+        try await body(server, other, client)
+    }
+
+    private func source(_ server: FixtureServer, _ client: UpstreamClient, _ style: PaginationStyle) throws -> PageSource {
+        PageSource(client: client, template: PageRequestTemplate(url: server.baseURL + "/items"),
+                   itemsPath: try JSONPath("data"), style: style)
+    }
+
+    @Test func aRedirectToAnotherHostIsRefused() async throws {
+        try await withServers({ _, other in .redirect(to: other + "/steal") }) { server, other, client in
+            await #expect(throws: UpstreamError.offOrigin) {
+                try await source(server, client, .linkHeader).fetchPage(cursor: nil)
+            }
+            #expect(other.requests.isEmpty, "the other host was never contacted")
+        }
+    }
+
+    @Test func aRedirectWithinTheOriginIsFollowed() async throws {
+        try await withServers({ request, _ in
+            request.path == "/items" ? .redirect(to: "/v2/items") : .json("{\"data\":[{\"id\":1}]}")
+        }) { server, _, client in
+            let page = try await source(server, client, .linkHeader).fetchPage(cursor: nil)
+            #expect(page.items == [["id": 1]])
+            #expect(server.requests.map(\.path) == ["/items", "/v2/items"])
+        }
+    }
+
+    @Test func aNextLinkInTheBodyToAnotherHostIsRefused() async throws {
+        try await withServers({ _, other in .json("{\"data\":[],\"next\":\"\(other)/items?page=2\"}") }) { server, other, client in
+            await #expect(throws: UpstreamError.offOrigin) {
+                try await source(server, client, .nextURL(path: try JSONPath("next"))).fetchPage(cursor: nil)
+            }
+            #expect(other.requests.isEmpty)
+        }
+    }
+
+    @Test func aLinkHeaderToAnotherHostIsRefused() async throws {
+        try await withServers({ _, other in
+            .respond(status: 200, headers: [("Link", "<\(other)/items?page=2>; rel=\"next\"")], body: Array("{\"data\":[]}".utf8))
+        }) { server, _, client in
+            await #expect(throws: UpstreamError.offOrigin) { try await source(server, client, .linkHeader).fetchPage(cursor: nil) }
+        }
+    }
+
+    @Test func aForeignURLCursorIsNeverRequested() async throws {
+        try await withServers({ _, _ in .json("{\"data\":[]}") }) { server, other, client in
+            await #expect(throws: UpstreamError.offOrigin) {
+                try await source(server, client, .linkHeader).fetchPage(cursor: other.baseURL + "/items")
+            }
+            #expect(other.requests.isEmpty && server.requests.isEmpty)
+        }
+    }
+
+    @Test func originsCompareSchemeHostAndPort() throws {
+        let origin = try #require(UpstreamOrigin(url: "https://API.example.com/v1?x=1"))
+        #expect(origin.contains("https://api.example.com:443/v2"))
+        #expect(!origin.contains("http://api.example.com/v1"))
+        #expect(!origin.contains("https://api.example.com:8443/v1"))
+        #expect(!origin.contains("https://api.example.com.evil.net/v1"))
+        #expect(!origin.contains("https://user@api.example.com/v1"))
+        #expect(!origin.contains("/relative"))
+        #expect(UpstreamOrigin(url: "file:///etc/passwd") == nil)
+    }
+
+    @Test func linkHeadersAreParsed() {
+        let header = #"<https://a.example/x?page=3>; rel="last", <https://a.example/x?page=2>; rel="next""#
+        #expect(LinkHeader.target(header, relation: "next") == "https://a.example/x?page=2")
+        #expect(LinkHeader.target(#"<https://a.example/y>; rel="prev next""#, relation: "next") == "https://a.example/y")
+        #expect(LinkHeader.target(#"<https://a.example/y>; rel="prev""#, relation: "next") == nil)
+    }
+}

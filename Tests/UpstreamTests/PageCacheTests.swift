@@ -1,0 +1,73 @@
+import JSON
+import Testing
+@testable import Upstream
+
+/// Many viewers, one upstream: coalescing, the TTL cache and prefetch.
+@Suite struct PageCacheTests {
+    static func source(_ server: FixtureServer, _ client: UpstreamClient, cache: PageCache) throws -> PageSource {
+        PageSource(client: client, template: PageRequestTemplate(url: server.baseURL + "/i"), itemsPath: try JSONPath("data"),
+                   style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next")), cache: cache)
+    }
+
+    static let api: @Sendable (FixtureRequest) -> FixtureReply = { request in
+        let next = request.query["cursor"] == nil ? "\"p1\"" : "null"
+        return .slow(.milliseconds(100), .json("{\"data\":[{\"id\":1}],\"next\":\(next)}"))
+    }
+
+    @Test func concurrentRequestsForOnePageShareOneFetch() async throws {
+        let server = try FixtureServer(handler: Self.api)
+        defer { server.stop() }
+        let client = try UpstreamClient()
+        defer { client.shutdown() }
+        let source = try Self.source(server, client, cache: PageCache(ttl: .zero, prefetch: false))
+
+        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 { group.addTask { try await source.fetchPage(cursor: nil).items.count } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+
+        #expect(counts == Array(repeating: 1, count: 8))
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func aFreshPageIsServedFromMemory() async throws {
+        let server = try FixtureServer(handler: Self.api)
+        defer { server.stop() }
+        let client = try UpstreamClient()
+        defer { client.shutdown() }
+        let cache = PageCache(ttl: .seconds(60), prefetch: false)
+        let source = try Self.source(server, client, cache: cache)
+
+        _ = try await source.fetchPage(cursor: nil)
+        _ = try await source.fetchPage(cursor: nil)
+
+        #expect(server.requests.count == 1)
+        #expect(cache.statistics.hits == 1)
+    }
+
+    @Test func theNextPageIsPrefetched() async throws {
+        let server = try FixtureServer(handler: Self.api)
+        defer { server.stop() }
+        let client = try UpstreamClient()
+        defer { client.shutdown() }
+        let source = try Self.source(server, client, cache: PageCache(ttl: .seconds(60), prefetch: true))
+
+        let first = try await source.fetchPage(cursor: nil)
+        #expect(await server.waitUntil { $0.requests.count == 2 }, "the next page was asked for ahead of demand")
+        _ = try await source.fetchPage(cursor: first.nextCursor)
+
+        #expect(server.requests.map { $0.query["cursor"] } == [nil, "p1"])
+    }
+
+    @Test func failuresAreNotCached() async throws {
+        let calls = Tally()
+        let server = try FixtureServer { _ in calls.next() == 1 ? .json("{}", status: 500) : .json("{\"data\":[]}") }
+        defer { server.stop() }
+        let client = try UpstreamClient()
+        defer { client.shutdown() }
+        let source = try Self.source(server, client, cache: PageCache(ttl: .seconds(60), prefetch: false))
+
+        await #expect(throws: UpstreamError.httpStatus(500)) { try await source.fetchPage(cursor: nil) }
+        #expect(try await source.fetchPage(cursor: nil).items.isEmpty)
+    }
+}
