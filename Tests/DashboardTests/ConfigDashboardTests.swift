@@ -1,0 +1,90 @@
+import Dashboard
+import Foundation
+import Testing
+
+/// A dashboard started from a config file, against a fixture upstream: the stream, the JSON proxy and its
+/// sealed cursors, and secrets that never reach a client.
+@Suite("Config-driven dashboard")
+struct ConfigDashboardTests {
+    static let secret = "fixture-secret-4711"
+
+    private func withDashboard(_ body: (Dashboard, ConfigFixtureUpstream) async throws -> Void) async throws {
+        let upstream = try ConfigFixtureUpstream(count: 23, token: Self.secret)
+        defer { upstream.stop() }
+        let config = try ConfigFile.parse(Array(upstream.config().utf8), file: "fixture.json",
+                                          environment: ["FIXTURE_TOKEN": Self.secret])
+        var configuration = DashboardConfiguration()
+        configuration.port = 0
+        configuration.eventLoopCount = 2
+        configuration.publicDirectory = publicDirectory
+        let dashboard = try Dashboard.start(configuration, config: config)
+        defer { dashboard.shutdown() }
+        try await body(dashboard, upstream)
+    }
+
+    @Test("the stream delivers every item once (offset drift dropped by key), big ids exact, then complete")
+    func streamEveryItemOnce() async throws {
+        try await withDashboard { dashboard, _ in
+            let tables = try await fetch(dashboard.port, "GET", "/api/tables")
+            #expect(tables.body.contains("\"things\"") && tables.body.contains("\"others\""))
+            #expect(!tables.body.contains(Self.secret) && !tables.body.contains("/v1/things"))
+
+            let stream = try await SSEClient(port: dashboard.port, path: "/tables/things/stream")
+            let session = try sessionInfo(try await stream.next(named: "session").event)
+            let next = try #require(session["next"] as? String)
+            var keys: [String] = []
+            var html = ""
+            for _ in 0..<12 {
+                guard let event = try await stream.next() else { break }
+                if event.event == "rows" {
+                    keys += rowKeys(event.data)
+                    html += event.data
+                    _ = try await post(dashboard.port, next)  // after the last batch the session has ended: 404
+                }
+                if event.event == "complete" || event.event == "error" { break }
+            }
+            let expected = ["1", "2", "3", ConfigFixtureUpstream.bigID] + (5...23).map(String.init)
+            #expect(keys == expected)
+            #expect(html.contains("12,345,678,901,234,567,890,123"), "the big id is shown exactly")
+            #expect(!html.contains(Self.secret))
+        }
+    }
+
+    @Test("the JSON proxy walks the list with sealed cursors; altered or foreign cursors are refused")
+    func proxyWithSealedCursors() async throws {
+        try await withDashboard { dashboard, _ in
+            let first = try await fetch(dashboard.port, "GET", "/api/tables/things/pages")
+            #expect(first.status == 200)
+            let page = try #require(try JSONSerialization.jsonObject(with: Data(first.body.utf8)) as? [String: Any])
+            let next = try #require(page["next"] as? String)
+            #expect(page["done"] as? Bool == false)
+            #expect((page["items"] as? [Any])?.count == 5)
+            #expect(next != "5", "the cursor is opaque")
+
+            let encoded = next.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? next
+            let second = try await fetch(dashboard.port, "GET", "/api/tables/things/pages?cursor=\(encoded)")
+            #expect(second.status == 200)
+            #expect(second.body.contains("\"thing 6\""))
+
+            let foreign = try await fetch(dashboard.port, "GET", "/api/tables/others/pages?cursor=\(encoded)")
+            #expect(foreign.status == 400, "a cursor of one table is refused by another")
+            let altered = try await fetch(dashboard.port, "GET", "/api/tables/things/pages?cursor=A\(encoded)")
+            #expect(altered.status == 400)
+            let forged = try await fetch(dashboard.port, "GET", "/api/tables/things/pages?cursor=http%3A%2F%2Fevil.example%2F")
+            #expect(forged.status == 400)
+        }
+    }
+
+    @Test("a forged resume token starts the viewer over instead of reaching the upstream with it")
+    func forgedResumeTokenResets() async throws {
+        try await withDashboard { dashboard, _ in
+            let payload = Data(#"{"c":"999","o":5,"p":"a","t":"things"}"#.utf8).base64EncodedString()
+                .replacingOccurrences(of: "=", with: "")
+            let stream = try await SSEClient(port: dashboard.port, path: "/tables/things/stream", lastEventID: "v1." + payload)
+            _ = try await stream.next(named: "session")
+            let (rows, skipped) = try await stream.next(named: "rows")
+            #expect(skipped.contains { $0.event == "reset" })
+            #expect(rowKeys(rows.data).first == "1")
+        }
+    }
+}
