@@ -34,6 +34,7 @@ struct ConfigDashboardTests {
             let next = try #require(session["next"] as? String)
             var keys: [String] = []
             var html = ""
+            var completed = false
             for _ in 0..<12 {
                 guard let event = try await stream.next() else { break }
                 if event.event == "rows" {
@@ -41,8 +42,10 @@ struct ConfigDashboardTests {
                     html += event.data
                     _ = try await post(dashboard.port, next)  // after the last batch the session has ended: 404
                 }
+                completed = event.event == "complete"
                 if event.event == "complete" || event.event == "error" { break }
             }
+            #expect(completed)
             let expected = ["1", "2", "3", ConfigFixtureUpstream.bigID] + (5...23).map(String.init)
             #expect(keys == expected)
             #expect(html.contains("12,345,678,901,234,567,890,123"), "the big id is shown exactly")
@@ -73,6 +76,25 @@ struct ConfigDashboardTests {
             let forged = try await fetch(dashboard.port, "GET", "/api/tables/things/pages?cursor=http%3A%2F%2Fevil.example%2F")
             #expect(forged.status == 400)
         }
+    }
+
+    @Test("an upstream failure is an error event in the page, with no secret in it")
+    func upstreamFailureIsAnErrorEvent() async throws {
+        let upstream = try ConfigFixtureUpstream(count: 5, token: "the-right-one")
+        defer { upstream.stop() }
+        let config = try ConfigFile.parse(Array(upstream.config().utf8), file: "fixture.json",
+                                          environment: ["FIXTURE_TOKEN": Self.secret])
+        var configuration = DashboardConfiguration()
+        configuration.port = 0
+        configuration.eventLoopCount = 2
+        configuration.publicDirectory = publicDirectory
+        let dashboard = try Dashboard.start(configuration, config: config)
+        defer { dashboard.shutdown() }
+
+        let stream = try await SSEClient(port: dashboard.port, path: "/tables/things/stream")
+        let error = try await stream.next(named: "error").event
+        #expect(error.data.contains("the upstream answered HTTP 403"))
+        #expect(!error.data.contains(Self.secret))
     }
 
     @Test("a forged resume token starts the viewer over instead of reaching the upstream with it")

@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+
+/// `rowstream --config` and `--check-config` as an operator runs them.
+@Suite("rowstream with a config file")
+struct ConfigExecutableTests {
+    private static var executable: URL {
+        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rowstream")
+    }
+
+    /// Runs rowstream to its end (bounded: killed after 20 s); returns its status, stdout and stderr.
+    private func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> (Int32, String, String) {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "build the rowstream product first")
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let pid = process.processIdentifier
+        defer { if process.isRunning { kill(pid, SIGKILL) } }
+        return try await offPool { () -> (Int32, String, String) in
+            let watchdog = DispatchWorkItem { if process.isRunning { kill(pid, SIGKILL) } }
+            DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: watchdog)
+            let err = errors.fileHandleForReading.readDataToEndOfFile()
+            let out = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            watchdog.cancel()
+            return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        }
+    }
+
+    private func writeTemporary(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rowstream-\(UUID().uuidString).json").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test("an invalid config exits 1 with the file, the key path and what was expected")
+    func invalidConfigExits() async throws {
+        let path = try writeTemporary(#"{"tables": [{"name": "x", "nmae": "typo"}]}"#)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let (status, _, errors) = try await run(["--config", path, "--port", "0"])
+        #expect(status == 1)
+        #expect(errors.contains("\(path): tables[0]."), "\(errors)")
+    }
+
+    @Test("--check-config fetches each first page and prints items, next and columns, never the secret")
+    func checkConfigReports() async throws {
+        let secret = "exe-secret-99"
+        let upstream = try ConfigFixtureUpstream(count: 12, token: secret)
+        defer { upstream.stop() }
+        let path = try writeTemporary(upstream.config())
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        let (status, output, errors) = try await run(["--check-config", path], environment: ["FIXTURE_TOKEN": secret])
+
+        #expect(status == 0, "\(output)\(errors)")
+        #expect(output.contains("table things (\"Things\"):"))
+        #expect(output.contains("items: 5 (5 distinct keys at 'id')"))
+        #expect(output.contains("next: cursor 5"))
+        #expect(output.contains("ID [id] = 1") && output.contains("Name [name] = \"thing 1\""))
+        #expect(!output.contains(secret) && !errors.contains(secret))
+
+        let (failed, failedOutput, _) = try await run(["--check-config", path], environment: ["FIXTURE_TOKEN": "wrong"])
+        #expect(failed == 1)
+        #expect(failedOutput.contains("first page FAILED: the upstream answered HTTP 403"))
+    }
+}
