@@ -24,6 +24,8 @@ public struct TableConfig: Sendable {
 
     init(_ reader: ConfigReader, environment: [String: String]) throws(ConfigError) {
         var reader = reader
+        try reader.rejectUnknown(["name", "title", "batchSize", "items", "key", "columns", "request", "pagination",
+                                  "checks", "retry", "cache"])
         let name = try reader.requiredString("name")
         guard name.utf8.count <= 64, name.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F }) else {
             throw reader.error("name", "1 to 64 of a-z, 0-9, - and _ (it is part of the table's URLs)")

@@ -101,6 +101,14 @@ struct ConfigReader {
         return pairs
     }
 
+    /// Throws for the first key (in sorted order) not in `known`: checked up front, so a misspelt key is
+    /// reported as such rather than as the required key it was meant to be.
+    func rejectUnknown(_ known: Set<String>) throws(ConfigError) {
+        if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
+            throw error(unknown, "unknown key; known keys here: \(known.sorted().joined(separator: ", "))")
+        }
+    }
+
     /// Throws for the first key (in sorted order) that was never read.
     func finish() throws(ConfigError) {
         if let unknown = members.keys.sorted().first(where: { !read.contains($0) }) {

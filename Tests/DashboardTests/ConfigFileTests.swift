@@ -75,3 +75,11 @@ import Upstream
         }
     }
 }
+
+extension ConfigFileTests {
+    @Test func aMisspeltKeyIsReportedAsUnknownFirst() {
+        let error = #expect(throws: ConfigError.self) { try Self.parse(#"{"tables": [{"name": "x", "itmes": "data"}]}"#) }
+        #expect(error?.keyPath == "tables[0].itmes")
+        #expect(error?.expected.hasPrefix("unknown key; known keys here: batchSize, cache, checks, columns") == true)
+    }
+}
