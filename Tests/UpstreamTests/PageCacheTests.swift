@@ -71,3 +71,23 @@ import Testing
         #expect(try await source.fetchPage(cursor: nil).items.isEmpty)
     }
 }
+
+extension PageCacheTests {
+    @Test func aCancelledWaiterStopsWaitingWhileTheFetchGoesOn() async throws {
+        let server = try FixtureServer { _ in .hang }
+        defer { server.stop() }
+        let client = try UpstreamClient()
+        defer { client.shutdown() }
+        let cache = PageCache(ttl: .seconds(60), prefetch: false)
+        let source = try Self.source(server, client, cache: cache)
+
+        let waiter = Task { () -> UpstreamError? in
+            do throws(UpstreamError) { _ = try await source.fetchPage(cursor: nil); return nil } catch { return error }
+        }
+        #expect(await server.waitUntil { $0.requests.count == 1 }, "the fetch started")
+        waiter.cancel()
+
+        #expect(await waiter.value == .cancelled)
+        #expect(cache.statistics.fetches == 1)
+    }
+}

@@ -4,8 +4,8 @@ import Synchronization
 /// page is served from memory for `ttl`, and the page after a demanded one can be prefetched into it.
 ///
 /// Keyed by cursor (nil = first page). Failures are not cached. At most `capacity` pages are kept; expired ones
-/// go first, then the oldest. A fetch runs in a task of its own, so a waiter that goes away does not cancel it
-/// for the others.
+/// go first, then the oldest. A fetch runs in a task of its own, so a waiter that goes away (its task cancelled)
+/// stops waiting at once without cancelling the fetch for the others.
 ///
 /// Thread-safe: all state is in one `Mutex`; fetches run outside it.
 public final class PageCache: Sendable {
@@ -43,8 +43,9 @@ public final class PageCache: Sendable {
     public var statistics: (fetches: Int, hits: Int) { state.withLock { ($0.fetches, $0.hits) } }
 
     /// The page for `cursor`: from memory if fresh, else joined to the fetch in flight, else fetched by `load`.
+    /// A cancelled caller stops waiting at once (`.cancelled`); the fetch goes on for the others.
     public func page(for cursor: String?, load: @escaping Load) async -> Result<Page, UpstreamError> {
-        await fetch(for: cursor, load: load).value
+        await SharedFetchWait.value(of: fetch(for: cursor, load: load))
     }
 
     /// Starts fetching `cursor` into the cache unless it is there or on its way; returns at once.
