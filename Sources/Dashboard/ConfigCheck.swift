@@ -33,13 +33,13 @@ public enum ConfigCheck {
         defer { client.shutdown() }
         var allLoaded = true
         for tableConfig in config.tables {
-            let table = TableFactory.make(tableConfig, client: client, seal: .random())
+            let table = TableFactory.make(tableConfig, client: client, seal: .random(), secrets: config.secrets)
             output("table \(table.name) (\"\(table.spec.title)\"):")
             do throws(UpstreamError) {
                 let page = try await table.source.fetchPage(cursor: nil)
                 describe(page, table: table, style: tableConfig.style, output: output)
             } catch {
-                output("  first page FAILED: \(error)")
+                output("  first page FAILED: " + table.redacted("\(error)"))
                 allLoaded = false
             }
         }
@@ -53,7 +53,7 @@ public enum ConfigCheck {
         switch (page.nextCursor, style) {
         case (nil, _): output("  next: none (this is the only page)")
         case (_?, .linkHeader), (_?, .nextURL): output("  next: a link on the upstream's origin")
-        case (let next?, _): output("  next: cursor \(next.count > 40 ? String(next.prefix(40)) + "..." : next)")
+        case (let next?, _): output(table.redacted("  next: cursor \(next.count > 40 ? String(next.prefix(40)) + "..." : next)"))
         }
         guard let first = page.items.first else {
             output("  columns: no item to show")
@@ -64,7 +64,7 @@ public enum ConfigCheck {
             let value = column.field.evaluate(first)
             let shown = value.map { String(decoding: $0.serialized(), as: UTF8.self) } ?? "MISSING"
             let text = shown.count > 60 ? String(shown.prefix(60)) + "..." : shown
-            output("    \(column.title) [\(column.field)] = \(text)")
+            output(table.redacted("    \(column.title) [\(column.field)] = \(text)"))
         }
     }
 }

@@ -34,6 +34,20 @@ enum ConfigEnvironment {
         return out + rest
     }
 
+    /// The values of every variable `text` references as `${NAME}` (set and at least 4 characters long): what
+    /// must never be shown, should an upstream echo it back in an error.
+    static func referencedValues(in text: String, environment: [String: String]) -> [String] {
+        var values: Set<String> = []
+        var rest = Substring(text)
+        while let start = rest.range(of: "${") {
+            rest = rest[start.upperBound...]
+            guard let close = rest.firstIndex(of: "}") else { break }
+            if let value = environment[String(rest[..<close])], value.count >= 4 { values.insert(value) }
+            rest = rest[rest.index(after: close)...]
+        }
+        return values.sorted { $0.count > $1.count }  // longest first, so no secret is half-redacted
+    }
+
     private static func isName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
         return name.unicodeScalars.allSatisfy { ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }

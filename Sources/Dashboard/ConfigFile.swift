@@ -12,6 +12,8 @@ public struct ConfigFile: Sendable {
     public var tables: [TableConfig]
     /// Limits of the one upstream client all tables share.
     public var upstream: UpstreamClientConfiguration
+    /// Values of the environment variables the file references: redacted from every message shown or logged.
+    public var secrets: [String] = []
 
     /// Reads and validates the file at `path`; `${NAME}` references are filled from `environment`.
     public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
@@ -45,7 +47,8 @@ public struct ConfigFile: Sendable {
         }
         let upstream = try root.object("upstream").map { (reader) throws(ConfigError) in try upstreamOptions(reader) }
         try root.finish()
-        return ConfigFile(tables: tables, upstream: upstream ?? UpstreamClientConfiguration())
+        let secrets = ConfigEnvironment.referencedValues(in: String(decoding: bytes, as: UTF8.self), environment: environment)
+        return ConfigFile(tables: tables, upstream: upstream ?? UpstreamClientConfiguration(), secrets: secrets)
     }
 
     private static func upstreamOptions(_ reader: ConfigReader) throws(ConfigError) -> UpstreamClientConfiguration {

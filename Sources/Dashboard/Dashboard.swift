@@ -61,7 +61,9 @@ public final class Dashboard: Sendable {
             throw DashboardError("cannot start the upstream client: \(error)")
         }
         let seal = CursorSeal.random()
-        let tables = try config.map { $0.tables.map { TableFactory.make($0, client: client, seal: seal) } }
+        let tables = try config.map { file in
+            file.tables.map { TableFactory.make($0, client: client, seal: seal, secrets: file.secrets) }
+        }
             ?? [DemoTable.make(client: client, upstreamPort: demoPort, batchSize: configuration.batchSize)]
         let sessions = SessionRegistry()
         let routes = DashboardRoutes(

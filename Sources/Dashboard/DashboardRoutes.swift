@@ -115,8 +115,9 @@ struct DashboardRoutes {
                 ]
                 return .json(body.serialized())
             } catch {
-                DashboardTable.log("table \(table.name): \(error)")
-                let body: JSONValue = ["error": .string("\(error)"), "retryable": .bool(error.isRetryable)]
+                let message = table.redacted("\(error)")
+                DashboardTable.log("table \(table.name): \(message)")
+                let body: JSONValue = ["error": .string(message), "retryable": .bool(error.isRetryable)]
                 return .json(body.serialized(), status: .badGateway)
             }
         }

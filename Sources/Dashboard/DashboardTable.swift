@@ -29,14 +29,23 @@ struct DashboardTable: Sendable {
     let seal: CursorSeal
     /// Empty pages with a cursor a viewer's walk skips in a row before failing.
     let maxEmptyPages: Int
+    /// Values (API tokens from the environment) replaced by `[redacted]` in every message shown or logged.
+    let secrets: [String]
 
-    init(spec: TableSpec, source: PageSource, batchSize: Int, seal: CursorSeal = .random(), maxEmptyPages: Int = 5) {
+    init(spec: TableSpec, source: PageSource, batchSize: Int, seal: CursorSeal = .random(), maxEmptyPages: Int = 5,
+         secrets: [String] = []) {
         self.spec = spec
         self.renderer = TableRenderer(spec: spec)
         self.source = source
         self.batchSize = batchSize
         self.seal = seal
         self.maxEmptyPages = maxEmptyPages
+        self.secrets = secrets
+    }
+
+    /// `message` with every secret replaced, should an upstream have echoed one back in its error text.
+    func redacted(_ message: String) -> String {
+        secrets.reduce(message) { text, secret in text.replacingOccurrences(of: secret, with: "[redacted]") }
     }
 
     /// The sealed form of an upstream cursor, safe to hand to a client.
@@ -72,8 +81,9 @@ struct DashboardTable: Sendable {
                 page = try await source.fetchPage(cursor: upstreamCursor)
             }
         } catch {
-            if error != .cancelled { Self.log("table \(name): \(error)") }
-            throw LoadFailure(message: "Loading rows failed: \(error)", isRetryable: error.isRetryable)
+            let message = redacted("\(error)")
+            if error != .cancelled { Self.log("table \(name): \(message)") }
+            throw LoadFailure(message: "Loading rows failed: \(message)", isRetryable: error.isRetryable)
         }
         if let next = page.nextCursor {
             return .items(page.items, next: .cursor(sealed(next)))

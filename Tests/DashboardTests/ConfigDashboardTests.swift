@@ -97,6 +97,28 @@ struct ConfigDashboardTests {
         #expect(!error.data.contains(Self.secret))
     }
 
+    @Test("a secret the upstream echoes in an error is redacted before it reaches a client")
+    func echoedSecretsAreRedacted() async throws {
+        let upstream = try ConfigFixtureUpstream(count: 5, token: Self.secret)
+        defer { upstream.stop() }
+        let text = upstream.config().replacingOccurrences(of: "/v1/things\", \"headers", with: "/v1/echo\", \"headers")
+            .replacingOccurrences(of: "\"cache\": {", with: "\"checks\": {\"errorPath\": \"error\"}, \"cache\": {")
+        let config = try ConfigFile.parse(Array(text.utf8), file: "fixture.json", environment: ["FIXTURE_TOKEN": Self.secret])
+        var configuration = DashboardConfiguration()
+        configuration.port = 0
+        configuration.eventLoopCount = 2
+        configuration.publicDirectory = publicDirectory
+        let dashboard = try Dashboard.start(configuration, config: config)
+        defer { dashboard.shutdown() }
+
+        let proxied = try await fetch(dashboard.port, "GET", "/api/tables/things/pages")
+        #expect(proxied.status == 502)
+        #expect(proxied.body.contains("token not valid: Bearer [redacted]"), "\(proxied.body)")
+        let stream = try await SSEClient(port: dashboard.port, path: "/tables/things/stream")
+        let error = try await stream.next(named: "error").event
+        #expect(error.data.contains("[redacted]") && !error.data.contains(Self.secret))
+    }
+
     @Test("a forged resume token starts the viewer over instead of reaching the upstream with it")
     func forgedResumeTokenResets() async throws {
         try await withDashboard { dashboard, _ in

@@ -16,6 +16,10 @@ final class ConfigFixtureUpstream: Sendable {
         configuration.port = 0
         configuration.eventLoopCount = 1
         server = HTTPServer(configuration: configuration, responder: ClosureResponder { request in
+            if request.path == "/v1/echo" {  // an API that echoes the credentials it got in an HTTP-200 error
+                let body: JSONValue = ["error": .string("token not valid: \(request.headers["Authorization"] ?? "")")]
+                return .now(.json(body.serialized()))
+            }
             guard request.headers["Authorization"] == "Bearer \(token)" else {
                 return .now(.json(Array("{\"error\":\"unauthorized\"}".utf8), status: .forbidden))
             }
