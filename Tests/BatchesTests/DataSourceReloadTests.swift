@@ -45,6 +45,8 @@ import Testing
             },
             onEvent: recorder.onEvent)
         source.loadNext()
+        // Reload only once the first load is inside the loader; before that, a cancelled task may never call it.
+        try await eventually("the first load started") { calls.load(ordering: .relaxed) == 1 }
         source.reload()
         try await eventually("the first task cancelled") { cancelled.load(ordering: .relaxed) }
         try await eventually("the reload's batch") { recorder.events.count == 5 }
