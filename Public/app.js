@@ -54,7 +54,8 @@
 
   const table = /** @type {HTMLTableElement} */ (byId('rs-table'));
   const rowsBody = byId('rs-rows');
-  const pendingBody = /** @type {HTMLTableSectionElement} */ (byId('rs-pending'));
+  /** Replaced by a fresh element whenever its skeletons go (see removeSkeletons). */
+  let pendingBody = /** @type {HTMLTableSectionElement} */ (byId('rs-pending'));
   const footer = byId('rs-footer');
   const skeletonTemplate = /** @type {HTMLTemplateElement} */ (byId('rs-skeleton-row'));
   const sentinel = byId('rs-sentinel');
@@ -104,9 +105,15 @@
     pendingBody.append(rows);
   }
 
-  /** Removes every skeleton row. */
-  /** Removes every skeleton row. */
-  function removeSkeletons() { pendingBody.replaceChildren(); }
+  /** Removes every skeleton row by swapping in a fresh, empty #rs-pending. Emptying the old one in place
+   *  would make the browser see one element jump down the page (the rows arrive above it) and count it as
+   *  layout shift; a new element is new content, not a shift. */
+  function removeSkeletons() {
+    if (pendingBody.rows.length === 0) return;
+    const fresh = /** @type {HTMLTableSectionElement} */ (pendingBody.cloneNode(false));
+    pendingBody.replaceWith(fresh);
+    pendingBody = fresh;
+  }
 
   /** @template {keyof HTMLElementTagNameMap} K
    *  @param {K} tag @param {Partial<HTMLElementTagNameMap[K]>} props @returns {HTMLElementTagNameMap[K]} */
@@ -259,8 +266,13 @@
     announce('Loaded ' + formatCount(added) + (added === 1 ? ' more row, ' : ' more rows, ')
       + formatCount(state.shown) + ' in total');
     announceEvent('rows', { count: added, total: state.shown });
-    maybeRequestMore();
+    deferDemand();
   }
+
+  /** Re-evaluates demand after the events already received are handled: the last batch's `rows` is
+   *  followed at once by `complete` (the browser dispatches both from one read), and a `next` between them
+   *  would ask a finished session for more. */
+  function deferDemand() { setTimeout(maybeRequestMore, 0); }
 
   /** @param {HTMLTableRowElement[]} rows @returns {number} how many were appended */
   function appendNewRows(rows) {
