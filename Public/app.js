@@ -41,6 +41,9 @@
     /** @type {Phase} */ phase: 'loading',
   };
 
+  /** Ends the `rows` data of the final batch (docs/PROTOCOL.md). */
+  const lastBatchMarker = '<!--rs:last-->';
+
   const numbers = new Intl.NumberFormat(document.documentElement.lang || undefined);
 
   // ---- DOM lookups -------------------------------------------------------------------------
@@ -266,13 +269,11 @@
     announce('Loaded ' + formatCount(added) + (added === 1 ? ' more row, ' : ' more rows, ')
       + formatCount(state.shown) + ' in total');
     announceEvent('rows', { count: added, total: state.shown });
-    deferDemand();
+    // The final batch ends with a marker; `complete` follows. Asking for more in between would POST to a
+    // session that is about to end (404).
+    if (event.data.endsWith(lastBatchMarker)) state.pending = true;
+    else maybeRequestMore();
   }
-
-  /** Re-evaluates demand after the events already received are handled: the last batch's `rows` is
-   *  followed at once by `complete` (the browser dispatches both from one read), and a `next` between them
-   *  would ask a finished session for more. */
-  function deferDemand() { setTimeout(maybeRequestMore, 0); }
 
   /** @param {HTMLTableRowElement[]} rows @returns {number} how many were appended */
   function appendNewRows(rows) {

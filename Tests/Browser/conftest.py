@@ -91,7 +91,9 @@ def open_page(browser):
     yield make
     try:
         for probe in probes:
-            assert probe.errors == [], "console or page errors: %r" % probe.errors
+            assert probe.errors == [], "console or page errors: %r\nevents: %r" % (
+                probe.errors, [(e["type"], e.get("offset"), e.get("total"), round(e["t"])) for e in
+                               probe.page.evaluate("window.__rs.events")])
     finally:
         for probe in probes:
             probe.context.close()

@@ -142,8 +142,8 @@ class CutProxy:
                     if not data:
                         return
                     if sock is client:
-                        if not link["line"]:
-                            link["line"] = data.split(b"\r\n", 1)[0]
+                        if data.split(b" ", 1)[0] in (b"GET", b"POST", b"HEAD"):
+                            link["line"] = data.split(b"\r\n", 1)[0]   # the latest request (keep-alive)
                         upstream.sendall(data)
                     elif not link["frozen"]:
                         client.sendall(data)
