@@ -11,6 +11,8 @@
 //   rowstream:complete {total}                           the list is complete; the stream is closed
 //   rowstream:error    {message, retryable, connection}  a batch or the connection failed
 //   rowstream:reset    {}                                everything shown was dropped
+//   rowstream:reconnect {why}                            a new stream resumes a silent or dead one
+//                                                        (why: silent | online | visible)
 //
 // Attributes kept on #rs-table for tests and embedders:
 //   data-state  loading | idle | error | complete
@@ -39,10 +41,22 @@
     /** rows shown; rows whose data-index is below this are dropped */ shown: 0,
     /** a batch is in flight (requested by us or loaded by the server on its own) */ pending: true,
     /** @type {Phase} */ phase: 'loading',
+    /** the id of the last `rows`/`reset` event: where a new stream resumes */ lastToken: '',
+    /** the final batch arrived (its `rows` ended with the marker); ask for nothing more */ sawLast: false,
+    /** the stream is over for good: the list is complete, or the connection was refused */ stopped: false,
   };
 
   /** Ends the `rows` data of the final batch (docs/PROTOCOL.md). */
   const lastBatchMarker = '<!--rs:last-->';
+
+  /** Stream health (health.js): watchdog for silence, reconnect on `online` and `visibilitychange`. */
+  const health = /** @type {any} */ (window).RowstreamHealth
+    ? /** @type {any} */ (window).RowstreamHealth.watch({
+      isOpen: () => isStreamOpen(),
+      isDone: () => state.stopped || state.source === null,
+      reconnect,
+    })
+    : { heard() {}, setInterval() {} };
 
   const numbers = new Intl.NumberFormat(document.documentElement.lang || undefined);
 
@@ -241,6 +255,7 @@
     const { session, table: name, next, reload } = state.session;
     announceEvent('session', { session, table: name, next, reload });
     if (fresh) beginBatch();
+    else if (state.sawLast) state.pending = true;             // `complete` follows: ask for nothing
     else if (state.phase !== 'error') resumeDemand();
   }
 
@@ -271,7 +286,9 @@
     announceEvent('rows', { count: added, total: state.shown });
     // The final batch ends with a marker; `complete` follows. Asking for more in between would POST to a
     // session that is about to end (404).
-    if (event.data.endsWith(lastBatchMarker)) state.pending = true;
+    state.lastToken = event.lastEventId;
+    state.sawLast = event.data.endsWith(lastBatchMarker);
+    if (state.sawLast) state.pending = true;
     else maybeRequestMore();
   }
 
@@ -286,6 +303,7 @@
   /** @param {MessageEvent<string>} event */
   function handleComplete(event) {
     const { total } = JSON.parse(event.data);
+    state.stopped = true;
     closeStream();
     endBatch();
     setPhase('complete');
@@ -299,7 +317,10 @@
    *  @param {Event} event */
   function handleError(event) {
     if (event.target !== state.source) return;
-    if (event instanceof MessageEvent && typeof event.data === 'string') showBatchError(event);
+    if (event instanceof MessageEvent && typeof event.data === 'string') {
+      health.heard();
+      showBatchError(event);
+    }
     else showConnectionError();
   }
 
@@ -317,6 +338,7 @@
   function showConnectionError() {
     if (!isStream(EventSource.CLOSED)) return announce('Reconnecting…');
     const message = 'The connection was closed. Reload to try again.';
+    state.stopped = true;
     closeStream();
     endBatch();
     setPhase('error');
@@ -333,8 +355,11 @@
     else reload();
   }
 
-  /** `reset`: everything shown is void; the next rows start at index 0. */
-  function handleReset() {
+  /** `reset`: everything shown is void; the next rows start at index 0.
+   *  @param {MessageEvent<string>} event */
+  function handleReset(event) {
+    state.lastToken = event.lastEventId;
+    state.sawLast = false;
     clearShownRows();
     beginBatch();
     announceEvent('reset', {});
@@ -344,14 +369,33 @@
 
   /** @param {(event: MessageEvent<string>) => void} handler @returns {(event: Event) => void} */
   function fromCurrent(handler) {
-    return (event) => { if (isCurrent(event)) handler(event); };
+    return (event) => {
+      if (!isCurrent(event)) return;
+      health.heard();
+      handler(event);
+    };
   }
 
-  /** Opens an EventSource on data-stream and wires its events. */
+  /** @param {MessageEvent<string>} event `{"interval": ms}`: the server's heartbeat interval. */
+  function handleHeartbeat(event) { health.setInterval(Number(JSON.parse(event.data).interval) || 0); }
+
+  /** @returns {string} the stream URL, resuming after `state.lastToken` when there is one (a new
+   *  EventSource cannot send Last-Event-ID itself; the server also reads `?lastEventId=`). */
+  function streamURL() {
+    const base = table.dataset.stream || '';
+    if (!state.lastToken) return base;
+    return base + (base.includes('?') ? '&' : '?') + 'lastEventId=' + encodeURIComponent(state.lastToken);
+  }
+
+  /** Opens an EventSource (resuming after `state.lastToken`, if any) and wires its events. One per page:
+   *  the previous one is always closed first. */
   function openStream() {
-    const source = new EventSource(table.dataset.stream || '');
+    closeStream();
+    const source = new EventSource(streamURL());
     state.source = source;
     state.session = null;
+    state.stopped = false;
+    source.addEventListener('heartbeat', fromCurrent(handleHeartbeat));
     source.addEventListener('session', fromCurrent(handleSession));
     source.addEventListener('loading', fromCurrent(handleLoading));
     source.addEventListener('rows', fromCurrent(handleRows));
@@ -363,10 +407,20 @@
   /** Closes the current EventSource, if any; it never reconnects after this. */
   function closeStream() { if (state.source) state.source.close(); }
 
+  /** The watchdog (health.js) or the browser found the stream dead: resume on a new EventSource.
+   *  @param {string} why */
+  function reconnect(why) {
+    announce('Reconnecting…');
+    announceEvent('reconnect', { why });
+    openStream();
+  }
+
   /** Starts over on a new EventSource (fresh session, no Last-Event-ID). */
   function restartStream() {
     closeStream();
     state.source = null;
+    state.lastToken = '';
+    state.sawLast = false;
     clearShownRows();
     beginBatch();
     announceEvent('reset', {});

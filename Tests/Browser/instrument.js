@@ -24,7 +24,7 @@
       skeletons: document.querySelectorAll('#rs-pending tr.rs-skeleton').length,
     };
   }
-  for (const name of ['session', 'loading', 'rows', 'complete', 'error', 'reset']) {
+  for (const name of ['session', 'loading', 'rows', 'complete', 'error', 'reset', 'reconnect']) {
     document.addEventListener('rowstream:' + name, (event) => {
       const t = performance.now();
       log.events.push(Object.assign({ type: name, t }, event.detail, snapshot()));
@@ -34,10 +34,14 @@
     }, true);
   }
   const NativeEventSource = window.EventSource;
+  const open = [];
+  /** EventSources not CLOSED right now: the page must never hold more than one. */
+  window.__rsOpenSources = () => open.filter((source) => source.readyState !== 2).length;
   window.EventSource = class extends NativeEventSource {
     constructor(url, init) {
       super(url, init);
       log.sources.push({ url: String(url), t: performance.now() });
+      open.push(this);
     }
   };
   for (const name of ['alert', 'confirm', 'prompt']) {

@@ -90,7 +90,7 @@ class RowstreamServer:
 class CutProxy:
     """A TCP proxy in front of the server. `cut()` closes live connections whose request line matches;
     `freeze()` stops forwarding server bytes on them while keeping them open (a silent, half-dead stream);
-    `hold()` accepts new connections but never forwards them until `release()`. Threads stop on `close()`."""
+    `hold()` swallows new stream requests (never answered) until `release()`. Threads stop on `close()`."""
 
     def __init__(self, target_port):
         self.target_port = target_port
@@ -101,6 +101,7 @@ class CutProxy:
         self.lock = threading.Lock()
         self.links = []            # [client, upstream, first_line, frozen_flag_list]
         self.holding = False
+        self.held = []
         self.stopping = False
         self.threads = [threading.Thread(target=self._accept, daemon=True)]
         self.threads[0].start()
@@ -119,9 +120,6 @@ class CutProxy:
             thread.start()
 
     def _serve(self, client):
-        deadline = time.monotonic() + 120
-        while self.holding and not self.stopping and time.monotonic() < deadline:
-            time.sleep(0.05)
         try:
             upstream = socket.create_connection(("127.0.0.1", self.target_port), timeout=5)
         except OSError:
@@ -144,7 +142,12 @@ class CutProxy:
                     if sock is client:
                         if data.split(b" ", 1)[0] in (b"GET", b"POST", b"HEAD"):
                             link["line"] = data.split(b"\r\n", 1)[0]   # the latest request (keep-alive)
-                        upstream.sendall(data)
+                            if self.holding and b"/stream" in link["line"] and not link["frozen"]:
+                                link["frozen"] = link["held"] = True       # swallowed: never answered
+                                with self.lock:
+                                    self.held.append(link)
+                        if not link.get("held"):
+                            upstream.sendall(data)
                     elif not link["frozen"]:
                         client.sendall(data)
         except OSError:
@@ -181,10 +184,16 @@ class CutProxy:
         return len(links)
 
     def hold(self):
+        """From now on, stream requests (on new or kept-alive connections) go into a black hole: never
+        forwarded, never answered, and they stay that way after `release()`."""
         self.holding = True
 
     def release(self):
         self.holding = False
+
+    def held_count(self):
+        with self.lock:
+            return len(self.held)
 
     def count(self, needle="/stream"):
         return len(self._matching(needle))
