@@ -26,12 +26,14 @@
    * @typedef {{session: string, table: string, title: string, columns: Column[],
    *            batchSize: number, next: string, reload: string}} Session
    * @typedef {'loading' | 'idle' | 'error' | 'complete'} Phase
-   * @typedef {{prefetchMargin: number, skeletonRows: number}} Config
+   * @typedef {{prefetchMargin: number, skeletonRows: number, maxRows: number, pruneMargin: number}} Config
    */
 
   /** @type {Config} Tunables: pixels below the viewport that trigger a prefetch; skeleton rows per
-   *  pending batch (0 = as many as the server rendered at first paint). */
-  const config = Object.assign({ prefetchMargin: 800, skeletonRows: 0 },
+   *  pending batch (0 = as many as the server rendered at first paint); real rows kept in the DOM at most
+   *  (0 = no limit; prune.js replaces batches far from the viewport by spacers and fetches them again);
+   *  pixels around the viewport where pruned batches are fetched again (twice that is never pruned). */
+  const config = Object.assign({ prefetchMargin: 800, skeletonRows: 0, maxRows: 2000, pruneMargin: 1200 },
     /** @type {any} */ (window).RowstreamConfig || {});
 
   /** The page's only mutable state; touched only by the functions below. */
@@ -48,15 +50,6 @@
 
   /** Ends the `rows` data of the final batch (docs/PROTOCOL.md). */
   const lastBatchMarker = '<!--rs:last-->';
-
-  /** Stream health (health.js): watchdog for silence, reconnect on `online` and `visibilitychange`. */
-  const health = /** @type {any} */ (window).RowstreamHealth
-    ? /** @type {any} */ (window).RowstreamHealth.watch({
-      isOpen: () => isStreamOpen(),
-      isDone: () => state.stopped || state.source === null,
-      reconnect,
-    })
-    : { heard() {}, setInterval() {} };
 
   const numbers = new Intl.NumberFormat(document.documentElement.lang || undefined);
 
@@ -80,6 +73,27 @@
   const count = byId('rs-count');
   const skeletonCount = config.skeletonRows || pendingBody.rows.length
     || Math.min(Number(table.dataset.batchSize) || 10, 20);
+
+  /** Stream health (health.js): watchdog for silence, reconnect on `online` and `visibilitychange`. */
+  const health = /** @type {any} */ (window).RowstreamHealth
+    ? /** @type {any} */ (window).RowstreamHealth.watch({
+      isOpen: () => isStreamOpen(),
+      isDone: () => state.stopped || state.source === null,
+      reconnect,
+    })
+    : { heard() {}, setInterval() {} };
+
+  /** The bounded DOM (prune.js): at most config.maxRows real rows; far batches become spacers. */
+  const pruner = /** @type {any} */ (window).RowstreamPrune
+    ? /** @type {any} */ (window).RowstreamPrune.attach({
+      body: rowsBody,
+      rowsURL: (table.dataset.stream || '').replace(/\/stream$/, '/rows'),
+      maxRows: config.maxRows,
+      margin: config.pruneMargin,
+      parseRows: (/** @type {string} */ html) => parseRows(html),
+      columns: () => columnCount(),
+    })
+    : { record() {}, prune() {}, reset() {}, stats() { return null; } };
 
   // ---- Small DOM helpers -------------------------------------------------------------------
 
@@ -190,6 +204,7 @@
   /** Drops every row shown and the footer. */
   function clearShownRows() {
     rowsBody.replaceChildren();
+    pruner.reset();
     footer.replaceChildren();
     state.shown = 0;
     updateCount();
@@ -276,7 +291,10 @@
   /** Appends rows, dropping any whose data-index was already shown.
    *  @param {MessageEvent<string>} event */
   function handleRows(event) {
-    const added = appendNewRows(parseRows(event.data));
+    const rows = appendNewRows(parseRows(event.data));
+    pruner.record(rows, state.lastToken);
+    pruner.prune();
+    const added = rows.length;
     endBatch();
     removeErrorRow();
     setPhase('idle');
@@ -292,12 +310,12 @@
     else maybeRequestMore();
   }
 
-  /** @param {HTMLTableRowElement[]} rows @returns {number} how many were appended */
+  /** @param {HTMLTableRowElement[]} rows @returns {HTMLTableRowElement[]} the rows appended */
   function appendNewRows(rows) {
     const fresh = rows.filter((row) => Number(row.dataset.index) >= state.shown);
     for (const row of fresh) state.shown = Math.max(state.shown, Number(row.dataset.index) + 1);
     rowsBody.append(...fresh);
-    return fresh.length;
+    return fresh;
   }
 
   /** @param {MessageEvent<string>} event */
@@ -449,7 +467,7 @@
     byId('rs-reload').addEventListener('click', reload);
     observeSentinel();
     openStream();
-    /** @type {any} */ (window).Rowstream = { config, reload, snapshot };
+    /** @type {any} */ (window).Rowstream = { config, reload, snapshot, pruning: () => pruner.stats() };
   }
 
   start();

@@ -78,9 +78,11 @@ def open_page(browser):
     """open_page(url, **context options) -> PageProbe. At the end: no console errors, no page errors."""
     probes = []
 
-    def make(url, allowed_console=(), wait_for_rows=True, **options):
+    def make(url, allowed_console=(), wait_for_rows=True, init_config=None, **options):
         context = browser.new_context(viewport={"width": 1280, "height": 800}, **options)
         context.add_init_script(INSTRUMENT)
+        if init_config:
+            context.add_init_script("window.RowstreamConfig = %s;" % init_config)
         probe = PageProbe(context, allowed_console)
         probes.append(probe)
         probe.page.goto(url, wait_until="domcontentloaded")
