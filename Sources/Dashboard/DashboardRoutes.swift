@@ -43,6 +43,9 @@ struct DashboardRoutes {
         router.get("/api/tables/{name}/pages") { request, parameters throws(HTTPError) in
             proxyPage(request, table: try table(parameters["name"]))
         }
+        router.get("/tables/{name}/html") { request, parameters throws(HTTPError) in
+            try NoScriptPage(table: try table(parameters["name"])).respond(to: request)
+        }
         router.get("/tables/{name}/rows") { request, parameters throws(HTTPError) in
             try BatchRefetchRoute(table: try table(parameters["name"])).respond(to: request)
         }
