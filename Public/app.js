@@ -2,7 +2,8 @@
 //
 // Public surface
 //   window.RowstreamConfig  optional object read once at start-up; overrides the defaults in `config`.
-//   window.Rowstream        { config, reload(), snapshot() } once the script has started.
+//   window.Rowstream        { config, reload(), snapshot(), pruning() } once the script has started.
+//   Needs view.js (required), health.js and prune.js (optional), loaded before it.
 //
 // Events dispatched on #rs-table (they bubble; `detail` as listed):
 //   rowstream:session  {session, table, next, reload}   a (re)connection was accepted
@@ -51,9 +52,7 @@
   /** Ends the `rows` data of the final batch (docs/PROTOCOL.md). */
   const lastBatchMarker = '<!--rs:last-->';
 
-  const numbers = new Intl.NumberFormat(document.documentElement.lang || undefined);
-
-  // ---- DOM lookups -------------------------------------------------------------------------
+  // ---- DOM ---------------------------------------------------------------------------------
 
   /** @param {string} id @returns {HTMLElement} */
   function byId(id) {
@@ -64,15 +63,11 @@
 
   const table = /** @type {HTMLTableElement} */ (byId('rs-table'));
   const rowsBody = byId('rs-rows');
-  /** Replaced by a fresh element whenever its skeletons go (see removeSkeletons). */
-  let pendingBody = /** @type {HTMLTableSectionElement} */ (byId('rs-pending'));
-  const footer = byId('rs-footer');
-  const skeletonTemplate = /** @type {HTMLTemplateElement} */ (byId('rs-skeleton-row'));
   const sentinel = byId('rs-sentinel');
-  const status = byId('rs-status');
-  const count = byId('rs-count');
-  const skeletonCount = config.skeletonRows || pendingBody.rows.length
-    || Math.min(Number(table.dataset.batchSize) || 10, 20);
+  /** Skeletons, footer row, count and live region (view.js). */
+  const view = /** @type {any} */ (window).RowstreamView.create(table, config.skeletonRows);
+  const { formatCount, endText, announce, ensureSkeletons, removeSkeletons, showEndRow, showErrorRow,
+    removeErrorRow, parseRows } = view;
 
   /** Stream health (health.js): watchdog for silence, reconnect on `online` and `visibilitychange`. */
   const health = /** @type {any} */ (window).RowstreamHealth
@@ -91,25 +86,16 @@
       maxRows: config.maxRows,
       margin: config.pruneMargin,
       parseRows: (/** @type {string} */ html) => parseRows(html),
-      columns: () => columnCount(),
+      columns: () => view.columnCount(),
     })
     : { record() {}, prune() {}, reset() {}, stats() { return null; } };
 
-  // ---- Small DOM helpers -------------------------------------------------------------------
-
-  /** @param {number} n @returns {string} */
-  function formatCount(n) { return numbers.format(n); }
-
-  /** @returns {number} the number of columns, for colspan */
-  function columnCount() { return table.tHead ? table.tHead.rows[0].cells.length : 1; }
+  // ---- Small helpers -----------------------------------------------------------------------
 
   /** @param {string} name @param {object} detail */
   function announceEvent(name, detail) {
     table.dispatchEvent(new CustomEvent('rowstream:' + name, { detail, bubbles: true }));
   }
-
-  /** @param {string} message Polite live-region text (one announcement per batch). */
-  function announce(message) { status.textContent = message; }
 
   /** @param {Phase} phase */
   function setPhase(phase) {
@@ -118,75 +104,8 @@
     table.setAttribute('aria-busy', String(phase === 'loading'));
   }
 
-  /** @param {number} n @returns {string} e.g. "1 row", "1,234 rows" */
-  function rowsText(n) { return formatCount(n) + (n === 1 ? ' row' : ' rows'); }
-
   /** Shows the number of rows in #rs-count and data-count. */
-  function updateCount() {
-    table.dataset.count = String(state.shown);
-    const known = state.shown > 0 || state.phase === 'complete';
-    count.textContent = known ? rowsText(state.shown) : '';
-  }
-
-  /** Shows one batch of skeleton rows in #rs-pending unless some are shown. */
-  function ensureSkeletons() {
-    if (pendingBody.rows.length > 0) return;
-    const rows = document.createDocumentFragment();
-    for (let i = 0; i < skeletonCount; i += 1) rows.append(skeletonTemplate.content.cloneNode(true));
-    pendingBody.append(rows);
-  }
-
-  /** Removes every skeleton row by swapping in a fresh, empty #rs-pending. Emptying the old one in place
-   *  would make the browser see one element jump down the page (the rows arrive above it) and count it as
-   *  layout shift; a new element is new content, not a shift. */
-  function removeSkeletons() {
-    if (pendingBody.rows.length === 0) return;
-    const fresh = /** @type {HTMLTableSectionElement} */ (pendingBody.cloneNode(false));
-    pendingBody.replaceWith(fresh);
-    pendingBody = fresh;
-  }
-
-  /** @template {keyof HTMLElementTagNameMap} K
-   *  @param {K} tag @param {Partial<HTMLElementTagNameMap[K]>} props @returns {HTMLElementTagNameMap[K]} */
-  function make(tag, props) { return Object.assign(document.createElement(tag), props); }
-
-  /** Replaces the footer with one full-width row.
-   *  @param {string} id @param {Node[]} content */
-  function showFooterRow(id, content) {
-    const cell = make('td', { colSpan: columnCount() });
-    const row = make('tr', { id });
-    cell.append(...content);
-    row.append(cell);
-    footer.replaceChildren(row);
-  }
-
-  /** @param {number} total @returns {string} */
-  function endText(total) {
-    return total === 0 ? 'No rows to show' : 'All ' + rowsText(total) + ' loaded';
-  }
-
-  /** @param {number} total */
-  function showEndRow(total) { showFooterRow('rs-end', [document.createTextNode(endText(total) + ' - end of list.')]); }
-
-  /** Removes the error row, if shown. */
-  function removeErrorRow() { footer.querySelector('#rs-error')?.remove(); }
-
-  /** Error text goes in with textContent only, never as HTML.
-   *  @param {string} message @param {(() => void) | null} retry */
-  function showErrorRow(message, retry) {
-    const text = make('span', { className: 'rs-error-text', textContent: message });
-    const button = make('button', { id: 'rs-retry', type: 'button', textContent: 'Retry' });
-    if (retry) button.addEventListener('click', retry);
-    showFooterRow('rs-error', retry ? [text, button] : [text]);
-  }
-
-  /** Parses trusted, server-escaped row HTML in table context.
-   *  @param {string} html @returns {HTMLTableRowElement[]} */
-  function parseRows(html) {
-    const template = document.createElement('template');
-    template.innerHTML = html;
-    return Array.from(template.content.querySelectorAll('tr'));
-  }
+  function updateCount() { view.showCount(state.shown, state.shown > 0 || state.phase === 'complete'); }
 
   // ---- Batch states ------------------------------------------------------------------------
 
@@ -205,7 +124,7 @@
   function clearShownRows() {
     rowsBody.replaceChildren();
     pruner.reset();
-    footer.replaceChildren();
+    view.clearFooter();
     state.shown = 0;
     updateCount();
   }
@@ -266,7 +185,7 @@
     state.session = /** @type {Session} */ (JSON.parse(event.data));
     const fresh = event.lastEventId === '' && state.shown === 0;
     state.pending = false;
-    if (status.textContent === 'Reconnecting…') announce('');
+    if (view.statusText() === 'Reconnecting…') announce('');
     const { session, table: name, next, reload } = state.session;
     announceEvent('session', { session, table: name, next, reload });
     if (fresh) beginBatch();

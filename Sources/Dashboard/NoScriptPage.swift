@@ -56,7 +56,8 @@ struct NoScriptPage: Sendable {
             table.renderer.appendRows(page.items, startIndex: position.offset, to: &out)
             out += Array("</tbody>\n<style>#rs-wait-\(batch){display:none}</style>\n".utf8)
             let offset = position.offset + page.items.count
-            position = ResumeToken(table: table.name, offset: offset, position: page.nextCursor.map { .after(cursor: $0) } ?? .end)
+            let next: ResumeToken.Position = page.nextCursor.map { .after(cursor: $0) } ?? .end
+            position = ResumeToken(table: table.name, offset: offset, position: next)
             if page.nextCursor != nil, batch + 1 < Self.batchesPerPage { out += skeleton(batch + 1) }
             writer.write(out)
         }
@@ -96,7 +97,8 @@ struct NoScriptPage: Sendable {
     private func closing(_ next: ResumeToken?, total: Int) -> [UInt8] {
         var text = "</table>\n<nav class=\"rs-pager\">"
         if let next, case .after = next.position {
-            text += "<a id=\"rs-next\" rel=\"next\" href=\"\(href(next))\">Next \(table.batchSize * Self.batchesPerPage) rows</a>"
+            let rows = table.batchSize * Self.batchesPerPage
+            text += "<a id=\"rs-next\" rel=\"next\" href=\"\(href(next))\">Next \(rows) rows</a>"
         } else {
             text += "<p id=\"rs-end\">All \(total) rows shown - end of list.</p>"
         }
