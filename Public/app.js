@@ -76,7 +76,7 @@
       isDone: () => state.stopped || state.source === null,
       reconnect,
     })
-    : { heard() {}, setInterval() {} };
+    : { heard() {}, setInterval() {}, interval: () => 0 };
 
   /** The bounded DOM (prune.js): at most config.maxRows real rows; far batches become spacers. */
   const pruner = /** @type {any} */ (window).RowstreamPrune
@@ -372,10 +372,10 @@
     postTo(state.session.reload).catch(restartStream);
   }
 
-  /** @returns {{phase: Phase, shown: number, pending: boolean, session: string | null}} */
+  /** @returns {{phase: Phase, shown: number, pending: boolean, session: string | null, heartbeat: number}} */
   function snapshot() {
     const session = state.session ? state.session.session : null;
-    return { phase: state.phase, shown: state.shown, pending: state.pending, session };
+    return { phase: state.phase, shown: state.shown, pending: state.pending, session, heartbeat: health.interval() };
   }
 
   /** Wires the page once; the first batch comes from the server by itself. */

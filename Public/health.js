@@ -8,6 +8,7 @@
 //     hooks.reconnect(why)  closes the current EventSource and opens a new one that resumes
 //   Watch.heard()           call on every event received (heartbeats included)
 //   Watch.setInterval(ms)   the server's heartbeat interval, from its `heartbeat` event
+//   Watch.interval()        that interval; 0 until the first heartbeat (the watchdog waits for it)
 //
 // Rules: a stream is silent when nothing, not even a heartbeat, arrived for `silenceFactor` heartbeat
 // intervals (at least `minimumSilence` ms); then the watchdog reconnects. `online` reconnects a stream that
@@ -22,14 +23,13 @@
   const defaults = {
     /** silence, in heartbeat intervals, after which the stream counts as dead */ silenceFactor: 2.5,
     /** never less than this, in ms */ minimumSilence: 3000,
-    /** the heartbeat interval assumed before the server states it (the server's default: 15 s) */
-    interval: 15000,
   };
 
   /** @param {Hooks} hooks @returns {Watch} */
   function watch(hooks) {
     const options = Object.assign({}, defaults, /** @type {any} */ (window).RowstreamHealthConfig || {});
-    let interval = options.interval;
+    /** the server's heartbeat interval; 0 until its first `heartbeat` event states it (no watchdog until then) */
+    let interval = 0;
     let lastHeard = Date.now();
     /** @type {number | undefined} */ let timer;
 
@@ -38,7 +38,7 @@
 
     function arm() {
       clearTimeout(timer);
-      timer = window.setTimeout(expire, silenceLimit());
+      if (interval > 0) timer = window.setTimeout(expire, silenceLimit());
     }
 
     function expire() {
@@ -53,7 +53,7 @@
     }
 
     /** @returns {boolean} */
-    function isSilent() { return Date.now() - lastHeard > interval + 1000; }
+    function isSilent() { return interval > 0 && Date.now() - lastHeard > interval + 1000; }
 
     /** @param {string} why */
     function reconnectIfUnhealthy(why) {
@@ -68,13 +68,13 @@
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') reconnectIfUnhealthy('visible');
     });
-    arm();
     return {
       heard,
       setInterval(ms) {
         if (ms > 0) interval = ms;
         heard();
       },
+      interval: () => interval,
     };
   }
 

@@ -94,7 +94,7 @@ struct DashboardRoutes {
                 table: table, writer: writer, resume: resume, resetFirst: resetFirst,
                 registry: registry, metrics: metrics, batchTimeout: timeout
             )
-            StreamHeartbeat.start(on: writer, every: heartbeat)
+            StreamHeartbeat.start(on: writer, commentInterval: heartbeat)
         })
     }
 

@@ -36,7 +36,7 @@ def finish_and_compare(probe, server):
 
 def test_heartbeats_keep_a_quiet_stream_open(fast_heartbeat, open_page):
     probe = open_idle(open_page, fast_heartbeat.url)
-    probe.page.wait_for_timeout(4500)                # longer than the watchdog's limit (3 s) without rows
+    probe.page.wait_for_timeout(6500)                # longer than the watchdog's limit (5 s) without rows
     assert events(probe, "reconnect") == []
     assert len(probe.rs()["sources"]) == 1
     assert probe.page.evaluate("window.__rsOpenSources()") == 1
@@ -46,6 +46,8 @@ def test_watchdog_reconnects_a_silent_stream(fast_heartbeat, open_page):
     proxy = CutProxy(fast_heartbeat.port)
     try:
         probe = open_idle(open_page, proxy.url)
+        wait_until(lambda: probe.page.evaluate("window.Rowstream.snapshot().heartbeat") == 2000,
+                   message="the first heartbeat (it arms the watchdog)")
         assert proxy.freeze("/stream") == 1          # open but silent: EventSource alone would wait forever
         reconnect = wait_until(lambda: events(probe, "reconnect"), message="the watchdog")[0]
         assert reconnect["why"] == "silent"
