@@ -2,7 +2,8 @@
 //
 // Public surface
 //   window.RowstreamConfig  optional object read once at start-up; overrides the defaults in `config`.
-//   window.Rowstream        { config, reload(), snapshot() } once the script has started.
+//   window.Rowstream        { config, reload(), snapshot(), pruning() } once the script has started.
+//   Needs view.js (required), health.js and prune.js (optional), loaded before it.
 //
 // Events dispatched on #rs-table (they bubble; `detail` as listed):
 //   rowstream:session  {session, table, next, reload}   a (re)connection was accepted
@@ -11,6 +12,8 @@
 //   rowstream:complete {total}                           the list is complete; the stream is closed
 //   rowstream:error    {message, retryable, connection}  a batch or the connection failed
 //   rowstream:reset    {}                                everything shown was dropped
+//   rowstream:reconnect {why}                            a new stream resumes a silent or dead one
+//                                                        (why: silent | online | visible)
 //
 // Attributes kept on #rs-table for tests and embedders:
 //   data-state  loading | idle | error | complete
@@ -24,12 +27,14 @@
    * @typedef {{session: string, table: string, title: string, columns: Column[],
    *            batchSize: number, next: string, reload: string}} Session
    * @typedef {'loading' | 'idle' | 'error' | 'complete'} Phase
-   * @typedef {{prefetchMargin: number, skeletonRows: number}} Config
+   * @typedef {{prefetchMargin: number, skeletonRows: number, maxRows: number, pruneMargin: number}} Config
    */
 
   /** @type {Config} Tunables: pixels below the viewport that trigger a prefetch; skeleton rows per
-   *  pending batch (0 = as many as the server rendered at first paint). */
-  const config = Object.assign({ prefetchMargin: 800, skeletonRows: 0 },
+   *  pending batch (0 = as many as the server rendered at first paint); real rows kept in the DOM at most
+   *  (0 = no limit; prune.js replaces batches far from the viewport by spacers and fetches them again);
+   *  pixels around the viewport where pruned batches are fetched again (twice that is never pruned). */
+  const config = Object.assign({ prefetchMargin: 800, skeletonRows: 0, maxRows: 2000, pruneMargin: 1200 },
     /** @type {any} */ (window).RowstreamConfig || {});
 
   /** The page's only mutable state; touched only by the functions below. */
@@ -39,11 +44,15 @@
     /** rows shown; rows whose data-index is below this are dropped */ shown: 0,
     /** a batch is in flight (requested by us or loaded by the server on its own) */ pending: true,
     /** @type {Phase} */ phase: 'loading',
+    /** the id of the last `rows`/`reset` event: where a new stream resumes */ lastToken: '',
+    /** the final batch arrived (its `rows` ended with the marker); ask for nothing more */ sawLast: false,
+    /** the stream is over for good: the list is complete, or the connection was refused */ stopped: false,
   };
 
-  const numbers = new Intl.NumberFormat(document.documentElement.lang || undefined);
+  /** Ends the `rows` data of the final batch (docs/PROTOCOL.md). */
+  const lastBatchMarker = '<!--rs:last-->';
 
-  // ---- DOM lookups -------------------------------------------------------------------------
+  // ---- DOM ---------------------------------------------------------------------------------
 
   /** @param {string} id @returns {HTMLElement} */
   function byId(id) {
@@ -54,30 +63,39 @@
 
   const table = /** @type {HTMLTableElement} */ (byId('rs-table'));
   const rowsBody = byId('rs-rows');
-  const pendingBody = /** @type {HTMLTableSectionElement} */ (byId('rs-pending'));
-  const footer = byId('rs-footer');
-  const skeletonTemplate = /** @type {HTMLTemplateElement} */ (byId('rs-skeleton-row'));
   const sentinel = byId('rs-sentinel');
-  const status = byId('rs-status');
-  const count = byId('rs-count');
-  const skeletonCount = config.skeletonRows || pendingBody.rows.length
-    || Math.min(Number(table.dataset.batchSize) || 10, 20);
+  /** Skeletons, footer row, count and live region (view.js). */
+  const view = /** @type {any} */ (window).RowstreamView.create(table, config.skeletonRows);
+  const { formatCount, endText, announce, ensureSkeletons, removeSkeletons, showEndRow, showErrorRow,
+    removeErrorRow, parseRows } = view;
 
-  // ---- Small DOM helpers -------------------------------------------------------------------
+  /** Stream health (health.js): watchdog for silence, reconnect on `online` and `visibilitychange`. */
+  const health = /** @type {any} */ (window).RowstreamHealth
+    ? /** @type {any} */ (window).RowstreamHealth.watch({
+      isOpen: () => isStreamOpen(),
+      isDone: () => state.stopped || state.source === null,
+      reconnect,
+    })
+    : { heard() {}, setInterval() {}, interval: () => 0 };
 
-  /** @param {number} n @returns {string} */
-  function formatCount(n) { return numbers.format(n); }
+  /** The bounded DOM (prune.js): at most config.maxRows real rows; far batches become spacers. */
+  const pruner = /** @type {any} */ (window).RowstreamPrune
+    ? /** @type {any} */ (window).RowstreamPrune.attach({
+      body: rowsBody,
+      rowsURL: (table.dataset.stream || '').replace(/\/stream$/, '/rows'),
+      maxRows: config.maxRows,
+      margin: config.pruneMargin,
+      parseRows: (/** @type {string} */ html) => parseRows(html),
+      columns: () => view.columnCount(),
+    })
+    : { record() {}, prune() {}, reset() {}, stats() { return null; } };
 
-  /** @returns {number} the number of columns, for colspan */
-  function columnCount() { return table.tHead ? table.tHead.rows[0].cells.length : 1; }
+  // ---- Small helpers -----------------------------------------------------------------------
 
   /** @param {string} name @param {object} detail */
   function announceEvent(name, detail) {
     table.dispatchEvent(new CustomEvent('rowstream:' + name, { detail, bubbles: true }));
   }
-
-  /** @param {string} message Polite live-region text (one announcement per batch). */
-  function announce(message) { status.textContent = message; }
 
   /** @param {Phase} phase */
   function setPhase(phase) {
@@ -86,69 +104,8 @@
     table.setAttribute('aria-busy', String(phase === 'loading'));
   }
 
-  /** @param {number} n @returns {string} e.g. "1 row", "1,234 rows" */
-  function rowsText(n) { return formatCount(n) + (n === 1 ? ' row' : ' rows'); }
-
   /** Shows the number of rows in #rs-count and data-count. */
-  function updateCount() {
-    table.dataset.count = String(state.shown);
-    const known = state.shown > 0 || state.phase === 'complete';
-    count.textContent = known ? rowsText(state.shown) : '';
-  }
-
-  /** Shows one batch of skeleton rows in #rs-pending unless some are shown. */
-  function ensureSkeletons() {
-    if (pendingBody.rows.length > 0) return;
-    const rows = document.createDocumentFragment();
-    for (let i = 0; i < skeletonCount; i += 1) rows.append(skeletonTemplate.content.cloneNode(true));
-    pendingBody.append(rows);
-  }
-
-  /** Removes every skeleton row. */
-  /** Removes every skeleton row. */
-  function removeSkeletons() { pendingBody.replaceChildren(); }
-
-  /** @template {keyof HTMLElementTagNameMap} K
-   *  @param {K} tag @param {Partial<HTMLElementTagNameMap[K]>} props @returns {HTMLElementTagNameMap[K]} */
-  function make(tag, props) { return Object.assign(document.createElement(tag), props); }
-
-  /** Replaces the footer with one full-width row.
-   *  @param {string} id @param {Node[]} content */
-  function showFooterRow(id, content) {
-    const cell = make('td', { colSpan: columnCount() });
-    const row = make('tr', { id });
-    cell.append(...content);
-    row.append(cell);
-    footer.replaceChildren(row);
-  }
-
-  /** @param {number} total @returns {string} */
-  function endText(total) {
-    return total === 0 ? 'No rows to show' : 'All ' + rowsText(total) + ' loaded';
-  }
-
-  /** @param {number} total */
-  function showEndRow(total) { showFooterRow('rs-end', [document.createTextNode(endText(total) + ' - end of list.')]); }
-
-  /** Removes the error row, if shown. */
-  function removeErrorRow() { footer.querySelector('#rs-error')?.remove(); }
-
-  /** Error text goes in with textContent only, never as HTML.
-   *  @param {string} message @param {(() => void) | null} retry */
-  function showErrorRow(message, retry) {
-    const text = make('span', { className: 'rs-error-text', textContent: message });
-    const button = make('button', { id: 'rs-retry', type: 'button', textContent: 'Retry' });
-    if (retry) button.addEventListener('click', retry);
-    showFooterRow('rs-error', retry ? [text, button] : [text]);
-  }
-
-  /** Parses trusted, server-escaped row HTML in table context.
-   *  @param {string} html @returns {HTMLTableRowElement[]} */
-  function parseRows(html) {
-    const template = document.createElement('template');
-    template.innerHTML = html;
-    return Array.from(template.content.querySelectorAll('tr'));
-  }
+  function updateCount() { view.showCount(state.shown, state.shown > 0 || state.phase === 'complete'); }
 
   // ---- Batch states ------------------------------------------------------------------------
 
@@ -166,7 +123,8 @@
   /** Drops every row shown and the footer. */
   function clearShownRows() {
     rowsBody.replaceChildren();
-    footer.replaceChildren();
+    pruner.reset();
+    view.clearFooter();
     state.shown = 0;
     updateCount();
   }
@@ -227,10 +185,11 @@
     state.session = /** @type {Session} */ (JSON.parse(event.data));
     const fresh = event.lastEventId === '' && state.shown === 0;
     state.pending = false;
-    if (status.textContent === 'Reconnecting…') announce('');
+    if (view.statusText() === 'Reconnecting…') announce('');
     const { session, table: name, next, reload } = state.session;
     announceEvent('session', { session, table: name, next, reload });
     if (fresh) beginBatch();
+    else if (state.sawLast) state.pending = true;             // `complete` follows: ask for nothing
     else if (state.phase !== 'error') resumeDemand();
   }
 
@@ -251,7 +210,10 @@
   /** Appends rows, dropping any whose data-index was already shown.
    *  @param {MessageEvent<string>} event */
   function handleRows(event) {
-    const added = appendNewRows(parseRows(event.data));
+    const rows = appendNewRows(parseRows(event.data));
+    pruner.record(rows, state.lastToken);
+    pruner.prune();
+    const added = rows.length;
     endBatch();
     removeErrorRow();
     setPhase('idle');
@@ -259,20 +221,26 @@
     announce('Loaded ' + formatCount(added) + (added === 1 ? ' more row, ' : ' more rows, ')
       + formatCount(state.shown) + ' in total');
     announceEvent('rows', { count: added, total: state.shown });
-    maybeRequestMore();
+    // The final batch ends with a marker; `complete` follows. Asking for more in between would POST to a
+    // session that is about to end (404).
+    state.lastToken = event.lastEventId;
+    state.sawLast = event.data.endsWith(lastBatchMarker);
+    if (state.sawLast) state.pending = true;
+    else maybeRequestMore();
   }
 
-  /** @param {HTMLTableRowElement[]} rows @returns {number} how many were appended */
+  /** @param {HTMLTableRowElement[]} rows @returns {HTMLTableRowElement[]} the rows appended */
   function appendNewRows(rows) {
     const fresh = rows.filter((row) => Number(row.dataset.index) >= state.shown);
     for (const row of fresh) state.shown = Math.max(state.shown, Number(row.dataset.index) + 1);
     rowsBody.append(...fresh);
-    return fresh.length;
+    return fresh;
   }
 
   /** @param {MessageEvent<string>} event */
   function handleComplete(event) {
     const { total } = JSON.parse(event.data);
+    state.stopped = true;
     closeStream();
     endBatch();
     setPhase('complete');
@@ -286,7 +254,10 @@
    *  @param {Event} event */
   function handleError(event) {
     if (event.target !== state.source) return;
-    if (event instanceof MessageEvent && typeof event.data === 'string') showBatchError(event);
+    if (event instanceof MessageEvent && typeof event.data === 'string') {
+      health.heard();
+      showBatchError(event);
+    }
     else showConnectionError();
   }
 
@@ -304,6 +275,7 @@
   function showConnectionError() {
     if (!isStream(EventSource.CLOSED)) return announce('Reconnecting…');
     const message = 'The connection was closed. Reload to try again.';
+    state.stopped = true;
     closeStream();
     endBatch();
     setPhase('error');
@@ -320,8 +292,11 @@
     else reload();
   }
 
-  /** `reset`: everything shown is void; the next rows start at index 0. */
-  function handleReset() {
+  /** `reset`: everything shown is void; the next rows start at index 0.
+   *  @param {MessageEvent<string>} event */
+  function handleReset(event) {
+    state.lastToken = event.lastEventId;
+    state.sawLast = false;
     clearShownRows();
     beginBatch();
     announceEvent('reset', {});
@@ -331,14 +306,33 @@
 
   /** @param {(event: MessageEvent<string>) => void} handler @returns {(event: Event) => void} */
   function fromCurrent(handler) {
-    return (event) => { if (isCurrent(event)) handler(event); };
+    return (event) => {
+      if (!isCurrent(event)) return;
+      health.heard();
+      handler(event);
+    };
   }
 
-  /** Opens an EventSource on data-stream and wires its events. */
+  /** @param {MessageEvent<string>} event `{"interval": ms}`: the server's heartbeat interval. */
+  function handleHeartbeat(event) { health.setInterval(Number(JSON.parse(event.data).interval) || 0); }
+
+  /** @returns {string} the stream URL, resuming after `state.lastToken` when there is one (a new
+   *  EventSource cannot send Last-Event-ID itself; the server also reads `?lastEventId=`). */
+  function streamURL() {
+    const base = table.dataset.stream || '';
+    if (!state.lastToken) return base;
+    return base + (base.includes('?') ? '&' : '?') + 'lastEventId=' + encodeURIComponent(state.lastToken);
+  }
+
+  /** Opens an EventSource (resuming after `state.lastToken`, if any) and wires its events. One per page:
+   *  the previous one is always closed first. */
   function openStream() {
-    const source = new EventSource(table.dataset.stream || '');
+    closeStream();
+    const source = new EventSource(streamURL());
     state.source = source;
     state.session = null;
+    state.stopped = false;
+    source.addEventListener('heartbeat', fromCurrent(handleHeartbeat));
     source.addEventListener('session', fromCurrent(handleSession));
     source.addEventListener('loading', fromCurrent(handleLoading));
     source.addEventListener('rows', fromCurrent(handleRows));
@@ -350,10 +344,20 @@
   /** Closes the current EventSource, if any; it never reconnects after this. */
   function closeStream() { if (state.source) state.source.close(); }
 
+  /** The watchdog (health.js) or the browser found the stream dead: resume on a new EventSource.
+   *  @param {string} why */
+  function reconnect(why) {
+    announce('Reconnecting…');
+    announceEvent('reconnect', { why });
+    openStream();
+  }
+
   /** Starts over on a new EventSource (fresh session, no Last-Event-ID). */
   function restartStream() {
     closeStream();
     state.source = null;
+    state.lastToken = '';
+    state.sawLast = false;
     clearShownRows();
     beginBatch();
     announceEvent('reset', {});
@@ -368,10 +372,10 @@
     postTo(state.session.reload).catch(restartStream);
   }
 
-  /** @returns {{phase: Phase, shown: number, pending: boolean, session: string | null}} */
+  /** @returns {{phase: Phase, shown: number, pending: boolean, session: string | null, heartbeat: number}} */
   function snapshot() {
     const session = state.session ? state.session.session : null;
-    return { phase: state.phase, shown: state.shown, pending: state.pending, session };
+    return { phase: state.phase, shown: state.shown, pending: state.pending, session, heartbeat: health.interval() };
   }
 
   /** Wires the page once; the first batch comes from the server by itself. */
@@ -382,7 +386,7 @@
     byId('rs-reload').addEventListener('click', reload);
     observeSentinel();
     openStream();
-    /** @type {any} */ (window).Rowstream = { config, reload, snapshot };
+    /** @type {any} */ (window).Rowstream = { config, reload, snapshot, pruning: () => pruner.stats() };
   }
 
   start();

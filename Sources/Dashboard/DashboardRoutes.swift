@@ -43,6 +43,12 @@ struct DashboardRoutes {
         router.get("/api/tables/{name}/pages") { request, parameters throws(HTTPError) in
             try proxyPage(request, table: try table(parameters["name"]))
         }
+        router.get("/tables/{name}/html") { request, parameters throws(HTTPError) in
+            try NoScriptPage(table: try table(parameters["name"])).respond(to: request)
+        }
+        router.get("/tables/{name}/rows") { request, parameters throws(HTTPError) in
+            try BatchRefetchRoute(table: try table(parameters["name"])).respond(to: request)
+        }
         router.get("/healthz") { _, _ in .now(.text("ok\n")) }
         router.get("/metrics") { _, _ in
             var response = HTTPResponse.text(metrics.registry.render())
@@ -86,11 +92,13 @@ struct DashboardRoutes {
         // A position we cannot read (another version, another table, garbage) starts over, visibly.
         let resetFirst = lastEventID.map { !$0.isEmpty } == true && resume == nil
         let registry = registry, metrics = metrics, timeout = configuration.batchTimeout
+        let heartbeat = configuration.heartbeatInterval
         return .now(.eventStream(retryMilliseconds: configuration.retryMilliseconds) { writer in
             ViewerSession.open(
                 table: table, writer: writer, resume: resume, resetFirst: resetFirst,
                 registry: registry, metrics: metrics, batchTimeout: timeout
             )
+            StreamHeartbeat.start(on: writer, commentInterval: heartbeat)
         })
     }
 

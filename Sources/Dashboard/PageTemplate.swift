@@ -32,6 +32,7 @@ struct PageTemplate: Sendable {
         let page = template
             .replacingOccurrences(of: Self.titlePlaceholder, with: HTMLEscaping.escaped(table.spec.title))
             .replacingOccurrences(of: Self.tablePlaceholder, with: String(decoding: shell, as: UTF8.self))
+            .replacingOccurrences(of: "<!--rs:plain-->", with: table.pagePath + "/html")  // the no-script page
         return RenderedPage(body: Array(page.utf8))
     }
 }

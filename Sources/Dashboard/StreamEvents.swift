@@ -33,7 +33,9 @@ struct StreamEvents: Sendable {
             case .first?: position = .start
             case nil: position = .end
             }
-            let html = table.renderer.renderRows(items, startIndex: offset)
+            var html = table.renderer.renderRows(items, startIndex: offset)
+            // The final batch says so, so a page does not ask its finished session for more before `complete`.
+            if next == nil { html.append(contentsOf: Self.lastBatchMarker) }
             return SSEEvent(event: "rows", id: token(after, position), data: String(decoding: html, as: UTF8.self))
         case .completed(let total):
             return complete(total: total)
@@ -44,6 +46,9 @@ struct StreamEvents: Sendable {
             return reset()
         }
     }
+
+    /// Ends the `rows` data of the final batch (docs/PROTOCOL.md, "The last batch"); HTML ignores it.
+    static let lastBatchMarker = Array("<!--rs:last-->".utf8)
 
     func complete(total: Int) -> SSEEvent {
         SSEEvent(event: "complete", id: token(total, .finished), data: Self.text(["total": .int(Int64(total))]))

@@ -1,0 +1,82 @@
+// Rowstream stream health: a watchdog for a silent event stream, and reconnection when the browser comes
+// back online or the tab becomes visible again. Loaded before app.js, which uses it.
+//
+// Public surface
+//   window.RowstreamHealth.watch(hooks) -> Watch
+//     hooks.isOpen()        whether the EventSource is OPEN
+//     hooks.isDone()        whether the stream is over for good (list complete, or closed on purpose)
+//     hooks.reconnect(why)  closes the current EventSource and opens a new one that resumes
+//   Watch.heard()           call on every event received (heartbeats included)
+//   Watch.setInterval(ms)   the server's heartbeat interval, from its `heartbeat` event
+//   Watch.interval()        that interval; 0 until the first heartbeat (the watchdog waits for it)
+//
+// Rules: a stream is silent when nothing, not even a heartbeat, arrived for `silenceFactor` heartbeat
+// intervals (at least `minimumSilence` ms); then the watchdog reconnects. `online` reconnects a stream that
+// is not open; `visibilitychange` (to visible) does the same, and also reconnects an open one that went
+// silent while the tab slept. Timers only: no polling of the network.
+'use strict';
+
+(function () {
+  /** @typedef {{isOpen: () => boolean, isDone: () => boolean, reconnect: (why: string) => void}} Hooks
+   *  @typedef {{heard: () => void, setInterval: (ms: number) => void}} Watch */
+
+  const defaults = {
+    /** silence, in heartbeat intervals, after which the stream counts as dead */ silenceFactor: 2.5,
+    /** never less than this, in ms */ minimumSilence: 3000,
+  };
+
+  /** @param {Hooks} hooks @returns {Watch} */
+  function watch(hooks) {
+    const options = Object.assign({}, defaults, /** @type {any} */ (window).RowstreamHealthConfig || {});
+    /** the server's heartbeat interval; 0 until its first `heartbeat` event states it (no watchdog until then) */
+    let interval = 0;
+    let lastHeard = Date.now();
+    /** @type {number | undefined} */ let timer;
+
+    /** @returns {number} the silence in ms that means the stream is dead */
+    function silenceLimit() { return Math.max(options.minimumSilence, interval * options.silenceFactor); }
+
+    function arm() {
+      clearTimeout(timer);
+      if (interval > 0) timer = window.setTimeout(expire, silenceLimit());
+    }
+
+    function expire() {
+      if (hooks.isDone()) return;
+      heard();
+      hooks.reconnect('silent');
+    }
+
+    function heard() {
+      lastHeard = Date.now();
+      arm();
+    }
+
+    /** @returns {boolean} */
+    function isSilent() { return interval > 0 && Date.now() - lastHeard > interval + 1000; }
+
+    /** @param {string} why */
+    function reconnectIfUnhealthy(why) {
+      if (hooks.isDone()) return;
+      if (!hooks.isOpen() || isSilent()) {
+        heard();
+        hooks.reconnect(why);
+      }
+    }
+
+    window.addEventListener('online', () => reconnectIfUnhealthy('online'));
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') reconnectIfUnhealthy('visible');
+    });
+    return {
+      heard,
+      setInterval(ms) {
+        if (ms > 0) interval = ms;
+        heard();
+      },
+      interval: () => interval,
+    };
+  }
+
+  /** @type {any} */ (window).RowstreamHealth = { watch, defaults };
+})();

@@ -1,0 +1,44 @@
+import HTTPServer
+import Upstream
+
+/// `GET /tables/{name}/rows?after=TOKEN`: the rows of the batch that follows a resume token, as the same HTML
+/// fragment a `rows` event carries (docs/PROTOCOL.md, "Fetching a batch again").
+///
+/// The page uses it to bring back rows it pruned from a bounded DOM: it keeps, per batch, the token of the
+/// batch before (empty for the first batch). One upstream page per request, like a batch of the stream; the
+/// viewer's stream and session are not touched. A pure function of the table: safe from any thread.
+struct BatchRefetchRoute: Sendable {
+    let table: DashboardTable
+
+    func respond(to request: HTTPRequest) throws(HTTPError) -> HTTPResult {
+        let raw = request.queryValue("after") ?? ""
+        var cursor: String? = nil
+        var offset = 0
+        if !raw.isEmpty {
+            guard let token = ResumeToken(decoding: raw, table: table.name) else {
+                throw HTTPError(.badRequest, "unreadable resume token")
+            }
+            offset = token.offset
+            switch token.position {
+            case .start: break
+            case .after(let next): cursor = next
+            case .end, .finished: return .now(Self.fragment([]))
+            }
+        }
+        let table = table, start = offset, pageCursor = cursor
+        return .later {
+            do throws(UpstreamError) {
+                let page = try await table.source.fetchPage(cursor: pageCursor)
+                return Self.fragment(table.renderer.renderRows(page.items, startIndex: start))
+            } catch {
+                return .text("Loading rows failed: \(error)\n", status: .badGateway)
+            }
+        }
+    }
+
+    private static func fragment(_ html: [UInt8]) -> HTTPResponse {
+        var response = HTTPResponse.html(html)
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        return response
+    }
+}

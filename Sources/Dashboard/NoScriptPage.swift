@@ -1,0 +1,124 @@
+import HTTPServer
+import Tables
+import Upstream
+
+/// `GET /tables/{name}/html?after=TOKEN`: the table for browsers without JavaScript (docs/BROWSER.md).
+///
+/// One streamed HTML document per page of `batchesPerPage` batches. Its first bytes hold the table's header
+/// and a batch of skeleton rows; each batch is written the moment the upstream answers, followed by a tiny
+/// `<style>` that hides the skeleton it replaces (no script needed); the document ends with a plain link to
+/// the next page (`?after=` the resume token after the last row) or with the end of the list. The body is
+/// close-delimited (the server's streaming bodies are), which browsers render as it arrives, like chunks.
+///
+/// Thread-safe: an immutable value. The loading task runs on the cooperative pool and awaits the upstream
+/// (never blocks); the stream's close cancels it.
+struct NoScriptPage: Sendable {
+    static let batchesPerPage = 3
+    let table: DashboardTable
+
+    func respond(to request: HTTPRequest) throws(HTTPError) -> HTTPResult {
+        var start = ResumeToken(table: table.name, offset: 0, position: .start)
+        if let raw = request.queryValue("after"), !raw.isEmpty {
+            guard let token = ResumeToken(decoding: raw, table: table.name) else {
+                throw HTTPError(.badRequest, "unreadable position")
+            }
+            start = token
+        }
+        let page = self, first = start
+        let headers: HTTPHeaders = [
+            "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Accel-Buffering": "no",
+        ]
+        return .now(HTTPResponse(status: .ok, headers: headers, body: .stream { writer in
+            writer.write(page.opening())
+            let task = Task { await page.stream(from: first, to: writer) }
+            writer.onClose { task.cancel() }
+        }))
+    }
+
+    /// Loads up to `batchesPerPage` batches from `start`, writing each as it arrives, then the closing part.
+    private func stream(from start: ResumeToken, to writer: StreamWriter) async {
+        var position = start
+        for batch in 0..<Self.batchesPerPage {
+            let cursor: String?
+            switch position.position {
+            case .start: cursor = nil
+            case .after(let next): cursor = next
+            case .end, .finished: return writer.finishing(closing(nil, total: position.offset))
+            }
+            let page: Page
+            do throws(UpstreamError) {
+                page = try await table.source.fetchPage(cursor: cursor)
+            } catch {
+                return writer.finishing(failure("Loading rows failed: \(error)", retry: position))
+            }
+            guard !Task.isCancelled else { return }
+            var out = Array("<tbody>".utf8)
+            table.renderer.appendRows(page.items, startIndex: position.offset, to: &out)
+            out += Array("</tbody>\n<style>#rs-wait-\(batch){display:none}</style>\n".utf8)
+            let offset = position.offset + page.items.count
+            let next: ResumeToken.Position = page.nextCursor.map { .after(cursor: $0) } ?? .end
+            position = ResumeToken(table: table.name, offset: offset, position: next)
+            if page.nextCursor != nil, batch + 1 < Self.batchesPerPage { out += skeleton(batch + 1) }
+            writer.write(out)
+        }
+        writer.finishing(closing(position, total: position.offset))
+    }
+
+    /// The document up to the first skeleton batch: what the browser paints first.
+    private func opening() -> [UInt8] {
+        let title = HTMLEscaping.escaped(table.spec.title)
+        var out = Array("""
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="color-scheme" content="light dark">
+        <title>\(title) · Rowstream</title>
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml">
+        <link rel="stylesheet" href="/app.css">
+        </head>
+        <body class="rs-plain">
+        <header class="rs-bar"><div class="rs-heading"><h1 class="rs-title">\(title)</h1></div></header>
+        <main class="rs-main">
+
+        """.utf8)
+        table.renderer.appendOpenTable(to: &out)
+        out += skeleton(0)
+        return out
+    }
+
+    private func skeleton(_ batch: Int) -> [UInt8] {
+        Array("<tbody id=\"rs-wait-\(batch)\" class=\"rs-pending\">".utf8)
+            + table.renderer.skeletonRows(count: table.batchSize) + Array("</tbody>\n".utf8)
+    }
+
+    /// `</table>`, then a link to the next page, or the end of the list when `next` is nil or at the end.
+    private func closing(_ next: ResumeToken?, total: Int) -> [UInt8] {
+        var text = "</table>\n<nav class=\"rs-pager\">"
+        if let next, case .after = next.position {
+            let rows = table.batchSize * Self.batchesPerPage
+            text += "<a id=\"rs-next\" rel=\"next\" href=\"\(href(next))\">Next \(rows) rows</a>"
+        } else {
+            text += "<p id=\"rs-end\">All \(total) rows shown - end of list.</p>"
+        }
+        return Array((text + "</nav>\n</main>\n</body>\n</html>\n").utf8)
+    }
+
+    private func failure(_ message: String, retry: ResumeToken) -> [UInt8] {
+        Array(("</table>\n<p class=\"rs-notice\" id=\"rs-error\">\(HTMLEscaping.escaped(message)) "
+            + "<a href=\"\(href(retry))\">Try again</a></p>\n</main>\n</body>\n</html>\n").utf8)
+    }
+
+    private func href(_ token: ResumeToken) -> String {
+        HTMLEscaping.escaped(table.pagePath + "/html?after=" + token.encoded())
+    }
+}
+
+extension StreamWriter {
+    /// Writes `bytes`, then ends the stream.
+    fileprivate func finishing(_ bytes: [UInt8]) {
+        write(bytes)
+        finish()
+    }
+}

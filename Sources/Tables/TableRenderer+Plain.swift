@@ -1,0 +1,35 @@
+import JSON
+
+extension TableRenderer {
+    /// The opening of a table for a page that streams its rows as plain HTML (no script): the `<table>` tag,
+    /// column widths and the header, left open so that `<tbody>` sections can follow as batches arrive:
+    /// ```html
+    /// <table class="rs-table" id="rs-table" data-table="NAME">
+    /// <colgroup><col class="rs-col-FORMAT" style="width:WIDTH">...</colgroup>
+    /// <thead><tr><th scope="col" class="rs-c rs-FORMAT">TITLE</th>...</tr></thead>
+    /// ```
+    /// Same classes and widths as `renderShell`, so the same CSS lays it out identically.
+    public func appendOpenTable(to out: inout [UInt8]) {
+        out.append("<table class=\"rs-table\" id=\"rs-table\" data-table=\"")
+        HTMLEscaping.appendEscaped(spec.name, to: &out)
+        out.append("\">\n<colgroup>")
+        for column in spec.columns {
+            out.append("<col class=\"rs-col-")
+            out.append(contentsOf: column.format.rawValue.utf8)
+            if let width = column.validatedWidth {
+                out.append("\" style=\"width:")
+                HTMLEscaping.appendEscaped(width, to: &out)
+            }
+            out.append("\">")
+        }
+        out.append("</colgroup>\n<thead><tr>")
+        for column in spec.columns {
+            out.append("<th scope=\"col\" class=\"rs-c rs-")
+            out.append(contentsOf: column.format.rawValue.utf8)
+            out.append("\">")
+            HTMLEscaping.appendEscaped(column.title, to: &out)
+            out.append("</th>")
+        }
+        out.append("</tr></thead>\n")
+    }
+}

@@ -1,0 +1,69 @@
+"""Failures a viewer meets: an upstream error (Retry recovers), and the SSE connection cut by the network
+mid-list (the page reconnects and every row arrives exactly once)."""
+import pytest
+
+from support import CutProxy, RowstreamServer, wait_until
+from test_stream_page import events, scroll_to_end
+
+BATCH = 10
+
+
+@pytest.fixture(scope="module")
+def failing():
+    server = RowstreamServer("--demo-items", 60, "--batch-size", BATCH, "--demo-latency-ms", 100,
+                             "--demo-fail-every", 3)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def server():
+    server = RowstreamServer("--demo-items", 95, "--batch-size", BATCH, "--demo-latency-ms", 300)
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def proxy(server):
+    proxy = CutProxy(server.port)
+    yield proxy
+    proxy.close()
+
+
+def test_upstream_error_shows_error_row_and_retry_recovers(failing, open_page):
+    probe = open_page(failing.url)
+    retries = 0
+    for _ in range(40):                                                   # bounded
+        state = wait_until(lambda: probe.table("data-state") in ("error", "complete", "idle")
+                           and probe.table("data-state"), message="a settled state")
+        if state == "complete":
+            break
+        if state == "error":
+            assert probe.page.is_visible("#rs-error")
+            assert "Loading rows failed" in probe.page.text_content("#rs-error")
+            assert probe.table("aria-busy") == "false"
+            assert "Loading rows failed" in probe.page.text_content("#rs-status")
+            probe.page.click("#rs-retry")
+            retries += 1
+            wait_until(lambda: probe.page.query_selector("#rs-error") is None, message="error row to go")
+        probe.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        probe.page.wait_for_timeout(50)
+    assert probe.table("data-state") == "complete"
+    assert retries >= 2
+    assert probe.keys() == [str(i) for i in range(1, 61)]                 # ids 1...60, each once, in order
+
+
+def test_cut_stream_reconnects_and_delivers_every_row_once(server, proxy, open_page):
+    probe = open_page(proxy.url)
+    wait_until(lambda: len(events(probe, "rows")) >= 2 and probe.table("data-state") == "idle",
+               message="two batches, idle")
+    assert proxy.cut("/stream") == 1                                      # cut while idle
+    wait_until(lambda: len(events(probe, "session")) >= 2, message="a reconnection")
+    probe.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    wait_until(lambda: probe.table("data-state") == "loading", message="a batch loading")
+    assert proxy.cut("/stream") == 1                                      # cut while a batch loads
+    wait_until(lambda: len(events(probe, "session")) >= 3, message="a second reconnection")
+    scroll_to_end(probe)
+    assert probe.keys() == server.upstream_keys()                         # every row exactly once, in order
+    assert len(probe.streams()) >= 3
+    assert "Reconnecting" not in probe.page.text_content("#rs-status")
