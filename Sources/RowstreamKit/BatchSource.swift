@@ -69,3 +69,20 @@ extension BatchSource where Token == Int {
         }
     }
 }
+
+extension BatchSource where Token == Int {
+    /// A source over an array in memory, `batchSize` items a batch (the token is the offset of the next batch).
+    ///
+    /// ```swift
+    /// let source = BatchSource.array(["apple", "pear", "plum"], batchSize: 2)
+    /// ```
+    public static func array(_ items: [Item], batchSize: Int) -> BatchSource {
+        precondition(batchSize >= 1, "a batch holds at least one item")
+        return BatchSource(initialToken: 0) { offset in
+            let start = min(max(offset, 0), items.count)
+            let end = min(start + batchSize, items.count)
+            let batch = Array(items[start..<end])
+            return end >= items.count ? .completed(batch) : .items(batch, next: end)
+        }
+    }
+}

@@ -50,10 +50,7 @@ func peopleTable<Token>(_ source: BatchSource<Person, Token>, name: String = "pe
 
 /// A source over `items` in batches of `size`, with the offset as the token.
 func offsetSource(_ items: [Person], size: Int = 10) -> BatchSource<Person, Int> {
-    BatchSource(initialToken: 0) { offset in
-        let batch = Array(items[min(offset, items.count)..<min(offset + size, items.count)])
-        return offset + size >= items.count ? .completed(batch) : .items(batch, next: offset + size)
-    }
+    BatchSource.array(items, batchSize: size)
 }
 
 /// Starts a server on 127.0.0.1 port 0 with two event loops.

@@ -103,4 +103,14 @@ struct StreamTests {
         _ = try await stream.next(named: "complete")
         #expect(keys == (1...12).map { "p\($0)" })
     }
+
+    @Test("an empty in-memory source completes at once with total 0")
+    func emptySource() async throws {
+        let server = try startServer([peopleTable(BatchSource.array([Person](), batchSize: 10))])
+        defer { server.shutdown() }
+        let stream = try await SSEClient(port: server.port, path: "/tables/people/stream")
+        let (rows, _) = try await stream.next(named: "rows")
+        #expect(rowKeys(rows.data).isEmpty)
+        #expect(try object(try await stream.next(named: "complete").event.data)["total"] as? Int == 0)
+    }
 }
