@@ -1,5 +1,4 @@
-// An in-memory directory of people as a live, infinitely scrolling table. Run it from the repository root:
-// swift run --package-path Examples/Directory Directory [PORT], then open http://127.0.0.1:8080/
+// People in memory as a live, scrolling table: swift run --package-path Examples/Directory Directory [PORT]
 import Foundation
 import RowstreamKit
 
@@ -18,7 +17,7 @@ let source = BatchSource<Person, Int>(initialToken: 0) { offset in
     return offset + 50 >= everyone.count ? .completed(batch) : .items(batch, next: offset + 50)
 }
 
-// The row template: one typed cell per column; escaping and formatting are done for you.
+// The row template fills one typed cell per column; escaping and formatting are done for you.
 let people = TableBinding(
     name: "people", title: "People",
     columns: [TableColumn("ID", format: .number, width: "5rem"), TableColumn("Name"), TableColumn("City"),
