@@ -10,6 +10,8 @@ let package = Package(
     name: "Rowstream",
     products: [
         .executable(name: "rowstream", targets: ["rowstream"]),
+        // The library: bind your own data source and row template in code (docs/LIBRARY.md).
+        .library(name: "RowstreamKit", targets: ["RowstreamKit"]),
     ],
     targets: [
         // C libraries: typed wrappers only, no logic.
@@ -28,10 +30,15 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CSystem", "Metrics"], swiftSettings: strict),
         .target(name: "Upstream", dependencies: ["CCurl", "JSON", "Metrics"], swiftSettings: strict),
 
-        // Wiring.
+        // Wiring: the public library (bindings, server, routes, sessions), then the config/demo dashboard on it.
+        .target(
+            name: "RowstreamKit",
+            dependencies: ["HTTPServer", "Batches", "Tables", "Upstream", "JSON", "Metrics"],
+            swiftSettings: strict
+        ),
         .target(
             name: "Dashboard",
-            dependencies: ["HTTPServer", "Batches", "Tables", "Upstream", "JSON", "Metrics"],
+            dependencies: ["RowstreamKit", "HTTPServer", "Batches", "Tables", "Upstream", "JSON", "Metrics"],
             swiftSettings: strict
         ),
         .executableTarget(name: "rowstream", dependencies: ["Dashboard"], swiftSettings: strict),
@@ -45,8 +52,10 @@ let package = Package(
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "JSON"], swiftSettings: strict),
         .testTarget(
             name: "DashboardTests",
-            dependencies: ["Dashboard", "HTTPServer", "Upstream", "JSON"],
+            dependencies: ["Dashboard", "RowstreamKit", "HTTPServer", "Upstream", "JSON"],
             swiftSettings: strict
         ),
+        // Uses only RowstreamKit's public API (no @testable).
+        .testTarget(name: "RowstreamKitTests", dependencies: ["RowstreamKit"], swiftSettings: strict),
     ]
 )

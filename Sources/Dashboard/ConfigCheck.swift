@@ -1,6 +1,7 @@
 import Dispatch
 import JSON
 import Synchronization
+import Tables
 import Upstream
 
 /// `rowstream --check-config FILE`: fetches the first page of every table of a validated config and describes
@@ -33,38 +34,39 @@ public enum ConfigCheck {
         defer { client.shutdown() }
         var allLoaded = true
         for tableConfig in config.tables {
-            let table = TableFactory.make(tableConfig, client: client, seal: .random(), secrets: config.secrets)
-            output("table \(table.name) (\"\(table.spec.title)\"):")
+            let spec = tableConfig.spec
+            let redacted = UpstreamTable.redacting(config.secrets)
+            output("table \(spec.name) (\"\(spec.title)\"):")
             do throws(UpstreamError) {
-                let page = try await table.source.fetchPage(cursor: nil)
-                describe(page, table: table, style: tableConfig.style, output: output)
+                let page = try await TableFactory.source(tableConfig, client: client).fetchPage(cursor: nil)
+                describe(page, spec: spec, style: tableConfig.style, redacted: redacted, output: output)
             } catch {
-                output("  first page FAILED: " + table.redacted("\(error)"))
+                output("  first page FAILED: " + redacted("\(error)"))
                 allLoaded = false
             }
         }
         return allLoaded
     }
 
-    private static func describe(_ page: Page, table: DashboardTable, style: PaginationStyle,
-                                 output: @Sendable (String) -> Void) {
-        let keys = Set(page.items.compactMap { table.spec.keyField.evaluate($0)?.serialized() })
-        output("  items: \(page.items.count) (\(keys.count) distinct keys at '\(table.spec.keyField)')")
+    private static func describe(_ page: Page, spec: TableSpec, style: PaginationStyle,
+                                 redacted: (String) -> String, output: @Sendable (String) -> Void) {
+        let keys = Set(page.items.compactMap { spec.keyField.evaluate($0)?.serialized() })
+        output("  items: \(page.items.count) (\(keys.count) distinct keys at '\(spec.keyField)')")
         switch (page.nextCursor, style) {
         case (nil, _): output("  next: none (this is the only page)")
         case (_?, .linkHeader), (_?, .nextURL): output("  next: a link on the upstream's origin")
-        case (let next?, _): output(table.redacted("  next: cursor \(next.count > 40 ? String(next.prefix(40)) + "..." : next)"))
+        case (let next?, _): output(redacted("  next: cursor \(next.count > 40 ? String(next.prefix(40)) + "..." : next)"))
         }
         guard let first = page.items.first else {
             output("  columns: no item to show")
             return
         }
         output("  columns (first item):")
-        for column in table.spec.columns {
+        for column in spec.columns {
             let value = column.field.evaluate(first)
             let shown = value.map { String(decoding: $0.serialized(), as: UTF8.self) } ?? "MISSING"
             let text = shown.count > 60 ? String(shown.prefix(60)) + "..." : shown
-            output(table.redacted("    \(column.title) [\(column.field)] = \(text)"))
+            output(redacted("    \(column.title) [\(column.field)] = \(text)"))
         }
     }
 }

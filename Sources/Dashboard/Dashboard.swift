@@ -1,10 +1,12 @@
 import Foundation
 import HTTPServer
 import Metrics
+import RowstreamKit
 import Upstream
 
-/// A running dashboard: the demo upstream on loopback, the upstream client, and the HTTP server with the
-/// dashboard's routes. Start it with `Dashboard.start(_:)`; stop it with `shutdown()`.
+/// A running dashboard: the config file's tables (or the demo table over the demo upstream on loopback), served
+/// by a `RowstreamServer` - the same public library a code-defined table uses. Start it with `Dashboard.start(_:)`;
+/// stop it with `shutdown()`.
 ///
 /// Thread-safe: `shutdown()` and `waitUntilShutdown()` may be called from any thread.
 public final class Dashboard: Sendable {
@@ -14,11 +16,11 @@ public final class Dashboard: Sendable {
     public let demoPort: Int
     /// The demo upstream itself (its request count is useful to tests and benchmarks).
     public let demo: DemoUpstream
-    private let server: HTTPServer
+    private let server: RowstreamServer
     private let demoServer: HTTPServer
     private let client: UpstreamClient
 
-    private init(port: Int, demoPort: Int, demo: DemoUpstream, server: HTTPServer, demoServer: HTTPServer,
+    private init(port: Int, demoPort: Int, demo: DemoUpstream, server: RowstreamServer, demoServer: HTTPServer,
                  client: UpstreamClient) {
         self.port = port
         self.demoPort = demoPort
@@ -35,15 +37,6 @@ public final class Dashboard: Sendable {
             throw DashboardError("batch size must be 1...500, not \(configuration.batchSize)")
         }
         let registry = MetricsRegistry()
-        let metrics = DashboardMetrics(registry: registry)
-        let template = try PageTemplate(directory: configuration.publicDirectory)
-        let staticFiles: StaticFiles
-        do {
-            staticFiles = try StaticFiles(root: configuration.publicDirectory)
-        } catch {
-            throw DashboardError("cannot serve \(configuration.publicDirectory): \(error)")
-        }
-
         let demo = DemoUpstream(configuration: configuration.demo)
         var demoServerConfiguration = HTTPServerConfiguration()
         demoServerConfiguration.host = "127.0.0.1"
@@ -60,38 +53,19 @@ public final class Dashboard: Sendable {
             demoServer.shutdown()
             throw DashboardError("cannot start the upstream client: \(error)")
         }
-        let seal = CursorSeal.random()
-        let tables = try config.map { file in
-            file.tables.map { TableFactory.make($0, client: client, seal: seal, secrets: file.secrets) }
-        }
-            ?? [DemoTable.make(client: client, upstreamPort: demoPort, batchSize: configuration.batchSize)]
-        let sessions = SessionRegistry()
-        let routes = DashboardRoutes(
-            tables: Dictionary(uniqueKeysWithValues: tables.map { ($0.name, $0) }),
-            order: tables.map(\.name),
-            pages: Dictionary(uniqueKeysWithValues: tables.map { ($0.name, template.render($0)) }),
-            registry: sessions,
-            metrics: metrics,
-            configuration: configuration,
-            staticFiles: staticFiles
-        )
-
-        var serverConfiguration = HTTPServerConfiguration()
-        serverConfiguration.host = configuration.host
-        serverConfiguration.port = configuration.port
-        serverConfiguration.heartbeatInterval = configuration.heartbeatInterval
-        if let loops = configuration.eventLoopCount { serverConfiguration.eventLoopCount = loops }
-        let server = HTTPServer(configuration: serverConfiguration, responder: routes.router())
-        let port: Int
+        let server: RowstreamServer
         do {
-            port = try server.start()
+            let tables = try config.map { file in
+                file.tables.map { TableFactory.make($0, client: client, secrets: file.secrets) }
+            }
+                ?? [DemoTable.make(client: client, upstreamPort: demoPort, batchSize: configuration.batchSize)]
+            server = try RowstreamServer.start(tables, configuration: configuration.server, registry: registry)
         } catch {
             client.shutdown()
             demoServer.shutdown()
-            throw DashboardError("cannot listen on \(configuration.host):\(configuration.port): \(error)")
+            throw DashboardError("\(error)")
         }
-        metrics.observe(server: server, sessions: sessions)
-        return Dashboard(port: port, demoPort: demoPort, demo: demo, server: server, demoServer: demoServer,
+        return Dashboard(port: server.port, demoPort: demoPort, demo: demo, server: server, demoServer: demoServer,
                          client: client)
     }
 

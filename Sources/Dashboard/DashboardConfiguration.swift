@@ -1,4 +1,5 @@
 import Foundation
+import RowstreamKit
 
 /// Everything the dashboard needs to start. A value: build it, then hand it to `Dashboard.start(_:)`.
 public struct DashboardConfiguration: Sendable {
@@ -37,5 +38,20 @@ public struct DashboardConfiguration: Sendable {
             folder = folder.deletingLastPathComponent()
         }
         return "Public"
+    }
+}
+
+extension DashboardConfiguration {
+    /// The library server's share of this configuration.
+    var server: ServerConfiguration {
+        var server = ServerConfiguration()
+        server.host = host
+        server.port = port
+        server.publicDirectory = publicDirectory
+        server.retryMilliseconds = retryMilliseconds
+        server.heartbeatInterval = heartbeatInterval
+        server.batchTimeout = batchTimeout
+        server.eventLoopCount = eventLoopCount
+        return server
     }
 }

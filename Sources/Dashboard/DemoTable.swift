@@ -1,10 +1,11 @@
 import JSON
+import RowstreamKit
 import Tables
 import Upstream
 
 /// The demo table: customers from the built-in demo upstream, with one column of every format.
 enum DemoTable {
-    static func make(client: UpstreamClient, upstreamPort: Int, batchSize: Int) throws -> DashboardTable {
+    static func make(client: UpstreamClient, upstreamPort: Int, batchSize: Int) throws -> TableBinding {
         let spec = TableSpec(
             name: "customers",
             title: "Customers",
@@ -29,6 +30,6 @@ enum DemoTable {
             itemsPath: try JSONPath("data"),
             style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next_cursor"))
         )
-        return DashboardTable(spec: spec, source: source, batchSize: batchSize)
+        return UpstreamTable.binding(spec: spec, source: source, batchSize: batchSize)
     }
 }

@@ -8,8 +8,8 @@ import JSON
 /// not decode, or names another table, is treated as "no position" (the viewer starts over with a `reset`).
 /// The token holds the upstream's cursor, never a URL, credentials or headers, so it reveals nothing secret and
 /// cannot point the server anywhere the configuration did not allow.
-struct ResumeToken: Sendable, Equatable {
-    enum Position: Sendable, Equatable {
+package struct ResumeToken: Sendable, Equatable {
+    package enum Position: Sendable, Equatable {
         /// Nothing delivered yet.
         case start
         /// `offset` rows delivered; the next batch is fetched with `cursor`.
@@ -20,14 +20,14 @@ struct ResumeToken: Sendable, Equatable {
         case finished
     }
 
-    var table: String
-    var offset: Int
-    var position: Position
+    package var table: String
+    package var offset: Int
+    package var position: Position
 
     private static let prefix = "v1."
     private static let maxEncodedLength = 4_096
 
-    func encoded() -> String {
+    package func encoded() -> String {
         var object: [String: JSONValue] = ["t": .string(table), "o": .int(Int64(offset))]
         switch position {
         case .start: object["p"] = "s"
@@ -46,7 +46,7 @@ struct ResumeToken: Sendable, Equatable {
     }
 
     /// Decodes a token; nil for anything malformed, oversized or of another table.
-    init?(decoding token: String, table expectedTable: String) {
+    package init?(decoding token: String, table expectedTable: String) {
         guard token.utf8.count <= Self.maxEncodedLength, token.hasPrefix(Self.prefix) else { return nil }
         var base64 = token.dropFirst(Self.prefix.count)
             .replacingOccurrences(of: "-", with: "+")
@@ -71,7 +71,7 @@ struct ResumeToken: Sendable, Equatable {
         self.init(table: table, offset: Int(offset), position: position)
     }
 
-    init(table: String, offset: Int, position: Position) {
+    package init(table: String, offset: Int, position: Position) {
         self.table = table
         self.offset = offset
         self.position = position

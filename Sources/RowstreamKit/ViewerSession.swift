@@ -12,10 +12,10 @@ import JSON
 /// the load in flight.
 final class ViewerSession: Sendable {
     let id: String
-    let table: DashboardTable
+    let table: TableBinding
     private let dataSource: BatchesDataSource<JSONValue, PageCursor>
 
-    private init(id: String, table: DashboardTable, dataSource: BatchesDataSource<JSONValue, PageCursor>) {
+    private init(id: String, table: TableBinding, dataSource: BatchesDataSource<JSONValue, PageCursor>) {
         self.id = id
         self.table = table
         self.dataSource = dataSource
@@ -25,12 +25,12 @@ final class ViewerSession: Sendable {
     /// demand) or starts over and loads the first batch at once.
     /// - Important: call on the writer's event loop, from the response's `open` closure.
     static func open(
-        table: DashboardTable,
+        table: TableBinding,
         writer: StreamWriter,
         resume: ResumeToken?,
         resetFirst: Bool,
         registry: SessionRegistry,
-        metrics: DashboardMetrics,
+        metrics: ServerMetrics,
         batchTimeout: Duration
     ) {
         let id = SessionID.make()
@@ -50,7 +50,7 @@ final class ViewerSession: Sendable {
             initialToken: .first,
             start: start,
             loadTimeout: batchTimeout,
-            loader: { [walker = table.makeWalker()] cursor in try await table.loadBatch(cursor, walker: walker) },
+            loader: table.makeLoader(),
             onEvent: { event in
                 writer.write(events.event(for: event).encoded())
                 switch event {

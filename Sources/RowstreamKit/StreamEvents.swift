@@ -5,14 +5,14 @@ import JSON
 /// Turns a viewer's batch events into SSE events: the documented contract (docs/PROTOCOL.md) in one place.
 /// A pure value: no I/O, safe from any thread.
 struct StreamEvents: Sendable {
-    let table: DashboardTable
+    let table: TableBinding
 
     func session(id: String) -> SSEEvent {
         let body: JSONValue = [
             "session": .string(id),
             "table": .string(table.name),
-            "title": .string(table.spec.title),
-            "columns": table.renderer.columnsJSON(),
+            "title": .string(table.title),
+            "columns": table.columnsJSON,
             "batchSize": .int(Int64(table.batchSize)),
             "next": .string(table.sessionPath(id, "next")),
             "reload": .string(table.sessionPath(id, "reload")),

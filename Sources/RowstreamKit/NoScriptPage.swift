@@ -1,6 +1,6 @@
 import HTTPServer
+import JSON
 import Tables
-import Upstream
 
 /// `GET /tables/{name}/html?after=TOKEN`: the table for browsers without JavaScript (docs/BROWSER.md).
 ///
@@ -14,7 +14,7 @@ import Upstream
 /// (never blocks); the stream's close cancels it.
 struct NoScriptPage: Sendable {
     static let batchesPerPage = 3
-    let table: DashboardTable
+    let table: TableBinding
 
     func respond(to request: HTTPRequest) throws(HTTPError) -> HTTPResult {
         var start = ResumeToken(table: table.name, offset: 0, position: .start)
@@ -39,26 +39,27 @@ struct NoScriptPage: Sendable {
     private func stream(from start: ResumeToken, to writer: StreamWriter) async {
         var position = start
         for batch in 0..<Self.batchesPerPage {
-            let cursor: String?
+            let cursor: PageCursor
             switch position.position {
-            case .start: cursor = nil
-            case .after(let next): cursor = next
+            case .start: cursor = .first
+            case .after(let next): cursor = .cursor(next)
             case .end, .finished: return writer.finishing(closing(nil, total: position.offset))
             }
-            let page: Page
-            do throws(UpstreamError) {
-                page = try await table.source.fetchPage(cursor: cursor)
+            let page: (rows: [JSONValue], next: PageCursor?)
+            do throws(LoadFailure) {
+                page = try await table.loadBatch(at: cursor)
             } catch {
-                return writer.finishing(failure("Loading rows failed: \(error)", retry: position))
+                return writer.finishing(failure(error.message, retry: position))
             }
             guard !Task.isCancelled else { return }
             var out = Array("<tbody>".utf8)
-            table.renderer.appendRows(page.items, startIndex: position.offset, to: &out)
+            table.renderer.appendRows(page.rows, startIndex: position.offset, to: &out)
             out += Array("</tbody>\n<style>#rs-wait-\(batch){display:none}</style>\n".utf8)
-            let offset = position.offset + page.items.count
-            let next: ResumeToken.Position = page.nextCursor.map { .after(cursor: $0) } ?? .end
+            let offset = position.offset + page.rows.count
+            var next = ResumeToken.Position.end
+            if case .cursor(let sealed)? = page.next { next = .after(cursor: sealed) }
             position = ResumeToken(table: table.name, offset: offset, position: next)
-            if page.nextCursor != nil, batch + 1 < Self.batchesPerPage { out += skeleton(batch + 1) }
+            if page.next != nil, batch + 1 < Self.batchesPerPage { out += skeleton(batch + 1) }
             writer.write(out)
         }
         writer.finishing(closing(position, total: position.offset))
@@ -66,7 +67,7 @@ struct NoScriptPage: Sendable {
 
     /// The document up to the first skeleton batch: what the browser paints first.
     private func opening() -> [UInt8] {
-        let title = HTMLEscaping.escaped(table.spec.title)
+        let title = HTMLEscaping.escaped(table.title)
         var out = Array("""
         <!doctype html>
         <html lang="en">

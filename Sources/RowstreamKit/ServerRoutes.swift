@@ -1,17 +1,16 @@
 import HTTPServer
 import JSON
-import Upstream
 
-/// The dashboard's HTTP surface (docs/PROTOCOL.md): the page, the table list, one event stream per viewer, the
+/// The server's HTTP surface (docs/PROTOCOL.md): the page, the table list, one event stream per viewer, the
 /// demand and reload inputs, the normalized JSON page proxy, health and metrics; static files otherwise.
 /// Built once at start-up; the router it produces is immutable.
-struct DashboardRoutes {
-    let tables: [String: DashboardTable]
+struct ServerRoutes {
+    let tables: [String: TableBinding]
     let order: [String]
     let pages: [String: RenderedPage]
     let registry: SessionRegistry
-    let metrics: DashboardMetrics
-    let configuration: DashboardConfiguration
+    let metrics: ServerMetrics
+    let configuration: ServerConfiguration
     let staticFiles: StaticFiles
 
     func router() -> Router {
@@ -59,7 +58,7 @@ struct DashboardRoutes {
         return router.build()
     }
 
-    private func table(_ name: String?) throws(HTTPError) -> DashboardTable {
+    private func table(_ name: String?) throws(HTTPError) -> TableBinding {
         guard let name, let table = tables[name] else { throw HTTPError(.notFound, "no such table") }
         return table
     }
@@ -79,12 +78,12 @@ struct DashboardRoutes {
 
     /// Opens a viewer's stream. `Last-Event-ID` (or `?lastEventId=` for clients that cannot set headers)
     /// resumes after the last delivered batch; a finished list answers 204 so the browser stops reconnecting.
-    private func stream(_ request: HTTPRequest, table: DashboardTable) throws(HTTPError) -> HTTPResult {
+    private func stream(_ request: HTTPRequest, table: TableBinding) throws(HTTPError) -> HTTPResult {
         let lastEventID = request.headers["Last-Event-ID"] ?? request.queryValue("lastEventId")
         var decoded = lastEventID.flatMap { ResumeToken(decoding: $0, table: table.name) }
         // A cursor that is not sealed by this process for this table is no position (forged, or from before a
         // restart): start over.
-        if case .after(let cursor)? = decoded?.position, table.unsealed(cursor) == nil { decoded = nil }
+        if case .after(let cursor)? = decoded?.position, !table.isValid(cursor) { decoded = nil }
         let resume = decoded
         if resume?.position == .finished {
             return .now(HTTPResponse(status: .noContent))
@@ -102,30 +101,31 @@ struct DashboardRoutes {
         })
     }
 
-    /// The pagination-normalizing proxy: one upstream page as `{items, next, done}`. `next` is sealed: opaque and
-    /// tamper-evident, valid for this table only; an altered or foreign cursor is a 400.
-    private func proxyPage(_ request: HTTPRequest, table: DashboardTable) throws(HTTPError) -> HTTPResult {
+    /// The pagination-normalizing proxy of config tables: one upstream page as `{items, next, done}`. `next` is
+    /// sealed: opaque and tamper-evident, valid for this table only; an altered or foreign cursor is a 400.
+    /// Code-defined tables have no such page (their items are not JSON): 404.
+    private func proxyPage(_ request: HTTPRequest, table: TableBinding) throws(HTTPError) -> HTTPResult {
+        guard let proxy = table.pageProxy else { throw HTTPError(.notFound, "this table has no JSON pages") }
         var opened: String? = nil
         if let sealed = request.queryValue("cursor"), !sealed.isEmpty {
-            opened = table.unsealed(sealed)
+            opened = table.seal.open(sealed, scope: table.name)
             guard opened != nil else {
                 throw HTTPError(.badRequest, "the cursor is not valid for this table (altered, or from before a restart)")
             }
         }
         let cursor = opened
         return .later {
-            do throws(UpstreamError) {
-                let page = try await table.source.fetchPage(cursor: cursor)
+            do {
+                let page = try await proxy(cursor)
                 let body: JSONValue = [
                     "items": .array(page.items),
-                    "next": page.nextCursor.map { JSONValue.string(table.sealed($0)) } ?? .null,
-                    "done": .bool(page.nextCursor == nil),
+                    "next": page.next.map { JSONValue.string(table.seal.seal($0, scope: table.name)) } ?? .null,
+                    "done": .bool(page.next == nil),
                 ]
                 return .json(body.serialized())
             } catch {
-                let message = table.redacted("\(error)")
-                DashboardTable.log("table \(table.name): \(message)")
-                let body: JSONValue = ["error": .string(message), "retryable": .bool(error.isRetryable)]
+                let failure = LoadFailure(error)
+                let body: JSONValue = ["error": .string(failure.message), "retryable": .bool(failure.isRetryable)]
                 return .json(body.serialized(), status: .badGateway)
             }
         }

@@ -15,22 +15,22 @@ struct PageTemplate: Sendable {
     init(directory: String) throws {
         let path = (directory as NSString).appendingPathComponent("index.html")
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw DashboardError("cannot read the page template \(path)")
+            throw RowstreamError("cannot read the page template \(path)")
         }
         let text = String(decoding: data, as: UTF8.self)
         guard text.contains(Self.tablePlaceholder) else {
-            throw DashboardError("\(path) has no \(Self.tablePlaceholder) placeholder")
+            throw RowstreamError("\(path) has no \(Self.tablePlaceholder) placeholder")
         }
         template = text
     }
 
     /// The page for `table`, as a response with a strong ETag.
-    func render(_ table: DashboardTable) -> RenderedPage {
+    func render(_ table: TableBinding) -> RenderedPage {
         let shell = table.renderer.renderShell(
             streamURL: table.streamPath, batchSize: table.batchSize, skeletonCount: table.batchSize
         )
         let page = template
-            .replacingOccurrences(of: Self.titlePlaceholder, with: HTMLEscaping.escaped(table.spec.title))
+            .replacingOccurrences(of: Self.titlePlaceholder, with: HTMLEscaping.escaped(table.title))
             .replacingOccurrences(of: Self.tablePlaceholder, with: String(decoding: shell, as: UTF8.self))
             .replacingOccurrences(of: "<!--rs:plain-->", with: table.pagePath + "/html")  // the no-script page
         return RenderedPage(body: Array(page.utf8))
@@ -69,10 +69,4 @@ enum FNV1a {
         }
         return hash
     }
-}
-
-/// A start-up error of the dashboard, with a message that names what failed.
-public struct DashboardError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-    init(_ description: String) { self.description = description }
 }

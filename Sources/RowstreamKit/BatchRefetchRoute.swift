@@ -1,18 +1,17 @@
 import HTTPServer
-import Upstream
 
 /// `GET /tables/{name}/rows?after=TOKEN`: the rows of the batch that follows a resume token, as the same HTML
 /// fragment a `rows` event carries (docs/PROTOCOL.md, "Fetching a batch again").
 ///
 /// The page uses it to bring back rows it pruned from a bounded DOM: it keeps, per batch, the token of the
-/// batch before (empty for the first batch). One upstream page per request, like a batch of the stream; the
+/// batch before (empty for the first batch). One batch (one loader call) per request, like a batch of the stream; the
 /// viewer's stream and session are not touched. A pure function of the table: safe from any thread.
 struct BatchRefetchRoute: Sendable {
-    let table: DashboardTable
+    let table: TableBinding
 
     func respond(to request: HTTPRequest) throws(HTTPError) -> HTTPResult {
         let raw = request.queryValue("after") ?? ""
-        var cursor: String? = nil
+        var cursor = PageCursor.first
         var offset = 0
         if !raw.isEmpty {
             guard let token = ResumeToken(decoding: raw, table: table.name) else {
@@ -21,17 +20,17 @@ struct BatchRefetchRoute: Sendable {
             offset = token.offset
             switch token.position {
             case .start: break
-            case .after(let next): cursor = next
+            case .after(let next): cursor = .cursor(next)
             case .end, .finished: return .now(Self.fragment([]))
             }
         }
         let table = table, start = offset, pageCursor = cursor
         return .later {
-            do throws(UpstreamError) {
-                let page = try await table.source.fetchPage(cursor: pageCursor)
-                return Self.fragment(table.renderer.renderRows(page.items, startIndex: start))
+            do throws(LoadFailure) {
+                let batch = try await table.loadBatch(at: pageCursor)
+                return Self.fragment(table.renderer.renderRows(batch.rows, startIndex: start))
             } catch {
-                return .text("Loading rows failed: \(error)\n", status: .badGateway)
+                return .text(error.message + "\n", status: .badGateway)
             }
         }
     }

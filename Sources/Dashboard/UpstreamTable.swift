@@ -1,0 +1,73 @@
+import Foundation
+import JSON
+import RowstreamKit
+import Tables
+import Upstream
+
+/// A table over an upstream JSON API, built on the public library like any code-defined table: a `BatchSource`
+/// whose loader walks the upstream's pages (one `PageWalker` per viewer: no item twice, empty pages skipped),
+/// and a row template that fills each column's cell from its JSON path. Config-file tables and the demo table
+/// are made here.
+enum UpstreamTable {
+    /// The binding for `spec` over `source`. `secrets` are redacted from every message shown or logged.
+    static func binding(
+        spec: TableSpec, source: PageSource, batchSize: Int, maxEmptyPages: Int = 5, secrets: [String] = []
+    ) -> TableBinding {
+        let name = spec.name
+        let redact = redacting(secrets)
+        let batches = BatchSource<JSONValue, String?>(initialToken: nil) { [keyField = spec.keyField] in
+            let walker = PageWalker(keyPath: keyField, maxEmptyPages: maxEmptyPages)
+            return { cursor in
+                let page: Page
+                do throws(UpstreamError) {
+                    page = try await walker.nextBatch(from: source, cursor: cursor)
+                } catch {
+                    throw failure(error, table: name, redact: redact)
+                }
+                return page.nextCursor.map { .items(page.items, next: $0) } ?? .completed(page.items)
+            }
+        }
+        var binding = TableBinding(
+            name: name, title: spec.title, columns: spec.columns.map(Self.column), batchSize: batchSize,
+            source: batches
+        ) { [columns = spec.columns, keyField = spec.keyField] item, row in
+            row.setKey(keyField.evaluate(item))
+            for column in columns {
+                row.value(column.field.evaluate(item), label: column.labelField.flatMap { $0.evaluate(item) })
+            }
+        }
+        binding.pageProxy = { cursor in
+            do throws(UpstreamError) {
+                let page = try await source.fetchPage(cursor: cursor)
+                return (page.items, page.nextCursor)
+            } catch {
+                throw failure(error, table: name, redact: redact)
+            }
+        }
+        return binding
+    }
+
+    /// A function that replaces every secret (API tokens from the environment) in a message by `[redacted]`,
+    /// should an upstream have echoed one back in its error text.
+    static func redacting(_ secrets: [String]) -> @Sendable (String) -> String {
+        { message in
+            secrets.reduce(message) { text, secret in text.replacingOccurrences(of: secret, with: "[redacted]") }
+        }
+    }
+
+    private static func column(_ column: Column) -> TableColumn {
+        var result = TableColumn(column.title, format: column.format, width: column.width)
+        result.field = column.field.description
+        return result
+    }
+
+    /// An upstream error as the failure a viewer sees, and a log line (not for cancellations). Messages are
+    /// `UpstreamError` descriptions: never a URL or a header.
+    private static func failure(
+        _ error: UpstreamError, table: String, redact: (String) -> String
+    ) -> LoadFailure {
+        let message = redact("\(error)")
+        if error != .cancelled { FileHandle.standardError.write(Data("rowstream: table \(table): \(message)\n".utf8)) }
+        return LoadFailure(message: "Loading rows failed: \(message)", isRetryable: error.isRetryable)
+    }
+}

@@ -1,0 +1,114 @@
+import HTTPServer
+import Metrics
+
+/// Serves one or more ``TableBinding``s: each table's page at `/tables/NAME` (the first also at `/`), its event
+/// stream, demand, reload, the no-script page and row refetch (docs/PROTOCOL.md), plus `/api/tables`,
+/// `/healthz`, `/metrics` and the page's static files.
+///
+/// ```swift
+/// let server = try RowstreamServer.start([people, orders])
+/// print("serving http://127.0.0.1:\(server.port)/")
+/// server.waitUntilShutdown()
+/// ```
+///
+/// Thread-safe: ``shutdown()`` and ``waitUntilShutdown()`` may be called from any thread (a signal handler's
+/// queue, a test). Ownership: the server owns its event-loop threads; shutdown ends every open stream, which
+/// cancels each viewer's load in flight.
+public final class RowstreamServer: Sendable {
+    /// The port the server listens on (the chosen one when configured with port 0).
+    public let port: Int
+    private let server: HTTPServer
+
+    private init(port: Int, server: HTTPServer) {
+        self.port = port
+        self.server = server
+    }
+
+    /// Starts serving `bindings` and returns once the server accepts connections. Throws a ``RowstreamError``
+    /// for no tables, a bad or repeated table name, a bad batch size, a `publicDirectory` without the page
+    /// template, or an address it cannot listen on.
+    ///
+    /// ```swift
+    /// var configuration = ServerConfiguration()
+    /// configuration.port = 0
+    /// let server = try RowstreamServer.start([binding], configuration: configuration)
+    /// defer { server.shutdown() }
+    /// ```
+    public static func start(
+        _ bindings: [TableBinding], configuration: ServerConfiguration = ServerConfiguration()
+    ) throws -> RowstreamServer {
+        try start(bindings, configuration: configuration, registry: MetricsRegistry())
+    }
+
+    /// `start(_:configuration:)` with the metrics registry `/metrics` renders, for a caller that registers
+    /// metrics of its own (the dashboard's upstream client).
+    package static func start(
+        _ bindings: [TableBinding], configuration: ServerConfiguration, registry: MetricsRegistry
+    ) throws -> RowstreamServer {
+        try validate(bindings)
+        let metrics = ServerMetrics(registry: registry)
+        let template = try PageTemplate(directory: configuration.publicDirectory)
+        let staticFiles: StaticFiles
+        do {
+            staticFiles = try StaticFiles(root: configuration.publicDirectory)
+        } catch {
+            throw RowstreamError("cannot serve \(configuration.publicDirectory): \(error)")
+        }
+        let sessions = SessionRegistry()
+        let routes = ServerRoutes(
+            tables: Dictionary(uniqueKeysWithValues: bindings.map { ($0.name, $0) }),
+            order: bindings.map(\.name),
+            pages: Dictionary(uniqueKeysWithValues: bindings.map { ($0.name, template.render($0)) }),
+            registry: sessions,
+            metrics: metrics,
+            configuration: configuration,
+            staticFiles: staticFiles
+        )
+        var serverConfiguration = HTTPServerConfiguration()
+        serverConfiguration.host = configuration.host
+        serverConfiguration.port = configuration.port
+        serverConfiguration.heartbeatInterval = configuration.heartbeatInterval
+        if let loops = configuration.eventLoopCount { serverConfiguration.eventLoopCount = loops }
+        let server = HTTPServer(configuration: serverConfiguration, responder: routes.router())
+        let port: Int
+        do {
+            port = try server.start()
+        } catch {
+            throw RowstreamError("cannot listen on \(configuration.host):\(configuration.port): \(error)")
+        }
+        metrics.observe(server: server, sessions: sessions)
+        return RowstreamServer(port: port, server: server)
+    }
+
+    /// Stops accepting, ends every open stream (cancelling the loads in flight), finishes in-flight responses,
+    /// within the server's bounded grace time. Idempotent.
+    public func shutdown() {
+        server.shutdown()
+    }
+
+    /// Blocks the calling thread until ``shutdown()`` has completed. Call it from a thread of your own or the
+    /// main thread, never from an `async` context (it would block a thread of the cooperative pool).
+    public func waitUntilShutdown() {
+        server.waitUntilShutdown()
+    }
+
+    /// Names are URL path segments: 1-64 of letters, digits, `-` and `_`, each used once; batch sizes 1...500.
+    private static func validate(_ bindings: [TableBinding]) throws {
+        guard !bindings.isEmpty else { throw RowstreamError("no tables to serve") }
+        var seen: Set<String> = []
+        for binding in bindings {
+            let name = binding.name
+            let allowed = name.utf8.allSatisfy { byte in
+                (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45
+                    || byte == 95
+            }
+            guard allowed, (1...64).contains(name.utf8.count) else {
+                throw RowstreamError("table name \"\(name)\" must be 1-64 letters, digits, - or _")
+            }
+            guard seen.insert(name).inserted else { throw RowstreamError("two tables are named \"\(name)\"") }
+            guard (1...500).contains(binding.batchSize) else {
+                throw RowstreamError("table \(name): batch size must be 1...500, not \(binding.batchSize)")
+            }
+        }
+    }
+}

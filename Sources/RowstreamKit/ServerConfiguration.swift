@@ -1,0 +1,52 @@
+import Foundation
+
+/// How a ``RowstreamServer`` listens and paces its streams. A value: build it, then hand it to
+/// ``RowstreamServer/start(_:configuration:)``.
+///
+/// ```swift
+/// var configuration = ServerConfiguration()
+/// configuration.port = 8080
+/// let server = try RowstreamServer.start([binding], configuration: configuration)
+/// ```
+///
+/// Thread-safe: a value type, `Sendable`.
+public struct ServerConfiguration: Sendable {
+    /// The address to listen on; `"127.0.0.1"` by default (`"0.0.0.0"` for every interface).
+    public var host = "127.0.0.1"
+    /// The port to listen on; 0 picks a free one (read it from ``RowstreamServer/port``).
+    public var port = 8080
+    /// The folder holding the page template (index.html) and its CSS and scripts: Rowstream's `Public/`.
+    /// Found by default (see ``defaultPublicDirectory(executablePath:)``).
+    public var publicDirectory = ServerConfiguration.defaultPublicDirectory()
+    /// The `retry:` hint, in milliseconds, sent at the start of every event stream.
+    public var retryMilliseconds = 2_000
+    /// The interval of `: ping` comments on open streams (heartbeat events go out every two).
+    public var heartbeatInterval: Duration = .seconds(15)
+    /// How long one batch may load before it fails as timed out (retryable; the loader's task is cancelled).
+    public var batchTimeout: Duration = .seconds(30)
+    /// Event loops of the HTTP server; nil: one per core.
+    public var eventLoopCount: Int? = nil
+
+    /// The defaults above.
+    public init() {}
+
+    /// Where Rowstream's `Public/` folder is: the working directory's `Public/` if it holds index.html, else one
+    /// beside the built executable (`.build/<config>/NAME` -> `../../Public`), else the one in the Rowstream
+    /// sources this library was built from (a package depending on Rowstream by path, or a checkout).
+    public static func defaultPublicDirectory(executablePath: String = CommandLine.arguments.first ?? "") -> String {
+        let fileManager = FileManager.default
+        func holdsPage(_ folder: URL) -> Bool {
+            fileManager.fileExists(atPath: folder.appendingPathComponent("index.html").path)
+        }
+        if fileManager.fileExists(atPath: "Public/index.html") { return "Public" }
+        var folder = URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            if holdsPage(folder.appendingPathComponent("Public")) { return folder.appendingPathComponent("Public").path }
+            folder = folder.deletingLastPathComponent()
+        }
+        // This file is Sources/RowstreamKit/ServerConfiguration.swift in the Rowstream package.
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let packaged = sources.deletingLastPathComponent().appendingPathComponent("Public")
+        return holdsPage(packaged) ? packaged.path : "Public"
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import JSON
+import Tables
+import Upstream
+
+/// A table served from code: a ``BatchSource`` paired with a row template that fills the cells of one row for one
+/// item (the `rowsSubscriber(cellIdentifier:cellType:cellConfig:)` of the originals). Mount bindings on a
+/// ``RowstreamServer``; each gets the page (`/tables/NAME`), the event stream and every route of docs/PROTOCOL.md.
+///
+/// ```swift
+/// let people = TableBinding(
+///     name: "people", title: "People",
+///     columns: [TableColumn("Name"), TableColumn("Joined", format: .date, width: "10rem")],
+///     source: .pages { page in try await store.people(page: page) }
+/// ) { person, row in
+///     row.key = person.id
+///     row.text(person.name)
+///     row.date(person.joined)
+/// }
+/// ```
+///
+/// Errors: a loader that throws a ``LoadFailure`` shows its message (Retry when `isRetryable`); any other error
+/// shows "Loading rows failed: " and its description, retryable, and is written to standard error. Do not put
+/// secrets in error descriptions.
+///
+/// Thread-safe: an immutable value, `Sendable`. The row template runs on the thread that finished the load (on
+/// Swift's cooperative pool), for several viewers at once: it must not block, and what it captures must be
+/// `Sendable`.
+public struct TableBinding: Sendable {
+    /// How rows look: columns reading the row objects the template fills (`c0`, `c1`, ..., key `k`).
+    let spec: TableSpec
+    let renderer: TableRenderer
+    /// The protocol's column list (`session` event and `/api/tables`).
+    let columnsJSON: JSONValue
+    /// Rows per batch, and skeleton rows shown while one loads.
+    let batchSize: Int
+    /// Seals tokens handed to clients (scope: the table's name).
+    let seal: CursorSeal
+    /// Makes one viewer's (or one refetch's) loader: sealed position in, filled rows and sealed next out.
+    let makeLoader: @Sendable () -> RowLoader
+    /// The config tables' normalized JSON page proxy (`/api/tables/NAME/pages`); nil: 404.
+    package var pageProxy: PageProxy?
+
+    typealias RowLoader = @Sendable (PageCursor) async throws -> LoadResult<JSONValue, PageCursor>
+    /// One upstream page for a raw (unsealed) cursor: its raw items and raw next cursor (nil: the last page).
+    package typealias PageProxy = @Sendable (_ cursor: String?) async throws -> (items: [JSONValue], next: String?)
+
+    /// A table named `name` (used in URLs: letters, digits, `-` and `_`) titled `title`, with `columns`, whose
+    /// items come from `source` in batches of `batchSize` (the number of skeleton rows shown while a batch loads;
+    /// the loader decides how many items a batch really has), and whose rows `row` fills, one item at a time.
+    ///
+    /// ```swift
+    /// let binding = TableBinding(name: "fruit", title: "Fruit", columns: [TableColumn("Name")],
+    ///                            source: .pages { page in page == 1 ? ["apple", "pear"] : [] }) { fruit, row in
+    ///     row.text(fruit)
+    /// }
+    /// ```
+    public init<Item: Sendable, Token: Codable & Sendable & Equatable>(
+        name: String,
+        title: String,
+        columns: [TableColumn],
+        batchSize: Int = 50,
+        source: BatchSource<Item, Token>,
+        row template: @escaping @Sendable (Item, inout RowCells) -> Void
+    ) {
+        let specColumns = columns.enumerated().map { index, column in
+            Column(title: column.title, field: RowLayout.path(RowLayout.cell(index)), format: column.format,
+                   width: column.width, labelField: column.format == .link ? RowLayout.path(RowLayout.label(index)) : nil)
+        }
+        spec = TableSpec(name: name, title: title, columns: specColumns, keyField: RowLayout.path(RowLayout.key))
+        renderer = TableRenderer(spec: spec)
+        columnsJSON = .array(columns.enumerated().map { index, column in
+            [
+                "title": .string(column.title),
+                "field": .string(column.field ?? RowLayout.cell(index)),
+                "format": .string(column.format.rawValue),
+                "width": column.width.flatMap { Column.isValidWidth($0) ? JSONValue.string($0) : nil } ?? .null,
+            ]
+        })
+        self.batchSize = batchSize
+        let seal = CursorSeal.random()
+        self.seal = seal
+        let codec = TokenCodec<Token>(seal: seal, scope: name)
+        let count = columns.count
+        makeLoader = { [initialToken = source.initialToken, makeLoader = source.makeLoader] in
+            let load = makeLoader()
+            return { position in
+                let token = try codec.token(at: position, initial: initialToken)
+                let result: LoadResult<Item, Token>
+                do {
+                    result = try await load(token)
+                } catch let error as LoadFailure {
+                    throw error
+                } catch is CancellationError {
+                    throw CancellationError()
+                } catch {
+                    let message = "Loading rows failed: \(error)"
+                    if !Task.isCancelled { TableBinding.log("table \(name): \(message)") }
+                    throw LoadFailure(message: message, isRetryable: true)
+                }
+                return try codec.rows(result, columnCount: count, template: template)
+            }
+        }
+    }
+
+    var name: String { spec.name }
+    var title: String { spec.title }
+    var pagePath: String { "/tables/\(name)" }
+    var streamPath: String { "/tables/\(name)/stream" }
+    func sessionPath(_ session: String, _ action: String) -> String { "/tables/\(name)/sessions/\(session)/\(action)" }
+
+    /// True if `sealed` is a position this process handed out for this table.
+    func isValid(_ sealed: String) -> Bool { seal.open(sealed, scope: name) != nil }
+
+    /// The table's entry in `GET /api/tables`.
+    func listing() -> JSONValue {
+        var entry: [String: JSONValue] = [
+            "name": .string(name),
+            "title": .string(title),
+            "columns": columnsJSON,
+            "batchSize": .int(Int64(batchSize)),
+            "page": .string(pagePath),
+            "stream": .string(streamPath),
+        ]
+        if pageProxy != nil { entry["pages"] = .string("/api/tables/\(name)/pages") }
+        return .object(entry)
+    }
+
+    /// One line on standard error.
+    static func log(_ message: String) {
+        FileHandle.standardError.write(Data("rowstream: \(message)\n".utf8))
+    }
+}
+
+
+extension TableBinding {
+    /// Loads one batch outside any viewer's session (the no-script page, row refetch), with a loader of its own.
+    /// Every error comes back as the `LoadFailure` a viewer would see.
+    func loadBatch(at position: PageCursor) async throws(LoadFailure) -> (rows: [JSONValue], next: PageCursor?) {
+        do {
+            switch try await makeLoader()(position) {
+            case .items(let rows, let next): return (rows, next)
+            case .completed(let rows): return (rows, nil)
+            }
+        } catch {
+            throw LoadFailure(error)
+        }
+    }
+}

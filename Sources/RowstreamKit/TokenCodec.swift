@@ -1,0 +1,51 @@
+import Foundation
+import JSON
+import Upstream
+
+/// Turns a table's own tokens into sealed positions a client may hold, and back; fills rows with the template.
+/// Thread-safe: an immutable value.
+struct TokenCodec<Token: Codable & Sendable & Equatable>: Sendable {
+    let seal: CursorSeal
+    let scope: String
+
+    /// The token a position stands for; a position that is not sealed by this process for this table (forged,
+    /// altered, from before a restart) is a non-retryable failure.
+    func token(at position: PageCursor, initial: Token) throws -> Token {
+        guard case .cursor(let sealed) = position else { return initial }
+        guard let opened = seal.open(sealed, scope: scope),
+              let token = try? JSONDecoder().decode(Token.self, from: Data(opened.utf8))
+        else { throw LoadFailure(message: "This position is no longer valid; reload the table.", isRetryable: false) }
+        return token
+    }
+
+    /// The sealed position of `token`.
+    func position(of token: Token) throws -> PageCursor {
+        let data = try JSONEncoder().encode(token)
+        return .cursor(seal.seal(String(decoding: data, as: UTF8.self), scope: scope))
+    }
+
+    /// A loader's result as filled rows and a sealed next position.
+    func rows<Item>(
+        _ result: LoadResult<Item, Token>, columnCount: Int, template: (Item, inout RowCells) -> Void
+    ) throws -> LoadResult<JSONValue, PageCursor> {
+        func fill(_ items: [Item]) -> [JSONValue] {
+            items.map { item in
+                var cells = RowCells()
+                template(item, &cells)
+                return cells.object(columnCount: columnCount)
+            }
+        }
+        switch result {
+        case .items(let items, let next):
+            let position: PageCursor
+            do {
+                position = try self.position(of: next)
+            } catch {
+                throw LoadFailure(message: "The next token cannot be encoded: \(error)", isRetryable: false)
+            }
+            return .items(fill(items), next: position)
+        case .completed(let items):
+            return .completed(fill(items))
+        }
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import RowstreamKit
+import Synchronization
+
+/// A person of the in-memory directory the tests serve.
+struct Person: Sendable {
+    let id: Int
+    let name: String
+    let joined: Date
+    let homepage: String
+    let status: String
+    let seats: Int
+}
+
+/// `count` people; a few carry markup and a `javascript:` link on purpose.
+func people(_ count: Int) -> [Person] {
+    (1...max(count, 1)).prefix(count).map { id in
+        Person(
+            id: id,
+            name: id == 3 ? "<b>Bold</b> & co" : "Person \(id)",
+            joined: Date(timeIntervalSince1970: TimeInterval(86_400 * id)),
+            homepage: id == 4 ? "javascript:alert(1)" : "https://example.com/\(id)",
+            status: id % 2 == 0 ? "active" : "Trial period",
+            seats: 1_000 * id
+        )
+    }
+}
+
+/// The people table's columns and row template, over `source`.
+func peopleTable<Token>(_ source: BatchSource<Person, Token>, name: String = "people", batchSize: Int = 10)
+    -> TableBinding
+{
+    TableBinding(
+        name: name, title: "People <&>",
+        columns: [
+            TableColumn("Name"), TableColumn("Joined", format: .date, width: "10rem"),
+            TableColumn("Home", format: .link), TableColumn("Status", format: .badge),
+            TableColumn("Seats", format: .number, width: "bogus;width"),
+        ],
+        batchSize: batchSize, source: source
+    ) { person, row in
+        row.key = "p\(person.id)"
+        row.text(person.name)
+        row.date(person.joined)
+        row.link(person.homepage, label: "home \(person.id)")
+        row.badge(person.status)
+        row.number(person.seats)
+    }
+}
+
+/// A source over `items` in batches of `size`, with the offset as the token.
+func offsetSource(_ items: [Person], size: Int = 10) -> BatchSource<Person, Int> {
+    BatchSource.array(items, batchSize: size)
+}
+
+/// Starts a server on 127.0.0.1 port 0 with two event loops.
+func startServer(_ bindings: [TableBinding]) throws -> RowstreamServer {
+    var configuration = ServerConfiguration()
+    configuration.port = 0
+    configuration.eventLoopCount = 2
+    return try RowstreamServer.start(bindings, configuration: configuration)
+}
+
+/// A JSON object's fields.
+func object(_ text: String) throws -> [String: Any] {
+    let value = try JSONSerialization.jsonObject(with: Data(text.utf8))
+    guard let dictionary = value as? [String: Any] else {
+        throw TestConnection.Failure(description: "not a JSON object: \(text)")
+    }
+    return dictionary
+}
+
+/// POSTs on a fresh connection; returns the status.
+func post(_ port: Int, _ path: String) async throws -> Int {
+    try await fetch(port, "POST", path).status
+}
+
+/// Counts things that happen on other threads (loader calls, cancellations). Thread-safe: one `Mutex`.
+final class Counter: Sendable {
+    private let value = Mutex(0)
+    func increment() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
+}
+
+/// Waits until `condition` holds, checking up to 500 times, 10 ms apart (a bound, not a timing assertion).
+func eventually(_ condition: () -> Bool) async throws -> Bool {
+    for _ in 0..<500 {
+        if condition() { return true }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}

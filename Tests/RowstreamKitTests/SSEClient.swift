@@ -1,0 +1,92 @@
+import Foundation
+
+/// An event as the WHATWG event-stream parser dispatches it.
+struct ReceivedEvent: Equatable {
+    var event: String
+    var data: String
+    var id: String?
+}
+
+/// Reads a text/event-stream the way a browser does (fields event, data, id; comments and retry skipped),
+/// over a `TestConnection`. Remembers the last event id, as EventSource does for Last-Event-ID.
+final class SSEClient: @unchecked Sendable {
+    let connection: TestConnection
+    let status: Int
+    let headers: [String: String]
+    private(set) var lastEventID: String?
+    private(set) var comments: [String] = []
+
+    /// Opens `path`; `lastEventID` is sent as the Last-Event-ID header, as a reconnecting browser does.
+    init(port: Int, path: String, lastEventID: String? = nil, timeoutSeconds: Int = 10) async throws {
+        connection = try TestConnection(port: port, timeoutSeconds: timeoutSeconds)
+        var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+        if let lastEventID { request += "Last-Event-ID: \(lastEventID)\r\n" }
+        try connection.send(request + "\r\n")
+        let head = try await connection.readHead()
+        status = head.status
+        headers = head.headers
+        self.lastEventID = lastEventID
+    }
+
+    /// The next dispatched event, or nil when the stream ends.
+    func next() async throws -> ReceivedEvent? {
+        var event = ReceivedEvent(event: "message", data: "", id: nil)
+        var dataLines: [String] = []
+        var sawField = false
+        while let line = try await connection.readLine() {
+            if line.isEmpty {
+                guard sawField, !dataLines.isEmpty else {
+                    sawField = false
+                    continue
+                }
+                event.data = dataLines.joined(separator: "\n")
+                if let id = event.id { lastEventID = id }
+                return event
+            }
+            if line.hasPrefix(":") {
+                comments.append(String(line.dropFirst()))
+                continue
+            }
+            sawField = true
+            let (field, value) = Self.split(line)
+            switch field {
+            case "event": event.event = value
+            case "data": dataLines.append(value)
+            case "id": event.id = value
+            default: break
+            }
+        }
+        return nil
+    }
+
+    /// Reads events until one named `name` (the skipped ones are returned too).
+    func next(named name: String) async throws -> (event: ReceivedEvent, skipped: [ReceivedEvent]) {
+        var skipped: [ReceivedEvent] = []
+        for _ in 0..<10_000 {
+            guard let event = try await next() else { break }
+            if event.event == name { return (event, skipped) }
+            skipped.append(event)
+        }
+        throw TestConnection.Failure(description: "stream ended before a '\(name)' event; saw \(skipped.map(\.event))")
+    }
+
+    private static func split(_ line: String) -> (String, String) {
+        guard let colon = line.firstIndex(of: ":") else { return (line, "") }
+        var value = line[line.index(after: colon)...]
+        if value.first == " " { value = value.dropFirst() }
+        return (String(line[..<colon]), String(value))
+    }
+}
+
+/// The `data-key` values of the `<tr>`s in a rows fragment, in order.
+func rowKeys(_ html: String) -> [String] {
+    var keys: [String] = []
+    var rest = html[...]
+    while let range = rest.range(of: "data-key=\"") {
+        let after = rest[range.upperBound...]
+        guard let end = after.firstIndex(of: "\"") else { break }
+        keys.append(String(after[..<end]))
+        rest = after[end...]
+    }
+    return keys
+}

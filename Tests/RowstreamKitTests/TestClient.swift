@@ -1,0 +1,144 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs blocking work on a thread of its own and awaits it, so a test waiting on a socket never occupies one of
+/// Swift's cooperative threads (2 on this machine) that the server under test needs for its own tasks.
+func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            continuation.resume(with: Result { try work() })
+        }
+        thread.start()
+    }
+}
+
+/// A deliberately plain HTTP/1.1 client over a blocking POSIX socket, for live tests: it sees exactly the bytes
+/// the server sends. Every read has a timeout, so no test can hang. Blocking calls run off the cooperative pool
+/// (`offPool`). Confined to the test that made it.
+final class TestConnection: @unchecked Sendable {
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    private(set) var isClosed = false
+
+    struct Failure: Error, CustomStringConvertible { let description: String }
+
+    init(port: Int, timeoutSeconds: Int = 10) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else {
+            close(fd)
+            throw Failure(description: "connect: errno \(errno)")
+        }
+    }
+
+    deinit { closeNow() }
+
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { throw Failure(description: "send: errno \(errno)") }
+            sent += n
+        }
+    }
+
+    /// Closes the socket at once (a forced disconnect, as a network blip would).
+    func closeNow() {
+        guard !isClosed else { return }
+        isClosed = true
+        close(fd)
+    }
+
+    /// Reads more bytes; false at end of stream. Throws on timeout.
+    private func fill() async throws -> Bool {
+        let fd = fd
+        let chunk: [UInt8]? = try await offPool {
+            var chunk = [UInt8](repeating: 0, count: 16_384)
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n == 0 { return nil }
+            guard n > 0 else { throw Failure(description: "recv: errno \(errno) (timeout?)") }
+            return Array(chunk[0..<n])
+        }
+        guard let chunk else { return false }
+        buffer.append(contentsOf: chunk)
+        return true
+    }
+
+    /// Reads one line ending in CRLF or LF, without the terminator; nil at end of stream.
+    func readLine() async throws -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                var line = Array(buffer[..<newline])
+                buffer.removeSubrange(...newline)
+                if line.last == 13 { line.removeLast() }
+                return String(decoding: line, as: UTF8.self)
+            }
+            guard try await fill() else { return nil }
+        }
+    }
+
+    func readBytes(_ count: Int) async throws -> [UInt8] {
+        while buffer.count < count {
+            guard try await fill() else { throw Failure(description: "end of stream inside a body") }
+        }
+        let bytes = Array(buffer[..<count])
+        buffer.removeSubrange(..<count)
+        return bytes
+    }
+
+    /// Reads a response head: status code and headers (names lower-cased).
+    func readHead() async throws -> (status: Int, headers: [String: String]) {
+        guard let statusLine = try await readLine() else { throw Failure(description: "no response") }
+        let parts = statusLine.split(separator: " ")
+        guard parts.count >= 2, let status = Int(parts[1]) else { throw Failure(description: "bad status line \(statusLine)") }
+        var headers: [String: String] = [:]
+        while let line = try await readLine(), !line.isEmpty {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return (status, headers)
+    }
+
+    /// Sends a request and reads a whole Content-Length response.
+    func exchange(_ method: String, _ path: String, headers: [String: String] = [:], body: String = "")
+        async throws -> TestResponse
+    {
+        var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        for (name, value) in headers { request += "\(name): \(value)\r\n" }
+        if !body.isEmpty || method == "POST" { request += "Content-Length: \(body.utf8.count)\r\n" }
+        request += "\r\n" + body
+        try send(request)
+        let head = try await readHead()
+        let length = Int(head.headers["content-length"] ?? "0") ?? 0
+        let bytes = method == "HEAD" ? [] : try await readBytes(length)
+        return TestResponse(status: head.status, headers: head.headers, body: String(decoding: bytes, as: UTF8.self))
+    }
+}
+
+struct TestResponse {
+    let status: Int
+    let headers: [String: String]
+    let body: String
+}
+
+/// One request on a fresh connection.
+func fetch(_ port: Int, _ method: String, _ path: String, headers: [String: String] = [:]) async throws -> TestResponse {
+    let connection = try TestConnection(port: port)
+    defer { connection.closeNow() }
+    return try await connection.exchange(method, path, headers: headers)
+}
