@@ -36,6 +36,22 @@ let package = Package(
         ),
         .executableTarget(name: "rowstream", dependencies: ["Dashboard"], swiftSettings: strict),
 
+        // Fuzz targets (libFuzzer): `Scripts/fuzz`, or `swift build --sanitize fuzzer --sanitize address --product X`.
+        // Built normally (no libFuzzer) each replays the input files named on its command line.
+        .target(name: "FuzzReplay", path: "Fuzz/Replay", swiftSettings: strict),
+        .executableTarget(name: "FuzzHTTPRequestParser", dependencies: ["FuzzReplay", "HTTPServer"],
+                          path: "Fuzz/Targets/HTTPRequestParser", swiftSettings: strict),
+        .executableTarget(name: "FuzzSSEEncoder", dependencies: ["FuzzReplay", "HTTPServer"],
+                          path: "Fuzz/Targets/SSEEncoder", swiftSettings: strict),
+        .executableTarget(name: "FuzzJSONParser", dependencies: ["FuzzReplay", "JSON"],
+                          path: "Fuzz/Targets/JSONParser", swiftSettings: strict),
+        .executableTarget(name: "FuzzJSONPath", dependencies: ["FuzzReplay", "JSON"],
+                          path: "Fuzz/Targets/JSONPath", swiftSettings: strict),
+        .executableTarget(name: "FuzzResumeToken", dependencies: ["FuzzReplay", "Dashboard"],
+                          path: "Fuzz/Targets/ResumeToken", swiftSettings: strict),
+        .executableTarget(name: "FuzzHTMLRenderer", dependencies: ["FuzzReplay", "Tables", "JSON"],
+                          path: "Fuzz/Targets/HTMLRenderer", swiftSettings: strict),
+
         // Tests mirror Sources.
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
