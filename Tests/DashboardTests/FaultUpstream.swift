@@ -1,9 +1,9 @@
 import Foundation
 import Synchronization
 
-/// A misbehaving upstream on 127.0.0.1 port 0, on a thread of its own (never the cooperative pool). Every request
-/// for a path starting `/good` gets a valid page (`{"data":[...], "next_cursor":...}`); any other request gets
-/// the bytes of `fault`, written raw so that framing itself can be broken. Stopped by `stop()`, which closes every
+/// A misbehaving upstream on 127.0.0.1 port 0, on a thread of its own (never the cooperative pool). Requests for
+/// a path starting `/good`, and first pages (no `cursor=`), get a valid page (`{"data":[...], "next_cursor":...}`);
+/// any other request gets the bytes of `fault`, written raw so that framing itself can be broken. Stopped by `stop()`, which closes every
 /// socket it holds and joins its thread. Thread rules: `stop()` from any thread; the rest is its own thread's.
 final class FaultUpstream: @unchecked Sendable {
     enum Fault: String, CaseIterable, Sendable {
@@ -19,21 +19,21 @@ final class FaultUpstream: @unchecked Sendable {
 
     init(_ fault: Fault) throws {
         self.fault = fault
-        listenFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(listenFD, $0, length) == 0 && listen(listenFD, 64) == 0
-                    && getsockname(listenFD, $0, &length) == 0
+                bind(fd, $0, length) == 0 && listen(fd, 64) == 0 && getsockname(fd, $0, &length) == 0
             }
         }
         guard bound else {
-            close(listenFD)
+            close(fd)
             throw TestConnection.Failure(description: "fault upstream: bind failed, errno \(errno)")
         }
+        listenFD = fd
         port = Int(UInt16(bigEndian: address.sin_port))
         let thread = Thread { [self] in
             serve()
@@ -74,7 +74,7 @@ final class FaultUpstream: @unchecked Sendable {
     }
 
     private func answer(_ fd: Int32, path: String) {
-        if path.hasPrefix("/good") {
+        if path.hasPrefix("/good") || !path.contains("cursor=") {
             let offset = Int(path.split(separator: "cursor=").last.flatMap { Int($0.prefix { $0.isNumber }) } ?? 0)
             let items = (offset..<offset + 5).map { "{\"id\":\($0),\"name\":\"row \($0)\"}" }.joined(separator: ",")
             return respond(fd, status: "200 OK", body: Array("{\"data\":[\(items)],\"next_cursor\":\"\(offset + 5)\"}".utf8))
