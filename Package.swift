@@ -10,6 +10,7 @@ let package = Package(
     name: "Rowstream",
     products: [
         .executable(name: "rowstream", targets: ["rowstream"]),
+        .executable(name: "rowstream-load", targets: ["rowstream-load"]),
     ],
     targets: [
         // C libraries: typed wrappers only, no logic.
@@ -51,6 +52,10 @@ let package = Package(
                           path: "Fuzz/Targets/ResumeToken", swiftSettings: strict),
         .executableTarget(name: "FuzzHTMLRenderer", dependencies: ["FuzzReplay", "Tables", "JSON"],
                           path: "Fuzz/Targets/HTMLRenderer", swiftSettings: strict),
+
+        // Load client for Scripts/soak and benchmarks: single-threaded epoll, 127.0.0.1 only.
+        .executableTarget(name: "rowstream-load", dependencies: ["CSystem"], path: "Bench/Load",
+                          swiftSettings: strict),
 
         // Tests mirror Sources.
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),

@@ -3,8 +3,8 @@ import Synchronization
 
 /// A misbehaving upstream on 127.0.0.1 port 0, on a thread of its own (never the cooperative pool). Requests for
 /// a path starting `/good`, and first pages (no `cursor=`), get a valid page (`{"data":[...], "next_cursor":...}`);
-/// any other request gets the bytes of `fault`, written raw so that framing itself can be broken. Stopped by `stop()`, which closes every
-/// socket it holds and joins its thread. Thread rules: `stop()` from any thread; the rest is its own thread's.
+/// any other request gets the bytes of `fault`, written raw so that framing itself can be broken. Stopped by
+/// `stop()`, which closes every socket it holds and joins its thread. Thread rules: `stop()` from any thread; the rest is its own thread's.
 final class FaultUpstream: @unchecked Sendable {
     enum Fault: String, CaseIterable, Sendable {
         case hang, reset, truncatedChunked, gzipBomb, tenMegabytePage, invalidUTF8, nonJSONError
