@@ -17,13 +17,15 @@ struct UpstreamFaultTests {
     func aFaultGivesOneErrorEventAndTheServerKeepsServing(_ fault: FaultUpstream.Fault) async throws {
         let upstream = try FaultUpstream(fault)
         defer { upstream.stop() }
-        let (server, port, client) = try startServer(upstreamPort: upstream.port)
+        // Only the hang should meet the request timeout: the others get ample time even under a sanitizer.
+        let timeout: Duration = fault == .hang ? .seconds(1) : .seconds(20)
+        let (server, port, client) = try startServer(upstreamPort: upstream.port, timeout: timeout)
         defer {
             server.shutdown()
             client.shutdown()
         }
 
-        let viewer = try await SSEClient(port: port, path: "/tables/bad/stream")
+        let viewer = try await SSEClient(port: port, path: "/tables/bad/stream", timeoutSeconds: 30)
         let session = try sessionInfo(try await viewer.next(named: "session").event)
         let nextURL = try #require(session["next"] as? String)
         let first = try await viewer.next(named: "rows").event
@@ -48,10 +50,10 @@ struct UpstreamFaultTests {
     }
 
     /// Routes with two tables over the fault upstream: `good` (always valid pages) and `bad`.
-    private func startServer(upstreamPort: Int) throws -> (HTTPServer, Int, UpstreamClient) {
+    private func startServer(upstreamPort: Int, timeout: Duration) throws -> (HTTPServer, Int, UpstreamClient) {
         let client = try UpstreamClient()
         var configuration = DashboardConfiguration()
-        configuration.batchTimeout = .seconds(5)
+        configuration.batchTimeout = .seconds(30)
         configuration.publicDirectory = publicDirectory
         let template = try PageTemplate(directory: publicDirectory)
         var tables: [String: DashboardTable] = [:]
@@ -62,7 +64,7 @@ struct UpstreamFaultTests {
             ], keyField: try JSONPath("id"))
             var request = PageRequestTemplate(url: "http://127.0.0.1:\(upstreamPort)/\(name)")
             request.pageSize = 5
-            request.timeout = .seconds(1)
+            request.timeout = timeout
             let source = PageSource(client: client, template: request, itemsPath: try JSONPath("data"),
                                     style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next_cursor")))
             tables[name] = DashboardTable(spec: spec, source: source, batchSize: 5)
