@@ -47,27 +47,27 @@ enum HTMLCheck {
     }
 
     /// The tag name if `inside` (between `<` and `>`) is an allowed tag with allowed, well-quoted attributes.
+    /// Works on bytes, as an HTML tokenizer does on code points: a `"` followed by a combining mark is still a
+    /// quote (comparing Swift `Character`s would merge the two into one grapheme and miss it).
     private static func openTag(_ inside: [UInt8]) -> String? {
-        let text = String(decoding: inside, as: UTF8.self)
-        guard let nameEnd = text.firstIndex(where: { $0 == " " }) ?? Optional(text.endIndex) else { return nil }
-        let name = String(text[..<nameEnd])
+        let space = UInt8(ascii: " "), equals = UInt8(ascii: "="), quote = UInt8(ascii: "\"")
+        let nameEnd = inside.firstIndex(of: space) ?? inside.endIndex
+        let name = String(decoding: inside[..<nameEnd], as: UTF8.self)
         guard tags.contains(name) else { return nil }
-        var rest = text[nameEnd...]
-        while !rest.isEmpty {
-            guard rest.first == " " else { return nil }
-            rest = rest.dropFirst()
-            guard let equals = rest.firstIndex(of: "="), rest[rest.index(after: equals)...].first == "\"" else {
-                return nil
-            }
-            let attribute = String(rest[..<equals])
+        var index = nameEnd
+        while index < inside.endIndex {
+            guard inside[index] == space, let eq = inside[index...].firstIndex(of: equals),
+                  eq + 1 < inside.endIndex, inside[eq + 1] == quote,
+                  let close = inside[(eq + 2)...].firstIndex(of: quote)
+            else { return nil }
+            let attribute = String(decoding: inside[(index + 1)..<eq], as: UTF8.self)
             guard attributes.contains(attribute) else { return nil }
-            let valueStart = rest.index(equals, offsetBy: 2)
-            guard let close = rest[valueStart...].firstIndex(of: "\"") else { return nil }
-            let value = rest[valueStart..<close]
-            if value.contains("<") || value.contains(">") { return nil }
-            if attribute == "href", !(value.hasPrefix("https://") || value.hasPrefix("http://")) { return nil }
-            if attribute == "style", value.lowercased().contains("url(") || value.contains("expression") { return nil }
-            rest = rest[rest.index(after: close)...]
+            let value = inside[(eq + 2)..<close]
+            if value.contains(UInt8(ascii: "<")) || value.contains(UInt8(ascii: ">")) { return nil }
+            let text = String(decoding: value, as: UTF8.self)
+            if attribute == "href", !(text.hasPrefix("https://") || text.hasPrefix("http://")) { return nil }
+            if attribute == "style", text.lowercased().contains("url(") || text.contains("expression") { return nil }
+            index = close + 1
         }
         return name
     }
