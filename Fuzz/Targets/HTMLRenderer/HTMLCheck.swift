@@ -65,7 +65,8 @@ enum HTMLCheck {
             let value = inside[(eq + 2)..<close]
             if value.contains(UInt8(ascii: "<")) || value.contains(UInt8(ascii: ">")) { return nil }
             let text = String(decoding: value, as: UTF8.self)
-            if attribute == "href", !(text.hasPrefix("https://") || text.hasPrefix("http://")) { return nil }
+            let lower = text.lowercased()  // schemes are case-insensitive (a fuzz finding: `htTps://`)
+            if attribute == "href", !(lower.hasPrefix("https://") || lower.hasPrefix("http://")) { return nil }
             if attribute == "style", text.lowercased().contains("url(") || text.contains("expression") { return nil }
             index = close + 1
         }
