@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "rowstream", targets: ["rowstream"]),
         // The library: bind your own data source and row template in code (docs/LIBRARY.md).
         .library(name: "RowstreamKit", targets: ["RowstreamKit"]),
+        .executable(name: "rowstream-load", targets: ["rowstream-load"]),
     ],
     targets: [
         // C libraries: typed wrappers only, no logic.
@@ -42,6 +43,26 @@ let package = Package(
             swiftSettings: strict
         ),
         .executableTarget(name: "rowstream", dependencies: ["Dashboard"], swiftSettings: strict),
+
+        // Fuzz targets (libFuzzer): `Scripts/fuzz`, or `swift build --sanitize fuzzer --sanitize address --product X`.
+        // Built normally (no libFuzzer) each replays the input files named on its command line.
+        .target(name: "FuzzReplay", path: "Fuzz/Replay", swiftSettings: strict),
+        .executableTarget(name: "FuzzHTTPRequestParser", dependencies: ["FuzzReplay", "HTTPServer"],
+                          path: "Fuzz/Targets/HTTPRequestParser", swiftSettings: strict),
+        .executableTarget(name: "FuzzSSEEncoder", dependencies: ["FuzzReplay", "HTTPServer"],
+                          path: "Fuzz/Targets/SSEEncoder", swiftSettings: strict),
+        .executableTarget(name: "FuzzJSONParser", dependencies: ["FuzzReplay", "JSON"],
+                          path: "Fuzz/Targets/JSONParser", swiftSettings: strict),
+        .executableTarget(name: "FuzzJSONPath", dependencies: ["FuzzReplay", "JSON"],
+                          path: "Fuzz/Targets/JSONPath", swiftSettings: strict),
+        .executableTarget(name: "FuzzResumeToken", dependencies: ["FuzzReplay", "Dashboard"],
+                          path: "Fuzz/Targets/ResumeToken", swiftSettings: strict),
+        .executableTarget(name: "FuzzHTMLRenderer", dependencies: ["FuzzReplay", "Tables", "JSON"],
+                          path: "Fuzz/Targets/HTMLRenderer", swiftSettings: strict),
+
+        // Load client for Scripts/soak and benchmarks: single-threaded epoll, 127.0.0.1 only.
+        .executableTarget(name: "rowstream-load", dependencies: ["CSystem"], path: "Bench/Load",
+                          swiftSettings: strict),
 
         // Tests mirror Sources.
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),

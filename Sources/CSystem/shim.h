@@ -71,4 +71,24 @@ static inline int csystem_accept(int fd) {
     return accept4(fd, (struct sockaddr *)0, (unsigned int *)0, csystem_SOCK_NONBLOCK | csystem_SOCK_CLOEXEC);
 }
 
+/**
+ * accept4 like csystem_accept, also reporting the peer: `*ipv4` gets the IPv4 address in host byte order,
+ * or 0 when the peer is not IPv4. The sockaddr is kept in a local byte buffer so no Glibc type is needed here.
+ */
+static inline int csystem_accept_peer(int fd, uint32_t *ipv4) {
+    unsigned char storage[128];
+    unsigned int length = sizeof storage;
+    *ipv4 = 0;
+    int accepted = accept4(fd, (struct sockaddr *)storage, &length,
+                           csystem_SOCK_NONBLOCK | csystem_SOCK_CLOEXEC);
+    unsigned short family = 0;
+    __builtin_memcpy(&family, storage, sizeof family);
+    if (accepted >= 0 && length >= 8 && family == 2 /* AF_INET */) {
+        /* sockaddr_in: family (2 bytes), port (2), address (4, network order). */
+        *ipv4 = ((uint32_t)storage[4] << 24) | ((uint32_t)storage[5] << 16) | ((uint32_t)storage[6] << 8)
+            | (uint32_t)storage[7];
+    }
+    return accepted;
+}
+
 #endif

@@ -15,6 +15,8 @@ final class Connection: EventHandler, @unchecked Sendable {
     }
 
     let fd: Int32
+    /// The client's IPv4 address (host order; 0 if unknown), released to `context.admission` on close.
+    let address: UInt32
     unowned let owner: ServerLoop
     var context: ServerContext { owner.context }
     var state = State.idle
@@ -29,8 +31,9 @@ final class Connection: EventHandler, @unchecked Sendable {
     var requestStartedAt: ContinuousClock.Instant?
     var lastWriteProgress = ContinuousClock.now
 
-    init(fd: Int32, owner: ServerLoop) {
+    init(fd: Int32, address: UInt32, owner: ServerLoop) {
         self.fd = fd
+        self.address = address
         self.owner = owner
         parser = HTTPRequestParser(limits: owner.context.configuration.limits)
     }
@@ -220,6 +223,7 @@ final class Connection: EventHandler, @unchecked Sendable {
         state = .closed
         owner.loop.deregister(fd)
         Glibc.close(fd)
+        context.admission.release(address)
         owner.remove(self)
     }
 }

@@ -18,6 +18,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var requestHeadTimeout: Duration = .seconds(10)
     /// How long `shutdown()` waits for responses and streams to finish before closing everything.
     public var shutdownGrace: Duration = .seconds(5)
+    /// Most connections open at once; past it a new connection gets `503` and is closed. Keep it below the
+    /// process's open-file limit (each connection is one descriptor).
+    public var maxConnections: Int = 16_000
+    /// Most connections open at once from one client IPv4 address; past it: `503` and close.
+    public var maxConnectionsPerAddress: Int = 4_096
     /// Request parser limits.
     public var limits = HTTPParserLimits()
 

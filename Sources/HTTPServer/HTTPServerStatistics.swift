@@ -12,6 +12,8 @@ public struct HTTPServerStatistics: Sendable, Hashable {
     public var totalRequests: Int
     /// Connections dropped because their write buffer passed the limit.
     public var droppedSlowConsumers: Int
+    /// Connections refused with 503 because a connection cap was reached.
+    public var refusedConnections: Int
 }
 
 /// The live counters behind `HTTPServerStatistics`. Thread-safe (atomics).
@@ -21,6 +23,7 @@ final class ServerCounters: Sendable {
     let openStreams = Atomic<Int>(0)
     let totalRequests = Atomic<Int>(0)
     let droppedSlowConsumers = Atomic<Int>(0)
+    let refusedConnections = Atomic<Int>(0)
 
     var snapshot: HTTPServerStatistics {
         HTTPServerStatistics(
@@ -28,7 +31,8 @@ final class ServerCounters: Sendable {
             totalConnections: totalConnections.load(ordering: .relaxed),
             openStreams: openStreams.load(ordering: .relaxed),
             totalRequests: totalRequests.load(ordering: .relaxed),
-            droppedSlowConsumers: droppedSlowConsumers.load(ordering: .relaxed)
+            droppedSlowConsumers: droppedSlowConsumers.load(ordering: .relaxed),
+            refusedConnections: refusedConnections.load(ordering: .relaxed)
         )
     }
 }

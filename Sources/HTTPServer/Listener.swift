@@ -3,37 +3,70 @@ import Foundation
 
 /// The listening socket's handler, on loop 0. Accepts until `EAGAIN` and spreads connections round-robin over
 /// all loops (loop 0 accepts and hands off through `execute`; one listening socket, no SO_REUSEPORT).
+/// Every accepted socket passes `ConnectionAdmission` first: past a cap it gets a fixed 503 and is closed.
 ///
-/// Thread rules: loop-confined to loop 0. Ownership: owns the listening fd; `close()` closes it.
+/// Thread rules: loop-confined to loop 0. Ownership: owns the listening fd and a spare fd; `close()` closes both.
 final class Listener: EventHandler, @unchecked Sendable {
     let fd: Int32
     private let loops: [ServerLoop]
     private var next = 0
     private var isOpen = true
+    /// Held open so that, when the process runs out of descriptors (EMFILE), one can be freed to accept and
+    /// refuse the waiting client; otherwise level-triggered epoll would report the listener ready forever.
+    private var spare: Int32 = Listener.openSpare()
 
     init(fd: Int32, loops: [ServerLoop]) {
         self.fd = fd
         self.loops = loops
     }
 
+    private var context: ServerContext { loops[0].context }
+
     func handleEvents(_ events: UInt32) {
         while isOpen {
-            let accepted = csystem_accept(fd)
+            var address: UInt32 = 0
+            let accepted = csystem_accept_peer(fd, &address)
             guard accepted >= 0 else {
-                // EAGAIN: drained. Per-connection errors (ECONNABORTED...) are skipped; EMFILE and the like
-                // stop this round (level-triggered epoll retries on the next wake-up).
+                // EAGAIN: drained. Per-connection errors (ECONNABORTED...) are skipped; out of descriptors:
+                // refuse one client with the spare fd; other errors stop this round.
                 if errno == ECONNABORTED || errno == EINTR || errno == EPROTO { continue }
+                if errno == EMFILE || errno == ENFILE { refuseWithSpare() }
                 return
+            }
+            guard context.admission.admit(address) else {
+                refuse(accepted)
+                continue
             }
             let target = loops[next % loops.count]
             next &+= 1
             if target.loop.inEventLoop {
-                target.adopt(accepted)
+                target.adopt(accepted, address: address)
             } else {
-                target.loop.execute { target.adopt(accepted) }
+                let peer = address
+                target.loop.execute { target.adopt(accepted, address: peer) }
             }
         }
     }
+
+    /// Best-effort 503 (never blocks: the socket is non-blocking), then close.
+    private func refuse(_ accepted: Int32) {
+        context.counters.refusedConnections.add(1, ordering: .relaxed)
+        _ = ConnectionAdmission.refusal.withUnsafeBytes {
+            Glibc.send(accepted, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+        }
+        Glibc.close(accepted)
+    }
+
+    private func refuseWithSpare() {
+        guard spare >= 0 else { return }
+        Glibc.close(spare)
+        var address: UInt32 = 0
+        let accepted = csystem_accept_peer(fd, &address)
+        if accepted >= 0 { refuse(accepted) }
+        spare = Self.openSpare()
+    }
+
+    private static func openSpare() -> Int32 { open("/dev/null", O_RDONLY | O_CLOEXEC) }
 
     /// Stops accepting and closes the listening fd. Idempotent. - Important: loop-confined.
     func close() {
@@ -41,5 +74,7 @@ final class Listener: EventHandler, @unchecked Sendable {
         isOpen = false
         loops[0].loop.deregister(fd)
         Glibc.close(fd)
+        if spare >= 0 { Glibc.close(spare) }
+        spare = -1
     }
 }

@@ -3,9 +3,12 @@ final class ServerContext: Sendable {
     let responder: any HTTPResponder
     let configuration: HTTPServerConfiguration
     let counters = ServerCounters()
+    let admission: ConnectionAdmission
 
     init(responder: any HTTPResponder, configuration: HTTPServerConfiguration) {
         self.responder = responder
         self.configuration = configuration
+        admission = ConnectionAdmission(maxConnections: configuration.maxConnections,
+                                        maxPerAddress: configuration.maxConnectionsPerAddress)
     }
 }

@@ -23,19 +23,22 @@ final class ServerLoop: @unchecked Sendable {
     }
 
     /// Takes ownership of an accepted fd. - Important: loop-confined.
-    func adopt(_ fd: Int32) {
+    /// `address` was admitted by `context.admission`; it is released when the connection closes.
+    func adopt(_ fd: Int32, address: UInt32) {
         context.counters.totalConnections.add(1, ordering: .relaxed)
         guard !shuttingDown else {
             Glibc.close(fd)
+            context.admission.release(address)
             return
         }
         var one: Int32 = 1
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        let connection = Connection(fd: fd, owner: self)
+        let connection = Connection(fd: fd, address: address, owner: self)
         do {
             try loop.register(fd, connection, events: csystem_EPOLLIN)
         } catch {
             Glibc.close(fd)
+            context.admission.release(address)
             return
         }
         connection.watchedEvents = csystem_EPOLLIN

@@ -4,6 +4,9 @@ struct WriteBuffer {
     private var bytes: [UInt8] = []
     private var sentOffset = 0
 
+    /// Bytes of storage held (for tests proving memory does not grow with the bytes sent).
+    var storageCapacity: Int { bytes.capacity }
+
     /// Unsent byte count.
     var count: Int { bytes.count - sentOffset }
 

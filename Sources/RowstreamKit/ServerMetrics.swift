@@ -15,21 +15,27 @@ struct ServerMetrics: Sendable {
     }
 
     /// Connection and stream gauges read from the server at render time.
+    /// The server is read through a weak reference: the server's responder owns this registry, so a strong one
+    /// would be a cycle and the whole server would never be freed (found by LeakSanitizer).
     func observe(server: HTTPServer, sessions: SessionRegistry) {
+        let stats: @Sendable () -> HTTPServerStatistics? = { [weak server] in server?.statistics }
         registry.gaugeFunction("rowstream_connections_open", help: "Open client connections.") {
-            Double(server.statistics.openConnections)
+            Double(stats()?.openConnections ?? 0)
         }
         registry.gaugeFunction("rowstream_connections_accepted_total", help: "Client connections accepted.") {
-            Double(server.statistics.totalConnections)
+            Double(stats()?.totalConnections ?? 0)
         }
         registry.gaugeFunction("rowstream_streams_open", help: "Open event streams.") {
-            Double(server.statistics.openStreams)
+            Double(stats()?.openStreams ?? 0)
         }
         registry.gaugeFunction("rowstream_http_requests_total", help: "HTTP requests handled.") {
-            Double(server.statistics.totalRequests)
+            Double(stats()?.totalRequests ?? 0)
         }
         registry.gaugeFunction("rowstream_slow_consumers_dropped_total", help: "Connections dropped for not reading.") {
-            Double(server.statistics.droppedSlowConsumers)
+            Double(stats()?.droppedSlowConsumers ?? 0)
+        }
+        registry.gaugeFunction("rowstream_connections_refused_total", help: "Connections refused (503) at a cap.") {
+            Double(stats()?.refusedConnections ?? 0)
         }
         registry.gaugeFunction("rowstream_sessions_open", help: "Viewer sessions open.") {
             Double(sessions.count)

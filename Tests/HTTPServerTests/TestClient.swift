@@ -15,7 +15,9 @@ final class TestClient {
     let fd: Int32
     private var pending: [UInt8] = []
 
-    init(port: Int, receiveTimeoutSeconds: Int = 5, receiveBufferBytes: Int32? = nil) throws {
+    /// `sourceAddress` binds the client end to another loopback address (any of 127/8 works on Linux).
+    init(port: Int, receiveTimeoutSeconds: Int = 5, receiveBufferBytes: Int32? = nil,
+         sourceAddress: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket failed") }
         var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
@@ -23,6 +25,20 @@ final class TestClient {
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         if var size = receiveBufferBytes {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if let sourceAddress {
+            var source = sockaddr_in()
+            source.sin_family = sa_family_t(AF_INET)
+            source.sin_addr.s_addr = inet_addr(sourceAddress)
+            let bound = withUnsafePointer(to: &source) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                close(fd)
+                throw Failure(description: "bind to \(sourceAddress) failed: errno \(errno)")
+            }
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -108,6 +124,19 @@ final class TestClient {
     func isClosedByServer() throws -> Bool {
         if !pending.isEmpty { return false }
         return try !receiveMore()
+    }
+
+    /// Whether bytes (or EOF) are waiting to be read, without blocking.
+    func hasInput() -> Bool {
+        if !pending.isEmpty { return true }
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0
+    }
+
+    /// Sends without throwing; false once the peer has closed or reset the connection.
+    func trySend(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count
     }
 
     private func firstRange(of needle: [UInt8]) -> Int? {

@@ -1,0 +1,57 @@
+/// One simulated browser tab: a stream connection that it drops and resumes with Last-Event-ID, and the row
+/// indices it has seen, to prove exactly-once delivery. Thread rules: owned by the load client's single thread.
+final class Viewer {
+    let number: Int
+    var lastEventID: String?
+    var nextURL: String?
+    var seen = Set<Int>()
+    var total: Int?
+    var stream: Int32 = -1
+    var batchesOnThisConnection = 0
+    var churnAfter: Int
+    var lastProgress = ContinuousClock.now
+    var done = false
+
+    init(number: Int, churnAfter: Int) {
+        self.number = number
+        self.churnAfter = churnAfter
+    }
+}
+
+/// What the run observed; every field is a count. `violations` must be zero for the run to pass.
+struct LoadStatistics {
+    var viewersStarted = 0
+    var viewersCompleted = 0
+    var connects = 0
+    var reconnects = 0
+    var connectFailures = 0
+    var batches = 0
+    var rows = 0
+    var posts = 0
+    var nudges = 0
+    var errorEvents = 0
+    var duplicateRows = 0
+    var missingRows = 0
+    var resets = 0
+    var unexpectedStatuses = 0
+    var unexpectedCloses = 0
+    var peakOpenStreams = 0
+    /// Unexpected response statuses by code (stream: not 200/204; POST: not 202/404).
+    var unexpected: [Int: Int] = [:]
+
+    var violations: Int { duplicateRows + missingRows + resets + unexpectedStatuses }
+
+    var json: String {
+        let fields: [(String, Int)] = [
+            ("viewers_started", viewersStarted), ("viewers_completed", viewersCompleted), ("connects", connects),
+            ("reconnects", reconnects), ("connect_failures", connectFailures), ("batches", batches),
+            ("rows", rows), ("posts", posts), ("nudges", nudges), ("error_events", errorEvents),
+            ("duplicate_rows", duplicateRows), ("missing_rows", missingRows), ("resets", resets),
+            ("unexpected_statuses", unexpectedStatuses), ("unexpected_closes", unexpectedCloses),
+            ("peak_open_streams", peakOpenStreams), ("violations", violations),
+        ]
+        let codes = unexpected.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
+        let counts = fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")
+        return "{" + counts + ",\"unexpected_by_status\":{\(codes)}}"
+    }
+}

@@ -1,0 +1,75 @@
+/// A strict checker for the renderer's output: tags only from an allow-list, properly nested, attributes only
+/// from an allow-list with double-quoted values holding no `<`, `>` or `"`, `href` only http(s), text holding no
+/// `<` or `>`, entities only `&name;` or `&#N;`, and exactly `rowCount` top-level `<tr>` elements.
+enum HTMLCheck {
+    private static let tags: Set<String> = ["tr", "td", "a", "span", "time"]
+    private static let attributes: Set<String> = ["class", "href", "rel", "datetime", "title", "data-key",
+                                                  "data-index", "aria-hidden", "style"]
+
+    /// nil when the HTML passes; otherwise what is wrong.
+    static func problem(in html: [UInt8], rowCount: Int) -> String? {
+        var stack: [String] = []
+        var rows = 0
+        var i = 0
+        func byte(_ at: Int) -> UInt8? { at < html.count ? html[at] : nil }
+        while i < html.count {
+            switch html[i] {
+            case UInt8(ascii: "<"):
+                guard let end = html[i...].firstIndex(of: UInt8(ascii: ">")) else { return "unterminated tag" }
+                let inside = Array(html[(i + 1)..<end])
+                if inside.first == UInt8(ascii: "/") {
+                    let name = String(decoding: inside.dropFirst(), as: UTF8.self)
+                    guard stack.last == name else { return "mismatched </\(name)>" }
+                    stack.removeLast()
+                } else {
+                    guard let name = openTag(inside) else { return "bad tag at \(i)" }
+                    if name == "tr" && stack.isEmpty { rows += 1 }
+                    stack.append(name)
+                }
+                i = end + 1
+            case UInt8(ascii: ">"):
+                return "raw > in text at \(i)"
+            case UInt8(ascii: "&"):
+                guard let end = html[i...].prefix(12).firstIndex(of: UInt8(ascii: ";")) else { return "bare &" }
+                let entity = html[(i + 1)..<end]
+                let named = !entity.isEmpty && entity.allSatisfy { ($0 | 0x20) >= 97 && ($0 | 0x20) <= 122 }
+                let numeric = entity.first == UInt8(ascii: "#") && entity.count > 1
+                    && entity.dropFirst().allSatisfy { $0 >= 48 && $0 <= 57 }
+                guard named || numeric else { return "bad entity" }
+                i = end + 1
+            default:
+                i += 1
+            }
+        }
+        guard stack.isEmpty else { return "unclosed \(stack)" }
+        guard rows == rowCount else { return "\(rows) rows for \(rowCount) items" }
+        return nil
+    }
+
+    /// The tag name if `inside` (between `<` and `>`) is an allowed tag with allowed, well-quoted attributes.
+    /// Works on bytes, as an HTML tokenizer does on code points: a `"` followed by a combining mark is still a
+    /// quote (comparing Swift `Character`s would merge the two into one grapheme and miss it).
+    private static func openTag(_ inside: [UInt8]) -> String? {
+        let space = UInt8(ascii: " "), equals = UInt8(ascii: "="), quote = UInt8(ascii: "\"")
+        let nameEnd = inside.firstIndex(of: space) ?? inside.endIndex
+        let name = String(decoding: inside[..<nameEnd], as: UTF8.self)
+        guard tags.contains(name) else { return nil }
+        var index = nameEnd
+        while index < inside.endIndex {
+            guard inside[index] == space, let eq = inside[index...].firstIndex(of: equals),
+                  eq + 1 < inside.endIndex, inside[eq + 1] == quote,
+                  let close = inside[(eq + 2)...].firstIndex(of: quote)
+            else { return nil }
+            let attribute = String(decoding: inside[(index + 1)..<eq], as: UTF8.self)
+            guard attributes.contains(attribute) else { return nil }
+            let value = inside[(eq + 2)..<close]
+            if value.contains(UInt8(ascii: "<")) || value.contains(UInt8(ascii: ">")) { return nil }
+            let text = String(decoding: value, as: UTF8.self)
+            let lower = text.lowercased()  // schemes are case-insensitive (a fuzz finding: `htTps://`)
+            if attribute == "href", !(lower.hasPrefix("https://") || lower.hasPrefix("http://")) { return nil }
+            if attribute == "style", text.lowercased().contains("url(") || text.contains("expression") { return nil }
+            index = close + 1
+        }
+        return name
+    }
+}

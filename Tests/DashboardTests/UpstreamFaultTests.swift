@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import Dashboard
+
+/// Upstream faults as the viewer sees them: the first batch arrives, the second page's fetch meets the fault,
+/// and the viewer gets one clear `error` event (no `reset`, so the page keeps its rows) while the server keeps
+/// serving other viewers and /healthz. The tables come from a config, as a user's would.
+@Suite("Upstream faults")
+struct UpstreamFaultTests {
+    @Test(arguments: FaultUpstream.Fault.allCases)
+    func aFaultGivesOneErrorEventAndTheServerKeepsServing(_ fault: FaultUpstream.Fault) async throws {
+        let upstream = try FaultUpstream(fault)
+        defer { upstream.stop() }
+        // Only the hang should meet the request timeout: the others get ample time even under a sanitizer.
+        let dashboard = try startDashboard(upstreamPort: upstream.port, timeoutSeconds: fault == .hang ? 1 : 20)
+        defer { dashboard.shutdown() }
+        let port = dashboard.port
+
+        let viewer = try await SSEClient(port: port, path: "/tables/bad/stream", timeoutSeconds: 30)
+        let session = try sessionInfo(try await viewer.next(named: "session").event)
+        let nextURL = try #require(session["next"] as? String)
+        let first = try await viewer.next(named: "rows").event
+        #expect(rowKeys(first.data) == ["0", "1", "2", "3", "4"])
+        #expect(try await post(port, nextURL) == 202)
+        let (error, skipped) = try await viewer.next(named: "error")
+        #expect(!skipped.contains { $0.event == "reset" || $0.event == "rows" })
+        let body = try #require(try JSONSerialization.jsonObject(with: Data(error.data.utf8)) as? [String: Any])
+        let message = try #require(body["message"] as? String)
+        #expect(!message.isEmpty && message.count < 200)
+        #expect(!message.contains("127.0.0.1") && !message.contains("\(upstream.port)"), "message leaks the URL")
+        #expect(body["retryable"] is Bool)
+        if fault == .gzipBomb || fault == .tenMegabytePage { #expect(message.contains("too large")) }
+        if fault == .hang { #expect(message.contains("in time")) }
+
+        // Meanwhile the server serves others.
+        let other = try await SSEClient(port: port, path: "/tables/good/stream")
+        #expect(rowKeys(try await other.next(named: "rows").event.data).count == 5)
+        #expect(try await fetch(port, "GET", "/healthz").status == 200)
+        viewer.connection.closeNow()
+        other.connection.closeNow()
+    }
+
+    /// A dashboard with two tables over the fault upstream, from a config: `good` (always valid pages) and `bad`.
+    /// No retries and no cache, so the viewer meets each fault exactly once.
+    private func startDashboard(upstreamPort: Int, timeoutSeconds: Int) throws -> Dashboard {
+        let tables = ["good", "bad"].map { name in
+            """
+            {"name": "\(name)", "title": "\(name)", "batchSize": 5,
+             "request": {"url": "http://127.0.0.1:\(upstreamPort)/\(name)", "timeoutSeconds": \(timeoutSeconds)},
+             "items": "data", "key": "id",
+             "columns": [{"title": "ID", "path": "id", "format": "number"}, {"title": "Name", "path": "name"}],
+             "pagination": {"style": "cursor", "cursorPath": "next_cursor", "cursorParameter": "cursor"},
+             "retry": {"attempts": 1}, "cache": {"ttlSeconds": 0, "prefetch": false}}
+            """
+        }
+        let text = "{\"tables\": [" + tables.joined(separator: ",") + "]}"
+        let config = try ConfigFile.parse(Array(text.utf8), file: "faults.json", environment: [:])
+        var configuration = DashboardConfiguration()
+        configuration.port = 0
+        configuration.eventLoopCount = 1
+        configuration.batchTimeout = .seconds(30)
+        configuration.publicDirectory = publicDirectory
+        return try Dashboard.start(configuration, config: config)
+    }
+}

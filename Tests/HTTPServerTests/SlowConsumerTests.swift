@@ -1,0 +1,114 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import HTTPServer
+
+/// Slow and dead consumers: bounded buffers, memory independent of the bytes sent, stalled and reset peers closed.
+@Suite(.serialized) struct SlowConsumerTests {
+    @Test func writeBufferStorageDoesNotGrowWithTheBytesSent() {
+        var buffer = WriteBuffer()
+        let event = [UInt8](repeating: 0x61, count: 700)
+        var total = 0
+        var peak = 0
+        // 200,000 events (140 MB) through a buffer a slow socket drains in uneven pieces, never all at once
+        // for long stretches: storage must stay near the most ever unsent, not the total.
+        for round in 0..<200_000 {
+            buffer.append(event)
+            total += event.count
+            if round % 3 != 0 { buffer.consume(min(buffer.count, 1000 + round % 500)) }
+            if round % 5_000 == 4_999 { buffer.consume(buffer.count) }
+            peak = max(peak, buffer.storageCapacity)
+        }
+        #expect(total > 100_000_000)
+        #expect(peak < 2 * 1024 * 1024, "storage grew to \(peak) bytes")
+    }
+
+    @Test func aReadingClientGetsMegabytesThroughASmallBufferInOrder() throws {
+        let writerBox = Mutex<StreamWriter?>(nil)
+        var builder = RouterBuilder()
+        builder.get("/events") { _, _ in .now(.eventStream { writer in writerBox.withLock { $0 = writer } }) }
+        var config = HTTPServerConfiguration()
+        config.port = 0
+        config.eventLoopCount = 1
+        config.maxWriteBufferBytes = 64 * 1024
+        let server = HTTPServer(configuration: config, responder: builder.build())
+        let port = try server.start()
+        defer { server.shutdown() }
+        let client = try TestClient(port: port)
+        try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = try client.read(until: "\r\n\r\n")
+        for _ in 0..<500 where writerBox.withLock({ $0 == nil }) { usleep(10_000) }
+        let writer = try #require(writerBox.withLock { $0 })
+        #expect(try client.read(until: "\n\n").hasPrefix("retry:"))
+        let padding = String(repeating: "x", count: 400)
+        // 10,000 events (about 4.3 MB, 66 times the buffer limit), written in bursts the client then reads.
+        for burst in 0..<100 {
+            for index in 0..<100 { writer.send(SSEEvent(id: "\(burst * 100 + index)", data: padding)) }
+            for index in 0..<100 {
+                let text = try client.read(until: "\n\n")
+                #expect(text.hasPrefix("id: \(burst * 100 + index)\n"))
+            }
+        }
+        #expect(writer.isOpen)
+        #expect(server.statistics.droppedSlowConsumers == 0)
+    }
+
+    @Test func aStalledReaderUnderTheBufferLimitIsClosedByTheWriteTimeout() throws {
+        let closed = Atomic<Int>(0)
+        let writerBox = Mutex<StreamWriter?>(nil)
+        var builder = RouterBuilder()
+        builder.get("/events") { _, _ in
+            .now(.eventStream { writer in
+                writer.onClose { closed.add(1, ordering: .relaxed) }
+                writerBox.withLock { $0 = writer }
+            })
+        }
+        var config = HTTPServerConfiguration()
+        config.port = 0
+        config.eventLoopCount = 1
+        config.idleTimeout = .milliseconds(300)
+        config.heartbeatInterval = .milliseconds(50)
+        config.maxWriteBufferBytes = 8 * 1024 * 1024
+        let server = HTTPServer(configuration: config, responder: builder.build())
+        let port = try server.start()
+        defer { server.shutdown() }
+        // The client never reads after the head: 4 MB fills the kernel buffers, the rest stays queued below
+        // the limit, and no write makes progress; heartbeats keep coming, yet the connection must be closed.
+        let client = try TestClient(port: port, receiveBufferBytes: 4096)
+        try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+        for _ in 0..<500 where writerBox.withLock({ $0 == nil }) { usleep(10_000) }
+        let writer = try #require(writerBox.withLock { $0 })
+        writer.write([UInt8](repeating: 0x78, count: 4 * 1024 * 1024))
+        for _ in 0..<500 where closed.load(ordering: .relaxed) == 0 { usleep(10_000) }
+        #expect(closed.load(ordering: .relaxed) == 1)
+        #expect(server.statistics.droppedSlowConsumers == 0)
+        #expect(server.statistics.openConnections == 0)
+    }
+
+    @Test func aPeerThatResetsIsClosedAndItsStreamEnds() throws {
+        let closed = Atomic<Int>(0)
+        var builder = RouterBuilder()
+        builder.get("/events") { _, _ in
+            .now(.eventStream { writer in writer.onClose { closed.add(1, ordering: .relaxed) } })
+        }
+        var config = HTTPServerConfiguration()
+        config.port = 0
+        config.eventLoopCount = 1
+        let server = HTTPServer(configuration: config, responder: builder.build())
+        let port = try server.start()
+        defer { server.shutdown() }
+        do {
+            // The client reads the head, then goes away with an RST (SO_LINGER 0) while the stream is idle.
+            let client = try TestClient(port: port)
+            try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try client.read(until: "\r\n\r\n")
+            for _ in 0..<500 where server.statistics.openStreams == 0 { usleep(10_000) }
+            var linger = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(client.fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+        }
+        for _ in 0..<500 where closed.load(ordering: .relaxed) == 0 { usleep(10_000) }
+        #expect(closed.load(ordering: .relaxed) == 1)
+        #expect(server.statistics.openStreams == 0)
+        #expect(server.statistics.openConnections == 0)
+    }
+}
