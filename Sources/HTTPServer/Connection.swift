@@ -30,6 +30,8 @@ final class Connection: EventHandler, @unchecked Sendable {
     var idleSince = ContinuousClock.now
     var requestStartedAt: ContinuousClock.Instant?
     var lastWriteProgress = ContinuousClock.now
+    /// Set once the answer is sent and the write side shut: until then, input is read and discarded (see `linger`).
+    var lingerUntil: ContinuousClock.Instant?
 
     init(fd: Int32, address: UInt32, owner: ServerLoop) {
         self.fd = fd
@@ -58,6 +60,8 @@ final class Connection: EventHandler, @unchecked Sendable {
             } else if count < 0 {
                 if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { close() }
                 return
+            } else if lingerUntil != nil {
+                continue  // closing: what the peer still sends is discarded (see `linger`)
             } else if case .streaming = state {
                 continue  // requests after a stream's request are never answered: discard
             } else {
@@ -194,13 +198,13 @@ final class Connection: EventHandler, @unchecked Sendable {
         // A peer that hung up cannot read a stream any more; a pending request still gets its answer.
         if inputClosed, case .streaming = state { return close() }
         if output.count == 0 {
-            if closeWhenFlushed { return close() }
+            if closeWhenFlushed { return linger() }
             if inputClosed, isIdle { return close() }
         }
         var wanted: UInt32 = 0
         let roomToRead = isIdle ? output.count <= context.configuration.maxWriteBufferBytes
             && parser.bufferedByteCount < Self.maxBufferedInput(context.configuration.limits) : true
-        if !inputClosed && !closeWhenFlushed && roomToRead { wanted |= csystem_EPOLLIN }
+        if !inputClosed && (!closeWhenFlushed || lingerUntil != nil) && roomToRead { wanted |= csystem_EPOLLIN }
         if output.count > 0 { wanted |= csystem_EPOLLOUT }
         if wanted != watchedEvents {
             watchedEvents = wanted
@@ -213,6 +217,20 @@ final class Connection: EventHandler, @unchecked Sendable {
     }
 
     /// Closes the fd and ends any stream. Idempotent.
+    /// Lingering close, as HTTP servers do: once the last answer is sent, shut the write side and read (and
+    /// discard) until the peer closes or `lingerTime` passes, then close. Closing at once while the peer is still
+    /// sending (a trickled head, a pipelined request) makes the kernel answer with a reset that can destroy the
+    /// answer before the peer reads it.
+    private func linger() {
+        if inputClosed || shuttingDown { return close() }
+        guard lingerUntil == nil else { return }
+        lingerUntil = .now + Self.lingerTime
+        _ = Glibc.shutdown(fd, Int32(SHUT_WR))
+    }
+
+    /// How long a closing connection keeps reading what its peer still sends.
+    static let lingerTime: Duration = .seconds(1)
+
     func close() {
         if isClosed { return }
         if case .streaming(let writer, _) = state {

@@ -91,7 +91,9 @@ final class ServerLoop: @unchecked Sendable {
                 connection.streamOutput(.bytes(Array(": ping\n\n".utf8)))
                 continue
             }
-            if connection.output.count > 0, now - connection.lastWriteProgress > config.idleTimeout {
+            if let until = connection.lingerUntil, until <= now {
+                connection.close()
+            } else if connection.output.count > 0, now - connection.lastWriteProgress > config.idleTimeout {
                 connection.close()
             } else if connection.isIdle, !connection.closeWhenFlushed, let started = connection.requestStartedAt,
                       now - started > config.requestHeadTimeout {
