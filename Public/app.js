@@ -3,7 +3,7 @@
 // Public surface
 //   window.RowstreamConfig  optional object read once at start-up; overrides the defaults in `config`.
 //   window.Rowstream        { config, reload(), snapshot(), pruning() } once the script has started.
-//   Needs view.js (required), health.js and prune.js (optional), loaded before it.
+//   Needs view.js (required), health.js, prune.js, sections.js and live.js (optional), loaded before it.
 //
 // Events dispatched on #rs-table (they bubble; `detail` as listed):
 //   rowstream:session  {session, table, next, reload}   a (re)connection was accepted
@@ -69,6 +69,12 @@
   const { formatCount, endText, announce, ensureSkeletons, removeSkeletons, showEndRow, showErrorRow,
     removeErrorRow, parseRows } = view;
 
+  /** Sections (sections.js): one <tbody> per section, with header and footer rows. */
+  const sections = /** @type {any} */ (window).RowstreamSections
+    ? /** @type {any} */ (window).RowstreamSections.attach({ table, anchor: rowsBody, columns: () => view.columnCount(),
+      format: formatCount })
+    : { enabled: false, place() { return []; }, insertTop() {}, refreshAll() {}, reset() {} };
+
   /** Stream health (health.js): watchdog for silence, reconnect on `online` and `visibilitychange`. */
   const health = /** @type {any} */ (window).RowstreamHealth
     ? /** @type {any} */ (window).RowstreamHealth.watch({
@@ -83,7 +89,7 @@
     ? /** @type {any} */ (window).RowstreamPrune.attach({
       body: rowsBody,
       rowsURL: (table.dataset.stream || '').replace(/\/stream$/, '/rows'),
-      maxRows: config.maxRows,
+      maxRows: sections.enabled ? 0 : config.maxRows,   // sections are not pruned (yet)
       margin: config.pruneMargin,
       parseRows: (/** @type {string} */ html) => parseRows(html),
       columns: () => view.columnCount(),
@@ -113,7 +119,7 @@
   function beginBatch() {
     state.pending = true;
     removeErrorRow();
-    ensureSkeletons();
+    ensureSkeletons(sections.enabled && state.shown === 0);
     setPhase('loading');
   }
 
@@ -123,6 +129,7 @@
   /** Drops every row shown and the footer. */
   function clearShownRows() {
     rowsBody.replaceChildren();
+    sections.reset();
     pruner.reset();
     view.clearFooter();
     state.shown = 0;
@@ -231,9 +238,10 @@
 
   /** @param {HTMLTableRowElement[]} rows @returns {HTMLTableRowElement[]} the rows appended */
   function appendNewRows(rows) {
-    const fresh = rows.filter((row) => Number(row.dataset.index) >= state.shown);
+    const isNew = (/** @type {HTMLTableRowElement} */ row) => Number(row.dataset.index) >= state.shown;
+    const fresh = sections.enabled ? sections.place(rows, isNew) : rows.filter(isNew);
     for (const row of fresh) state.shown = Math.max(state.shown, Number(row.dataset.index) + 1);
-    rowsBody.append(...fresh);
+    if (!sections.enabled) rowsBody.append(...fresh);
     return fresh;
   }
 
@@ -380,7 +388,7 @@
 
   /** Wires the page once; the first batch comes from the server by itself. */
   function start() {
-    ensureSkeletons();
+    ensureSkeletons(sections.enabled);
     setPhase('loading');
     updateCount();
     byId('rs-reload').addEventListener('click', reload);

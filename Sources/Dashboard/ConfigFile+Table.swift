@@ -25,7 +25,7 @@ public struct TableConfig: Sendable {
     init(_ reader: ConfigReader, environment: [String: String]) throws(ConfigError) {
         var reader = reader
         try reader.rejectUnknown(["name", "title", "batchSize", "items", "key", "columns", "request", "pagination",
-                                  "checks", "retry", "cache"])
+                                  "checks", "retry", "cache", "sections"])
         let name = try reader.requiredString("name")
         guard name.utf8.count <= 64, name.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F }) else {
             throw reader.error("name", "1 to 64 of a-z, 0-9, - and _ (it is part of the table's URLs)")
@@ -43,6 +43,7 @@ public struct TableConfig: Sendable {
             columns.append(try Self.column(ConfigReader(element, file: reader.file, path: reader.keyPath("columns") + "[\(i)]")))
         }
         spec = TableSpec(name: name, title: title, columns: columns, keyField: key)
+        if let sections = try reader.object("sections") { spec.sections = try Self.sections(sections) }
 
         guard let request = try reader.object("request") else { throw reader.error("request", "an object with the upstream url") }
         template = try Self.template(request, environment: environment)

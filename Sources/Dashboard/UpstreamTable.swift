@@ -29,9 +29,14 @@ enum UpstreamTable {
         }
         var binding = TableBinding(
             name: name, title: spec.title, columns: spec.columns.map(Self.column), batchSize: batchSize,
-            source: batches
-        ) { [columns = spec.columns, keyField = spec.keyField] item, row in
+            sections: spec.sections.map(Self.sections), source: batches
+        ) { [columns = spec.columns, keyField = spec.keyField, sections = spec.sections] item, row in
             row.setKey(keyField.evaluate(item))
+            if let sections {
+                var summand: JSONValue? = nil
+                if case .sum(let path) = sections.footer { summand = path.evaluate(item) }
+                row.setSection(sections.field.evaluate(item), summand: summand)
+            }
             for column in columns {
                 row.value(column.field.evaluate(item), label: column.labelField.flatMap { $0.evaluate(item) })
             }
@@ -52,6 +57,14 @@ enum UpstreamTable {
     static func redacting(_ secrets: [String]) -> @Sendable (String) -> String {
         { message in
             secrets.reduce(message) { text, secret in text.replacingOccurrences(of: secret, with: "[redacted]") }
+        }
+    }
+
+    private static func sections(_ spec: SectionSpec) -> TableSections {
+        switch spec.footer {
+        case .none: TableSections(footer: .none, footerLabel: spec.footerLabel)
+        case .count: TableSections(footer: .count, footerLabel: spec.footerLabel)
+        case .sum: TableSections(footer: .sum, footerLabel: spec.footerLabel)
         }
     }
 

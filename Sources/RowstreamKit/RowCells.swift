@@ -21,6 +21,8 @@ public struct RowCells {
     private(set) var values: [JSONValue] = []
     private(set) var labels: [Int: JSONValue] = [:]
     var keyValue: JSONValue?
+    var sectionJSON: JSONValue?
+    var sectionValueJSON: JSONValue?
 
     init() {}
 
@@ -28,6 +30,25 @@ public struct RowCells {
     public var key: String? {
         get { keyValue?.displayText }
         set { keyValue = newValue.map(JSONValue.string) }
+    }
+
+    /// The row's section, for a table made with ``TableSections``: consecutive rows with the same section share one
+    /// header. Ignored by a table without sections.
+    public var section: String? {
+        get { sectionJSON?.displayText }
+        set { sectionJSON = newValue.map(JSONValue.string) }
+    }
+
+    /// What the row adds to its section's `.sum` footer (not finite: nothing).
+    public var sectionValue: Double? {
+        get { sectionValueJSON?.doubleValue }
+        set { sectionValueJSON = newValue.flatMap { $0.isFinite ? JSONValue.double($0) : nil } }
+    }
+
+    /// The section and summand as JSON values (a config table's section field and sum field).
+    package mutating func setSection(_ value: JSONValue?, summand: JSONValue?) {
+        sectionJSON = value
+        sectionValueJSON = summand
     }
 
     /// A text cell.
@@ -71,6 +92,8 @@ public struct RowCells {
         var object: [String: JSONValue] = [:]
         object.reserveCapacity(columnCount + 1)
         if let keyValue { object[RowLayout.key] = keyValue }
+        if let sectionJSON { object[RowLayout.section] = sectionJSON }
+        if let sectionValueJSON { object[RowLayout.sectionValue] = sectionValueJSON }
         for (index, value) in values.prefix(columnCount).enumerated() {
             object[RowLayout.cell(index)] = value
             if let label = labels[index] { object[RowLayout.label(index)] = label }
@@ -82,6 +105,8 @@ public struct RowCells {
 /// Where a filled row keeps its key and cells, as the field names of the renderer's column paths.
 enum RowLayout {
     static let key = "k"
+    static let section = "s"
+    static let sectionValue = "v"
     static func cell(_ index: Int) -> String { "c\(index)" }
     static func label(_ index: Int) -> String { "c\(index)l" }
 

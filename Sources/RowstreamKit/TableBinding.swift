@@ -48,6 +48,7 @@ public struct TableBinding: Sendable {
     /// A table named `name` (used in URLs: letters, digits, `-` and `_`) titled `title`, with `columns`, whose
     /// items come from `source` in batches of `batchSize` (the number of skeleton rows shown while a batch loads;
     /// the loader decides how many items a batch really has), and whose rows `row` fills, one item at a time.
+    /// With `sections`, consecutive rows with the same `row.section` are grouped under a header (``TableSections``).
     ///
     /// ```swift
     /// let binding = TableBinding(name: "fruit", title: "Fruit", columns: [TableColumn("Name")],
@@ -60,6 +61,7 @@ public struct TableBinding: Sendable {
         title: String,
         columns: [TableColumn],
         batchSize: Int = 50,
+        sections: TableSections? = nil,
         source: BatchSource<Item, Token>,
         row template: @escaping @Sendable (Item, inout RowCells) -> Void
     ) {
@@ -67,7 +69,9 @@ public struct TableBinding: Sendable {
             Column(title: column.title, field: RowLayout.path(RowLayout.cell(index)), format: column.format,
                    width: column.width, labelField: column.format == .link ? RowLayout.path(RowLayout.label(index)) : nil)
         }
-        spec = TableSpec(name: name, title: title, columns: specColumns, keyField: RowLayout.path(RowLayout.key))
+        var spec = TableSpec(name: name, title: title, columns: specColumns, keyField: RowLayout.path(RowLayout.key))
+        spec.sections = sections?.spec
+        self.spec = spec
         renderer = TableRenderer(spec: spec)
         columnsJSON = .array(columns.enumerated().map { index, column in
             [
@@ -122,8 +126,15 @@ public struct TableBinding: Sendable {
             "page": .string(pagePath),
             "stream": .string(streamPath),
         ]
+        if let sections = sectionsJSON { entry["sections"] = sections }
         if pageProxy != nil { entry["pages"] = .string("/api/tables/\(name)/pages") }
         return .object(entry)
+    }
+
+    /// `{"footer": "none|count|sum", "label": ...}` for a sectioned table (`session` event, `/api/tables`).
+    var sectionsJSON: JSONValue? {
+        guard let sections = spec.sections else { return nil }
+        return ["footer": .string(sections.footer.name), "label": .string(sections.footerLabel)]
     }
 
     /// One line on standard error.

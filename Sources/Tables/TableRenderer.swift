@@ -36,9 +36,18 @@ public struct TableRenderer: Sendable {
     /// Appends one `<tr data-key="KEY" data-index="N">` per item (N = startIndex + i) with one `<td>`
     /// per column, no newlines between rows. Missing values give empty cells; everything is escaped.
     /// The key is the key field's display text, or the index when the key is missing or null.
+    /// A sectioned table (``TableSpec/sections``) also writes `data-section` (and `data-value` for a sum footer)
+    /// on each row, and a section header row first and before each row whose section differs from the row
+    /// before it (see ``sectionHeader(_:)``).
     public func appendRows(_ items: [JSONValue], startIndex: Int, to buffer: inout [UInt8]) {
+        var previousSection: String? = nil
         for (offset, item) in items.enumerated() {
             let index = startIndex + offset
+            if let sections = spec.sections {
+                let section = sections.section(of: item)
+                if section != previousSection { appendSectionHeader(section, to: &buffer) }
+                previousSection = section
+            }
             buffer.append("<tr data-key=\"")
             if let key = spec.keyField.evaluate(item), !key.isNull {
                 CellRenderer.appendText(key, to: &buffer)
@@ -47,6 +56,7 @@ public struct TableRenderer: Sendable {
             }
             buffer.append("\" data-index=\"")
             buffer.appendDecimal(index)
+            if let sections = spec.sections { appendSectionAttributes(sections, item: item, to: &buffer) }
             buffer.append("\">")
             for (column, opening) in zip(spec.columns, cellOpenings) {
                 buffer.append(contentsOf: opening)
