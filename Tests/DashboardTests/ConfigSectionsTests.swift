@@ -1,0 +1,30 @@
+import Dashboard
+import Testing
+import JSON
+
+/// The `sections` object of a config table.
+@Suite struct ConfigSectionsTests {
+    @Test func sectionsWithASumFooter() throws {
+        let config = try ConfigFileTests.parse(ConfigFileTests.table(extra: #", "sections": {"by": "address.city", "footer": "sum", "sum": "mrr", "label": "MRR"}"#))
+        let sections = try #require(config.tables.first?.spec.sections)
+        #expect(sections.field.description == "address.city")
+        #expect(sections.footer.name == "sum")
+        #expect("\(sections.footer)".contains("mrr"))
+        #expect(sections.footerLabel == "MRR")
+    }
+
+    @Test(arguments: [
+        (#"{"footer": "count"}"#, "test.json: tables[0].sections.by: the JSON path"),
+        (#"{"by": "city", "footer": "sum"}"#, "test.json: tables[0].sections.sum: the JSON path"),
+        (#"{"by": "city", "sum": "mrr"}"#, "test.json: tables[0].sections.sum: only with"),
+        (#"{"by": "city", "footer": "avg"}"#, "test.json: tables[0].sections.footer: one of none, count, sum"),
+        (#"{"by": "city", "order": 1}"#, "test.json: tables[0].sections.order: unknown key"),
+    ])
+    func invalidSections(sections: String, prefix: String) {
+        let error = #expect(throws: ConfigError.self) {
+            try ConfigFileTests.parse(ConfigFileTests.table(extra: #", "sections": "# + sections))
+        }
+        #expect(error?.description.hasPrefix(prefix) == true, "\(error?.description ?? "no error")")
+    }
+}
+
