@@ -9,6 +9,8 @@ struct ServerRoutes {
     let order: [String]
     let pages: [String: RenderedPage]
     let registry: SessionRegistry
+    /// Live tables' feeds by table name.
+    let feeds: [String: LiveFeed]
     let metrics: ServerMetrics
     let configuration: ServerConfiguration
     let staticFiles: StaticFiles
@@ -38,6 +40,9 @@ struct ServerRoutes {
         router.post("/tables/{name}/sessions/{id}/reload") { _, parameters throws(HTTPError) in
             try session(parameters).reload()
             return .now(HTTPResponse(status: .accepted))
+        }
+        router.post("/tables/{name}/refresh") { _, parameters throws(HTTPError) in
+            try refresh(try table(parameters["name"]))
         }
         router.get("/api/tables/{name}/pages") { request, parameters throws(HTTPError) in
             try proxyPage(request, table: try table(parameters["name"]))
@@ -90,15 +95,26 @@ struct ServerRoutes {
         }
         // A position we cannot read (another version, another table, garbage) starts over, visibly.
         let resetFirst = lastEventID.map { !$0.isEmpty } == true && resume == nil
-        let registry = registry, metrics = metrics, timeout = configuration.batchTimeout
+        let registry = registry, metrics = metrics, timeout = configuration.batchTimeout, feed = feeds[table.name]
         let heartbeat = configuration.heartbeatInterval
         return .now(.eventStream(retryMilliseconds: configuration.retryMilliseconds) { writer in
             ViewerSession.open(
                 table: table, writer: writer, resume: resume, resetFirst: resetFirst,
-                registry: registry, metrics: metrics, batchTimeout: timeout
+                registry: registry, metrics: metrics, batchTimeout: timeout, feed: feed
             )
             StreamHeartbeat.start(on: writer, commentInterval: heartbeat)
         })
+    }
+
+    /// A live table's refresh (``LiveUpdates``): re-fetch the head, diff, send the changes to every viewer; answers
+    /// when done with `{"inserted", "updated", "removed", "viewers", "baseline"}` (and `error` if the load failed,
+    /// with 502). 404 for a table that is not live.
+    private func refresh(_ table: TableBinding) throws(HTTPError) -> HTTPResult {
+        guard let feed = feeds[table.name] else { throw HTTPError(.notFound, "this table is not live") }
+        return .later {
+            let summary = await feed.refresh()
+            return .json(summary.json.serialized(), status: summary.error == nil ? .ok : .badGateway)
+        }
     }
 
     /// The pagination-normalizing proxy of config tables: one upstream page as `{items, next, done}`. `next` is

@@ -38,6 +38,10 @@ public struct TableBinding: Sendable {
     let seal: CursorSeal
     /// Makes one viewer's (or one refetch's) loader: sealed position in, filled rows and sealed next out.
     let makeLoader: @Sendable () -> RowLoader
+    /// Like `makeLoader`, but past any cache: live refreshes of the head.
+    let makeFreshLoader: @Sendable () -> RowLoader
+    /// Live updates of the head (nil: the table is not live). See ``LiveUpdates``.
+    public var live: LiveUpdates?
     /// The config tables' normalized JSON page proxy (`/api/tables/NAME/pages`); nil: 404.
     package var pageProxy: PageProxy?
 
@@ -86,25 +90,30 @@ public struct TableBinding: Sendable {
         self.seal = seal
         let codec = TokenCodec<Token>(seal: seal, scope: name)
         let count = columns.count
-        makeLoader = { [initialToken = source.initialToken, makeLoader = source.makeLoader] in
-            let load = makeLoader()
-            return { position in
-                let token = try codec.token(at: position, initial: initialToken)
-                let result: LoadResult<Item, Token>
-                do {
-                    result = try await load(token)
-                } catch let error as LoadFailure {
-                    throw error
-                } catch is CancellationError {
-                    throw CancellationError()
-                } catch {
-                    let message = "Loading rows failed: \(error)"
-                    if !Task.isCancelled { TableBinding.log("table \(name): \(message)") }
-                    throw LoadFailure(message: message, isRetryable: true)
+        let wrap: @Sendable (@escaping @Sendable () -> BatchSource<Item, Token>.Loader) -> (@Sendable () -> RowLoader) = {
+            makeLoad in
+            { [initialToken = source.initialToken] in
+                let load = makeLoad()
+                return { position in
+                    let token = try codec.token(at: position, initial: initialToken)
+                    let result: LoadResult<Item, Token>
+                    do {
+                        result = try await load(token)
+                    } catch let error as LoadFailure {
+                        throw error
+                    } catch is CancellationError {
+                        throw CancellationError()
+                    } catch {
+                        let message = "Loading rows failed: \(error)"
+                        if !Task.isCancelled { TableBinding.log("table \(name): \(message)") }
+                        throw LoadFailure(message: message, isRetryable: true)
+                    }
+                    return try codec.rows(result, columnCount: count, template: template)
                 }
-                return try codec.rows(result, columnCount: count, template: template)
             }
         }
+        makeLoader = wrap(source.makeLoader)
+        makeFreshLoader = wrap(source.makeFreshLoader ?? source.makeLoader)
     }
 
     var name: String { spec.name }
@@ -147,9 +156,12 @@ public struct TableBinding: Sendable {
 extension TableBinding {
     /// Loads one batch outside any viewer's session (the no-script page, row refetch), with a loader of its own.
     /// Every error comes back as the `LoadFailure` a viewer would see.
-    func loadBatch(at position: PageCursor) async throws(LoadFailure) -> (rows: [JSONValue], next: PageCursor?) {
+    /// `fresh`: past any cache (live refreshes).
+    func loadBatch(at position: PageCursor, fresh: Bool = false) async throws(LoadFailure)
+        -> (rows: [JSONValue], next: PageCursor?)
+    {
         do {
-            switch try await makeLoader()(position) {
+            switch try await (fresh ? makeFreshLoader : makeLoader)()(position) {
             case .items(let rows, let next): return (rows, next)
             case .completed(let rows): return (rows, nil)
             }

@@ -31,7 +31,8 @@ final class ViewerSession: Sendable {
         resetFirst: Bool,
         registry: SessionRegistry,
         metrics: ServerMetrics,
-        batchTimeout: Duration
+        batchTimeout: Duration,
+        feed: LiveFeed? = nil
     ) {
         let id = SessionID.make()
         let events = StreamEvents(table: table)
@@ -52,6 +53,8 @@ final class ViewerSession: Sendable {
             loadTimeout: batchTimeout,
             loader: table.makeLoader(),
             onEvent: { event in
+                // The head as sent, before it is sent: a refresh that follows diffs against it.
+                if case .batch(let rows, 0, _) = event { feed?.observeFirstBatch(rows) }
                 writer.write(events.event(for: event).encoded())
                 switch event {
                 case .batch: metrics.batchesSent.increment()
@@ -62,6 +65,7 @@ final class ViewerSession: Sendable {
         )
         let session = ViewerSession(id: id, table: table, dataSource: dataSource)
         registry.insert(session)
+        feed?.subscribe(writer)
         metrics.sessionsOpened.increment()
         writer.onClose {
             registry.remove(session)

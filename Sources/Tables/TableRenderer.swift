@@ -48,23 +48,31 @@ public struct TableRenderer: Sendable {
                 if section != previousSection { appendSectionHeader(section, to: &buffer) }
                 previousSection = section
             }
-            buffer.append("<tr data-key=\"")
-            if let key = spec.keyField.evaluate(item), !key.isNull {
-                CellRenderer.appendText(key, to: &buffer)
-            } else {
-                buffer.appendDecimal(index)
-            }
+            appendRow(item, index: index, to: &buffer)
+        }
+    }
+
+    /// One `<tr>` for `item` at `index`, without any section header row. A nil `index` (live updates,
+    /// docs/PROTOCOL.md) writes no `data-index`, and a missing key as `0`.
+    public func appendRow(_ item: JSONValue, index: Int?, to buffer: inout [UInt8]) {
+        buffer.append("<tr data-key=\"")
+        if let key = spec.keyField.evaluate(item), !key.isNull {
+            CellRenderer.appendText(key, to: &buffer)
+        } else {
+            buffer.appendDecimal(index ?? 0)
+        }
+        if let index {
             buffer.append("\" data-index=\"")
             buffer.appendDecimal(index)
-            if let sections = spec.sections { appendSectionAttributes(sections, item: item, to: &buffer) }
-            buffer.append("\">")
-            for (column, opening) in zip(spec.columns, cellOpenings) {
-                buffer.append(contentsOf: opening)
-                CellRenderer.appendContent(of: column, item: item, to: &buffer)
-                buffer.append("</td>")
-            }
-            buffer.append("</tr>")
         }
+        if let sections = spec.sections { appendSectionAttributes(sections, item: item, to: &buffer) }
+        buffer.append("\">")
+        for (column, opening) in zip(spec.columns, cellOpenings) {
+            buffer.append(contentsOf: opening)
+            CellRenderer.appendContent(of: column, item: item, to: &buffer)
+            buffer.append("</td>")
+        }
+        buffer.append("</tr>")
     }
 
     /// The rows of `appendRows` in a new buffer.
