@@ -12,6 +12,7 @@
 //   rowstream:complete {total}                           the list is complete; the stream is closed
 //   rowstream:error    {message, retryable, connection}  a batch or the connection failed
 //   rowstream:reset    {}                                everything shown was dropped
+//   rowstream:live     {kind, count}                     a live change was applied (kind: insert | update | remove)
 //   rowstream:reconnect {why}                            a new stream resumes a silent or dead one
 //                                                        (why: silent | online | visible)
 //
@@ -42,6 +43,7 @@
     /** @type {EventSource | null} */ source: null,
     /** @type {Session | null} */ session: null,
     /** rows shown; rows whose data-index is below this are dropped */ shown: 0,
+    /** rows live updates added (inserts) less rows they removed: the count shown is shown + live */ live: 0,
     /** a batch is in flight (requested by us or loaded by the server on its own) */ pending: true,
     /** @type {Phase} */ phase: 'loading',
     /** the id of the last `rows`/`reset` event: where a new stream resumes */ lastToken: '',
@@ -74,6 +76,11 @@
     ? /** @type {any} */ (window).RowstreamSections.attach({ table, anchor: rowsBody, columns: () => view.columnCount(),
       format: formatCount })
     : { enabled: false, place() { return []; }, insertTop() {}, refreshAll() {}, reset() {} };
+
+  /** Live updates (live.js): keyed insert, update and remove. */
+  const live = /** @type {any} */ (window).RowstreamLive
+    ? /** @type {any} */ (window).RowstreamLive.attach({ table, rowsBody, sections, parseRows })
+    : { insert() { return 0; }, update() { return 0; }, remove() { return 0; }, dropShown() { return 0; } };
 
   /** Stream health (health.js): watchdog for silence, reconnect on `online` and `visibilitychange`. */
   const health = /** @type {any} */ (window).RowstreamHealth
@@ -111,7 +118,10 @@
   }
 
   /** Shows the number of rows in #rs-count and data-count. */
-  function updateCount() { view.showCount(state.shown, state.shown > 0 || state.phase === 'complete'); }
+  function updateCount() {
+    const total = Math.max(0, state.shown + state.live);
+    view.showCount(total, total > 0 || state.phase === 'complete');
+  }
 
   // ---- Batch states ------------------------------------------------------------------------
 
@@ -131,6 +141,7 @@
     rowsBody.replaceChildren();
     sections.reset();
     pruner.reset();
+    state.live = 0;
     view.clearFooter();
     state.shown = 0;
     updateCount();
@@ -239,17 +250,33 @@
   /** @param {HTMLTableRowElement[]} rows @returns {HTMLTableRowElement[]} the rows appended */
   function appendNewRows(rows) {
     const isNew = (/** @type {HTMLTableRowElement} */ row) => Number(row.dataset.index) >= state.shown;
+    state.live -= live.dropShown(rows.filter(isNew));
     const fresh = sections.enabled ? sections.place(rows, isNew) : rows.filter(isNew);
     for (const row of fresh) state.shown = Math.max(state.shown, Number(row.dataset.index) + 1);
     if (!sections.enabled) rowsBody.append(...fresh);
     return fresh;
   }
 
+  /** `insert`, `update`, `remove`: a live table's keyed changes.
+   *  @param {'insert' | 'update' | 'remove'} kind @returns {(event: MessageEvent<string>) => void} */
+  function handleLive(kind) {
+    return (event) => {
+      let count = 0;
+      if (kind === 'insert') { count = live.insert(event.data); state.live += count; }
+      else if (kind === 'update') count = live.update(event.data);
+      else { count = live.remove(JSON.parse(event.data).keys || []); state.live -= count; }
+      updateCount();
+      announceEvent('live', { kind, count });
+    };
+  }
+
   /** @param {MessageEvent<string>} event */
   function handleComplete(event) {
     const { total } = JSON.parse(event.data);
-    state.stopped = true;
-    closeStream();
+    // A live table's stream stays open after `complete`, for its changes.
+    const isLive = Boolean(state.session && /** @type {any} */ (state.session).live);
+    state.stopped = !isLive;
+    if (!isLive) closeStream();
     endBatch();
     setPhase('complete');
     showEndRow(total);
@@ -346,6 +373,9 @@
     source.addEventListener('rows', fromCurrent(handleRows));
     source.addEventListener('complete', fromCurrent(handleComplete));
     source.addEventListener('reset', fromCurrent(handleReset));
+    for (const kind of /** @type {const} */ (['insert', 'update', 'remove'])) {
+      source.addEventListener(kind, fromCurrent(handleLive(kind)));
+    }
     source.addEventListener('error', handleError);
   }
 

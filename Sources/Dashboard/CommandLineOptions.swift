@@ -16,6 +16,8 @@ public enum CommandLineOptions {
       --demo-items N          rows in the demo upstream (default 2500)
       --demo-latency-ms N     latency of every demo upstream page in milliseconds (default 250)
       --demo-fail-every N     make every N-th demo upstream page fail with 503 (default: never)
+      --demo-port N           the demo upstream's loopback port (default: any free port; examples/live-demo.json: 8091)
+      --demo-live-seconds N   demo live mode: a new customer on top and some records changed every N seconds
       --heartbeat-seconds N   heartbeat comment interval on event streams (default 15)
       -h, --help              show this help
     """
@@ -55,6 +57,9 @@ public enum CommandLineOptions {
             case "--demo-latency-ms":
                 configuration.demo.latency = .milliseconds(try integer(flag, value, in: 0...600_000))
             case "--demo-fail-every": configuration.demo.failEvery = try integer(flag, value, in: 1...1_000_000)
+            case "--demo-port": configuration.demo.port = try integer(flag, value, in: 0...65_535)
+            case "--demo-live-seconds":
+                configuration.demo.liveEvery = .seconds(try integer(flag, value, in: 1...86_400))
             case "--heartbeat-seconds":
                 configuration.heartbeatInterval = .seconds(try integer(flag, value, in: 1...3_600))
             default:

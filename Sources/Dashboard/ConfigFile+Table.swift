@@ -1,4 +1,5 @@
 import JSON
+import RowstreamKit
 import Tables
 import Upstream
 
@@ -21,11 +22,13 @@ public struct TableConfig: Sendable {
     public var maxEmptyPages: Int
     /// Items per batch, asked of the upstream as its page size.
     public var batchSize: Int
+    /// Live updates of the head (`"live": {"intervalSeconds": N}`; `{}`: on POST refresh only); nil: not live.
+    public var live: LiveUpdates?
 
     init(_ reader: ConfigReader, environment: [String: String]) throws(ConfigError) {
         var reader = reader
         try reader.rejectUnknown(["name", "title", "batchSize", "items", "key", "columns", "request", "pagination",
-                                  "checks", "retry", "cache", "sections"])
+                                  "checks", "retry", "cache", "sections", "live"])
         let name = try reader.requiredString("name")
         guard name.utf8.count <= 64, name.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F }) else {
             throw reader.error("name", "1 to 64 of a-z, 0-9, - and _ (it is part of the table's URLs)")
@@ -75,6 +78,10 @@ public struct TableConfig: Sendable {
             if let d = try retryReader.seconds("maxRetryAfterSeconds", in: 0...600) { retry.maxRetryAfter = d }
             if let flag = try retryReader.bool("nonIdempotent") { retry.retryNonIdempotent = flag }
             try retryReader.finish()
+        }
+        if var liveReader = try reader.object("live") {
+            live = LiveUpdates(every: try liveReader.seconds("intervalSeconds", in: 1...86_400))
+            try liveReader.finish()
         }
         cacheTTL = .seconds(5)
         prefetch = true

@@ -40,7 +40,7 @@ public final class Dashboard: Sendable {
         let demo = DemoUpstream(configuration: configuration.demo)
         var demoServerConfiguration = HTTPServerConfiguration()
         demoServerConfiguration.host = "127.0.0.1"
-        demoServerConfiguration.port = 0
+        demoServerConfiguration.port = configuration.demo.port
         demoServerConfiguration.eventLoopCount = 1
         let demoServer = HTTPServer(configuration: demoServerConfiguration, responder: demo)
         let demoPort = try demoServer.start()

@@ -15,7 +15,7 @@ enum UpstreamTable {
     ) -> TableBinding {
         let name = spec.name
         let redact = redacting(secrets)
-        let batches = BatchSource<JSONValue, String?>(initialToken: nil) { [keyField = spec.keyField] in
+        let walk: @Sendable (PageSource) -> BatchSource<JSONValue, String?>.Loader = { [keyField = spec.keyField] source in
             let walker = PageWalker(keyPath: keyField, maxEmptyPages: maxEmptyPages)
             return { cursor in
                 let page: Page
@@ -27,6 +27,11 @@ enum UpstreamTable {
                 return page.nextCursor.map { .items(page.items, next: $0) } ?? .completed(page.items)
             }
         }
+        var batches = BatchSource<JSONValue, String?>(initialToken: nil) { walk(source) }
+        // Live refreshes read the head past the cache (a cached head would hide the changes).
+        let uncached = PageSource(client: source.client, template: source.template, itemsPath: source.itemsPath,
+                                  style: source.style, checks: source.checks, retry: source.retry, cache: nil)
+        batches.makeFreshLoader = { walk(uncached) }
         var binding = TableBinding(
             name: name, title: spec.title, columns: spec.columns.map(Self.column), batchSize: batchSize,
             sections: spec.sections.map(Self.sections), source: batches

@@ -89,10 +89,12 @@ struct ServerRoutes {
         // A cursor that is not sealed by this process for this table is no position (forged, or from before a
         // restart): start over.
         if case .after(let cursor)? = decoded?.position, !table.isValid(cursor) { decoded = nil }
-        let resume = decoded
-        if resume?.position == .finished {
-            return .now(HTTPResponse(status: .noContent))
+        if let finished = decoded, finished.position == .finished {
+            // A live table's finished list still changes: say `complete` again and keep the stream for its changes.
+            guard feeds[table.name] != nil else { return .now(HTTPResponse(status: .noContent)) }
+            decoded = ResumeToken(table: table.name, offset: finished.offset, position: .end)
         }
+        let resume = decoded
         // A position we cannot read (another version, another table, garbage) starts over, visibly.
         let resetFirst = lastEventID.map { !$0.isEmpty } == true && resume == nil
         let registry = registry, metrics = metrics, timeout = configuration.batchTimeout, feed = feeds[table.name]

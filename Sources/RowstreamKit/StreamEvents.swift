@@ -17,8 +17,9 @@ struct StreamEvents: Sendable {
             "next": .string(table.sessionPath(id, "next")),
             "reload": .string(table.sessionPath(id, "reload")),
         ]
-        if let sections = table.sectionsJSON, case .object(var members) = body {
-            members["sections"] = sections
+        if case .object(var members) = body {
+            if let sections = table.sectionsJSON { members["sections"] = sections }
+            if let live = table.liveJSON { members["live"] = live }
             body = .object(members)
         }
         return SSEEvent(event: "session", data: Self.text(body))

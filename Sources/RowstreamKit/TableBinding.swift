@@ -136,6 +136,7 @@ public struct TableBinding: Sendable {
             "stream": .string(streamPath),
         ]
         if let sections = sectionsJSON { entry["sections"] = sections }
+        if let live = liveJSON { entry["live"] = live }
         if pageProxy != nil { entry["pages"] = .string("/api/tables/\(name)/pages") }
         return .object(entry)
     }
@@ -144,6 +145,13 @@ public struct TableBinding: Sendable {
     var sectionsJSON: JSONValue? {
         guard let sections = spec.sections else { return nil }
         return ["footer": .string(sections.footer.name), "label": .string(sections.footerLabel)]
+    }
+
+    /// `{"interval": MS or null, "refresh": URL}` for a live table (`session` event, `/api/tables`).
+    var liveJSON: JSONValue? {
+        guard let live else { return nil }
+        let interval = live.interval.map { JSONValue.int($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) }
+        return ["interval": interval ?? .null, "refresh": .string("/tables/\(name)/refresh")]
     }
 
     /// One line on standard error.

@@ -40,7 +40,8 @@ final class ViewerSession: Sendable {
         if case .end = resume?.position {
             // Every row was delivered but `complete` was not: say so and end the stream.
             writer.write(events.complete(total: resume?.offset ?? 0).encoded())
-            writer.finish()
+            // A live table's stream stays open for its changes; any other ends.
+            if let feed { feed.subscribe(writer) } else { writer.finish() }
             return
         }
         var start: (token: PageCursor, offset: Int)? = nil
@@ -58,7 +59,7 @@ final class ViewerSession: Sendable {
                 writer.write(events.event(for: event).encoded())
                 switch event {
                 case .batch: metrics.batchesSent.increment()
-                case .completed: writer.finish()
+                case .completed: if feed == nil { writer.finish() }
                 default: break
                 }
             }
