@@ -58,7 +58,8 @@ public final class Dashboard: Sendable {
             let tables = try config.map { file in
                 file.tables.map { TableFactory.make($0, client: client, secrets: file.secrets) }
             }
-                ?? [DemoTable.make(client: client, upstreamPort: demoPort, batchSize: configuration.batchSize)]
+                ?? [DemoTable.make(client: client, upstreamPort: demoPort, batchSize: configuration.batchSize,
+                                 demo: configuration.demo)]
             server = try RowstreamServer.start(tables, configuration: configuration.server, registry: registry)
         } catch {
             client.shutdown()

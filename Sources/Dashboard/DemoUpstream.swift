@@ -22,6 +22,12 @@ public final class DemoUpstream: HTTPResponder {
         public var port = 0
         /// Live mode: every `liveEvery` a new customer goes on top and some records change (``DemoView``).
         public var liveEvery: Duration? = nil
+        /// The demo table (not the upstream): sorted by and grouped into sections by this field (a sum footer of
+        /// MRR); nil: plain rows.
+        public var sectionField: String? = nil
+        /// The demo table is live (``LiveUpdates``) when live mode is on: refreshed every `refreshEvery`, or only
+        /// on POST refresh when nil.
+        public var refreshEvery: Duration? = nil
         public init() {}
     }
 
