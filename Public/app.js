@@ -96,7 +96,8 @@
     ? /** @type {any} */ (window).RowstreamPrune.attach({
       body: rowsBody,
       rowsURL: (table.dataset.stream || '').replace(/\/stream$/, '/rows'),
-      maxRows: sections.enabled ? 0 : config.maxRows,   // sections are not pruned (yet)
+      // sections and grids are not pruned (yet)
+      maxRows: sections.enabled || table.dataset.layout === 'grid' ? 0 : config.maxRows,
       margin: config.pruneMargin,
       parseRows: (/** @type {string} */ html) => parseRows(html),
       columns: () => view.columnCount(),

@@ -20,6 +20,7 @@ public enum CommandLineOptions {
       --demo-live-seconds N   demo live mode: a new customer on top and some records changed every N seconds;
                               the demo table is live (POST /tables/customers/refresh)
       --demo-refresh-seconds N  the live demo table refreshes itself every N seconds
+      --demo-layout grid      the demo table as cards in a grid (default: rows)
       --demo-sections FIELD   the demo table sorted by FIELD (city, status, plan, ...) in sections, MRR summed
       --heartbeat-seconds N   heartbeat comment interval on event streams (default 15)
       -h, --help              show this help
@@ -66,6 +67,9 @@ public enum CommandLineOptions {
                     throw ParseError(description: "--demo-sections takes one of " + DemoView.sortKeys.sorted().joined(separator: ", "))
                 }
                 configuration.demo.sectionField = value
+            case "--demo-layout":
+                guard value == "rows" || value == "grid" else { throw ParseError(description: "--demo-layout takes rows or grid") }
+                configuration.demo.grid = value == "grid"
             case "--demo-refresh-seconds":
                 configuration.demo.refreshEvery = .seconds(try integer(flag, value, in: 1...86_400))
             case "--demo-live-seconds":

@@ -28,7 +28,7 @@ public struct TableConfig: Sendable {
     init(_ reader: ConfigReader, environment: [String: String]) throws(ConfigError) {
         var reader = reader
         try reader.rejectUnknown(["name", "title", "batchSize", "items", "key", "columns", "request", "pagination",
-                                  "checks", "retry", "cache", "sections", "live"])
+                                  "checks", "retry", "cache", "sections", "live", "grid"])
         let name = try reader.requiredString("name")
         guard name.utf8.count <= 64, name.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F }) else {
             throw reader.error("name", "1 to 64 of a-z, 0-9, - and _ (it is part of the table's URLs)")
@@ -47,6 +47,12 @@ public struct TableConfig: Sendable {
         }
         spec = TableSpec(name: name, title: title, columns: columns, keyField: key)
         if let sections = try reader.object("sections") { spec.sections = try Self.sections(sections) }
+        if var grid = try reader.object("grid") {
+            guard let title = try grid.jsonPath("title") else { throw grid.error("title", "the JSON path of each card's title") }
+            spec.grid = GridSpec(titleField: title, imageField: try grid.jsonPath("image"))
+            try grid.finish()
+            if spec.sections != nil { throw reader.error("grid", "not together with sections (not supported yet)") }
+        }
 
         guard let request = try reader.object("request") else { throw reader.error("request", "an object with the upstream url") }
         template = try Self.template(request, environment: environment)

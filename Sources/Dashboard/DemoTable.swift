@@ -35,6 +35,7 @@ enum DemoTable {
             itemsPath: try JSONPath("data"),
             style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next_cursor"))
         )
+        if demo.grid { spec.grid = GridSpec(titleField: try JSONPath("name")) }
         var binding = UpstreamTable.binding(spec: spec, source: source, batchSize: batchSize)
         if demo.liveEvery != nil || demo.refreshEvery != nil { binding.live = LiveUpdates(every: demo.refreshEvery) }
         return binding

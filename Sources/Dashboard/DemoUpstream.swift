@@ -28,6 +28,8 @@ public final class DemoUpstream: HTTPResponder {
         /// The demo table is live (``LiveUpdates``) when live mode is on: refreshed every `refreshEvery`, or only
         /// on POST refresh when nil.
         public var refreshEvery: Duration? = nil
+        /// The demo table (not the upstream) as cards in a grid, titled by name.
+        public var grid = false
         public init() {}
     }
 

@@ -34,9 +34,10 @@ enum UpstreamTable {
         batches.makeFreshLoader = { walk(uncached) }
         var binding = TableBinding(
             name: name, title: spec.title, columns: spec.columns.map(Self.column), batchSize: batchSize,
-            sections: spec.sections.map(Self.sections), source: batches
-        ) { [columns = spec.columns, keyField = spec.keyField, sections = spec.sections] item, row in
+            sections: spec.sections.map(Self.sections), layout: spec.grid == nil ? .rows : .grid, source: batches
+        ) { [columns = spec.columns, keyField = spec.keyField, sections = spec.sections, grid = spec.grid] item, row in
             row.setKey(keyField.evaluate(item))
+            if let grid { row.setCard(title: grid.titleField.evaluate(item), image: grid.imageField?.evaluate(item)) }
             if let sections {
                 var summand: JSONValue? = nil
                 if case .sum(let path) = sections.footer { summand = path.evaluate(item) }

@@ -23,6 +23,8 @@ public struct RowCells {
     var keyValue: JSONValue?
     var sectionJSON: JSONValue?
     var sectionValueJSON: JSONValue?
+    var cardTitleJSON: JSONValue?
+    var cardImageJSON: JSONValue?
 
     init() {}
 
@@ -43,6 +45,25 @@ public struct RowCells {
     public var sectionValue: Double? {
         get { sectionValueJSON?.doubleValue }
         set { sectionValueJSON = newValue.flatMap { $0.isFinite ? JSONValue.double($0) : nil } }
+    }
+
+    /// A card's title, for a table with ``TableLayout/grid`` (escaped). Ignored by rows.
+    public var cardTitle: String? {
+        get { cardTitleJSON?.displayText }
+        set { cardTitleJSON = newValue.map(JSONValue.string) }
+    }
+
+    /// A card's image URL, for a table with ``TableLayout/grid``: http(s) only; otherwise (or nil) the card shows
+    /// a monogram of its title.
+    public var cardImage: String? {
+        get { cardImageJSON?.stringValue }
+        set { cardImageJSON = newValue.map(JSONValue.string) }
+    }
+
+    /// The card's title and image as JSON values (a config table's grid fields).
+    package mutating func setCard(title: JSONValue?, image: JSONValue?) {
+        cardTitleJSON = title
+        cardImageJSON = image
     }
 
     /// The section and summand as JSON values (a config table's section field and sum field).
@@ -94,6 +115,8 @@ public struct RowCells {
         if let keyValue { object[RowLayout.key] = keyValue }
         if let sectionJSON { object[RowLayout.section] = sectionJSON }
         if let sectionValueJSON { object[RowLayout.sectionValue] = sectionValueJSON }
+        if let cardTitleJSON { object[RowLayout.cardTitle] = cardTitleJSON }
+        if let cardImageJSON { object[RowLayout.cardImage] = cardImageJSON }
         for (index, value) in values.prefix(columnCount).enumerated() {
             object[RowLayout.cell(index)] = value
             if let label = labels[index] { object[RowLayout.label(index)] = label }
@@ -107,6 +130,8 @@ enum RowLayout {
     static let key = "k"
     static let section = "s"
     static let sectionValue = "v"
+    static let cardTitle = "t"
+    static let cardImage = "img"
     static func cell(_ index: Int) -> String { "c\(index)" }
     static func label(_ index: Int) -> String { "c\(index)l" }
 

@@ -20,6 +20,7 @@ struct StreamEvents: Sendable {
         if case .object(var members) = body {
             if let sections = table.sectionsJSON { members["sections"] = sections }
             if let live = table.liveJSON { members["live"] = live }
+            if table.spec.grid != nil { members["layout"] = "grid" }
             body = .object(members)
         }
         return SSEEvent(event: "session", data: Self.text(body))

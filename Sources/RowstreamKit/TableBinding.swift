@@ -52,7 +52,7 @@ public struct TableBinding: Sendable {
     /// A table named `name` (used in URLs: letters, digits, `-` and `_`) titled `title`, with `columns`, whose
     /// items come from `source` in batches of `batchSize` (the number of skeleton rows shown while a batch loads;
     /// the loader decides how many items a batch really has), and whose rows `row` fills, one item at a time.
-    /// With `sections`, consecutive rows with the same `row.section` are grouped under a header (``TableSections``).
+    /// With `layout: .grid`, items are cards (``TableLayout``). With `sections`, consecutive rows with the same `row.section` are grouped under a header (``TableSections``).
     ///
     /// ```swift
     /// let binding = TableBinding(name: "fruit", title: "Fruit", columns: [TableColumn("Name")],
@@ -66,6 +66,7 @@ public struct TableBinding: Sendable {
         columns: [TableColumn],
         batchSize: Int = 50,
         sections: TableSections? = nil,
+        layout: TableLayout = .rows,
         source: BatchSource<Item, Token>,
         row template: @escaping @Sendable (Item, inout RowCells) -> Void
     ) {
@@ -75,6 +76,7 @@ public struct TableBinding: Sendable {
         }
         var spec = TableSpec(name: name, title: title, columns: specColumns, keyField: RowLayout.path(RowLayout.key))
         spec.sections = sections?.spec
+        spec.grid = layout.spec
         self.spec = spec
         renderer = TableRenderer(spec: spec)
         columnsJSON = .array(columns.enumerated().map { index, column in
@@ -137,6 +139,7 @@ public struct TableBinding: Sendable {
         ]
         if let sections = sectionsJSON { entry["sections"] = sections }
         if let live = liveJSON { entry["live"] = live }
+        if spec.grid != nil { entry["layout"] = "grid" }
         if pageProxy != nil { entry["pages"] = .string("/api/tables/\(name)/pages") }
         return .object(entry)
     }

@@ -20,11 +20,20 @@ public struct TableRenderer: Sendable {
             var bytes: [UInt8] = []
             bytes.append("<td class=\"rs-c rs-")
             bytes.append(contentsOf: column.format.rawValue.utf8)
+            if spec.grid != nil {   // cards label their fields
+                bytes.append("\" data-label=\"")
+                HTMLEscaping.appendEscaped(column.title, to: &bytes)
+            }
             bytes.append("\">")
             return bytes
         }
         var skeleton: [UInt8] = []
-        skeleton.append("<tr class=\"rs-skeleton\" aria-hidden=\"true\">")
+        if spec.grid != nil {
+            skeleton.append("<tr class=\"rs-skeleton rs-card\" aria-hidden=\"true\">")
+            skeleton.append(contentsOf: Self.cardHeadSkeleton)
+        } else {
+            skeleton.append("<tr class=\"rs-skeleton\" aria-hidden=\"true\">")
+        }
         for opening in cellOpenings {
             skeleton.append(contentsOf: opening)
             skeleton.append("<span class=\"rs-bone\"></span></td>")
@@ -55,7 +64,7 @@ public struct TableRenderer: Sendable {
     /// One `<tr>` for `item` at `index`, without any section header row. A nil `index` (live updates,
     /// docs/PROTOCOL.md) writes no `data-index`, and a missing key as `0`.
     public func appendRow(_ item: JSONValue, index: Int?, to buffer: inout [UInt8]) {
-        buffer.append("<tr data-key=\"")
+        buffer.append(spec.grid == nil ? "<tr data-key=\"" : "<tr class=\"rs-card\" data-key=\"")
         if let key = spec.keyField.evaluate(item), !key.isNull {
             CellRenderer.appendText(key, to: &buffer)
         } else {
@@ -67,6 +76,7 @@ public struct TableRenderer: Sendable {
         }
         if let sections = spec.sections { appendSectionAttributes(sections, item: item, to: &buffer) }
         buffer.append("\">")
+        if let grid = spec.grid { appendCardHead(grid, item: item, to: &buffer) }
         for (column, opening) in zip(spec.columns, cellOpenings) {
             buffer.append(contentsOf: opening)
             CellRenderer.appendContent(of: column, item: item, to: &buffer)

@@ -28,3 +28,27 @@ import JSON
     }
 }
 
+
+/// The `live` and `grid` objects of a config table.
+@Suite struct ConfigLiveGridTests {
+    @Test func liveAndGrid() throws {
+        let config = try ConfigFileTests.parse(ConfigFileTests.table(extra: #", "live": {"intervalSeconds": 7}, "grid": {"title": "name", "image": "avatar_url"}"#))
+        let table = try #require(config.tables.first)
+        #expect(table.live?.interval == .seconds(7))
+        #expect(table.spec.grid?.titleField.description == "name")
+        #expect(table.spec.grid?.imageField?.description == "avatar_url")
+        let refreshOnly = try ConfigFileTests.parse(ConfigFileTests.table(extra: #", "live": {}"#))
+        #expect(refreshOnly.tables.first?.live != nil && refreshOnly.tables.first?.live?.interval == nil)
+    }
+
+    @Test(arguments: [
+        (#", "live": {"intervalSeconds": 0}"#, "test.json: tables[0].live.intervalSeconds"),
+        (#", "live": {"every": 1}"#, "test.json: tables[0].live.every: unknown key"),
+        (#", "grid": {"image": "a"}"#, "test.json: tables[0].grid.title: the JSON path"),
+        (#", "grid": {"title": "a"}, "sections": {"by": "b"}"#, "test.json: tables[0].grid: not together with sections"),
+    ])
+    func invalid(extra: String, prefix: String) {
+        let error = #expect(throws: ConfigError.self) { try ConfigFileTests.parse(ConfigFileTests.table(extra: extra)) }
+        #expect(error?.description.hasPrefix(prefix) == true, "\(error?.description ?? "no error")")
+    }
+}
