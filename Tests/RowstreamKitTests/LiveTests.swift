@@ -90,3 +90,42 @@ struct LiveTests {
         #expect(next["inserted"] as? Int == 0, "6 came up from below: not an insert at the top")
     }
 }
+
+extension LiveTests {
+    @Test("a live table's stream stays open after complete, gets changes, and a reconnect after complete is not a 204")
+    func completeStaysOpen() async throws {
+        let store = Store()
+        let server = try startServer([Self.table(store, batchSize: 20)])
+        defer { server.shutdown() }
+        let stream = try await SSEClient(port: server.port, path: "/tables/live/stream")
+        #expect(rowKeys(try await stream.next(named: "rows").event.data).count == 8)
+        let complete = try await stream.next(named: "complete").event
+        store.set(Self.crowd(1...8).map { $0.id == 5 ? Self.renamed($0, "Five") : $0 })
+        #expect(try object(try await fetch(server.port, "POST", "/tables/live/refresh").body)["updated"] as? Int == 1)
+        #expect(rowKeys(try await stream.next(named: "update").event.data) == ["p5"])
+
+        let again = try await SSEClient(port: server.port, path: "/tables/live/stream", lastEventID: complete.id)
+        #expect(again.status == 200)
+        _ = try await again.next(named: "session")
+        #expect(try object(try await again.next(named: "complete").event.data)["total"] as? Int == 8)
+        store.set(Self.crowd(2...8))
+        _ = try await fetch(server.port, "POST", "/tables/live/refresh")
+        #expect(try object(try await again.next(named: "remove").event.data)["keys"] as? [String] == ["p1"])
+    }
+
+    @Test("with an interval the server refreshes by itself while someone watches")
+    func interval() async throws {
+        let store = Store()
+        var binding = Self.table(store, batchSize: 20)
+        binding.live = LiveUpdates(every: .seconds(1))
+        let server = try startServer([binding])
+        defer { server.shutdown() }
+        let stream = try await SSEClient(port: server.port, path: "/tables/live/stream")
+        _ = try await stream.next(named: "complete")
+        store.set([people(30)[29]] + Self.crowd(1...8))
+        // No POST: the next event on the stream is the interval's insert (SSEClient's reads are bounded).
+        let (insert, skipped) = try await stream.next(named: "insert")
+        #expect(rowKeys(insert.data) == ["p30"])
+        #expect(skipped.allSatisfy { $0.event == "heartbeat" || $0.event == "update" })
+    }
+}
