@@ -49,6 +49,7 @@
     /** the id of the last `rows`/`reset` event: where a new stream resumes */ lastToken: '',
     /** the final batch arrived (its `rows` ended with the marker); ask for nothing more */ sawLast: false,
     /** the stream is over for good: the list is complete, or the connection was refused */ stopped: false,
+    /** the controls' choices as stream URL parameters (`p.sort=city`), '' for none */ query: '',
   };
 
   /** Ends the `rows` data of the final batch (docs/PROTOCOL.md). */
@@ -96,8 +97,9 @@
     ? /** @type {any} */ (window).RowstreamPrune.attach({
       body: rowsBody,
       rowsURL: (table.dataset.stream || '').replace(/\/stream$/, '/rows'),
-      // sections and grids are not pruned (yet)
-      maxRows: sections.enabled || table.dataset.layout === 'grid' ? 0 : config.maxRows,
+      // sections, grids and tables with sort or filter controls are not pruned (yet)
+      maxRows: sections.enabled || table.dataset.layout === 'grid' || document.getElementById('rs-controls')
+        ? 0 : config.maxRows,
       margin: config.pruneMargin,
       parseRows: (/** @type {string} */ html) => parseRows(html),
       columns: () => view.columnCount(),
@@ -355,7 +357,8 @@
   /** @returns {string} the stream URL, resuming after `state.lastToken` when there is one (a new
    *  EventSource cannot send Last-Event-ID itself; the server also reads `?lastEventId=`). */
   function streamURL() {
-    const base = table.dataset.stream || '';
+    const stream = table.dataset.stream || '';
+    const base = state.query ? stream + (stream.includes('?') ? '&' : '?') + state.query : stream;
     if (!state.lastToken) return base;
     return base + (base.includes('?') ? '&' : '?') + 'lastEventId=' + encodeURIComponent(state.lastToken);
   }
@@ -417,6 +420,22 @@
     return { phase: state.phase, shown: state.shown, pending: state.pending, session, heartbeat: health.interval() };
   }
 
+  /** Sort and filter controls (#rs-controls): a change starts the table over, with skeletons, on a stream for
+   *  the new choice. */
+  function watchControls() {
+    const form = /** @type {HTMLFormElement | null} */ (document.getElementById('rs-controls'));
+    if (!form) return;
+    form.addEventListener('submit', (event) => event.preventDefault());
+    form.addEventListener('change', () => {
+      const query = new URLSearchParams();
+      for (const select of Array.from(form.querySelectorAll('select'))) {
+        if (select.value !== '') query.set(select.name, select.value);
+      }
+      state.query = query.toString();
+      restartStream();
+    });
+  }
+
   /** Wires the page once; the first batch comes from the server by itself. */
   function start() {
     ensureSkeletons(sections.enabled);
@@ -424,6 +443,7 @@
     updateCount();
     byId('rs-reload').addEventListener('click', reload);
     observeSentinel();
+    watchControls();
     openStream();
     /** @type {any} */ (window).Rowstream = { config, reload, snapshot, pruning: () => pruner.stats() };
   }

@@ -21,6 +21,7 @@ public enum CommandLineOptions {
                               the demo table is live (POST /tables/customers/refresh)
       --demo-refresh-seconds N  the live demo table refreshes itself every N seconds
       --demo-layout grid      the demo table as cards in a grid (default: rows)
+      --demo-controls on      sort and status controls above the demo table
       --demo-sections FIELD   the demo table sorted by FIELD (city, status, plan, ...) in sections, MRR summed
       --heartbeat-seconds N   heartbeat comment interval on event streams (default 15)
       -h, --help              show this help
@@ -70,6 +71,9 @@ public enum CommandLineOptions {
             case "--demo-layout":
                 guard value == "rows" || value == "grid" else { throw ParseError(description: "--demo-layout takes rows or grid") }
                 configuration.demo.grid = value == "grid"
+            case "--demo-controls":
+                guard value == "on" || value == "off" else { throw ParseError(description: "--demo-controls takes on or off") }
+                configuration.demo.controls = value == "on"
             case "--demo-refresh-seconds":
                 configuration.demo.refreshEvery = .seconds(try integer(flag, value, in: 1...86_400))
             case "--demo-live-seconds":

@@ -37,7 +37,20 @@ enum DemoTable {
         )
         if demo.grid { spec.grid = GridSpec(titleField: try JSONPath("name")) }
         var binding = UpstreamTable.binding(spec: spec, source: source, batchSize: batchSize)
+        if demo.controls { binding.controls = controls }
         if demo.liveEvery != nil || demo.refreshEvery != nil { binding.live = LiveUpdates(every: demo.refreshEvery) }
         return binding
     }
+
+    /// The demo's sort and filter controls (the demo upstream's `sort` and `status` parameters).
+    static let controls = [
+        TableControl(parameter: "sort", label: "Sort", options: [
+            .init(value: "", label: "ID"), .init(value: "name", label: "Name"), .init(value: "city", label: "City"),
+            .init(value: "-mrr", label: "MRR, highest first"),
+        ]),
+        TableControl(parameter: "status", label: "Status", options: [
+            .init(value: "", label: "Any"), .init(value: "active", label: "Active"), .init(value: "trial", label: "Trial"),
+            .init(value: "suspended", label: "Suspended"),
+        ]),
+    ]
 }

@@ -30,6 +30,8 @@ public final class DemoUpstream: HTTPResponder {
         public var refreshEvery: Duration? = nil
         /// The demo table (not the upstream) as cards in a grid, titled by name.
         public var grid = false
+        /// The demo table (not the upstream) with sort and status controls.
+        public var controls = false
         public init() {}
     }
 

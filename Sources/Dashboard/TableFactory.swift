@@ -11,6 +11,7 @@ enum TableFactory {
                                             batchSize: config.batchSize, maxEmptyPages: config.maxEmptyPages,
                                             secrets: secrets)
         binding.live = config.live
+        binding.controls = config.controls
         return binding
     }
 

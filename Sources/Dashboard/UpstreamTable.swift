@@ -32,6 +32,9 @@ enum UpstreamTable {
         let uncached = PageSource(client: source.client, template: source.template, itemsPath: source.itemsPath,
                                   style: source.style, checks: source.checks, retry: source.retry, cache: nil)
         batches.makeFreshLoader = { walk(uncached) }
+        // Controls (sort, filter): the same requests with the chosen parameters, each choice with a cache of its own.
+        let caches = QueryCaches(source: source)
+        batches.makeQueryLoader = { query in walk(caches.source(for: query)) }
         var binding = TableBinding(
             name: name, title: spec.title, columns: spec.columns.map(Self.column), batchSize: batchSize,
             sections: spec.sections.map(Self.sections), layout: spec.grid == nil ? .rows : .grid, source: batches

@@ -33,6 +33,9 @@ public struct BatchSource<Item: Sendable, Token: Codable & Sendable & Equatable>
     let makeLoader: @Sendable () -> Loader
     /// Makes a loader that reads past any cache, for live refreshes of the head (nil: `makeLoader`).
     package var makeFreshLoader: (@Sendable () -> Loader)?
+    /// Makes a viewer's loader for the query parameters its controls chose (``TableControl``); nil: controls
+    /// change nothing.
+    package var makeQueryLoader: (@Sendable (_ query: [(name: String, value: String)]) -> Loader)?
 
     /// A source whose first batch is `initialToken` and whose batches come from `load`.
     ///

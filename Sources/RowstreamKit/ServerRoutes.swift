@@ -97,15 +97,32 @@ struct ServerRoutes {
         let resume = decoded
         // A position we cannot read (another version, another table, garbage) starts over, visibly.
         let resetFirst = lastEventID.map { !$0.isEmpty } == true && resume == nil
-        let registry = registry, metrics = metrics, timeout = configuration.batchTimeout, feed = feeds[table.name]
+        let query = try controlQuery(request, table: table)
+        // Live changes are of the table as configured: a viewer who sorted or filtered it does not get them.
+        let registry = registry, metrics = metrics, timeout = configuration.batchTimeout
+        let feed = query.isEmpty ? feeds[table.name] : nil
         let heartbeat = configuration.heartbeatInterval
         return .now(.eventStream(retryMilliseconds: configuration.retryMilliseconds) { writer in
             ViewerSession.open(
                 table: table, writer: writer, resume: resume, resetFirst: resetFirst,
-                registry: registry, metrics: metrics, batchTimeout: timeout, feed: feed
+                registry: registry, metrics: metrics, batchTimeout: timeout, feed: feed, query: query
             )
             StreamHeartbeat.start(on: writer, commentInterval: heartbeat)
         })
+    }
+
+    /// The upstream query parameters a viewer's controls chose (`?p.sort=city`): each must be one of its control's
+    /// options (else 400); empty values send nothing.
+    private func controlQuery(_ request: HTTPRequest, table: TableBinding) throws(HTTPError) -> [(name: String, value: String)] {
+        var query: [(name: String, value: String)] = []
+        for control in table.controls {
+            guard let value = request.queryValue(control.streamParameter) else { continue }
+            guard control.options.contains(where: { $0.value == value }) else {
+                throw HTTPError(.badRequest, "\(control.parameter) must be one of the table's options")
+            }
+            if !value.isEmpty { query.append((control.parameter, value)) }
+        }
+        return query
     }
 
     /// A live table's refresh (``LiveUpdates``): re-fetch the head, diff, send the changes to every viewer; answers

@@ -40,6 +40,10 @@ public struct TableBinding: Sendable {
     let makeLoader: @Sendable () -> RowLoader
     /// Like `makeLoader`, but past any cache: live refreshes of the head.
     let makeFreshLoader: @Sendable () -> RowLoader
+    /// A viewer's loader for the query its controls chose.
+    let makeQueryLoader: @Sendable (_ query: [(name: String, value: String)]) -> RowLoader
+    /// Sort and filter controls shown above the table (config tables). See ``TableControl``.
+    package var controls: [TableControl] = []
     /// Live updates of the head (nil: the table is not live). See ``LiveUpdates``.
     public var live: LiveUpdates?
     /// The config tables' normalized JSON page proxy (`/api/tables/NAME/pages`); nil: 404.
@@ -116,6 +120,10 @@ public struct TableBinding: Sendable {
         }
         makeLoader = wrap(source.makeLoader)
         makeFreshLoader = wrap(source.makeFreshLoader ?? source.makeLoader)
+        makeQueryLoader = { [makeLoader] query in
+            guard let make = source.makeQueryLoader, !query.isEmpty else { return makeLoader() }
+            return wrap({ make(query) })()
+        }
     }
 
     var name: String { spec.name }
@@ -140,6 +148,7 @@ public struct TableBinding: Sendable {
         if let sections = sectionsJSON { entry["sections"] = sections }
         if let live = liveJSON { entry["live"] = live }
         if spec.grid != nil { entry["layout"] = "grid" }
+        if !controls.isEmpty { entry["controls"] = .array(controls.map(\.json)) }
         if pageProxy != nil { entry["pages"] = .string("/api/tables/\(name)/pages") }
         return .object(entry)
     }

@@ -32,7 +32,8 @@ final class ViewerSession: Sendable {
         registry: SessionRegistry,
         metrics: ServerMetrics,
         batchTimeout: Duration,
-        feed: LiveFeed? = nil
+        feed: LiveFeed? = nil,
+        query: [(name: String, value: String)] = []
     ) {
         let id = SessionID.make()
         let events = StreamEvents(table: table)
@@ -52,7 +53,7 @@ final class ViewerSession: Sendable {
             initialToken: .first,
             start: start,
             loadTimeout: batchTimeout,
-            loader: table.makeLoader(),
+            loader: table.makeQueryLoader(query),
             onEvent: { event in
                 // The head as sent, before it is sent: a refresh that follows diffs against it.
                 if case .batch(let rows, 0, _) = event { feed?.observeFirstBatch(rows) }

@@ -52,3 +52,27 @@ import JSON
         #expect(error?.description.hasPrefix(prefix) == true, "\(error?.description ?? "no error")")
     }
 }
+
+/// The `controls` array of a config table.
+@Suite struct ConfigControlsTests {
+    @Test func controls() throws {
+        let config = try ConfigFileTests.parse(ConfigFileTests.table(extra: #", "controls": [{"parameter": "sort", "label": "Sort", "options": [{"value": "", "label": "Default"}, {"value": "-created"}]}]"#))
+        let control = try #require(config.tables.first?.controls.first)
+        #expect(control.parameter == "sort" && control.label == "Sort")
+        #expect(control.options.map(\.value) == ["", "-created"] && control.options.map(\.label) == ["Default", "-created"])
+    }
+
+    @Test(arguments: [
+        (#"[{"parameter": "a b", "options": [{"value": "x"}]}]"#, "test.json: tables[0].controls[0].parameter"),
+        (#"[{"parameter": "a", "options": []}]"#, "test.json: tables[0].controls[0].options: an array of 1 to 50"),
+        (#"[{"parameter": "a", "options": [{"value": "x"}, {"value": "x"}]}]"#, "test.json: tables[0].controls[0].options[1].value"),
+        (#"[{"parameter": "a", "options": [{"value": "x"}]}, {"parameter": "a", "options": [{"value": "y"}]}]"#, "test.json: tables[0].controls[1].parameter"),
+        (#"[{"parameter": "a", "options": [{"value": "x"}], "kind": "select"}]"#, "test.json: tables[0].controls[0].kind: unknown key"),
+    ])
+    func invalid(controls: String, prefix: String) {
+        let error = #expect(throws: ConfigError.self) {
+            try ConfigFileTests.parse(ConfigFileTests.table(extra: #", "controls": "# + controls))
+        }
+        #expect(error?.description.hasPrefix(prefix) == true, "\(error?.description ?? "no error")")
+    }
+}
