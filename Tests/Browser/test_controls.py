@@ -42,4 +42,4 @@ def test_a_choice_starts_over_with_skeletons_in_the_new_order(controlled, open_p
     assert badges and set(badges) == {"trial"}
     assert [s["url"].split("?", 1)[-1] for s in probe.rs()["sources"]] == [
         "/tables/customers/stream", "p.sort=-mrr", "p.sort=-mrr&p.status=trial"], "one new stream per change"
-    assert probe.page.evaluate("window.__rsOpenSources()") == 1, "never more than one open EventSource"
+    assert probe.page.evaluate("window.__rsOpenSources()") <= 1, "never more than one open EventSource"
