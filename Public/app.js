@@ -3,7 +3,7 @@
 // Public surface
 //   window.RowstreamConfig  optional object read once at start-up; overrides the defaults in `config`.
 //   window.Rowstream        { config, reload(), snapshot(), pruning() } once the script has started.
-//   Needs view.js (required), health.js and prune.js (optional), loaded before it.
+//   Needs view.js (required), health.js, prune.js, sections.js and live.js (optional), loaded before it.
 //
 // Events dispatched on #rs-table (they bubble; `detail` as listed):
 //   rowstream:session  {session, table, next, reload}   a (re)connection was accepted
@@ -12,6 +12,7 @@
 //   rowstream:complete {total}                           the list is complete; the stream is closed
 //   rowstream:error    {message, retryable, connection}  a batch or the connection failed
 //   rowstream:reset    {}                                everything shown was dropped
+//   rowstream:live     {kind, count}                     a live change was applied (kind: insert | update | remove)
 //   rowstream:reconnect {why}                            a new stream resumes a silent or dead one
 //                                                        (why: silent | online | visible)
 //
@@ -42,11 +43,13 @@
     /** @type {EventSource | null} */ source: null,
     /** @type {Session | null} */ session: null,
     /** rows shown; rows whose data-index is below this are dropped */ shown: 0,
+    /** rows live updates added (inserts) less rows they removed: the count shown is shown + live */ live: 0,
     /** a batch is in flight (requested by us or loaded by the server on its own) */ pending: true,
     /** @type {Phase} */ phase: 'loading',
     /** the id of the last `rows`/`reset` event: where a new stream resumes */ lastToken: '',
     /** the final batch arrived (its `rows` ended with the marker); ask for nothing more */ sawLast: false,
     /** the stream is over for good: the list is complete, or the connection was refused */ stopped: false,
+    /** the controls' choices as stream URL parameters (`p.sort=city`), '' for none */ query: '',
   };
 
   /** Ends the `rows` data of the final batch (docs/PROTOCOL.md). */
@@ -69,6 +72,17 @@
   const { formatCount, endText, announce, ensureSkeletons, removeSkeletons, showEndRow, showErrorRow,
     removeErrorRow, parseRows } = view;
 
+  /** Sections (sections.js): one <tbody> per section, with header and footer rows. */
+  const sections = /** @type {any} */ (window).RowstreamSections
+    ? /** @type {any} */ (window).RowstreamSections.attach({ table, anchor: rowsBody, columns: () => view.columnCount(),
+      format: formatCount })
+    : { enabled: false, place() { return []; }, insertTop() {}, refreshAll() {}, reset() {} };
+
+  /** Live updates (live.js): keyed insert, update and remove. */
+  const live = /** @type {any} */ (window).RowstreamLive
+    ? /** @type {any} */ (window).RowstreamLive.attach({ table, rowsBody, sections, parseRows })
+    : { insert() { return 0; }, update() { return 0; }, remove() { return 0; }, dropShown() { return 0; } };
+
   /** Stream health (health.js): watchdog for silence, reconnect on `online` and `visibilitychange`. */
   const health = /** @type {any} */ (window).RowstreamHealth
     ? /** @type {any} */ (window).RowstreamHealth.watch({
@@ -83,7 +97,9 @@
     ? /** @type {any} */ (window).RowstreamPrune.attach({
       body: rowsBody,
       rowsURL: (table.dataset.stream || '').replace(/\/stream$/, '/rows'),
-      maxRows: config.maxRows,
+      // sections, grids and tables with sort or filter controls are not pruned (yet)
+      maxRows: sections.enabled || table.dataset.layout === 'grid' || document.getElementById('rs-controls')
+        ? 0 : config.maxRows,
       margin: config.pruneMargin,
       parseRows: (/** @type {string} */ html) => parseRows(html),
       columns: () => view.columnCount(),
@@ -105,7 +121,10 @@
   }
 
   /** Shows the number of rows in #rs-count and data-count. */
-  function updateCount() { view.showCount(state.shown, state.shown > 0 || state.phase === 'complete'); }
+  function updateCount() {
+    const total = Math.max(0, state.shown + state.live);
+    view.showCount(total, total > 0 || state.phase === 'complete');
+  }
 
   // ---- Batch states ------------------------------------------------------------------------
 
@@ -113,7 +132,7 @@
   function beginBatch() {
     state.pending = true;
     removeErrorRow();
-    ensureSkeletons();
+    ensureSkeletons(sections.enabled && state.shown === 0);
     setPhase('loading');
   }
 
@@ -123,7 +142,9 @@
   /** Drops every row shown and the footer. */
   function clearShownRows() {
     rowsBody.replaceChildren();
+    sections.reset();
     pruner.reset();
+    state.live = 0;
     view.clearFooter();
     state.shown = 0;
     updateCount();
@@ -231,17 +252,34 @@
 
   /** @param {HTMLTableRowElement[]} rows @returns {HTMLTableRowElement[]} the rows appended */
   function appendNewRows(rows) {
-    const fresh = rows.filter((row) => Number(row.dataset.index) >= state.shown);
+    const isNew = (/** @type {HTMLTableRowElement} */ row) => Number(row.dataset.index) >= state.shown;
+    state.live -= live.dropShown(rows.filter(isNew));
+    const fresh = sections.enabled ? sections.place(rows, isNew) : rows.filter(isNew);
     for (const row of fresh) state.shown = Math.max(state.shown, Number(row.dataset.index) + 1);
-    rowsBody.append(...fresh);
+    if (!sections.enabled) rowsBody.append(...fresh);
     return fresh;
+  }
+
+  /** `insert`, `update`, `remove`: a live table's keyed changes.
+   *  @param {'insert' | 'update' | 'remove'} kind @returns {(event: MessageEvent<string>) => void} */
+  function handleLive(kind) {
+    return (event) => {
+      let count = 0;
+      if (kind === 'insert') { count = live.insert(event.data); state.live += count; }
+      else if (kind === 'update') count = live.update(event.data);
+      else { count = live.remove(JSON.parse(event.data).keys || []); state.live -= count; }
+      updateCount();
+      announceEvent('live', { kind, count });
+    };
   }
 
   /** @param {MessageEvent<string>} event */
   function handleComplete(event) {
     const { total } = JSON.parse(event.data);
-    state.stopped = true;
-    closeStream();
+    // A live table's stream stays open after `complete`, for its changes.
+    const isLive = Boolean(state.session && /** @type {any} */ (state.session).live);
+    state.stopped = !isLive;
+    if (!isLive) closeStream();
     endBatch();
     setPhase('complete');
     showEndRow(total);
@@ -319,7 +357,8 @@
   /** @returns {string} the stream URL, resuming after `state.lastToken` when there is one (a new
    *  EventSource cannot send Last-Event-ID itself; the server also reads `?lastEventId=`). */
   function streamURL() {
-    const base = table.dataset.stream || '';
+    const stream = table.dataset.stream || '';
+    const base = state.query ? stream + (stream.includes('?') ? '&' : '?') + state.query : stream;
     if (!state.lastToken) return base;
     return base + (base.includes('?') ? '&' : '?') + 'lastEventId=' + encodeURIComponent(state.lastToken);
   }
@@ -338,6 +377,9 @@
     source.addEventListener('rows', fromCurrent(handleRows));
     source.addEventListener('complete', fromCurrent(handleComplete));
     source.addEventListener('reset', fromCurrent(handleReset));
+    for (const kind of /** @type {const} */ (['insert', 'update', 'remove'])) {
+      source.addEventListener(kind, fromCurrent(handleLive(kind)));
+    }
     source.addEventListener('error', handleError);
   }
 
@@ -378,13 +420,30 @@
     return { phase: state.phase, shown: state.shown, pending: state.pending, session, heartbeat: health.interval() };
   }
 
+  /** Sort and filter controls (#rs-controls): a change starts the table over, with skeletons, on a stream for
+   *  the new choice. */
+  function watchControls() {
+    const form = /** @type {HTMLFormElement | null} */ (document.getElementById('rs-controls'));
+    if (!form) return;
+    form.addEventListener('submit', (event) => event.preventDefault());
+    form.addEventListener('change', () => {
+      const query = new URLSearchParams();
+      for (const select of Array.from(form.querySelectorAll('select'))) {
+        if (select.value !== '') query.set(select.name, select.value);
+      }
+      state.query = query.toString();
+      restartStream();
+    });
+  }
+
   /** Wires the page once; the first batch comes from the server by itself. */
   function start() {
-    ensureSkeletons();
+    ensureSkeletons(sections.enabled);
     setPhase('loading');
     updateCount();
     byId('rs-reload').addEventListener('click', reload);
     observeSentinel();
+    watchControls();
     openStream();
     /** @type {any} */ (window).Rowstream = { config, reload, snapshot, pruning: () => pruner.stats() };
   }

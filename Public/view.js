@@ -53,10 +53,14 @@
     /** @returns {string} what the live region says now */
     function statusText() { return status.textContent || ''; }
 
-    /** Shows one batch of skeleton rows in #rs-pending unless some are shown. */
-    function ensureSkeletons() {
+    /** Shows one batch of skeleton rows in #rs-pending unless some are shown; first a skeleton section header
+     *  when `withHeader` (a sectioned table with no rows yet) and the page has its template.
+     *  @param {boolean} [withHeader] */
+    function ensureSkeletons(withHeader) {
       if (pendingBody.rows.length > 0) return;
       const rows = document.createDocumentFragment();
+      const header = /** @type {HTMLTemplateElement | null} */ (document.getElementById('rs-skeleton-section'));
+      if (withHeader && header) rows.append(header.content.cloneNode(true));
       for (let i = 0; i < skeletonCount; i += 1) rows.append(skeletonTemplate.content.cloneNode(true));
       pendingBody.append(rows);
     }

@@ -1,4 +1,5 @@
 import JSON
+import RowstreamKit
 import Tables
 import Upstream
 
@@ -21,11 +22,15 @@ public struct TableConfig: Sendable {
     public var maxEmptyPages: Int
     /// Items per batch, asked of the upstream as its page size.
     public var batchSize: Int
+    /// Live updates of the head (`"live": {"intervalSeconds": N}`; `{}`: on POST refresh only); nil: not live.
+    public var live: LiveUpdates?
+    /// Sort and filter controls mapped to upstream query parameters.
+    public var controls: [TableControl] = []
 
     init(_ reader: ConfigReader, environment: [String: String]) throws(ConfigError) {
         var reader = reader
         try reader.rejectUnknown(["name", "title", "batchSize", "items", "key", "columns", "request", "pagination",
-                                  "checks", "retry", "cache"])
+                                  "checks", "retry", "cache", "sections", "live", "grid", "controls"])
         let name = try reader.requiredString("name")
         guard name.utf8.count <= 64, name.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F }) else {
             throw reader.error("name", "1 to 64 of a-z, 0-9, - and _ (it is part of the table's URLs)")
@@ -43,6 +48,16 @@ public struct TableConfig: Sendable {
             columns.append(try Self.column(ConfigReader(element, file: reader.file, path: reader.keyPath("columns") + "[\(i)]")))
         }
         spec = TableSpec(name: name, title: title, columns: columns, keyField: key)
+        if let list = try reader.array("controls") {
+            controls = try Self.controls(list, at: reader)
+        }
+        if let sections = try reader.object("sections") { spec.sections = try Self.sections(sections) }
+        if var grid = try reader.object("grid") {
+            guard let title = try grid.jsonPath("title") else { throw grid.error("title", "the JSON path of each card's title") }
+            spec.grid = GridSpec(titleField: title, imageField: try grid.jsonPath("image"))
+            try grid.finish()
+            if spec.sections != nil { throw reader.error("grid", "not together with sections (not supported yet)") }
+        }
 
         guard let request = try reader.object("request") else { throw reader.error("request", "an object with the upstream url") }
         template = try Self.template(request, environment: environment)
@@ -74,6 +89,10 @@ public struct TableConfig: Sendable {
             if let d = try retryReader.seconds("maxRetryAfterSeconds", in: 0...600) { retry.maxRetryAfter = d }
             if let flag = try retryReader.bool("nonIdempotent") { retry.retryNonIdempotent = flag }
             try retryReader.finish()
+        }
+        if var liveReader = try reader.object("live") {
+            live = LiveUpdates(every: try liveReader.seconds("intervalSeconds", in: 1...86_400))
+            try liveReader.finish()
         }
         cacheTTL = .seconds(5)
         prefetch = true

@@ -40,7 +40,7 @@ public final class Dashboard: Sendable {
         let demo = DemoUpstream(configuration: configuration.demo)
         var demoServerConfiguration = HTTPServerConfiguration()
         demoServerConfiguration.host = "127.0.0.1"
-        demoServerConfiguration.port = 0
+        demoServerConfiguration.port = configuration.demo.port
         demoServerConfiguration.eventLoopCount = 1
         let demoServer = HTTPServer(configuration: demoServerConfiguration, responder: demo)
         let demoPort = try demoServer.start()
@@ -58,7 +58,8 @@ public final class Dashboard: Sendable {
             let tables = try config.map { file in
                 file.tables.map { TableFactory.make($0, client: client, secrets: file.secrets) }
             }
-                ?? [DemoTable.make(client: client, upstreamPort: demoPort, batchSize: configuration.batchSize)]
+                ?? [DemoTable.make(client: client, upstreamPort: demoPort, batchSize: configuration.batchSize,
+                                 demo: configuration.demo)]
             server = try RowstreamServer.start(tables, configuration: configuration.server, registry: registry)
         } catch {
             client.shutdown()

@@ -5,8 +5,9 @@ import Upstream
 
 /// The demo table: customers from the built-in demo upstream, with one column of every format.
 enum DemoTable {
-    static func make(client: UpstreamClient, upstreamPort: Int, batchSize: Int) throws -> TableBinding {
-        let spec = TableSpec(
+    static func make(client: UpstreamClient, upstreamPort: Int, batchSize: Int,
+                     demo: DemoUpstream.Configuration = DemoUpstream.Configuration()) throws -> TableBinding {
+        var spec = TableSpec(
             name: "customers",
             title: "Customers",
             columns: [
@@ -24,12 +25,32 @@ enum DemoTable {
         )
         var template = PageRequestTemplate(url: "http://127.0.0.1:\(upstreamPort)/v1/customers")
         template.pageSize = batchSize
+        if let field = demo.sectionField {
+            template.query.append(("sort", field))
+            spec.sections = SectionSpec(field: try JSONPath(field), footer: .sum(try JSONPath("mrr")), footerLabel: "MRR")
+        }
         let source = PageSource(
             client: client,
             template: template,
             itemsPath: try JSONPath("data"),
             style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next_cursor"))
         )
-        return UpstreamTable.binding(spec: spec, source: source, batchSize: batchSize)
+        if demo.grid { spec.grid = GridSpec(titleField: try JSONPath("name")) }
+        var binding = UpstreamTable.binding(spec: spec, source: source, batchSize: batchSize)
+        if demo.controls { binding.controls = controls }
+        if demo.liveEvery != nil || demo.refreshEvery != nil { binding.live = LiveUpdates(every: demo.refreshEvery) }
+        return binding
     }
+
+    /// The demo's sort and filter controls (the demo upstream's `sort` and `status` parameters).
+    static let controls = [
+        TableControl(parameter: "sort", label: "Sort", options: [
+            .init(value: "", label: "ID"), .init(value: "name", label: "Name"), .init(value: "city", label: "City"),
+            .init(value: "-mrr", label: "MRR, highest first"),
+        ]),
+        TableControl(parameter: "status", label: "Status", options: [
+            .init(value: "", label: "Any"), .init(value: "active", label: "Active"), .init(value: "trial", label: "Trial"),
+            .init(value: "suspended", label: "Suspended"),
+        ]),
+    ]
 }

@@ -5,7 +5,8 @@ import Synchronization
 /// The built-in demo upstream: a slow, paginated JSON API over `DemoData`, served by its own `HTTPServer` on
 /// loopback so that the dashboard fetches it through libcurl exactly like a real upstream.
 ///
-/// `GET /v1/customers?limit=N&cursor=C` answers
+/// `GET /v1/customers?limit=N&cursor=C&sort=S&status=T` answers (`sort`: a field, `-` first for descending;
+/// `status`: only records with that status; see ``DemoView``, also for live mode)
 /// `{"data": [...], "next_cursor": "C2" | null, "has_more": bool}`. The cursor is opaque to clients.
 /// Every page waits `latency` first; with `failEvery = n`, every n-th page request answers 503, so the error
 /// row and its Retry can be seen and tested.
@@ -17,12 +18,27 @@ public final class DemoUpstream: HTTPResponder {
         public var latency: Duration = .milliseconds(250)
         public var failEvery: Int? = nil
         public var maxPageSize = 500
+        /// The loopback port it listens on (0: any free port).
+        public var port = 0
+        /// Live mode: every `liveEvery` a new customer goes on top and some records change (``DemoView``).
+        public var liveEvery: Duration? = nil
+        /// The demo table (not the upstream): sorted by and grouped into sections by this field (a sum footer of
+        /// MRR); nil: plain rows.
+        public var sectionField: String? = nil
+        /// The demo table is live (``LiveUpdates``) when live mode is on: refreshed every `refreshEvery`, or only
+        /// on POST refresh when nil.
+        public var refreshEvery: Duration? = nil
+        /// The demo table (not the upstream) as cards in a grid, titled by name.
+        public var grid = false
+        /// The demo table (not the upstream) with sort and status controls.
+        public var controls = false
         public init() {}
     }
 
     public let configuration: Configuration
     private let data: DemoData
     private let requests = Atomic<Int>(0)
+    private let started = ContinuousClock.now
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -64,19 +80,35 @@ public final class DemoUpstream: HTTPResponder {
         }
         var offset = 0
         if let cursor = request.queryValue("cursor"), !cursor.isEmpty {
-            guard let decoded = DemoCursor.decode(cursor), decoded <= data.count else {
+            guard let decoded = DemoCursor.decode(cursor), decoded <= data.count + 1_000 else {
                 return Self.error("invalid cursor", status: .badRequest)
             }
             offset = decoded
         }
-        let end = min(offset + limit, data.count)
-        let hasMore = end < data.count
+        let sort = request.queryValue("sort").flatMap { $0.isEmpty ? nil : $0 }
+        if let sort, !DemoView.isValidSort(sort) {
+            return Self.error("sort must be one of " + DemoView.sortKeys.sorted().joined(separator: ", "), status: .badRequest)
+        }
+        let status = request.queryValue("status").flatMap { $0.isEmpty ? nil : $0 }
+        let view = DemoView(data: data, generation: generation, sort: sort, status: status)
+        let all = view.isPlain ? nil : view.items()
+        let count = all?.count ?? data.count
+        let end = min(offset + limit, count)
+        let hasMore = end < count
+        let page = all.map { Array($0[min(offset, end)..<end]) } ?? data.items(in: offset..<end)
         let body: JSONValue = [
-            "data": .array(data.items(in: offset..<end)),
+            "data": .array(page),
             "next_cursor": hasMore ? .string(DemoCursor.encode(end)) : .null,
             "has_more": .bool(hasMore),
         ]
         return .json(body.serialized())
+    }
+
+    /// Live mode's generation: whole `liveEvery` periods since start (0 without live mode).
+    private var generation: Int {
+        guard let every = configuration.liveEvery, every > .zero else { return 0 }
+        let elapsed = ContinuousClock.now - started
+        return Int(elapsed / every)
     }
 
     private static func error(_ message: String, status: HTTPStatus) -> HTTPResponse {

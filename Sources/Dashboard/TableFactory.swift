@@ -7,8 +7,12 @@ enum TableFactory {
     /// The table `config` describes, fetching through `client`. `secrets` are redacted from its error messages
     /// and log lines.
     static func make(_ config: TableConfig, client: UpstreamClient, secrets: [String] = []) -> TableBinding {
-        UpstreamTable.binding(spec: config.spec, source: source(config, client: client), batchSize: config.batchSize,
-                              maxEmptyPages: config.maxEmptyPages, secrets: secrets)
+        var binding = UpstreamTable.binding(spec: config.spec, source: source(config, client: client),
+                                            batchSize: config.batchSize, maxEmptyPages: config.maxEmptyPages,
+                                            secrets: secrets)
+        binding.live = config.live
+        binding.controls = config.controls
+        return binding
     }
 
     /// The page source of the table `config` describes.

@@ -15,7 +15,7 @@ enum UpstreamTable {
     ) -> TableBinding {
         let name = spec.name
         let redact = redacting(secrets)
-        let batches = BatchSource<JSONValue, String?>(initialToken: nil) { [keyField = spec.keyField] in
+        let walk: @Sendable (PageSource) -> BatchSource<JSONValue, String?>.Loader = { [keyField = spec.keyField] source in
             let walker = PageWalker(keyPath: keyField, maxEmptyPages: maxEmptyPages)
             return { cursor in
                 let page: Page
@@ -27,11 +27,25 @@ enum UpstreamTable {
                 return page.nextCursor.map { .items(page.items, next: $0) } ?? .completed(page.items)
             }
         }
+        var batches = BatchSource<JSONValue, String?>(initialToken: nil) { walk(source) }
+        // Live refreshes read the head past the cache (a cached head would hide the changes).
+        let uncached = PageSource(client: source.client, template: source.template, itemsPath: source.itemsPath,
+                                  style: source.style, checks: source.checks, retry: source.retry, cache: nil)
+        batches.makeFreshLoader = { walk(uncached) }
+        // Controls (sort, filter): the same requests with the chosen parameters, each choice with a cache of its own.
+        let caches = QueryCaches(source: source)
+        batches.makeQueryLoader = { query in walk(caches.source(for: query)) }
         var binding = TableBinding(
             name: name, title: spec.title, columns: spec.columns.map(Self.column), batchSize: batchSize,
-            source: batches
-        ) { [columns = spec.columns, keyField = spec.keyField] item, row in
+            sections: spec.sections.map(Self.sections), layout: spec.grid == nil ? .rows : .grid, source: batches
+        ) { [columns = spec.columns, keyField = spec.keyField, sections = spec.sections, grid = spec.grid] item, row in
             row.setKey(keyField.evaluate(item))
+            if let grid { row.setCard(title: grid.titleField.evaluate(item), image: grid.imageField?.evaluate(item)) }
+            if let sections {
+                var summand: JSONValue? = nil
+                if case .sum(let path) = sections.footer { summand = path.evaluate(item) }
+                row.setSection(sections.field.evaluate(item), summand: summand)
+            }
             for column in columns {
                 row.value(column.field.evaluate(item), label: column.labelField.flatMap { $0.evaluate(item) })
             }
@@ -52,6 +66,14 @@ enum UpstreamTable {
     static func redacting(_ secrets: [String]) -> @Sendable (String) -> String {
         { message in
             secrets.reduce(message) { text, secret in text.replacingOccurrences(of: secret, with: "[redacted]") }
+        }
+    }
+
+    private static func sections(_ spec: SectionSpec) -> TableSections {
+        switch spec.footer {
+        case .none: TableSections(footer: .none, footerLabel: spec.footerLabel)
+        case .count: TableSections(footer: .count, footerLabel: spec.footerLabel)
+        case .sum: TableSections(footer: .sum, footerLabel: spec.footerLabel)
         }
     }
 

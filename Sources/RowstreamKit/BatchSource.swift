@@ -31,6 +31,11 @@ public struct BatchSource<Item: Sendable, Token: Codable & Sendable & Equatable>
     public let initialToken: Token
     /// Makes the loader of one viewer (the same loader for every viewer, unless made with `perViewer:`).
     let makeLoader: @Sendable () -> Loader
+    /// Makes a loader that reads past any cache, for live refreshes of the head (nil: `makeLoader`).
+    package var makeFreshLoader: (@Sendable () -> Loader)?
+    /// Makes a viewer's loader for the query parameters its controls chose (``TableControl``); nil: controls
+    /// change nothing.
+    package var makeQueryLoader: (@Sendable (_ query: [(name: String, value: String)]) -> Loader)?
 
     /// A source whose first batch is `initialToken` and whose batches come from `load`.
     ///

@@ -33,7 +33,19 @@ struct PageTemplate: Sendable {
             .replacingOccurrences(of: Self.titlePlaceholder, with: HTMLEscaping.escaped(table.title))
             .replacingOccurrences(of: Self.tablePlaceholder, with: String(decoding: shell, as: UTF8.self))
             .replacingOccurrences(of: "<!--rs:plain-->", with: table.pagePath + "/html")  // the no-script page
+            .replacingOccurrences(of: "<!--rs:controls-->", with: Self.controls(table))
         return RenderedPage(body: Array(page.utf8))
+    }
+}
+
+extension PageTemplate {
+    /// The sort and filter controls (``TableControl``) as a form of `<select>`s (empty without controls).
+    static func controls(_ table: TableBinding) -> String {
+        guard !table.controls.isEmpty else { return "" }
+        var out = Array("<form class=\"rs-controls\" id=\"rs-controls\">".utf8)
+        for control in table.controls { control.appendHTML(to: &out) }
+        out += Array("</form>".utf8)
+        return String(decoding: out, as: UTF8.self)
     }
 }
 

@@ -21,6 +21,10 @@ public struct RowCells {
     private(set) var values: [JSONValue] = []
     private(set) var labels: [Int: JSONValue] = [:]
     var keyValue: JSONValue?
+    var sectionJSON: JSONValue?
+    var sectionValueJSON: JSONValue?
+    var cardTitleJSON: JSONValue?
+    var cardImageJSON: JSONValue?
 
     init() {}
 
@@ -28,6 +32,44 @@ public struct RowCells {
     public var key: String? {
         get { keyValue?.displayText }
         set { keyValue = newValue.map(JSONValue.string) }
+    }
+
+    /// The row's section, for a table made with ``TableSections``: consecutive rows with the same section share one
+    /// header. Ignored by a table without sections.
+    public var section: String? {
+        get { sectionJSON?.displayText }
+        set { sectionJSON = newValue.map(JSONValue.string) }
+    }
+
+    /// What the row adds to its section's `.sum` footer (not finite: nothing).
+    public var sectionValue: Double? {
+        get { sectionValueJSON?.doubleValue }
+        set { sectionValueJSON = newValue.flatMap { $0.isFinite ? JSONValue.double($0) : nil } }
+    }
+
+    /// A card's title, for a table with ``TableLayout/grid`` (escaped). Ignored by rows.
+    public var cardTitle: String? {
+        get { cardTitleJSON?.displayText }
+        set { cardTitleJSON = newValue.map(JSONValue.string) }
+    }
+
+    /// A card's image URL, for a table with ``TableLayout/grid``: http(s) only; otherwise (or nil) the card shows
+    /// a monogram of its title.
+    public var cardImage: String? {
+        get { cardImageJSON?.stringValue }
+        set { cardImageJSON = newValue.map(JSONValue.string) }
+    }
+
+    /// The card's title and image as JSON values (a config table's grid fields).
+    package mutating func setCard(title: JSONValue?, image: JSONValue?) {
+        cardTitleJSON = title
+        cardImageJSON = image
+    }
+
+    /// The section and summand as JSON values (a config table's section field and sum field).
+    package mutating func setSection(_ value: JSONValue?, summand: JSONValue?) {
+        sectionJSON = value
+        sectionValueJSON = summand
     }
 
     /// A text cell.
@@ -71,6 +113,10 @@ public struct RowCells {
         var object: [String: JSONValue] = [:]
         object.reserveCapacity(columnCount + 1)
         if let keyValue { object[RowLayout.key] = keyValue }
+        if let sectionJSON { object[RowLayout.section] = sectionJSON }
+        if let sectionValueJSON { object[RowLayout.sectionValue] = sectionValueJSON }
+        if let cardTitleJSON { object[RowLayout.cardTitle] = cardTitleJSON }
+        if let cardImageJSON { object[RowLayout.cardImage] = cardImageJSON }
         for (index, value) in values.prefix(columnCount).enumerated() {
             object[RowLayout.cell(index)] = value
             if let label = labels[index] { object[RowLayout.label(index)] = label }
@@ -82,6 +128,10 @@ public struct RowCells {
 /// Where a filled row keeps its key and cells, as the field names of the renderer's column paths.
 enum RowLayout {
     static let key = "k"
+    static let section = "s"
+    static let sectionValue = "v"
+    static let cardTitle = "t"
+    static let cardImage = "img"
     static func cell(_ index: Int) -> String { "c\(index)" }
     static func label(_ index: Int) -> String { "c\(index)l" }
 

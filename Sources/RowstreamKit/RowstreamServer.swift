@@ -18,8 +18,11 @@ public final class RowstreamServer: Sendable {
     /// The port the server listens on (the chosen one when configured with port 0).
     public let port: Int
     private let server: HTTPServer
+    /// The live tables' feeds (``LiveUpdates``), stopped at shutdown.
+    private let feeds: [LiveFeed]
 
-    private init(port: Int, server: HTTPServer) {
+    private init(port: Int, server: HTTPServer, feeds: [LiveFeed]) {
+        self.feeds = feeds
         self.port = port
         self.server = server
     }
@@ -55,11 +58,13 @@ public final class RowstreamServer: Sendable {
             throw RowstreamError("cannot serve \(configuration.publicDirectory): \(error)")
         }
         let sessions = SessionRegistry()
+        let feeds = bindings.filter { $0.live != nil }.map(LiveFeed.init(table:))
         let routes = ServerRoutes(
             tables: Dictionary(uniqueKeysWithValues: bindings.map { ($0.name, $0) }),
             order: bindings.map(\.name),
             pages: Dictionary(uniqueKeysWithValues: bindings.map { ($0.name, template.render($0)) }),
             registry: sessions,
+            feeds: Dictionary(uniqueKeysWithValues: feeds.map { ($0.table.name, $0) }),
             metrics: metrics,
             configuration: configuration,
             staticFiles: staticFiles
@@ -77,12 +82,14 @@ public final class RowstreamServer: Sendable {
             throw RowstreamError("cannot listen on \(configuration.host):\(configuration.port): \(error)")
         }
         metrics.observe(server: server, sessions: sessions)
-        return RowstreamServer(port: port, server: server)
+        feeds.forEach { $0.start() }
+        return RowstreamServer(port: port, server: server, feeds: feeds)
     }
 
     /// Stops accepting, ends every open stream (cancelling the loads in flight), finishes in-flight responses,
     /// within the server's bounded grace time. Idempotent.
     public func shutdown() {
+        feeds.forEach { $0.stop() }
         server.shutdown()
     }
 

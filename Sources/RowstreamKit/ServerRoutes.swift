@@ -9,6 +9,8 @@ struct ServerRoutes {
     let order: [String]
     let pages: [String: RenderedPage]
     let registry: SessionRegistry
+    /// Live tables' feeds by table name.
+    let feeds: [String: LiveFeed]
     let metrics: ServerMetrics
     let configuration: ServerConfiguration
     let staticFiles: StaticFiles
@@ -38,6 +40,9 @@ struct ServerRoutes {
         router.post("/tables/{name}/sessions/{id}/reload") { _, parameters throws(HTTPError) in
             try session(parameters).reload()
             return .now(HTTPResponse(status: .accepted))
+        }
+        router.post("/tables/{name}/refresh") { _, parameters throws(HTTPError) in
+            try refresh(try table(parameters["name"]))
         }
         router.get("/api/tables/{name}/pages") { request, parameters throws(HTTPError) in
             try proxyPage(request, table: try table(parameters["name"]))
@@ -84,21 +89,51 @@ struct ServerRoutes {
         // A cursor that is not sealed by this process for this table is no position (forged, or from before a
         // restart): start over.
         if case .after(let cursor)? = decoded?.position, !table.isValid(cursor) { decoded = nil }
-        let resume = decoded
-        if resume?.position == .finished {
-            return .now(HTTPResponse(status: .noContent))
+        if let finished = decoded, finished.position == .finished {
+            // A live table's finished list still changes: say `complete` again and keep the stream for its changes.
+            guard feeds[table.name] != nil else { return .now(HTTPResponse(status: .noContent)) }
+            decoded = ResumeToken(table: table.name, offset: finished.offset, position: .end)
         }
+        let resume = decoded
         // A position we cannot read (another version, another table, garbage) starts over, visibly.
         let resetFirst = lastEventID.map { !$0.isEmpty } == true && resume == nil
+        let query = try controlQuery(request, table: table)
+        // Live changes are of the table as configured: a viewer who sorted or filtered it does not get them.
         let registry = registry, metrics = metrics, timeout = configuration.batchTimeout
+        let feed = query.isEmpty ? feeds[table.name] : nil
         let heartbeat = configuration.heartbeatInterval
         return .now(.eventStream(retryMilliseconds: configuration.retryMilliseconds) { writer in
             ViewerSession.open(
                 table: table, writer: writer, resume: resume, resetFirst: resetFirst,
-                registry: registry, metrics: metrics, batchTimeout: timeout
+                registry: registry, metrics: metrics, batchTimeout: timeout, feed: feed, query: query
             )
             StreamHeartbeat.start(on: writer, commentInterval: heartbeat)
         })
+    }
+
+    /// The upstream query parameters a viewer's controls chose (`?p.sort=city`): each must be one of its control's
+    /// options (else 400); empty values send nothing.
+    private func controlQuery(_ request: HTTPRequest, table: TableBinding) throws(HTTPError) -> [(name: String, value: String)] {
+        var query: [(name: String, value: String)] = []
+        for control in table.controls {
+            guard let value = request.queryValue(control.streamParameter) else { continue }
+            guard control.options.contains(where: { $0.value == value }) else {
+                throw HTTPError(.badRequest, "\(control.parameter) must be one of the table's options")
+            }
+            if !value.isEmpty { query.append((control.parameter, value)) }
+        }
+        return query
+    }
+
+    /// A live table's refresh (``LiveUpdates``): re-fetch the head, diff, send the changes to every viewer; answers
+    /// when done with `{"inserted", "updated", "removed", "viewers", "baseline"}` (and `error` if the load failed,
+    /// with 502). 404 for a table that is not live.
+    private func refresh(_ table: TableBinding) throws(HTTPError) -> HTTPResult {
+        guard let feed = feeds[table.name] else { throw HTTPError(.notFound, "this table is not live") }
+        return .later {
+            let summary = await feed.refresh()
+            return .json(summary.json.serialized(), status: summary.error == nil ? .ok : .badGateway)
+        }
     }
 
     /// The pagination-normalizing proxy of config tables: one upstream page as `{items, next, done}`. `next` is

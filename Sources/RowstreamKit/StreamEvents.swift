@@ -8,7 +8,7 @@ struct StreamEvents: Sendable {
     let table: TableBinding
 
     func session(id: String) -> SSEEvent {
-        let body: JSONValue = [
+        var body: JSONValue = [
             "session": .string(id),
             "table": .string(table.name),
             "title": .string(table.title),
@@ -17,6 +17,12 @@ struct StreamEvents: Sendable {
             "next": .string(table.sessionPath(id, "next")),
             "reload": .string(table.sessionPath(id, "reload")),
         ]
+        if case .object(var members) = body {
+            if let sections = table.sectionsJSON { members["sections"] = sections }
+            if let live = table.liveJSON { members["live"] = live }
+            if table.spec.grid != nil { members["layout"] = "grid" }
+            body = .object(members)
+        }
         return SSEEvent(event: "session", data: Self.text(body))
     }
 

@@ -38,6 +38,14 @@ public struct TableBinding: Sendable {
     let seal: CursorSeal
     /// Makes one viewer's (or one refetch's) loader: sealed position in, filled rows and sealed next out.
     let makeLoader: @Sendable () -> RowLoader
+    /// Like `makeLoader`, but past any cache: live refreshes of the head.
+    let makeFreshLoader: @Sendable () -> RowLoader
+    /// A viewer's loader for the query its controls chose.
+    let makeQueryLoader: @Sendable (_ query: [(name: String, value: String)]) -> RowLoader
+    /// Sort and filter controls shown above the table (config tables). See ``TableControl``.
+    package var controls: [TableControl] = []
+    /// Live updates of the head (nil: the table is not live). See ``LiveUpdates``.
+    public var live: LiveUpdates?
     /// The config tables' normalized JSON page proxy (`/api/tables/NAME/pages`); nil: 404.
     package var pageProxy: PageProxy?
 
@@ -48,6 +56,7 @@ public struct TableBinding: Sendable {
     /// A table named `name` (used in URLs: letters, digits, `-` and `_`) titled `title`, with `columns`, whose
     /// items come from `source` in batches of `batchSize` (the number of skeleton rows shown while a batch loads;
     /// the loader decides how many items a batch really has), and whose rows `row` fills, one item at a time.
+    /// With `layout: .grid`, items are cards (``TableLayout``). With `sections`, consecutive rows with the same `row.section` are grouped under a header (``TableSections``).
     ///
     /// ```swift
     /// let binding = TableBinding(name: "fruit", title: "Fruit", columns: [TableColumn("Name")],
@@ -60,6 +69,8 @@ public struct TableBinding: Sendable {
         title: String,
         columns: [TableColumn],
         batchSize: Int = 50,
+        sections: TableSections? = nil,
+        layout: TableLayout = .rows,
         source: BatchSource<Item, Token>,
         row template: @escaping @Sendable (Item, inout RowCells) -> Void
     ) {
@@ -67,7 +78,10 @@ public struct TableBinding: Sendable {
             Column(title: column.title, field: RowLayout.path(RowLayout.cell(index)), format: column.format,
                    width: column.width, labelField: column.format == .link ? RowLayout.path(RowLayout.label(index)) : nil)
         }
-        spec = TableSpec(name: name, title: title, columns: specColumns, keyField: RowLayout.path(RowLayout.key))
+        var spec = TableSpec(name: name, title: title, columns: specColumns, keyField: RowLayout.path(RowLayout.key))
+        spec.sections = sections?.spec
+        spec.grid = layout.spec
+        self.spec = spec
         renderer = TableRenderer(spec: spec)
         columnsJSON = .array(columns.enumerated().map { index, column in
             [
@@ -82,24 +96,33 @@ public struct TableBinding: Sendable {
         self.seal = seal
         let codec = TokenCodec<Token>(seal: seal, scope: name)
         let count = columns.count
-        makeLoader = { [initialToken = source.initialToken, makeLoader = source.makeLoader] in
-            let load = makeLoader()
-            return { position in
-                let token = try codec.token(at: position, initial: initialToken)
-                let result: LoadResult<Item, Token>
-                do {
-                    result = try await load(token)
-                } catch let error as LoadFailure {
-                    throw error
-                } catch is CancellationError {
-                    throw CancellationError()
-                } catch {
-                    let message = "Loading rows failed: \(error)"
-                    if !Task.isCancelled { TableBinding.log("table \(name): \(message)") }
-                    throw LoadFailure(message: message, isRetryable: true)
+        let wrap: @Sendable (@escaping @Sendable () -> BatchSource<Item, Token>.Loader) -> (@Sendable () -> RowLoader) = {
+            makeLoad in
+            { [initialToken = source.initialToken] in
+                let load = makeLoad()
+                return { position in
+                    let token = try codec.token(at: position, initial: initialToken)
+                    let result: LoadResult<Item, Token>
+                    do {
+                        result = try await load(token)
+                    } catch let error as LoadFailure {
+                        throw error
+                    } catch is CancellationError {
+                        throw CancellationError()
+                    } catch {
+                        let message = "Loading rows failed: \(error)"
+                        if !Task.isCancelled { TableBinding.log("table \(name): \(message)") }
+                        throw LoadFailure(message: message, isRetryable: true)
+                    }
+                    return try codec.rows(result, columnCount: count, template: template)
                 }
-                return try codec.rows(result, columnCount: count, template: template)
             }
+        }
+        makeLoader = wrap(source.makeLoader)
+        makeFreshLoader = wrap(source.makeFreshLoader ?? source.makeLoader)
+        makeQueryLoader = { [makeLoader] query in
+            guard let make = source.makeQueryLoader, !query.isEmpty else { return makeLoader() }
+            return wrap({ make(query) })()
         }
     }
 
@@ -122,8 +145,25 @@ public struct TableBinding: Sendable {
             "page": .string(pagePath),
             "stream": .string(streamPath),
         ]
+        if let sections = sectionsJSON { entry["sections"] = sections }
+        if let live = liveJSON { entry["live"] = live }
+        if spec.grid != nil { entry["layout"] = "grid" }
+        if !controls.isEmpty { entry["controls"] = .array(controls.map(\.json)) }
         if pageProxy != nil { entry["pages"] = .string("/api/tables/\(name)/pages") }
         return .object(entry)
+    }
+
+    /// `{"footer": "none|count|sum", "label": ...}` for a sectioned table (`session` event, `/api/tables`).
+    var sectionsJSON: JSONValue? {
+        guard let sections = spec.sections else { return nil }
+        return ["footer": .string(sections.footer.name), "label": .string(sections.footerLabel)]
+    }
+
+    /// `{"interval": MS or null, "refresh": URL}` for a live table (`session` event, `/api/tables`).
+    var liveJSON: JSONValue? {
+        guard let live else { return nil }
+        let interval = live.interval.map { JSONValue.int($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) }
+        return ["interval": interval ?? .null, "refresh": .string("/tables/\(name)/refresh")]
     }
 
     /// One line on standard error.
@@ -136,9 +176,12 @@ public struct TableBinding: Sendable {
 extension TableBinding {
     /// Loads one batch outside any viewer's session (the no-script page, row refetch), with a loader of its own.
     /// Every error comes back as the `LoadFailure` a viewer would see.
-    func loadBatch(at position: PageCursor) async throws(LoadFailure) -> (rows: [JSONValue], next: PageCursor?) {
+    /// `fresh`: past any cache (live refreshes).
+    func loadBatch(at position: PageCursor, fresh: Bool = false) async throws(LoadFailure)
+        -> (rows: [JSONValue], next: PageCursor?)
+    {
         do {
-            switch try await makeLoader()(position) {
+            switch try await (fresh ? makeFreshLoader : makeLoader)()(position) {
             case .items(let rows, let next): return (rows, next)
             case .completed(let rows): return (rows, nil)
             }

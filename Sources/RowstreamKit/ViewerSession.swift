@@ -31,7 +31,9 @@ final class ViewerSession: Sendable {
         resetFirst: Bool,
         registry: SessionRegistry,
         metrics: ServerMetrics,
-        batchTimeout: Duration
+        batchTimeout: Duration,
+        feed: LiveFeed? = nil,
+        query: [(name: String, value: String)] = []
     ) {
         let id = SessionID.make()
         let events = StreamEvents(table: table)
@@ -39,7 +41,8 @@ final class ViewerSession: Sendable {
         if case .end = resume?.position {
             // Every row was delivered but `complete` was not: say so and end the stream.
             writer.write(events.complete(total: resume?.offset ?? 0).encoded())
-            writer.finish()
+            // A live table's stream stays open for its changes; any other ends.
+            if let feed { feed.subscribe(writer) } else { writer.finish() }
             return
         }
         var start: (token: PageCursor, offset: Int)? = nil
@@ -50,18 +53,21 @@ final class ViewerSession: Sendable {
             initialToken: .first,
             start: start,
             loadTimeout: batchTimeout,
-            loader: table.makeLoader(),
+            loader: table.makeQueryLoader(query),
             onEvent: { event in
+                // The head as sent, before it is sent: a refresh that follows diffs against it.
+                if case .batch(let rows, 0, _) = event { feed?.observeFirstBatch(rows) }
                 writer.write(events.event(for: event).encoded())
                 switch event {
                 case .batch: metrics.batchesSent.increment()
-                case .completed: writer.finish()
+                case .completed: if feed == nil { writer.finish() }
                 default: break
                 }
             }
         )
         let session = ViewerSession(id: id, table: table, dataSource: dataSource)
         registry.insert(session)
+        feed?.subscribe(writer)
         metrics.sessionsOpened.increment()
         writer.onClose {
             registry.remove(session)

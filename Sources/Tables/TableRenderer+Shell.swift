@@ -12,16 +12,27 @@ extension TableRenderer {
     /// </table>
     /// <template id="rs-skeleton-row">ONE SKELETON ROW</template>
     /// ```
-    /// `style` appears only for valid widths; all attribute values and titles are escaped.
+    /// A grid table (``TableSpec/grid``) has class `rs-table rs-grid` and `data-layout="grid"`, and card rows.
+    /// `style` appears only for valid widths; all attribute values and titles are escaped. A sectioned table also
+    /// has `data-sections="none|count|sum"` and `data-section-label` on the table, a section header skeleton
+    /// first in `#rs-pending`, and `<template id="rs-skeleton-section">` holding it.
     public func renderShell(streamURL: String, batchSize: Int, skeletonCount: Int) -> [UInt8] {
         var out: [UInt8] = []
-        out.append("<table class=\"rs-table\" id=\"rs-table\" data-table=\"")
+        out.append(spec.grid == nil ? "<table class=\"rs-table\" id=\"rs-table\" data-table=\""
+                                    : "<table class=\"rs-table rs-grid\" id=\"rs-table\" data-layout=\"grid\" data-table=\"")
         HTMLEscaping.appendEscaped(spec.name, to: &out)
         out.append("\" data-stream=\"")
         HTMLEscaping.appendEscaped(streamURL, to: &out)
         out.append("\" data-batch-size=\"")
         out.appendDecimal(batchSize)
-        out.append("\" aria-busy=\"true\">\n<colgroup>")
+        out.append("\"")
+        out.append(contentsOf: sectionShellAttributes())
+        if spec.grid != nil {   // the card height follows the number of fields
+            out.append(" style=\"--rs-card-fields:")
+            out.appendDecimal(spec.columns.count)
+            out.append("\"")
+        }
+        out.append(" aria-busy=\"true\">\n<colgroup>")
         for column in spec.columns {
             out.append("<col class=\"rs-col-")
             out.append(contentsOf: column.format.rawValue.utf8)
@@ -40,10 +51,16 @@ extension TableRenderer {
             out.append("</th>")
         }
         out.append("</tr></thead>\n<tbody id=\"rs-rows\"></tbody>\n<tbody id=\"rs-pending\">")
+        if spec.sections != nil { out.append(contentsOf: sectionHeaderSkeleton()) }
         appendSkeletonRows(count: skeletonCount, to: &out)
         out.append("</tbody>\n<tfoot id=\"rs-footer\"></tfoot>\n</table>\n<template id=\"rs-skeleton-row\">")
         out.append(contentsOf: skeletonRow())
         out.append("</template>")
+        if spec.sections != nil {
+            out.append("\n<template id=\"rs-skeleton-section\">")
+            out.append(contentsOf: sectionHeaderSkeleton())
+            out.append("</template>")
+        }
         return out
     }
 

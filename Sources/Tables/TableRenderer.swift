@@ -20,11 +20,20 @@ public struct TableRenderer: Sendable {
             var bytes: [UInt8] = []
             bytes.append("<td class=\"rs-c rs-")
             bytes.append(contentsOf: column.format.rawValue.utf8)
+            if spec.grid != nil {   // cards label their fields
+                bytes.append("\" data-label=\"")
+                HTMLEscaping.appendEscaped(column.title, to: &bytes)
+            }
             bytes.append("\">")
             return bytes
         }
         var skeleton: [UInt8] = []
-        skeleton.append("<tr class=\"rs-skeleton\" aria-hidden=\"true\">")
+        if spec.grid != nil {
+            skeleton.append("<tr class=\"rs-skeleton rs-card\" aria-hidden=\"true\">")
+            skeleton.append(contentsOf: Self.cardHeadSkeleton)
+        } else {
+            skeleton.append("<tr class=\"rs-skeleton\" aria-hidden=\"true\">")
+        }
         for opening in cellOpenings {
             skeleton.append(contentsOf: opening)
             skeleton.append("<span class=\"rs-bone\"></span></td>")
@@ -36,25 +45,44 @@ public struct TableRenderer: Sendable {
     /// Appends one `<tr data-key="KEY" data-index="N">` per item (N = startIndex + i) with one `<td>`
     /// per column, no newlines between rows. Missing values give empty cells; everything is escaped.
     /// The key is the key field's display text, or the index when the key is missing or null.
+    /// A sectioned table (``TableSpec/sections``) also writes `data-section` (and `data-value` for a sum footer)
+    /// on each row, and a section header row first and before each row whose section differs from the row
+    /// before it (see ``sectionHeader(_:)``).
     public func appendRows(_ items: [JSONValue], startIndex: Int, to buffer: inout [UInt8]) {
+        var previousSection: String? = nil
         for (offset, item) in items.enumerated() {
             let index = startIndex + offset
-            buffer.append("<tr data-key=\"")
-            if let key = spec.keyField.evaluate(item), !key.isNull {
-                CellRenderer.appendText(key, to: &buffer)
-            } else {
-                buffer.appendDecimal(index)
+            if let sections = spec.sections {
+                let section = sections.section(of: item)
+                if section != previousSection { appendSectionHeader(section, to: &buffer) }
+                previousSection = section
             }
+            appendRow(item, index: index, to: &buffer)
+        }
+    }
+
+    /// One `<tr>` for `item` at `index`, without any section header row. A nil `index` (live updates,
+    /// docs/PROTOCOL.md) writes no `data-index`, and a missing key as `0`.
+    public func appendRow(_ item: JSONValue, index: Int?, to buffer: inout [UInt8]) {
+        buffer.append(spec.grid == nil ? "<tr data-key=\"" : "<tr class=\"rs-card\" data-key=\"")
+        if let key = spec.keyField.evaluate(item), !key.isNull {
+            CellRenderer.appendText(key, to: &buffer)
+        } else {
+            buffer.appendDecimal(index ?? 0)
+        }
+        if let index {
             buffer.append("\" data-index=\"")
             buffer.appendDecimal(index)
-            buffer.append("\">")
-            for (column, opening) in zip(spec.columns, cellOpenings) {
-                buffer.append(contentsOf: opening)
-                CellRenderer.appendContent(of: column, item: item, to: &buffer)
-                buffer.append("</td>")
-            }
-            buffer.append("</tr>")
         }
+        if let sections = spec.sections { appendSectionAttributes(sections, item: item, to: &buffer) }
+        buffer.append("\">")
+        if let grid = spec.grid { appendCardHead(grid, item: item, to: &buffer) }
+        for (column, opening) in zip(spec.columns, cellOpenings) {
+            buffer.append(contentsOf: opening)
+            CellRenderer.appendContent(of: column, item: item, to: &buffer)
+            buffer.append("</td>")
+        }
+        buffer.append("</tr>")
     }
 
     /// The rows of `appendRows` in a new buffer.

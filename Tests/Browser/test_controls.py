@@ -1,0 +1,45 @@
+"""Sort and filter controls: a change starts the table over with skeletons, on a stream for the new choice."""
+import json
+import urllib.request
+
+import pytest
+
+from support import RowstreamServer, wait_until
+
+
+@pytest.fixture(scope="module")
+def controlled():
+    server = RowstreamServer("--demo-items", 120, "--batch-size", 20, "--demo-latency-ms", 300,
+                             "--demo-controls", "on")
+    yield server
+    server.stop()
+
+
+def upstream_ids(server, query):
+    url = "http://127.0.0.1:%d/v1/customers?limit=20&%s" % (server.demo_port, query)
+    with urllib.request.urlopen(url, timeout=10) as response:
+        return [str(item["id"]) for item in json.load(response)["data"]]
+
+
+def test_a_choice_starts_over_with_skeletons_in_the_new_order(controlled, open_page):
+    probe = open_page(controlled.url)
+    wait_until(lambda: probe.keys() == upstream_ids(controlled, ""), message="the default order")
+    probe.page.evaluate("""() => {
+      window.__skeletonsAfterChange = null;
+      document.getElementById('rs-controls').addEventListener('change', () => {
+        window.__skeletonsAfterChange = [document.querySelectorAll('#rs-pending tr.rs-skeleton').length,
+                                         document.querySelectorAll('#rs-rows tr').length];
+      });
+    }""")
+    probe.page.select_option("select[name='p.sort']", "-mrr")
+    assert probe.page.evaluate("window.__skeletonsAfterChange") == [20, 0], "rows cleared, a batch of skeletons"
+    wait_until(lambda: probe.keys() == upstream_ids(controlled, "sort=-mrr"), message="the MRR order")
+    probe.page.select_option("select[name='p.status']", "trial")
+    expected = upstream_ids(controlled, "sort=-mrr&status=trial")
+    wait_until(lambda: probe.keys() == expected, message="trial customers by MRR")
+    assert "p.sort=-mrr&p.status=trial" in probe.streams()[-1]
+    badges = probe.page.eval_on_selector_all("#rs-rows .rs-badge", "b => b.map(x => x.textContent)")
+    assert badges and set(badges) == {"trial"}
+    assert [s["url"].split("?", 1)[-1] for s in probe.rs()["sources"]] == [
+        "/tables/customers/stream", "p.sort=-mrr", "p.sort=-mrr&p.status=trial"], "one new stream per change"
+    assert probe.page.evaluate("window.__rsOpenSources()") <= 1, "never more than one open EventSource"

@@ -1,0 +1,31 @@
+import Foundation
+import RowstreamKit
+import Testing
+
+/// A code-defined grid table, live on port 0.
+@Suite("Grid layout in code-defined tables")
+struct GridTests {
+    @Test("cards carry the template's title and image; the session and the page say grid; skeleton cards first")
+    func cards() async throws {
+        let table = TableBinding(name: "cards", title: "Cards", columns: [TableColumn("Status", format: .badge)],
+                                 batchSize: 3, layout: .grid, source: offsetSource(people(5), size: 3)) { person, row in
+            row.key = "p\(person.id)"
+            row.cardTitle = person.name
+            row.cardImage = person.id == 1 ? "https://example.com/\(person.id).png" : nil
+            row.badge(person.status)
+        }
+        let server = try startServer([table])
+        defer { server.shutdown() }
+        let stream = try await SSEClient(port: server.port, path: "/tables/cards/stream")
+        #expect(try object(try await stream.next(named: "session").event.data)["layout"] as? String == "grid")
+        let rows = try await stream.next(named: "rows").event.data
+        #expect(rowKeys(rows) == ["p1", "p2", "p3"])
+        #expect(rows.contains("<img src=\"https://example.com/1.png\""))
+        #expect(rows.contains("<td class=\"rs-card-title\">&lt;b&gt;Bold&lt;/b&gt; &amp; co</td>"))
+        #expect(rows.contains("<span class=\"rs-monogram\" aria-hidden=\"true\">P2</span>"))
+        #expect(rows.contains("data-label=\"Status\""))
+        let page = try await fetch(server.port, "GET", "/tables/cards")
+        #expect(page.body.contains("data-layout=\"grid\""))
+        #expect(page.body.contains("<tbody id=\"rs-pending\"><tr class=\"rs-skeleton rs-card\""))
+    }
+}
