@@ -64,7 +64,8 @@ let package = Package(
         .executableTarget(name: "rowstream-load", dependencies: ["CSystem"], path: "Bench/Load",
                           swiftSettings: strict),
 
-        // Tests mirror Sources.
+        // Tests mirror Sources. TestSupport: the plain socket HTTP and SSE clients the live tests share.
+        .target(name: "TestSupport", path: "Tests/Support", swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
         .testTarget(name: "BatchesTests", dependencies: ["Batches"], swiftSettings: strict),
@@ -73,10 +74,10 @@ let package = Package(
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "JSON"], swiftSettings: strict),
         .testTarget(
             name: "DashboardTests",
-            dependencies: ["Dashboard", "RowstreamKit", "HTTPServer", "Upstream", "JSON"],
+            dependencies: ["TestSupport", "Dashboard", "RowstreamKit", "HTTPServer", "Upstream", "JSON"],
             swiftSettings: strict
         ),
         // Uses only RowstreamKit's public API (no @testable).
-        .testTarget(name: "RowstreamKitTests", dependencies: ["RowstreamKit"], swiftSettings: strict),
+        .testTarget(name: "RowstreamKitTests", dependencies: ["TestSupport", "RowstreamKit"], swiftSettings: strict),
     ]
 )

@@ -1,5 +1,6 @@
 import Dashboard
 import Foundation
+import TestSupport
 import Testing
 
 /// A dashboard started from a config file, against a fixture upstream: the stream, the JSON proxy and its

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `rowstream --config` and `--check-config` as an operator runs them.

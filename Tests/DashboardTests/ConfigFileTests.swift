@@ -1,5 +1,6 @@
 import Dashboard
 import Foundation
+import TestSupport
 import Testing
 import Upstream
 

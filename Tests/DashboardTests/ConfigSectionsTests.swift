@@ -1,4 +1,5 @@
 import Dashboard
+import TestSupport
 import Testing
 import JSON
 

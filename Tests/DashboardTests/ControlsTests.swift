@@ -1,5 +1,6 @@
 import Dashboard
 import Foundation
+import TestSupport
 import Testing
 
 /// Sort and filter controls of the demo table (`--demo-controls on`), live on port 0, against the demo upstream.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The `rowstream` executable as an operator runs it: flags, the banner, SIGTERM.

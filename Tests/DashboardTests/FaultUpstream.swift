@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Synchronization
 
 /// A misbehaving upstream on 127.0.0.1 port 0, on a thread of its own (never the cooperative pool). Requests for

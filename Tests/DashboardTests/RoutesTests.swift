@@ -1,5 +1,6 @@
 import Dashboard
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Dashboard routes, live")

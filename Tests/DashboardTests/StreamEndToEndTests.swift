@@ -1,5 +1,6 @@
 import Dashboard
 import Foundation
+import TestSupport
 import Testing
 
 /// Live tests of the SSE contract: a real server on port 0, a plain socket client, the demo upstream fetched

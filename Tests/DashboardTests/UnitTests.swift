@@ -1,6 +1,7 @@
 @testable import Dashboard
 import HTTPServer
 import JSON
+import TestSupport
 import Testing
 
 @Suite("Resume tokens")

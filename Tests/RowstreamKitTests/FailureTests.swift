@@ -1,6 +1,7 @@
 import Foundation
 import RowstreamKit
 import Synchronization
+import TestSupport
 import Testing
 
 /// Throwing and slow loaders, cancellation, and start-up errors, through the public API only.

@@ -1,5 +1,6 @@
 import Foundation
 import RowstreamKit
+import TestSupport
 import Testing
 
 /// A code-defined grid table, live on port 0.

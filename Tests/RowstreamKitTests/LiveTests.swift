@@ -1,6 +1,7 @@
 import Foundation
 import RowstreamKit
 import Synchronization
+import TestSupport
 import Testing
 
 /// Live updates of a code-defined table, live on port 0: refresh, keyed diff, the same bytes to every viewer.

@@ -1,5 +1,6 @@
 import Foundation
 import RowstreamKit
+import TestSupport
 import Testing
 
 /// The page, the listing, the no-script page and row refetch for code-defined tables, live on port 0.

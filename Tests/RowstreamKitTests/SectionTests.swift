@@ -1,5 +1,6 @@
 import Foundation
 import RowstreamKit
+import TestSupport
 import Testing
 
 /// A code-defined table with sections, live on port 0.

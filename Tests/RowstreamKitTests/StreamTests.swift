@@ -1,5 +1,6 @@
 import Foundation
 import RowstreamKit
+import TestSupport
 import Testing
 
 /// A code-defined table through the whole protocol, live on port 0, using only the public API.

@@ -1,23 +1,29 @@
 import Foundation
 
 /// An event as the WHATWG event-stream parser dispatches it.
-struct ReceivedEvent: Equatable {
-    var event: String
-    var data: String
-    var id: String?
+public struct ReceivedEvent: Equatable, Sendable {
+    public var event: String
+    public var data: String
+    public var id: String?
+
+    public init(event: String, data: String, id: String?) {
+        self.event = event
+        self.data = data
+        self.id = id
+    }
 }
 
 /// Reads a text/event-stream the way a browser does (fields event, data, id; comments and retry skipped),
 /// over a `TestConnection`. Remembers the last event id, as EventSource does for Last-Event-ID.
-final class SSEClient: @unchecked Sendable {
-    let connection: TestConnection
-    let status: Int
-    let headers: [String: String]
-    private(set) var lastEventID: String?
-    private(set) var comments: [String] = []
+public final class SSEClient: @unchecked Sendable {
+    public let connection: TestConnection
+    public let status: Int
+    public let headers: [String: String]
+    public private(set) var lastEventID: String?
+    public private(set) var comments: [String] = []
 
     /// Opens `path`; `lastEventID` is sent as the Last-Event-ID header, as a reconnecting browser does.
-    init(port: Int, path: String, lastEventID: String? = nil, timeoutSeconds: Int = 10) async throws {
+    public init(port: Int, path: String, lastEventID: String? = nil, timeoutSeconds: Int = 10) async throws {
         connection = try TestConnection(port: port, timeoutSeconds: timeoutSeconds)
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
         if let lastEventID { request += "Last-Event-ID: \(lastEventID)\r\n" }
@@ -29,7 +35,7 @@ final class SSEClient: @unchecked Sendable {
     }
 
     /// The next dispatched event, or nil when the stream ends.
-    func next() async throws -> ReceivedEvent? {
+    public func next() async throws -> ReceivedEvent? {
         var event = ReceivedEvent(event: "message", data: "", id: nil)
         var dataLines: [String] = []
         var sawField = false
@@ -60,7 +66,7 @@ final class SSEClient: @unchecked Sendable {
     }
 
     /// Reads events until one named `name` (the skipped ones are returned too).
-    func next(named name: String) async throws -> (event: ReceivedEvent, skipped: [ReceivedEvent]) {
+    public func next(named name: String) async throws -> (event: ReceivedEvent, skipped: [ReceivedEvent]) {
         var skipped: [ReceivedEvent] = []
         for _ in 0..<10_000 {
             guard let event = try await next() else { break }
@@ -79,7 +85,7 @@ final class SSEClient: @unchecked Sendable {
 }
 
 /// The `data-key` values of the `<tr>`s in a rows fragment, in order.
-func rowKeys(_ html: String) -> [String] {
+public func rowKeys(_ html: String) -> [String] {
     var keys: [String] = []
     var rest = html[...]
     while let range = rest.range(of: "data-key=\"") {

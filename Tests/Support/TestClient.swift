@@ -5,7 +5,7 @@ import Glibc
 
 /// Runs blocking work on a thread of its own and awaits it, so a test waiting on a socket never occupies one of
 /// Swift's cooperative threads (2 on this machine) that the server under test needs for its own tasks.
-func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+public func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         let thread = Thread {
             continuation.resume(with: Result { try work() })
@@ -17,14 +17,17 @@ func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thro
 /// A deliberately plain HTTP/1.1 client over a blocking POSIX socket, for live tests: it sees exactly the bytes
 /// the server sends. Every read has a timeout, so no test can hang. Blocking calls run off the cooperative pool
 /// (`offPool`). Confined to the test that made it.
-final class TestConnection: @unchecked Sendable {
+public final class TestConnection: @unchecked Sendable {
     private let fd: Int32
     private var buffer: [UInt8] = []
-    private(set) var isClosed = false
+    public private(set) var isClosed = false
 
-    struct Failure: Error, CustomStringConvertible { let description: String }
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+        public init(description: String) { self.description = description }
+    }
 
-    init(port: Int, timeoutSeconds: Int = 10) throws {
+    public init(port: Int, timeoutSeconds: Int = 10) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
@@ -47,7 +50,7 @@ final class TestConnection: @unchecked Sendable {
 
     deinit { closeNow() }
 
-    func send(_ text: String) throws {
+    public func send(_ text: String) throws {
         let bytes = Array(text.utf8)
         var sent = 0
         while sent < bytes.count {
@@ -58,7 +61,7 @@ final class TestConnection: @unchecked Sendable {
     }
 
     /// Closes the socket at once (a forced disconnect, as a network blip would).
-    func closeNow() {
+    public func closeNow() {
         guard !isClosed else { return }
         isClosed = true
         close(fd)
@@ -80,7 +83,7 @@ final class TestConnection: @unchecked Sendable {
     }
 
     /// Reads one line ending in CRLF or LF, without the terminator; nil at end of stream.
-    func readLine() async throws -> String? {
+    public func readLine() async throws -> String? {
         while true {
             if let newline = buffer.firstIndex(of: 10) {
                 var line = Array(buffer[..<newline])
@@ -92,7 +95,7 @@ final class TestConnection: @unchecked Sendable {
         }
     }
 
-    func readBytes(_ count: Int) async throws -> [UInt8] {
+    public func readBytes(_ count: Int) async throws -> [UInt8] {
         while buffer.count < count {
             guard try await fill() else { throw Failure(description: "end of stream inside a body") }
         }
@@ -102,7 +105,7 @@ final class TestConnection: @unchecked Sendable {
     }
 
     /// Reads a response head: status code and headers (names lower-cased).
-    func readHead() async throws -> (status: Int, headers: [String: String]) {
+    public func readHead() async throws -> (status: Int, headers: [String: String]) {
         guard let statusLine = try await readLine() else { throw Failure(description: "no response") }
         let parts = statusLine.split(separator: " ")
         guard parts.count >= 2, let status = Int(parts[1]) else { throw Failure(description: "bad status line \(statusLine)") }
@@ -115,7 +118,7 @@ final class TestConnection: @unchecked Sendable {
     }
 
     /// Sends a request and reads a whole Content-Length response.
-    func exchange(_ method: String, _ path: String, headers: [String: String] = [:], body: String = "")
+    public func exchange(_ method: String, _ path: String, headers: [String: String] = [:], body: String = "")
         async throws -> TestResponse
     {
         var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
@@ -130,14 +133,20 @@ final class TestConnection: @unchecked Sendable {
     }
 }
 
-struct TestResponse {
-    let status: Int
-    let headers: [String: String]
-    let body: String
+public struct TestResponse: Sendable {
+    public let status: Int
+    public let headers: [String: String]
+    public let body: String
+
+    public init(status: Int, headers: [String: String], body: String) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
 }
 
 /// One request on a fresh connection.
-func fetch(_ port: Int, _ method: String, _ path: String, headers: [String: String] = [:]) async throws -> TestResponse {
+public func fetch(_ port: Int, _ method: String, _ path: String, headers: [String: String] = [:]) async throws -> TestResponse {
     let connection = try TestConnection(port: port)
     defer { connection.closeNow() }
     return try await connection.exchange(method, path, headers: headers)
