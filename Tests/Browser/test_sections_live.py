@@ -59,7 +59,9 @@ def test_sections_group_rows_with_header_count_and_sum_footer(sectioned, open_pa
     probe = open_page(sectioned.url, wait_for_rows=False)
     probe.page.wait_for_selector("#rs-table tbody.rs-section tr[data-index]", timeout=15_000)
     first = check_sections(probe)
-    assert sum(len(s["rows"]) for s in first) == 20
+    # The page may already have asked for more (rows that do not fill the viewport): whole batches only.
+    shown = sum(len(s["rows"]) for s in first)
+    assert shown >= 20 and shown % 20 == 0
     # Scroll until 80 rows are in: batch boundaries fall inside sections (sorted by city, 10 cities, 200 rows).
     for _ in range(200):
         if int(probe.table("data-count") or 0) >= 80:
