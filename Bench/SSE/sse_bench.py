@@ -66,6 +66,8 @@ def idle(args):
         # open in waves of 200 so the accept backlog is never overrun
         while opened < args.streams and len(pending) < 200:
             s = socket.socket()
+            # the server admits at most 4,096 connections per client address: spread over 127.0.0.2, .3, ...
+            s.bind((f"127.0.0.{2 + opened // 4000}", 0))
             s.connect(("127.0.0.1", args.port))
             s.sendall(request(args.path))
             s.setblocking(False)
@@ -80,7 +82,7 @@ def idle(args):
             except BlockingIOError:
                 continue
             if not chunk:
-                raise SystemExit("a stream closed while opening")
+                raise SystemExit("a stream closed while opening: " + pending[s][:200].decode(errors="replace"))
             pending[s] += chunk
             if first_rows_done(pending[s]):
                 del pending[s]
