@@ -81,13 +81,15 @@ def idle(args):
                 chunk = s.recv(65536)
             except BlockingIOError:
                 continue
+            except ConnectionResetError:
+                raise SystemExit("a stream was reset while opening (refused by the server?)")
             if not chunk:
                 raise SystemExit("a stream closed while opening: " + pending[s][:200].decode(errors="replace"))
             pending[s] += chunk
             if first_rows_done(pending[s]):
                 del pending[s]
                 sel.unregister(s)
-    ready = args.streams - len(pending) if opened == args.streams else opened - len(pending)
+    ready = opened - len(pending)
     time.sleep(args.hold)
     after = rss_kb(args.pid)
     for s in socks:
