@@ -63,6 +63,9 @@ let package = Package(
         // Load client for Scripts/soak and benchmarks: single-threaded epoll, 127.0.0.1 only.
         .executableTarget(name: "rowstream-load", dependencies: ["CSystem"], path: "Bench/Load",
                           swiftSettings: strict),
+        // Rendering benchmark for Scripts/bench: escaped cells per second on one core.
+        .executableTarget(name: "rowstream-bench-render", dependencies: ["Tables", "JSON"], path: "Bench/Render",
+                          swiftSettings: strict),
 
         // Tests mirror Sources. TestSupport: the plain socket HTTP and SSE clients the live tests share.
         .target(name: "TestSupport", path: "Tests/Support", swiftSettings: strict),

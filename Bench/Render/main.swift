@@ -1,0 +1,70 @@
+import Foundation
+import JSON
+import Tables
+
+// rowstream-bench-render: escaped table cells rendered per second on one thread (one core), through the
+// Tables module's TableRenderer over generated items full of characters that must be escaped.
+// Prints one JSON line. Usage: rowstream-bench-render [--items N] [--rounds R]   (both bounded)
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("rowstream-bench-render: \(message)\n".utf8))
+    exit(2)
+}
+
+var itemCount = 1_000, rounds = 200
+var arguments = CommandLine.arguments.dropFirst()
+while let flag = arguments.popFirst() {
+    guard let value = arguments.popFirst().flatMap({ Int($0) }), value > 0 else { fail("\(flag) needs a number") }
+    switch flag {
+    case "--items": itemCount = min(value, 100_000)
+    case "--rounds": rounds = min(value, 100_000)
+    default: fail("unknown flag \(flag)")
+    }
+}
+
+/// Hostile text: every HTML-special character, quotes, non-ASCII and a would-be script.
+let hostile = ["<b>bold</b> & \"quoted\"", "it's <script>alert(1)</script>", "Zürich → 東京 & back",
+               "plain words only", "a > b && c < d", "'single' \"double\" `tick`"]
+
+func item(_ n: Int) -> JSONValue {
+    .object([
+        "id": .int(Int64(n)),
+        "name": .string(hostile[n % hostile.count] + " #\(n)"),
+        "owner": .string(hostile[(n + 3) % hostile.count]),
+        "stars": .int(Int64(n &* 7919 % 100_000)),
+        "updated": .string("2026-11-\(10 + n % 19)T12:34:56Z"),
+        "url": .string("https://example.com/r/\(n)?a=1&b=<2>"),
+        "state": .string(n % 3 == 0 ? "open" : "closed \"<x>\""),
+    ])
+}
+
+func path(_ text: String) -> JSONPath {
+    do { return try JSONPath(text) } catch { fail("bad path \(text)") }
+}
+
+let columns = [
+    Column(title: "Name", field: path("name")),
+    Column(title: "Owner", field: path("owner")),
+    Column(title: "Stars", field: path("stars"), format: .number),
+    Column(title: "Updated", field: path("updated"), format: .date),
+    Column(title: "Link", field: path("url"), format: .link),
+    Column(title: "State", field: path("state"), format: .badge),
+]
+let renderer = TableRenderer(spec: TableSpec(name: "bench", title: "Bench", columns: columns, keyField: path("id")))
+let items = (0..<itemCount).map(item)
+
+var buffer: [UInt8] = []
+buffer.reserveCapacity(itemCount * 1_024)
+renderer.appendRows(items, startIndex: 0, to: &buffer)   // warm-up
+var bytes = 0
+let clock = ContinuousClock()
+let start = clock.now
+for _ in 0..<rounds {
+    buffer.removeAll(keepingCapacity: true)
+    renderer.appendRows(items, startIndex: 0, to: &buffer)
+    bytes &+= buffer.count
+}
+let elapsed = clock.now - start
+let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+let cells = itemCount * rounds * columns.count
+print("{\"cells\":\(cells),\"bytes\":\(bytes),\"seconds\":\(seconds),"
+      + "\"cells_per_second\":\(Int(Double(cells) / seconds))}")
