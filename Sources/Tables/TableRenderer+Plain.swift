@@ -12,7 +12,14 @@ extension TableRenderer {
     public func appendOpenTable(to out: inout [UInt8]) {
         out.append("<table class=\"rs-table\" id=\"rs-table\" data-table=\"")
         HTMLEscaping.appendEscaped(spec.name, to: &out)
-        out.append("\">\n<colgroup>")
+        out.append("\">\n")
+        appendColumnsAndHeader(to: &out)
+    }
+
+    /// `<colgroup>` (classes and validated widths) and `<thead>` (escaped titles), followed by a newline:
+    /// shared by the plain table and the shell, so both lay out identically.
+    func appendColumnsAndHeader(to out: inout [UInt8]) {
+        out.append("<colgroup>")
         for column in spec.columns {
             out.append("<col class=\"rs-col-")
             out.append(contentsOf: column.format.rawValue.utf8)

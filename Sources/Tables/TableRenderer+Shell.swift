@@ -32,25 +32,9 @@ extension TableRenderer {
             out.appendDecimal(spec.columns.count)
             out.append("\"")
         }
-        out.append(" aria-busy=\"true\">\n<colgroup>")
-        for column in spec.columns {
-            out.append("<col class=\"rs-col-")
-            out.append(contentsOf: column.format.rawValue.utf8)
-            if let width = column.validatedWidth {
-                out.append("\" style=\"width:")
-                HTMLEscaping.appendEscaped(width, to: &out)
-            }
-            out.append("\">")
-        }
-        out.append("</colgroup>\n<thead><tr>")
-        for column in spec.columns {
-            out.append("<th scope=\"col\" class=\"rs-c rs-")
-            out.append(contentsOf: column.format.rawValue.utf8)
-            out.append("\">")
-            HTMLEscaping.appendEscaped(column.title, to: &out)
-            out.append("</th>")
-        }
-        out.append("</tr></thead>\n<tbody id=\"rs-rows\"></tbody>\n<tbody id=\"rs-pending\">")
+        out.append(" aria-busy=\"true\">\n")
+        appendColumnsAndHeader(to: &out)
+        out.append("<tbody id=\"rs-rows\"></tbody>\n<tbody id=\"rs-pending\">")
         if spec.sections != nil { out.append(contentsOf: sectionHeaderSkeleton()) }
         appendSkeletonRows(count: skeletonCount, to: &out)
         out.append("</tbody>\n<tfoot id=\"rs-footer\"></tfoot>\n</table>\n<template id=\"rs-skeleton-row\">")
