@@ -9,10 +9,15 @@ import Testing
 struct ConfigDashboardTests {
     static let secret = "fixture-secret-4711"
 
-    private func withDashboard(_ body: (Dashboard, ConfigFixtureUpstream) async throws -> Void) async throws {
-        let upstream = try ConfigFixtureUpstream(count: 23, token: Self.secret)
+    /// A dashboard from the fixture's config (`edit` may change its text) over a fixture upstream that accepts
+    /// `token`; the config's `${FIXTURE_TOKEN}` is always `secret`.
+    private func withDashboard(
+        count: Int = 23, token: String = secret, edit: (String) -> String = { $0 },
+        _ body: (Dashboard, ConfigFixtureUpstream) async throws -> Void
+    ) async throws {
+        let upstream = try ConfigFixtureUpstream(count: count, token: token)
         defer { upstream.stop() }
-        let config = try ConfigFile.parse(Array(upstream.config().utf8), file: "fixture.json",
+        let config = try ConfigFile.parse(Array(edit(upstream.config()).utf8), file: "fixture.json",
                                           environment: ["FIXTURE_TOKEN": Self.secret])
         var configuration = DashboardConfiguration()
         configuration.port = 0
@@ -81,43 +86,28 @@ struct ConfigDashboardTests {
 
     @Test("an upstream failure is an error event in the page, with no secret in it")
     func upstreamFailureIsAnErrorEvent() async throws {
-        let upstream = try ConfigFixtureUpstream(count: 5, token: "the-right-one")
-        defer { upstream.stop() }
-        let config = try ConfigFile.parse(Array(upstream.config().utf8), file: "fixture.json",
-                                          environment: ["FIXTURE_TOKEN": Self.secret])
-        var configuration = DashboardConfiguration()
-        configuration.port = 0
-        configuration.eventLoopCount = 2
-        configuration.publicDirectory = publicDirectory
-        let dashboard = try Dashboard.start(configuration, config: config)
-        defer { dashboard.shutdown() }
-
-        let stream = try await SSEClient(port: dashboard.port, path: "/tables/things/stream")
-        let error = try await stream.next(named: "error").event
-        #expect(error.data.contains("the upstream answered HTTP 403"))
-        #expect(!error.data.contains(Self.secret))
+        try await withDashboard(count: 5, token: "the-right-one") { dashboard, _ in
+            let stream = try await SSEClient(port: dashboard.port, path: "/tables/things/stream")
+            let error = try await stream.next(named: "error").event
+            #expect(error.data.contains("the upstream answered HTTP 403"))
+            #expect(!error.data.contains(Self.secret))
+        }
     }
 
     @Test("a secret the upstream echoes in an error is redacted before it reaches a client")
     func echoedSecretsAreRedacted() async throws {
-        let upstream = try ConfigFixtureUpstream(count: 5, token: Self.secret)
-        defer { upstream.stop() }
-        let text = upstream.config().replacingOccurrences(of: "/v1/things\", \"headers", with: "/v1/echo\", \"headers")
-            .replacingOccurrences(of: "\"cache\": {", with: "\"checks\": {\"errorPath\": \"error\"}, \"cache\": {")
-        let config = try ConfigFile.parse(Array(text.utf8), file: "fixture.json", environment: ["FIXTURE_TOKEN": Self.secret])
-        var configuration = DashboardConfiguration()
-        configuration.port = 0
-        configuration.eventLoopCount = 2
-        configuration.publicDirectory = publicDirectory
-        let dashboard = try Dashboard.start(configuration, config: config)
-        defer { dashboard.shutdown() }
-
-        let proxied = try await fetch(dashboard.port, "GET", "/api/tables/things/pages")
-        #expect(proxied.status == 502)
-        #expect(proxied.body.contains("token not valid: Bearer [redacted]"), "\(proxied.body)")
-        let stream = try await SSEClient(port: dashboard.port, path: "/tables/things/stream")
-        let error = try await stream.next(named: "error").event
-        #expect(error.data.contains("[redacted]") && !error.data.contains(Self.secret))
+        let echo: (String) -> String = {
+            $0.replacingOccurrences(of: "/v1/things\", \"headers", with: "/v1/echo\", \"headers")
+                .replacingOccurrences(of: "\"cache\": {", with: "\"checks\": {\"errorPath\": \"error\"}, \"cache\": {")
+        }
+        try await withDashboard(count: 5, edit: echo) { dashboard, _ in
+            let proxied = try await fetch(dashboard.port, "GET", "/api/tables/things/pages")
+            #expect(proxied.status == 502)
+            #expect(proxied.body.contains("token not valid: Bearer [redacted]"), "\(proxied.body)")
+            let stream = try await SSEClient(port: dashboard.port, path: "/tables/things/stream")
+            let error = try await stream.next(named: "error").event
+            #expect(error.data.contains("[redacted]") && !error.data.contains(Self.secret))
+        }
     }
 
     @Test("a forged resume token starts the viewer over instead of reaching the upstream with it")
