@@ -10,7 +10,8 @@ struct MetricFamily: Sendable {
     enum Series: Sendable {
         case counter(Counter)
         case gauge(Gauge)
-        case gaugeFunction(@Sendable () -> Double)
+        /// A gauge or counter read at render time; the closure gives the formatted sample value.
+        case function(@Sendable () -> String)
         case histogram(Histogram)
     }
 

@@ -6,7 +6,7 @@ extension MetricsRegistry {
     /// Prometheus text exposition format 0.0.4: one `# HELP` and `# TYPE` per metric name, families
     /// sorted by name and series by their label block, label values escaped (`\\`, `\"`, `\n`).
     ///
-    /// Thread-safe; gauge functions are called on the caller's thread, outside the registry's lock.
+    /// Thread-safe; gauge and counter functions are called on the caller's thread, outside the registry's lock.
     public func render() -> String {
         var out = ""
         for family in familiesSnapshot().sorted(by: { $0.name < $1.name }) {
@@ -27,8 +27,8 @@ extension MetricsRegistry {
             out += "\(name)\(labels.rendered) \(counter.value)\n"
         case .gauge(let gauge):
             out += "\(name)\(labels.rendered) \(PrometheusText.format(gauge.value))\n"
-        case .gaugeFunction(let read):
-            out += "\(name)\(labels.rendered) \(PrometheusText.format(read()))\n"
+        case .function(let sample):
+            out += "\(name)\(labels.rendered) \(sample())\n"
         case .histogram(let histogram):
             let snapshot = histogram.snapshot()
             let bounds = histogram.upperBounds.map(PrometheusText.format) + ["+Inf"]

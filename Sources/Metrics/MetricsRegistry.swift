@@ -30,7 +30,7 @@ public final class MetricsRegistry: Sendable {
         let series = register(name, help: help, kind: .gauge, upperBounds: nil, labels: labels) {
             .gauge(Gauge())
         }
-        guard case .gauge(let gauge) = series else { preconditionFailure("\(name)\(labels) is a gauge function") }
+        guard case .gauge(let gauge) = series else { preconditionFailure("\(name)\(labels) is read by a function") }
         return gauge
     }
 
@@ -62,13 +62,33 @@ public final class MetricsRegistry: Sendable {
         _ name: String, help: String, labels: [String: String] = [:],
         _ read: @escaping @Sendable () -> Double
     ) {
+        registerFunction(name, help: help, kind: .gauge, labels: labels) { PrometheusText.format(read()) }
+    }
+
+    /// A counter whose value is read at render time from a total another module keeps (e.g. connections
+    /// accepted). `read` must never decrease between calls (Prometheus treats a decrease as a counter reset).
+    ///
+    /// Registering the same name and labels again replaces the reader. `read` is called from
+    /// ``render()``'s thread, outside the registry's lock, so it may take its own locks.
+    public func counterFunction(
+        _ name: String, help: String, labels: [String: String] = [:],
+        _ read: @escaping @Sendable () -> Int
+    ) {
+        registerFunction(name, help: help, kind: .counter, labels: labels) { String(read()) }
+    }
+
+    private func registerFunction(
+        _ name: String, help: String, kind: MetricFamily.Kind, labels: [String: String],
+        _ sample: @escaping @Sendable () -> String
+    ) {
         let key = LabelSet(labels)
         families.withLock { families in
-            var family = Self.family(in: families, name: name, help: help, kind: .gauge, upperBounds: nil)
-            if case .gauge = family.series[key] {
-                preconditionFailure("\(name)\(labels) is already a plain gauge")
+            var family = Self.family(in: families, name: name, help: help, kind: kind, upperBounds: nil)
+            switch family.series[key] {
+            case nil, .function: break
+            default: preconditionFailure("\(name)\(labels) is already a plain \(kind.rawValue)")
             }
-            family.series[key] = .gaugeFunction(read)
+            family.series[key] = .function(sample)
             families[name] = family
         }
     }

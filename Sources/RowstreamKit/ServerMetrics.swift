@@ -14,7 +14,7 @@ struct ServerMetrics: Sendable {
         sessionsOpened = registry.counter("rowstream_sessions_opened_total", help: "Viewer streams opened.")
     }
 
-    /// Connection and stream gauges read from the server at render time.
+    /// Connection and stream gauges, and the server's running totals as counters, read at render time.
     /// The server is read through a weak reference: the server's responder owns this registry, so a strong one
     /// would be a cycle and the whole server would never be freed (found by LeakSanitizer).
     func observe(server: HTTPServer, sessions: SessionRegistry) {
@@ -22,20 +22,22 @@ struct ServerMetrics: Sendable {
         registry.gaugeFunction("rowstream_connections_open", help: "Open client connections.") {
             Double(stats()?.openConnections ?? 0)
         }
-        registry.gaugeFunction("rowstream_connections_accepted_total", help: "Client connections accepted.") {
-            Double(stats()?.totalConnections ?? 0)
+        registry.counterFunction("rowstream_connections_accepted_total", help: "Client connections accepted.") {
+            stats()?.totalConnections ?? 0
         }
         registry.gaugeFunction("rowstream_streams_open", help: "Open event streams.") {
             Double(stats()?.openStreams ?? 0)
         }
-        registry.gaugeFunction("rowstream_http_requests_total", help: "HTTP requests handled.") {
-            Double(stats()?.totalRequests ?? 0)
+        registry.counterFunction("rowstream_http_requests_total", help: "HTTP requests handled.") {
+            stats()?.totalRequests ?? 0
         }
-        registry.gaugeFunction("rowstream_slow_consumers_dropped_total", help: "Connections dropped for not reading.") {
-            Double(stats()?.droppedSlowConsumers ?? 0)
+        registry.counterFunction(
+            "rowstream_slow_consumers_dropped_total", help: "Connections dropped for not reading."
+        ) {
+            stats()?.droppedSlowConsumers ?? 0
         }
-        registry.gaugeFunction("rowstream_connections_refused_total", help: "Connections refused (503) at a cap.") {
-            Double(stats()?.refusedConnections ?? 0)
+        registry.counterFunction("rowstream_connections_refused_total", help: "Connections refused (503) at a cap.") {
+            stats()?.refusedConnections ?? 0
         }
         registry.gaugeFunction("rowstream_sessions_open", help: "Viewer sessions open.") {
             Double(sessions.count)

@@ -40,6 +40,9 @@ struct RoutesTests {
         #expect(metrics.status == 200)
         #expect(metrics.body.contains("rowstream_batches_sent_total 1"))
         #expect(metrics.body.contains("rowstream_streams_open 1"))
+        #expect(metrics.body.contains("# TYPE rowstream_connections_accepted_total counter\n"))
+        #expect(metrics.body.contains("# TYPE rowstream_http_requests_total counter\n"))
+        #expect(metrics.body.contains("# TYPE rowstream_streams_open gauge\n"))
         #expect(metrics.body.contains("rowstream_upstream_requests_total{outcome=\"ok\"} 1"))
         #expect(metrics.body.contains("rowstream_upstream_request_duration_seconds_count 1"))
     }

@@ -67,6 +67,25 @@ import Testing
         #expect(registry.render().contains("live -1.25\n"))
     }
 
+    @Test func counterFunctionIsTypedCounterAndReadAtRenderTime() {
+        let registry = MetricsRegistry()
+        let total = Counter()
+        registry.counterFunction("accepted_total", help: "Accepted.") { total.value }
+        total.increment(by: 41)
+        total.increment()
+        let text = registry.render()
+        #expect(text.contains("# TYPE accepted_total counter\n"))
+        #expect(text.contains("accepted_total 42\n"))
+    }
+
+    @Test func functionReplacesFunctionOfTheSameSeries() {
+        let registry = MetricsRegistry()
+        registry.counterFunction("n_total", help: "h") { 1 }
+        registry.counterFunction("n_total", help: "h") { 2 }
+        #expect(registry.render().contains("n_total 2\n"))
+        #expect(!registry.render().contains("n_total 1\n"))
+    }
+
     @Test(arguments: [
         (3.0, "3"), (0.005, "0.005"), (-2.0, "-2"), (Double.infinity, "+Inf"),
         (-Double.infinity, "-Inf"), (Double.nan, "NaN"), (1e20, "1e+20"),
