@@ -4,7 +4,7 @@
 /// string) nor any request header. A plain value: thread-safe.
 public struct UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     private enum Code: Sendable, Equatable {
-        case timedOut, connectionFailed, bodyTooLarge, protocolNotAllowed, invalidURL, cancelled, shutdown
+        case timedOut, connectionFailed, connectionLost, bodyTooLarge, protocolNotAllowed, invalidURL, cancelled, shutdown
         case tooManyRedirects, invalidRequest, offOrigin
         case httpStatus(Int)
         case invalidPage(String)
@@ -16,8 +16,11 @@ public struct UpstreamError: Error, Sendable, Equatable, CustomStringConvertible
 
     /// The transfer took longer than the request's timeout.
     public static let timedOut = UpstreamError(.timedOut)
-    /// The upstream could not be resolved or reached, or the connection broke.
+    /// The upstream could not be resolved or reached.
     public static let connectionFailed = UpstreamError(.connectionFailed)
+    /// The connection broke before the answer was complete: reset, closed early, or a body cut short
+    /// (e.g. a chunked body without its last chunk).
+    public static let connectionLost = UpstreamError(.connectionLost)
     /// The body was larger than ``UpstreamClientConfiguration/maxBodyBytes``.
     public static let bodyTooLarge = UpstreamError(.bodyTooLarge)
     /// The URL, or a redirect, used a scheme other than `http` or `https`.
@@ -43,10 +46,10 @@ public struct UpstreamError: Error, Sendable, Equatable, CustomStringConvertible
     /// Any other libcurl failure, by its `CURLcode` number.
     public static func transferFailed(curlCode: Int) -> UpstreamError { UpstreamError(.transferFailed(curlCode)) }
 
-    /// Whether trying again later may succeed: timeouts, connection failures, 408, 429 and 5xx.
+    /// Whether trying again later may succeed: timeouts, connection failures and losses, 408, 429 and 5xx.
     public var isRetryable: Bool {
         switch code {
-        case .timedOut, .connectionFailed: return true
+        case .timedOut, .connectionFailed, .connectionLost: return true
         case .httpStatus(let status): return status == 408 || status == 429 || (500..<600).contains(status)
         case .transferFailed: return true
         default: return false
@@ -64,6 +67,7 @@ public struct UpstreamError: Error, Sendable, Equatable, CustomStringConvertible
         switch code {
         case .timedOut: return "the upstream did not answer in time"
         case .connectionFailed: return "could not connect to the upstream"
+        case .connectionLost: return "the connection to the upstream broke before its answer was complete"
         case .bodyTooLarge: return "the upstream's answer was too large"
         case .protocolNotAllowed: return "only http and https upstream URLs are allowed"
         case .invalidURL: return "the upstream URL is not valid"

@@ -32,6 +32,7 @@ struct UpstreamFaultTests {
         #expect(body["retryable"] is Bool)
         if fault == .gzipBomb || fault == .tenMegabytePage { #expect(message.contains("too large")) }
         if fault == .hang { #expect(message.contains("in time")) }
+        if fault == .reset || fault == .truncatedChunked { #expect(message.contains("broke")) }
 
         // Meanwhile the server serves others.
         let other = try await SSEClient(port: port, path: "/tables/good/stream")

@@ -58,9 +58,12 @@ import Testing
         let client = try UpstreamClient()
         defer { client.shutdown() }
 
-        await #expect(throws: UpstreamError.connectionFailed) {
+        let error = await #expect(throws: UpstreamError.self) {
             try await client.fetch(UpstreamRequest(url: server.baseURL + "/cut"))
         }
+        #expect(error == .connectionLost)
+        #expect(error?.isRetryable == true)
+        #expect(error?.description.contains("broke") == true)
     }
 
     @Test func refusedConnectionFails() async throws {

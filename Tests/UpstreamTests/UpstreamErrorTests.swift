@@ -4,7 +4,7 @@ import Testing
 /// What errors say and whether they are worth retrying.
 @Suite struct UpstreamErrorTests {
     @Test func retryableErrors() {
-        let retryable: [UpstreamError] = [.timedOut, .connectionFailed, .httpStatus(500), .httpStatus(503), .httpStatus(429)]
+        let retryable: [UpstreamError] = [.timedOut, .connectionFailed, .connectionLost, .httpStatus(500), .httpStatus(503), .httpStatus(429)]
         let final: [UpstreamError] = [
             .httpStatus(400), .httpStatus(404), .httpStatus(401), .invalidPage("x"), .bodyTooLarge,
             .protocolNotAllowed, .invalidURL, .cancelled, .shutdown, .invalidRequest, .tooManyRedirects,
@@ -47,7 +47,7 @@ import Testing
             }
         }
 
-        #expect(errors == [.timedOut, .connectionFailed, .protocolNotAllowed])
+        #expect(errors == [.timedOut, .connectionLost, .protocolNotAllowed])
         #expect(server.requests.first?.header("authorization") == "Bearer TOKENVALUE")
         for error in errors {
             for secret in ["SECRETQUERY", "api_key", "PASSWORD", "alice", "TOKENVALUE", "127.0.0.1"] {
