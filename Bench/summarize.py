@@ -10,7 +10,7 @@ import json, os, platform, statistics, sys
 UNITS = [("_cells_per_s", "cells/s/core"), ("_rps", "req/s"), ("_ms", "ms"), ("_bytes_per_stream", "bytes"),
          ("_events_per_s", "events/s"), ("_cpu_us_per_event", "us CPU/event"), ("_lost", "events"),
          ("_event_bytes", "bytes"), ("_per_page", "requests"), ("_viewers", "viewers"), ("_streams", "streams"),
-         ("_with_rows", "viewers")]
+         ("_with_rows", "viewers"), ("_percent", "% of a core")]
 
 # (name, numerator metric, denominator metric, meaning)
 def ratio_specs(metrics):
