@@ -1,15 +1,58 @@
 import Foundation
 
-// rowstream-load: holds many SSE viewers against a Rowstream server on 127.0.0.1 with churn, and checks that
-// each saw every row exactly once. Single-threaded (one epoll loop). Prints one JSON line of counts; exits 1
-// when a violation was seen. Usage: rowstream-load --port P [--viewers N] [--seconds S]
+// rowstream-load: the load client of Scripts/soak and Scripts/bench. Single-threaded (one epoll loop), to
+// 127.0.0.1 only, every loop bounded in time. Prints one JSON line.
+//   rowstream-load --port P [--viewers N] [--seconds S]
+//       soak: viewers with churn; checks each saw every row exactly once; exits 1 on a violation.
+//   rowstream-load storm|fanout|idle --port P [flags]   (see BenchModes.swift and Scripts/bench)
+//       --streams N --path /tables/customers/stream --ready rows|head --pid SERVER_PID --seconds S --hz N
+//       --publish-path PATH --publish-bytes N --hold S --timeout S --max-pending N
+//       exits 1 when not every stream became ready.
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("rowstream-load: \(message)\n".utf8))
     exit(2)
 }
 
-var port = 0, viewers = 1000, seconds = 30
+signal(SIGPIPE, SIG_IGN)
 var arguments = CommandLine.arguments.dropFirst()
+let mode = arguments.first.flatMap { $0.hasPrefix("-") ? nil : $0 }
+if mode != nil { arguments.removeFirst() }
+
+if let mode {
+    var options = BenchOptions()
+    while let flag = arguments.popFirst() {
+        guard let value = arguments.popFirst() else { fail("\(flag) needs a value") }
+        let number = Int(value).flatMap { $0 >= 0 ? $0 : nil }
+        switch (flag, number) {
+        case ("--path", _): options.path = value
+        case ("--publish-path", _): options.publishPath = value
+        case ("--ready", _) where value == "rows" || value == "head":
+            options.readiness = value == "rows" ? .firstRows : .head
+        case ("--port", let n?) where n > 0 && n < 65_536: options.port = n
+        case ("--streams", let n?) where n >= 1 && n <= 60_000: options.streams = n
+        case ("--pid", let n?): options.pid = Int32(clamping: n)
+        case ("--seconds", let n?) where n >= 1 && n <= 600: options.seconds = n
+        case ("--hz", let n?) where n >= 1 && n <= 1_000: options.hz = n
+        case ("--publish-bytes", let n?) where n <= 1_000_000: options.publishBytes = n
+        case ("--hold", let n?) where n <= 600: options.holdSeconds = n
+        case ("--timeout", let n?) where n >= 1 && n <= 3_600: options.timeoutSeconds = n
+        case ("--max-pending", let n?) where n >= 1: options.maxPending = n
+        default: fail("bad flag or value: \(flag) \(value)")
+        }
+    }
+    guard options.port > 0 else { fail("--port is required") }
+    let result: (report: BenchReport, ok: Bool)
+    switch mode {
+    case "storm": result = StormBench.run(options)
+    case "fanout": result = FanoutBench.run(options)
+    case "idle": result = IdleBench.run(options)
+    default: fail("unknown mode \(mode): storm, fanout or idle")
+    }
+    print(result.report.json)
+    exit(result.ok ? 0 : 1)
+}
+
+var port = 0, viewers = 1000, seconds = 30
 while let flag = arguments.popFirst() {
     guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 0 else {
         fail("\(flag) needs a number\nusage: rowstream-load --port P [--viewers N] [--seconds S]")
@@ -25,7 +68,6 @@ while let flag = arguments.popFirst() {
 guard port > 0, port < 65_536 else {
     fail("--port is required")
 }
-signal(SIGPIPE, SIG_IGN)
 let client = LoadClient(port: port, viewers: viewers, seconds: seconds)
 client.run()
 print(client.stats.json)

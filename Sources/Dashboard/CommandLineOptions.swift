@@ -23,6 +23,8 @@ public enum CommandLineOptions {
       --demo-layout grid      the demo table as cards in a grid (default: rows)
       --demo-controls on      sort and status controls above the demo table
       --demo-sections FIELD   the demo table sorted by FIELD (city, status, plan, ...) in sections, MRR summed
+      --bench-stamp on        bench mode: the demo table is live and every demo page's names carry ts=<unix us>
+                              seq=<request number>, so each POST /tables/customers/refresh broadcasts an update
       --heartbeat-seconds N   heartbeat comment interval on event streams (default 15)
       -h, --help              show this help
     """
@@ -78,6 +80,9 @@ public enum CommandLineOptions {
                 configuration.demo.refreshEvery = .seconds(try integer(flag, value, in: 1...86_400))
             case "--demo-live-seconds":
                 configuration.demo.liveEvery = .seconds(try integer(flag, value, in: 1...86_400))
+            case "--bench-stamp":
+                guard value == "on" || value == "off" else { throw ParseError(description: "--bench-stamp takes on or off") }
+                configuration.demo.benchStamp = value == "on"
             case "--heartbeat-seconds":
                 configuration.heartbeatInterval = .seconds(try integer(flag, value, in: 1...3_600))
             default:

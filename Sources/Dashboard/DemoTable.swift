@@ -38,7 +38,7 @@ enum DemoTable {
         if demo.grid { spec.grid = GridSpec(titleField: try JSONPath("name")) }
         var binding = UpstreamTable.binding(spec: spec, source: source, batchSize: batchSize)
         if demo.controls { binding.controls = controls }
-        if demo.liveEvery != nil || demo.refreshEvery != nil { binding.live = LiveUpdates(every: demo.refreshEvery) }
+        if demo.liveEvery != nil || demo.refreshEvery != nil || demo.benchStamp { binding.live = LiveUpdates(every: demo.refreshEvery) }
         return binding
     }
 

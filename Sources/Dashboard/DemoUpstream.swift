@@ -32,6 +32,9 @@ public final class DemoUpstream: HTTPResponder {
         public var grid = false
         /// The demo table (not the upstream) with sort and status controls.
         public var controls = false
+        /// Bench mode (``DemoUpstream/stamped(_:number:)``): every page's names carry a timestamp and a sequence
+        /// number, so each refresh of the live demo table broadcasts an `update` of every head row.
+        public var benchStamp = false
         public init() {}
     }
 
@@ -97,7 +100,7 @@ public final class DemoUpstream: HTTPResponder {
         let hasMore = end < count
         let page = all.map { Array($0[min(offset, end)..<end]) } ?? data.items(in: offset..<end)
         let body: JSONValue = [
-            "data": .array(page),
+            "data": .array(configuration.benchStamp ? Self.stamped(page, number: number) : page),
             "next_cursor": hasMore ? .string(DemoCursor.encode(end)) : .null,
             "has_more": .bool(hasMore),
         ]

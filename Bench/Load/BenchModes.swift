@@ -1,0 +1,69 @@
+/// The benchmark modes of rowstream-load (`storm`, `fanout`, `idle`): each runs one measurement over a
+/// ``StreamFleet`` and returns its figures as one JSON object. Every wait is bounded by `timeoutSeconds`.
+/// Thread rules: run on the load client's only thread.
+struct BenchOptions {
+    var port = 0
+    var path = "/tables/customers/stream"
+    var streams = 1_000
+    var readiness = StreamFleet.Readiness.firstRows
+    /// The server's PID, for its CPU time and memory (/proc).
+    var pid: Int32 = 0
+    var seconds = 5
+    var hz = 20
+    var publishPath = "/tables/customers/refresh"
+    /// Bytes of each published message: 0 sends an empty body (rowstream's refresh stamps its own rows).
+    var publishBytes = 0
+    var holdSeconds = 3
+    var timeoutSeconds = 120
+    var maxPending = 500
+}
+
+/// The figures of a run, as `"name":value` pairs in order.
+struct BenchReport {
+    private var fields: [(String, String)] = []
+
+    mutating func add(_ name: String, _ value: Int) { fields.append((name, String(value))) }
+    mutating func add(_ name: String, _ value: Double) {
+        fields.append((name, value.isFinite ? String((value * 1_000).rounded() / 1_000) : "null"))
+    }
+
+    var json: String { "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}" }
+}
+
+/// The `p`-th percentile (0...100) of `values` by nearest rank, in place-sorted order; 0 when empty.
+func percentile(_ sorted: [Int64], _ p: Double) -> Int64 {
+    guard !sorted.isEmpty else { return 0 }
+    let rank = Int((p / 100 * Double(sorted.count - 1)).rounded())
+    return sorted[min(sorted.count - 1, max(0, rank))]
+}
+
+extension Payload {
+    /// The `ts=N` (microseconds) and `seq=N` stamped in a bench event's data, or nil when it carries none.
+    static func stamp(in data: [UInt8]) -> (ts: Int64, seq: Int)? {
+        data.withUnsafeBufferPointer { bytes -> (Int64, Int)? in
+            var index = 0
+            while index + 3 < bytes.count {
+                if bytes[index] == 116, bytes[index + 1] == 115, bytes[index + 2] == 61 {  // "ts="
+                    var at = index + 3
+                    let ts = digits(bytes, &at)
+                    guard at + 4 < bytes.count, bytes[at] == 32, bytes[at + 1] == 115, bytes[at + 2] == 101,
+                          bytes[at + 3] == 113, bytes[at + 4] == 61 else { return nil }  // " seq="
+                    at += 5
+                    return (ts, Int(digits(bytes, &at)))
+                }
+                index += 1
+            }
+            return nil
+        }
+    }
+
+    private static func digits(_ bytes: UnsafeBufferPointer<UInt8>, _ at: inout Int) -> Int64 {
+        var value: Int64 = 0
+        let start = at
+        while at < bytes.count, at - start < 18, bytes[at] >= 48, bytes[at] <= 57 {
+            value = value * 10 + Int64(bytes[at] - 48)
+            at += 1
+        }
+        return value
+    }
+}

@@ -1,0 +1,86 @@
+import CSystem
+import Glibc
+
+/// Opens the load client's non-blocking TCP connections to a server on 127.0.0.1, each bound first to a source
+/// address of its own group: connection `n` comes from 127.0.0.(2 + n / perAddress). The server admits at most
+/// 4,096 connections per client address, so 10,000+ streams need several. `IP_BIND_ADDRESS_NO_PORT` leaves the
+/// port choice to `connect`, so each source address has the whole ephemeral range to itself.
+/// Thread rules: stateless; any thread.
+enum Dialer {
+    static let perAddress = 4_000
+
+    /// The source address of connection `n` (network byte order).
+    static func sourceAddress(_ n: Int) -> in_addr_t {
+        let host = UInt32(0x7F00_0002) + UInt32(min(n / perAddress, 250))
+        return host.bigEndian
+    }
+
+    /// A socket connecting (non-blocking) from `sourceAddress(n)` to 127.0.0.1:`port`, or -1 with errno set.
+    static func connect(port: UInt16, connection n: Int) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | csystem_SOCK_NONBLOCK | csystem_SOCK_CLOEXEC, 0)
+        guard fd >= 0 else { return -1 }
+        var one: Int32 = 1
+        _ = setsockopt(fd, Int32(IPPROTO_IP), 24 /* IP_BIND_ADDRESS_NO_PORT */, &one, socklen_t(4))
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(4))
+        var source = sockaddr_in()
+        source.sin_family = sa_family_t(AF_INET)
+        source.sin_addr.s_addr = sourceAddress(n)
+        var target = sockaddr_in()
+        target.sin_family = sa_family_t(AF_INET)
+        target.sin_port = port.bigEndian
+        target.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let bound = withUnsafePointer(to: &source) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        let connected = bound == 0 ? withUnsafePointer(to: &target) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        } : -1
+        guard connected == 0 || errno == EINPROGRESS else {
+            let saved = errno
+            close(fd)
+            errno = saved
+            return -1
+        }
+        return fd
+    }
+}
+
+/// Wall-clock time in microseconds since the Unix epoch: the clock the bench stamps events with, shared by every
+/// process on the machine (the servers, the peers and this client).
+func wallMicros() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1_000
+}
+
+/// Readings of another process from /proc: its CPU time and resident memory.
+enum ProcessProbe {
+    /// User plus system CPU time of `pid` in microseconds (fields 14 and 15 of /proc/PID/stat), or nil.
+    static func cpuMicros(_ pid: Int32) -> Int64? {
+        guard let text = read("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Int64(fields[11]), let system = Int64(fields[12]) else { return nil }
+        let ticks = Int64(sysconf(Int32(_SC_CLK_TCK)))
+        return (user + system) * 1_000_000 / max(ticks, 1)
+    }
+
+    /// VmRSS of `pid` in kilobytes, or nil.
+    static func rssKilobytes(_ pid: Int32) -> Int? {
+        guard let text = read("/proc/\(pid)/status") else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+            return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+        }
+        return nil
+    }
+
+    private static func read(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 4_096)
+        let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+        return count > 0 ? String(decoding: bytes[0..<count], as: UTF8.self) : nil
+    }
+}

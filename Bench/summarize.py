@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Scripts/bench's summary: medians of every metric over the runs, the ratios to each peer (paired within a run,
+then the median), and the issue's targets met or not. Prints the table; writes the JSON file.
+
+Usage: summarize.py RESULTS.jsonl OUT.json key=value...   (the key=values are the run's settings, kept in the JSON)
+RESULTS.jsonl: one {"run": N, "metric": NAME, "value": X} per line.
+"""
+import json, os, platform, statistics, sys
+
+UNITS = [("_cells_per_s", "cells/s/core"), ("_rps", "req/s"), ("_ms", "ms"), ("_bytes_per_stream", "bytes"),
+         ("_events_per_s", "events/s"), ("_cpu_us_per_event", "us CPU/event"), ("_lost", "events"),
+         ("_event_bytes", "bytes"), ("_per_page", "requests"), ("_viewers", "viewers"), ("_streams", "streams"),
+         ("_with_rows", "viewers"), ("_percent", "% of a core")]
+
+# (name, numerator metric, denominator metric, meaning)
+def ratio_specs(metrics):
+    specs = [("static_ratio_to_nginx", "static_rowstream_rps", "static_nginx_rps", "x nginx req/s (higher better)")]
+    for peer in ("nchan", "starlette"):
+        specs.append((f"idle_memory_ratio_to_{peer}", "idle_rowstream_bytes_per_stream", f"idle_{peer}_bytes_per_stream",
+                      f"x {peer} bytes/stream (lower better)"))
+    sizes = sorted({int(m[6:].split("_")[0]) for m in metrics if m.startswith("fanout") and m[6:7].isdigit()})
+    for n in sizes:
+        for peer in ("nchan", "starlette"):
+            specs.append((f"fanout{n}_cpu_ratio_to_{peer}", f"fanout{n}_rowstream_cpu_us_per_event",
+                          f"fanout{n}_{peer}_cpu_us_per_event", f"x {peer} CPU/event (lower better)"))
+            specs.append((f"fanout{n}_events_ratio_to_{peer}", f"fanout{n}_rowstream_events_per_s",
+                          f"fanout{n}_{peer}_events_per_s", f"x {peer} events/s (higher better)"))
+    return specs
+
+
+def main():
+    rows = [json.loads(line) for line in open(sys.argv[1])]
+    settings = dict(arg.split("=", 1) for arg in sys.argv[3:])
+    samples, by_run = {}, {}
+    for r in rows:
+        samples.setdefault(r["metric"], []).append(r["value"])
+        by_run.setdefault(r["metric"], {})[r["run"]] = r["value"]
+    units = {m: next((u for s, u in UNITS if m.endswith(s)), "") for m in samples}
+    for name, top, bottom, meaning in ratio_specs(samples):
+        if top in by_run and bottom in by_run:
+            pairs = [(by_run[top][k], by_run[bottom][k]) for k in by_run[top] if k in by_run[bottom]]
+            values = [a / b for a, b in pairs if b]
+            if values:
+                samples[name] = values
+                units[name] = meaning
+    medians = {k: statistics.median(v) for k, v in samples.items()}
+    print(f"\n{'benchmark':40} {'median':>14}  {'unit':36} {'runs (min..max)':>24}")
+    for k in samples:
+        v = samples[k]
+        print(f"{k:40} {medians[k]:14.3f}  {units[k]:36} {min(v):11.3f}..{max(v):<11.3f}")
+    targets = []
+    def target(text, metric, ok):
+        if metric in medians:
+            targets.append({"target": text, "metric": metric, "median": medians[metric], "met": ok(medians[metric])})
+    target("memory per idle SSE stream at most 4 KB", "idle_rowstream_bytes_per_stream", lambda v: v <= 4096)
+    for n in sorted({k[6:].split("_")[0] for k in medians if k.startswith("fanout")}):
+        target(f"fan-out {n}: CPU per event no more than nchan's", f"fanout{n}_cpu_ratio_to_nchan", lambda v: v <= 1)
+        target(f"fan-out {n}: at least 5x sse-starlette's events/s", f"fanout{n}_events_ratio_to_starlette",
+               lambda v: v >= 5)
+    target("static page at least 80% of nginx's req/s", "static_ratio_to_nginx", lambda v: v >= 0.8)
+    target("viewer storm: exactly 1 upstream request per page", "storm_upstream_requests_per_page", lambda v: v == 1)
+    target("time to first row under 5 ms at the median", "ttfr_p50_ms", lambda v: v < 5)
+    target("rendering at least 5 million cells/s/core", "render_cells_per_s", lambda v: v >= 5e6)
+    if targets:
+        print("\nissue 6 targets (medians of this run):")
+        for t in targets:
+            print(f"  {'met    ' if t['met'] else 'NOT met'}  {t['target']:52} {t['metric']} = {t['median']:.3f}")
+    out = {"settings": settings, "cpus": os.cpu_count(), "machine": platform.machine(), "medians": medians,
+           "units": units, "samples": samples, "targets": targets}
+    json.dump(out, open(sys.argv[2], "w"), indent=1)
+    print(f"\nwritten: {sys.argv[2]}")
+
+
+main()
