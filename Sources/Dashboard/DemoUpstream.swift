@@ -32,6 +32,9 @@ public final class DemoUpstream: HTTPResponder {
         public var grid = false
         /// The demo table (not the upstream) with sort and status controls.
         public var controls = false
+        /// Also serve the demo page `/pages/overview` (``DemoPage``): the demo table, a copy in sections by city and
+        /// one as cards, on one event stream.
+        public var page = false
         public init() {}
     }
 
