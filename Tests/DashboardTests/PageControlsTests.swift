@@ -62,7 +62,8 @@ import Testing
         stream.connection.closeNow()
         let resumed = try await SSEClient(port: dashboard.port, path: "/pages/overview/stream", lastEventID: token)
         let sessions = try await Self.read(resumed) { Self.count($0, "customers:session") == 1 }
-        let next = try #require(try sessionInfo(try #require(sessions.last))["next"] as? String)
+        let last = try #require(sessions.last)
+        let next = try #require(try sessionInfo(last)["next"] as? String)
         #expect(try await post(dashboard.port, next) == 202)
         let more = try await Self.read(resumed) { Self.count($0, "customers:rows") == 1 }
         #expect(!more.contains { $0.event.hasSuffix(":reset") })
