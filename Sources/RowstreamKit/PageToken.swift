@@ -19,7 +19,7 @@ struct PageToken: Sendable, Equatable {
     var page: String
     var tables: [String: Entry]
 
-    private static let prefix = "p1."
+    fileprivate static let prefix = "p1."
     /// Room for 8 tables' tokens (the HTTP server's header limit is larger).
     private static let maxEncodedLength = 6_144
 
@@ -56,6 +56,16 @@ struct PageToken: Sendable, Equatable {
             tables[name] = Entry(resume: resume, query: choice)
         }
         self.init(page: expectedPage, tables: tables)
+    }
+}
+
+extension PageToken {
+    /// The resume token of `table` inside the page token `token` (of any page); nil if unreadable or absent.
+    static func resume(in token: String, table: String) -> String? {
+        guard token.hasPrefix(prefix), let bytes = Base64URL.decode(token.dropFirst(prefix.count)),
+              let json = try? JSONValue.parse(bytes), let page = json["g"]?.stringValue
+        else { return nil }
+        return PageToken(decoding: token, page: page)?.tables[table]?.resume
     }
 }
 
