@@ -1,4 +1,5 @@
-// Rowstream page script: starts one controller per table (table.js) and the page's one connection (stream.js).
+// Rowstream page script: starts one controller per table (table.js) and the page's one connection
+// (connection.js).
 // A table's own page (`#rs-table`) streams that table; a page of several tables (`#rs-page`, one
 // `<section class="rs-panel" data-rs-table="NAME">` per table, element ids ending in `--NAME`) streams them all
 // over one EventSource, each table in a scroll box of its own (docs/BROWSER.md).
@@ -9,8 +10,7 @@
 //                           a table's page: { config, reload(), snapshot(), pruning() }
 //                           a page of tables: { config, tables: {NAME: {reload(), snapshot(), pruning()}},
 //                                               reload() (every table), snapshot() ({NAME: snapshot}) }
-//   Needs view.js, table.js and stream.js (required), health.js, prune.js, sections.js and live.js (optional),
-//   loaded before it. The events each table dispatches are listed in table.js.
+//   Needs view.js, table.js and connection.js (and what they need), loaded before it. The events each table dispatches are listed in table.js.
 'use strict';
 
 (function () {

@@ -1,7 +1,7 @@
 // Rowstream table controller: one per table on the page. Paints the server-rendered table's rows, skeletons,
 // footer, count and status from its events; asks for more when its end nears; drives its own session (next,
-// reload) and its sort and filter controls. It owns no connection: stream.js feeds it the events of its table
-// (from the table's own stream, or tagged with its name from a page's shared stream) and app.js wires the two.
+// reload) and its sort and filter controls. It owns no connection: connection.js feeds it the events of its
+// table (from the table's own stream, or tagged with its name from a page's shared stream); app.js wires them.
 //
 // Public surface
 //   window.RowstreamTable.create(options) -> Table
@@ -11,6 +11,7 @@
 //     options.link      the connection: isOpen(), isConnecting(), restart() (a fresh stream: the table's own
 //                       page only), tableDone() (this table is over for good)
 //     options.multi     true on a page of several tables: a control change POSTs `reload` with the choice
+// Needs view.js, events.js, controls.js and demand.js; uses sections.js, live.js and prune.js when loaded.
 //   Table: name, handle(type, event), opened(), connectionClosed(), reconnecting(), cleared(), isStopped(),
 //          streamQuery(), lastToken(), reload(), snapshot(), pruning()
 //
@@ -38,9 +39,6 @@
    * @typedef {'loading' | 'idle' | 'error' | 'complete'} Phase
    * @typedef {{isOpen: () => boolean, isConnecting: () => boolean, restart: () => void, tableDone: () => void}} Link
    */
-
-  /** Ends the `rows` data of the final batch (docs/PROTOCOL.md). */
-  const lastBatchMarker = '<!--rs:last-->';
 
   /** @param {any} options */
   function create(options) {
@@ -71,12 +69,16 @@
     const table = /** @type {HTMLTableElement} */ (byId('rs-table'));
     const name = table.dataset.table || '';
     const rowsBody = byId('rs-rows');
-    const sentinel = byId('rs-sentinel');
+    /** When the table's end nears (demand.js). */
+    const demand = /** @type {any} */ (window).RowstreamDemand.watch({ sentinel: byId('rs-sentinel'), scroller,
+      margin: config.prefetchMargin, onNear: () => maybeRequestMore() });
     /** Skeletons, footer row, count and live region (view.js). */
     const view = /** @type {any} */ (window).RowstreamView.create(table, config.skeletonRows, suffix);
     const { formatCount, endText, announce, ensureSkeletons, removeSkeletons, showEndRow, showErrorRow,
       removeErrorRow, parseRows } = view;
-    const controls = /** @type {HTMLFormElement | null} */ (document.getElementById('rs-controls' + suffix));
+    /** Sort and filter controls (controls.js). */
+    const controls = /** @type {any} */ (window).RowstreamControls.attach(
+      /** @type {HTMLFormElement | null} */ (document.getElementById('rs-controls' + suffix)));
 
     /** Sections (sections.js): one <tbody> per section, with header and footer rows. */
     const sections = /** @type {any} */ (window).RowstreamSections
@@ -95,7 +97,7 @@
         body: rowsBody,
         rowsURL: (table.dataset.stream || '').replace(/\/stream$/, '/rows'),
         // sections, grids and tables with sort or filter controls are not pruned (yet)
-        maxRows: sections.enabled || table.dataset.layout === 'grid' || controls ? 0 : config.maxRows,
+        maxRows: sections.enabled || table.dataset.layout === 'grid' || controls.present ? 0 : config.maxRows,
         margin: config.pruneMargin,
         parseRows: (/** @type {string} */ html) => parseRows(html),
         columns: () => view.columnCount(),
@@ -150,18 +152,12 @@
 
     // ---- Demand ----------------------------------------------------------------------------
 
-    /** @returns {boolean} whether the sentinel is within the prefetch margin below the visible area */
-    function isSentinelNear() {
-      const bottom = scroller ? scroller.getBoundingClientRect().bottom : window.innerHeight;
-      return sentinel.getBoundingClientRect().top <= bottom + config.prefetchMargin;
-    }
-
     /** @returns {boolean} open, idle, with a session, and nothing pending */
     function canRequestMore() { return link.isOpen() && state.session !== null && !state.pending && state.phase === 'idle'; }
 
     /** Asks for the next batch when the sentinel is near and nothing is pending. */
     function maybeRequestMore() {
-      if (canRequestMore() && isSentinelNear()) requestNext();
+      if (canRequestMore() && demand.isNear()) requestNext();
     }
 
     /** POSTs `next`. A failed POST (404: session gone) is left alone: the next `session` event
@@ -177,117 +173,6 @@
       const response = await fetch(url, { method: 'POST', credentials: 'same-origin' });
       if (!response.ok) throw new Error('rowstream: POST ' + url + ' -> ' + response.status);
       return response;
-    }
-
-    /** Re-evaluates demand whenever the sentinel comes within the prefetch margin. */
-    function observeSentinel() {
-      const margin = '0px 0px ' + config.prefetchMargin + 'px 0px';
-      const observer = new IntersectionObserver((entries) => {
-        if (entries.some((entry) => entry.isIntersecting)) maybeRequestMore();
-      }, { root: scroller, rootMargin: margin });
-      observer.observe(sentinel);
-    }
-
-    // ---- Event handlers --------------------------------------------------------------------
-
-    /** A fresh start (the server loads the first batch by itself): a new connection without a position on
-     *  a table's own page; on a page, a table that has had no `rows` or `reset` yet.
-     *  @param {MessageEvent<string>} event */
-    function handleSession(event) {
-      state.session = /** @type {Session} */ (JSON.parse(event.data));
-      const fresh = (multi ? state.lastToken === '' : event.lastEventId === '') && state.shown === 0;
-      state.pending = false;
-      if (view.statusText() === 'Reconnecting…') announce('');
-      const { session, table: tableName, next, reload: reloadURL } = state.session;
-      announceEvent('session', { session, table: tableName, next, reload: reloadURL });
-      if (state.wantReload) { state.wantReload = false; reload(); }
-      else if (fresh) beginBatch();
-      else if (state.sawLast) state.pending = true;             // `complete` follows: ask for nothing
-      else if (state.phase !== 'error') resumeDemand();
-    }
-
-    /** After a reconnect with a position: nothing is pending any more; ask again if needed. */
-    function resumeDemand() {
-      setPhase('idle');
-      maybeRequestMore();
-      if (!state.pending) removeSkeletons();
-    }
-
-    /** @param {MessageEvent<string>} event */
-    function handleLoading(event) {
-      const { offset } = JSON.parse(event.data);
-      if (state.phase !== 'complete') beginBatch();
-      announceEvent('loading', { offset });
-    }
-
-    /** Appends rows, dropping any whose data-index was already shown.
-     *  @param {MessageEvent<string>} event */
-    function handleRows(event) {
-      const rows = appendNewRows(parseRows(event.data));
-      pruner.record(rows, state.lastToken);
-      pruner.prune();
-      const added = rows.length;
-      endBatch();
-      removeErrorRow();
-      setPhase('idle');
-      updateCount();
-      announce('Loaded ' + formatCount(added) + (added === 1 ? ' more row, ' : ' more rows, ')
-        + formatCount(state.shown) + ' in total');
-      announceEvent('rows', { count: added, total: state.shown });
-      // The final batch ends with a marker; `complete` follows. Asking for more in between would POST to a
-      // session that is about to end (404).
-      state.lastToken = event.lastEventId;
-      state.sawLast = event.data.endsWith(lastBatchMarker);
-      if (state.sawLast) state.pending = true;
-      else maybeRequestMore();
-    }
-
-    /** @param {HTMLTableRowElement[]} rows @returns {HTMLTableRowElement[]} the rows appended */
-    function appendNewRows(rows) {
-      const isNew = (/** @type {HTMLTableRowElement} */ row) => Number(row.dataset.index) >= state.shown;
-      state.live -= live.dropShown(rows.filter(isNew));
-      const fresh = sections.enabled ? sections.place(rows, isNew) : rows.filter(isNew);
-      for (const row of fresh) state.shown = Math.max(state.shown, Number(row.dataset.index) + 1);
-      if (!sections.enabled) rowsBody.append(...fresh);
-      return fresh;
-    }
-
-    /** `insert`, `update`, `remove`: a live table's keyed changes.
-     *  @param {'insert' | 'update' | 'remove'} kind @param {MessageEvent<string>} event */
-    function handleLive(kind, event) {
-      let count = 0;
-      if (kind === 'insert') { count = live.insert(event.data); state.live += count; }
-      else if (kind === 'update') count = live.update(event.data);
-      else { count = live.remove(JSON.parse(event.data).keys || []); state.live -= count; }
-      updateCount();
-      announceEvent('live', { kind, count });
-    }
-
-    /** @param {MessageEvent<string>} event */
-    function handleComplete(event) {
-      const { total } = JSON.parse(event.data);
-      // A live table's stream stays open after `complete`, for its changes.
-      state.stopped = !isLive();
-      endBatch();
-      setPhase('complete');
-      showEndRow(total);
-      updateCount();
-      announce(endText(total));
-      announceEvent('complete', { total });
-      if (state.stopped) link.tableDone();
-    }
-
-    /** @returns {boolean} */
-    function isLive() { return Boolean(state.session && /** @type {any} */ (state.session).live); }
-
-    /** A server `error` event: the batch failed. @param {MessageEvent<string>} event */
-    function handleBatchError(event) {
-      const { message, retryable } = JSON.parse(event.data);
-      endBatch();
-      setPhase('error');
-      showErrorRow(message, retryable ? retryBatch : null);
-      announce(message);
-      announceEvent('error', { message, retryable, connection: false });
     }
 
     /** The connection is closed for good (EventSource stopped). */
@@ -310,23 +195,10 @@
       else reload();
     }
 
-    /** `reset`: everything shown is void; the next rows start at index 0.
-     *  @param {MessageEvent<string>} event */
-    function handleReset(event) {
-      state.lastToken = event.lastEventId;
-      state.sawLast = false;
-      clearShownRows();
-      beginBatch();
-      announceEvent('reset', {});
-    }
-
-    /** @type {Record<string, (event: MessageEvent<string>) => void>} */
-    const handlers = {
-      session: handleSession, loading: handleLoading, rows: handleRows, complete: handleComplete,
-      reset: handleReset, error: handleBatchError,
-      insert: (event) => handleLive('insert', event), update: (event) => handleLive('update', event),
-      remove: (event) => handleLive('remove', event),
-    };
+    /** What each event does (events.js). */
+    const handlers = /** @type {any} */ (window).RowstreamEvents.handlers({
+      state, view, sections, live, pruner, rowsBody, multi, link, beginBatch, endBatch, setPhase, updateCount,
+      clearShownRows, announceEvent, maybeRequestMore, retryBatch, reload });
 
     /** Handles one event of this table. @param {string} type @param {MessageEvent<string>} event */
     function handle(type, event) { if (handlers[type]) handlers[type](event); }
@@ -351,7 +223,7 @@
     function reload() {
       if (!link.isOpen() || !state.session) return startOver();
       announce('Reloading…');
-      const url = multi ? withQuery(state.session.reload, choiceForReload()) : state.session.reload;
+      const url = multi ? withQuery(state.session.reload, controls.choice()) : state.session.reload;
       postTo(url).catch(startOver);
     }
 
@@ -366,25 +238,11 @@
     /** @param {string} url @param {string} query @returns {string} */
     function withQuery(url, query) { return query ? url + (url.includes('?') ? '&' : '?') + query : url; }
 
-    /** @returns {string} every control's value, empty ones too (a reload replaces the whole choice) */
-    function choiceForReload() {
-      if (!controls) return '';
-      const query = new URLSearchParams();
-      for (const select of Array.from(controls.querySelectorAll('select'))) query.set(select.name, select.value);
-      return query.toString();
-    }
-
     /** Sort and filter controls: a change starts this table over, with skeletons. On its own page, on a new
      *  stream for the choice; on a page, by POSTing `reload` with it (the other tables are untouched). */
     function watchControls() {
-      if (!controls) return;
-      controls.addEventListener('submit', (event) => event.preventDefault());
-      controls.addEventListener('change', () => {
-        const query = new URLSearchParams();
-        for (const select of Array.from(controls.querySelectorAll('select'))) {
-          if (select.value !== '') query.set(select.name, select.value);
-        }
-        state.query = query.toString();
+      controls.onChange(() => {
+        state.query = controls.query();
         if (!multi) return link.restart();
         cleared();
         reload();
@@ -403,9 +261,7 @@
       setPhase('loading');
       updateCount();
       byId('rs-reload').addEventListener('click', reload);
-      observeSentinel();
       watchControls();
-      if (scroller) scroller.addEventListener('scroll', maybeRequestMore, { passive: true });
     }
 
     start();

@@ -1,4 +1,4 @@
-// Rowstream connection: the page's one EventSource, shared by every table on it. On a table's own page it
+// Rowstream connection (connection.js): the page's one EventSource, shared by every table on it. On a table's own page it
 // carries that table's events as they are (`rows`, ...); on a page of several tables (docs/PROTOCOL.md, "Pages")
 // every event's type names its table (`orders:rows`) and the dispatcher hands it to that table's controller
 // (table.js). It owns the stream health watchdog (health.js) and reconnection; it never holds more than one
