@@ -10,7 +10,8 @@
 //                           a table's page: { config, reload(), snapshot(), pruning() }
 //                           a page of tables: { config, tables: {NAME: {reload(), snapshot(), pruning()}},
 //                                               reload() (every table), snapshot() ({NAME: snapshot}) }
-//   Needs view.js, table.js and connection.js (and what they need), loaded before it. The events each table dispatches are listed in table.js.
+//   Needs view.js, table.js and connection.js (and what they need), loaded before it. The events each table
+//   dispatches are listed in table.js.
 'use strict';
 
 (function () {
