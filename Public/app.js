@@ -9,7 +9,8 @@
 //   window.Rowstream        once the script has started:
 //                           a table's page: { config, reload(), snapshot(), pruning() }
 //                           a page of tables: { config, tables: {NAME: {reload(), snapshot(), pruning()}},
-//                                               reload() (every table), snapshot() ({NAME: snapshot}) }
+//                                               reload() (every table), snapshot() ({NAME: snapshot}),
+//                                               heartbeat() (the server's heartbeat interval, 0 until known) }
 //   Needs view.js, table.js and connection.js (and what they need), loaded before it. The events each table
 //   dispatches are listed in table.js.
 'use strict';
@@ -82,6 +83,7 @@
     w.Rowstream = {
       config, tables: byName,
       reload: () => tables.forEach((table) => table.reload()),
+      heartbeat: () => stream.heartbeat(),
       snapshot() {
         /** @type {Record<string, any>} */ const all = {};
         for (const table of tables) all[table.name] = table.snapshot();

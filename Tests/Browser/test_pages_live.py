@@ -103,3 +103,42 @@ def test_a_table_on_a_page_prunes_in_its_box_and_brings_rows_back(long_list, ope
     assert probe.page.evaluate("window.Rowstream.tables.customers.pruning()")["refetched"] > 0
     shown = indexes(probe, "customers")
     assert shown == sorted(set(shown)), "every row at most once, in order"
+
+
+@pytest.fixture(scope="module")
+def fast_heartbeat():
+    server = RowstreamServer("--demo-items", 200, "--batch-size", 20, "--demo-latency-ms", 50,
+                             "--heartbeat-seconds", 1)
+    yield server
+    server.stop()
+
+
+def test_the_watchdog_resumes_every_table_of_a_frozen_page_stream(fast_heartbeat, open_page):
+    from support import CutProxy
+    proxy = CutProxy(fast_heartbeat.port)
+    try:
+        probe = open_overview(open_page, proxy.url)
+        wait_until(lambda: probe.page.evaluate("window.Rowstream.heartbeat()") == 2000,
+                   message="the first heartbeat (it arms the watchdog)")
+        assert proxy.freeze("/pages/overview/stream") == 1                # open but silent
+        reconnect = wait_until(lambda: [e for e in probe.rs()["events"] if e["type"] == "reconnect"],
+                               message="the watchdog")
+        assert {e["why"] for e in reconnect} == {"silent"}
+        assert {e["table"] for e in reconnect} == {"customers", "customers-by-city", "customers-cards"}
+        wait_until(lambda: len(probe.rs()["sources"]) == 2 and settled_after(probe), message="a new stream, idle")
+        assert "lastEventId=p1." in probe.rs()["sources"][-1]["url"]
+        assert probe.page.evaluate("window.__rsOpenSources()") == 1
+        probe.page.evaluate("document.getElementById('rs-scroll--customers-by-city').scrollTop = 1e9")
+        wait_until(lambda: counts(probe)["customers-by-city"] > 40, message="more rows after the reconnect")
+        assert not any(e["type"] == "reset" for e in probe.rs()["events"]), "resumed, not started over"
+        for table in ("customers", "customers-by-city", "customers-cards"):
+            shown = indexes(probe, table)
+            assert shown == list(range(len(shown))), table
+    finally:
+        proxy.close()
+
+
+def settled_after(probe):
+    sessions = [e for e in probe.rs()["events"] if e["type"] == "session"]
+    snapshot = probe.page.evaluate("window.Rowstream.snapshot()")
+    return len(sessions) >= 6 and all(s["phase"] == "idle" and not s["pending"] for s in snapshot.values())
