@@ -56,9 +56,9 @@ extension ServerRoutes {
         if token == nil { plans = page.tables.map { Plan(table: $0, resume: nil, query: []) } }
         let finished = plans.allSatisfy { $0.resume?.position == .finished }
         if finished, plans.allSatisfy({ self.feeds[$0.table.name] == nil }) { return .now(HTTPResponse(status: .noContent)) }
-        for index in plans.indices where plans[index].resume?.position == .finished {
+        for index in plans.indices {
             // Finished on a page whose other tables go on: say `complete` again (and keep a live table's changes).
-            let resume = plans[index].resume!
+            guard let resume = plans[index].resume, resume.position == .finished else { continue }
             plans[index].resume = ResumeToken(table: resume.table, offset: resume.offset, position: .end)
         }
         let resetFirst = given && token == nil
@@ -107,17 +107,16 @@ extension ServerRoutes {
         return query
     }
 
-    /// `POST /tables/NAME/sessions/ID/reload`: starts over. With `?p.PARAMETER=VALUE` (a session of a page's
-    /// stream only; 400 otherwise) the named controls take those values first, the others keep theirs.
+    /// `POST /tables/NAME/sessions/ID/reload`: starts over. For a session of a page's stream, `?p.PARAMETER=VALUE`
+    /// makes the named controls take those values first (the others keep theirs; 400 for a value that is not an
+    /// option). A table's own stream keeps its choice in its URL: its sessions ignore them, as before.
     func reload(_ request: HTTPRequest, session: ViewerSession) throws(HTTPError) {
+        guard session.acceptsChoices else { return session.reload() }
         var choice: [String: String] = [:]
         for control in session.table.controls {
             if let value = request.queryValue(control.streamParameter) { choice[control.parameter] = value }
         }
         guard !choice.isEmpty else { return session.reload() }
-        guard session.acceptsChoices else {
-            throw HTTPError(.badRequest, "a table's own stream takes its choice in the stream URL")
-        }
         var merged = Dictionary(session.query.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
         merged.merge(choice) { _, new in new }
         session.reload(choosing: try Self.controlQuery(merged, table: session.table))
