@@ -29,7 +29,7 @@ final class ViewerSession: Sendable {
         self.onChoice = onChoice
     }
 
-    /// Starts a viewer on `writer` (a table's own stream): see ``open(table:channel:resume:resetFirst:registry:metrics:batchTimeout:feed:query:onChoice:)``.
+    /// Starts a viewer on `writer` (a table's own stream), its events as they are: see the `channel` variant.
     /// - Important: call on the writer's event loop, from the response's `open` closure.
     static func open(
         table: TableBinding,
