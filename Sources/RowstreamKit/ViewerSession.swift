@@ -64,9 +64,9 @@ final class ViewerSession: Sendable {
     ) {
         let id = SessionID.make()
         let events = StreamEvents(table: table)
-        channel.send(events.session(id: id))
         if case .end = resume?.position {
             // Every row was delivered but `complete` was not: say so and end the stream.
+            channel.send(events.session(id: id))
             channel.send(events.complete(total: resume?.offset ?? 0))
             // A live table's stream stays open for its changes; any other ends.
             if let feed { channel.subscribe(feed) } else { channel.finish() }
@@ -95,7 +95,9 @@ final class ViewerSession: Sendable {
             }
         )
         let session = ViewerSession(id: id, table: table, dataSource: dataSource, choice: choice, onChoice: onChoice)
+        // Registered before the page learns its id: a POST right after the `session` event finds it.
         registry.insert(session)
+        channel.send(events.session(id: id))
         if let feed { channel.subscribe(feed) }
         metrics.sessionsOpened.increment()
         channel.onClose {
