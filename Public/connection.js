@@ -103,7 +103,7 @@
       close();
       source = null;
       lastId = '';
-      tables.forEach((table) => table.cleared());
+      tables.forEach((table) => table.restarted());
       connect();
     }
 

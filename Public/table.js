@@ -12,7 +12,7 @@
 //                       page only), tableDone() (this table is over for good)
 //     options.multi     true on a page of several tables: a control change POSTs `reload` with the choice
 // Needs view.js, events.js, controls.js and demand.js; uses sections.js, live.js and prune.js when loaded.
-//   Table: name, handle(type, event), opened(), connectionClosed(), reconnecting(), cleared(), isStopped(),
+//   Table: name, handle(type, event), opened(), connectionClosed(), reconnecting(), restarted(), isStopped(),
 //          streamQuery(), lastToken(), reload(), snapshot(), pruning()
 //
 // Events dispatched on the table element (they bubble; `detail` as listed, each with `table`, the table's name):
@@ -218,6 +218,13 @@
       announceEvent('reset', {});
     }
 
+    /** The connection starts over from nothing: clear; on a page, a table with a choice asks for it again
+     *  once its new session arrives (a fresh page stream starts every table as configured). */
+    function restarted() {
+      cleared();
+      if (multi && controls.query()) state.wantReload = true;
+    }
+
     /** Reload: POST `reload` (with the controls' choice on a page) while the stream is open (the server
      *  answers with `reset`); otherwise start over. A failed POST falls back to starting over. */
     function reload() {
@@ -266,7 +273,7 @@
 
     start();
     return {
-      name, table, handle, opened, cleared, connectionClosed, reload, snapshot,
+      name, table, handle, opened, restarted, connectionClosed, reload, snapshot,
       reconnecting: () => announce('Reconnecting…'),
       announceReconnect: (/** @type {string} */ why) => announceEvent('reconnect', { why }),
       isStopped: () => state.stopped,
