@@ -8,6 +8,7 @@
 //     options.rowsBody   the <tbody> of plain rows (#rs-rows)
 //     options.sections   the Sections of sections.js (enabled or not)
 //     options.parseRows  (html) => HTMLTableRowElement[]
+//     options.scroller   the element that scrolls the table (a page's scroll box); null: the window
 //   Live.insert(html)  rows to put above every row (a key already shown is updated instead); returns the
 //                      number of rows added
 //   Live.update(html)  rows replacing the shown rows with the same data-key; returns the count
@@ -20,6 +21,7 @@
   /** @param {any} options */
   function attach(options) {
     const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
+    /** @type {HTMLElement | null} */ const scroller = options.scroller || null;
 
     /** @param {string} key @returns {HTMLTableRowElement | null} */
     function shownRow(key) {
@@ -39,19 +41,20 @@
      *  @returns {Element | null} */
     function anchorRow() {
       const rows = options.table.querySelectorAll('tbody tr');
-      for (const row of rows) if (row.getBoundingClientRect().bottom > 0) return row;
+      const top = scroller ? scroller.getBoundingClientRect().top : 0;
+      for (const row of rows) if (row.getBoundingClientRect().bottom > top) return row;
       return null;
     }
 
     /** Runs `change`, then scrolls by however far it moved the anchor row, so nothing on screen moves.
      *  @param {() => void} change */
     function keepingScroll(change) {
-      const anchor = window.scrollY > 0 ? anchorRow() : null;
+      const anchor = (scroller ? scroller.scrollTop : window.scrollY) > 0 ? anchorRow() : null;
       const before = anchor ? anchor.getBoundingClientRect().top : 0;
       change();
       if (!anchor || !anchor.isConnected) return;
       const moved = anchor.getBoundingClientRect().top - before;
-      if (moved !== 0) window.scrollBy(0, moved);
+      if (moved !== 0) (scroller || window).scrollBy(0, moved);
     }
 
     /** @param {HTMLTableRowElement} old @param {HTMLTableRowElement} row */

@@ -11,6 +11,7 @@
 //     options.margin      px around the viewport where spacers are refilled; twice that is never pruned
 //     options.parseRows   (html) => HTMLTableRowElement[]
 //     options.columns     () => number of columns (for the spacer's colspan)
+//     options.scroller    the element that scrolls the table (a page's scroll box); null: the window
 //   Pruner.record(rows, before)  a batch was appended: its rows and the resume token before it
 //   Pruner.prune()               prunes if over the limit (call after appending, and on scroll)
 //   Pruner.reset()               forgets every batch (after a reset or reload)
@@ -25,7 +26,8 @@
   function attach(options) {
     /** @type {Batch[]} batches in index order */ let batches = [];
     let refetched = 0;
-    const observer = new IntersectionObserver(onSpacers, { rootMargin: options.margin + 'px 0px' });
+    /** @type {HTMLElement | null} */ const scroller = options.scroller || null;
+    const observer = new IntersectionObserver(onSpacers, { root: scroller, rootMargin: options.margin + 'px 0px' });
 
     /** @param {HTMLTableRowElement[]} rows @param {string} before */
     function record(rows, before) {
@@ -37,12 +39,20 @@
     /** @returns {number} real rows in the DOM */
     function liveRows() { return batches.reduce((n, b) => n + (b.spacer ? 0 : b.count), 0); }
 
-    /** @param {Batch} batch @returns {number} px between the batch and the viewport (0: overlapping) */
+    /** @returns {{top: number, bottom: number}} the visible area: the scroll box's, or the viewport */
+    function visible() {
+      if (!scroller) return { top: 0, bottom: window.innerHeight };
+      const rect = scroller.getBoundingClientRect();
+      return { top: rect.top, bottom: rect.bottom };
+    }
+
+    /** @param {Batch} batch @returns {number} px between the batch and the visible area (0: overlapping) */
     function distance(batch) {
       const top = batch.rows[0].getBoundingClientRect().top;
       const bottom = batch.rows[batch.rows.length - 1].getBoundingClientRect().bottom;
-      if (bottom < 0) return -bottom;
-      if (top > window.innerHeight) return top - window.innerHeight;
+      const area = visible();
+      if (bottom < area.top) return area.top - bottom;
+      if (top > area.bottom) return top - area.bottom;
       return 0;
     }
 
@@ -123,7 +133,7 @@
     }
 
     let scheduled = false;
-    window.addEventListener('scroll', () => {
+    (scroller || window).addEventListener('scroll', () => {
       if (scheduled) return;
       scheduled = true;
       requestAnimationFrame(() => { scheduled = false; prune(); });

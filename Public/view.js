@@ -3,22 +3,24 @@
 // of its own beyond the DOM. Loaded before app.js, which uses it.
 //
 // Public surface
-//   window.RowstreamView.create(table, skeletonRows) -> View   (skeletonRows 0: as many as the first paint)
+//   window.RowstreamView.create(table, skeletonRows, suffix) -> View   (skeletonRows 0: as many as the first paint;
+//                                      suffix: '' on a table's own page, '--NAME' on a page of several tables,
+//                                      where every id of the table ends in it)
 //   View: columnCount, formatCount, rowsText, endText, showCount, announce, statusText, ensureSkeletons,
 //         removeSkeletons,
 //         showEndRow, showErrorRow, removeErrorRow, clearFooter, parseRows (each documented below)
 'use strict';
 
 (function () {
-  /** @param {string} id @returns {HTMLElement} */
-  function byId(id) {
-    const element = document.getElementById(id);
-    if (!element) throw new Error('rowstream: missing #' + id);
-    return element;
-  }
+  /** @param {HTMLTableElement} table @param {number} skeletonRows @param {string} [suffix] */
+  function create(table, skeletonRows, suffix = '') {
+    /** @param {string} id @returns {HTMLElement} */
+    function byId(id) {
+      const element = document.getElementById(id + suffix);
+      if (!element) throw new Error('rowstream: missing #' + id + suffix);
+      return element;
+    }
 
-  /** @param {HTMLTableElement} table @param {number} skeletonRows */
-  function create(table, skeletonRows) {
     /** Replaced by a fresh element whenever its skeletons go (see removeSkeletons). */
     let pendingBody = /** @type {HTMLTableSectionElement} */ (byId('rs-pending'));
     const footer = byId('rs-footer');
@@ -59,7 +61,7 @@
     function ensureSkeletons(withHeader) {
       if (pendingBody.rows.length > 0) return;
       const rows = document.createDocumentFragment();
-      const header = /** @type {HTMLTemplateElement | null} */ (document.getElementById('rs-skeleton-section'));
+      const header = /** @type {HTMLTemplateElement | null} */ (document.getElementById('rs-skeleton-section' + suffix));
       if (withHeader && header) rows.append(header.content.cloneNode(true));
       for (let i = 0; i < skeletonCount; i += 1) rows.append(skeletonTemplate.content.cloneNode(true));
       pendingBody.append(rows);
@@ -82,7 +84,7 @@
     /** Replaces the footer with one full-width row. @param {string} id @param {Node[]} content */
     function showFooterRow(id, content) {
       const cell = make('td', { colSpan: columnCount() });
-      const row = make('tr', { id });
+      const row = make('tr', { id: id + suffix, className: id });
       cell.append(...content);
       row.append(cell);
       footer.replaceChildren(row);
@@ -94,13 +96,13 @@
     }
 
     /** Removes the error row, if shown. */
-    function removeErrorRow() { footer.querySelector('#rs-error')?.remove(); }
+    function removeErrorRow() { footer.querySelector('tr.rs-error')?.remove(); }
 
     /** Error text goes in with textContent only, never as HTML.
      *  @param {string} message @param {(() => void) | null} retry */
     function showErrorRow(message, retry) {
       const text = make('span', { className: 'rs-error-text', textContent: message });
-      const button = make('button', { id: 'rs-retry', type: 'button', textContent: 'Retry' });
+      const button = make('button', { id: 'rs-retry' + suffix, className: 'rs-retry', type: 'button', textContent: 'Retry' });
       if (retry) button.addEventListener('click', retry);
       showFooterRow('rs-error', retry ? [text, button] : [text]);
     }

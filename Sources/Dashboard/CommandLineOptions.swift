@@ -22,6 +22,7 @@ public enum CommandLineOptions {
       --demo-refresh-seconds N  the live demo table refreshes itself every N seconds
       --demo-layout grid      the demo table as cards in a grid (default: rows)
       --demo-controls on      sort and status controls above the demo table
+      --demo-page on|off      the page /pages/overview: the demo table, by city and as cards on one stream (default on)
       --demo-sections FIELD   the demo table sorted by FIELD (city, status, plan, ...) in sections, MRR summed
       --bench-stamp on        bench mode: the demo table is live and every demo page's names carry ts=<unix us>
                               seq=<request number>, so each POST /tables/customers/refresh broadcasts an update
@@ -48,6 +49,7 @@ public enum CommandLineOptions {
     public static func parse(_ arguments: [String], into configuration: inout DashboardConfiguration) throws(ParseError) -> Parsed {
         var remaining = arguments[...]
         var parsed = Parsed.run
+        configuration.demo.page = true   // the command line serves the demo page unless --demo-page off
         while let flag = remaining.popFirst() {
             if flag == "-h" || flag == "--help" { return .help }
             guard let value = remaining.popFirst() else {
@@ -73,6 +75,9 @@ public enum CommandLineOptions {
             case "--demo-layout":
                 guard value == "rows" || value == "grid" else { throw ParseError(description: "--demo-layout takes rows or grid") }
                 configuration.demo.grid = value == "grid"
+            case "--demo-page":
+                guard value == "on" || value == "off" else { throw ParseError(description: "--demo-page takes on or off") }
+                configuration.demo.page = value == "on"
             case "--demo-controls":
                 guard value == "on" || value == "off" else { throw ParseError(description: "--demo-controls takes on or off") }
                 configuration.demo.controls = value == "on"

@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import RowstreamKit
 import Tables
 import Upstream
 
@@ -14,6 +15,8 @@ public struct ConfigFile: Sendable {
     public var upstream: UpstreamClientConfiguration
     /// Values of the environment variables the file references: redacted from every message shown or logged.
     public var secrets: [String] = []
+    /// Pages of several tables on one event stream (`pages`), in file order.
+    public var pages: [TablePage] = []
 
     /// Reads and validates the file at `path`; `${NAME}` references are filled from `environment`.
     public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
@@ -45,10 +48,12 @@ public struct ConfigFile: Sendable {
             }
             tables.append(table)
         }
+        let pages = try root.array("pages").map { (list) throws(ConfigError) in try Self.pages(list, file: file, tables: tables) }
         let upstream = try root.object("upstream").map { (reader) throws(ConfigError) in try upstreamOptions(reader) }
         try root.finish()
         let secrets = ConfigEnvironment.referencedValues(in: String(decoding: bytes, as: UTF8.self), environment: environment)
-        return ConfigFile(tables: tables, upstream: upstream ?? UpstreamClientConfiguration(), secrets: secrets)
+        return ConfigFile(tables: tables, upstream: upstream ?? UpstreamClientConfiguration(), secrets: secrets,
+                          pages: pages ?? [])
     }
 
     private static func upstreamOptions(_ reader: ConfigReader) throws(ConfigError) -> UpstreamClientConfiguration {

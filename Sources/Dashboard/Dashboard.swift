@@ -55,12 +55,19 @@ public final class Dashboard: Sendable {
         }
         let server: RowstreamServer
         do {
-            let tables = try config.map { file in
+            var tables = try config.map { file in
                 file.tables.map { TableFactory.make($0, client: client, secrets: file.secrets) }
             }
                 ?? [DemoTable.make(client: client, upstreamPort: demoPort, batchSize: configuration.batchSize,
                                  demo: configuration.demo)]
-            server = try RowstreamServer.start(tables, configuration: configuration.server, registry: registry)
+            var pages = config?.pages ?? []
+            if config == nil, configuration.demo.page {   // the demo's page of several tables
+                tables += try DemoPage.extraTables(client: client, upstreamPort: demoPort,
+                                                   batchSize: configuration.batchSize, demo: configuration.demo)
+                pages.append(DemoPage.page)
+            }
+            server = try RowstreamServer.start(tables, pages: pages, configuration: configuration.server,
+                                               registry: registry)
         } catch {
             client.shutdown()
             demoServer.shutdown()

@@ -6,10 +6,11 @@ import Upstream
 /// The demo table: customers from the built-in demo upstream, with one column of every format.
 enum DemoTable {
     static func make(client: UpstreamClient, upstreamPort: Int, batchSize: Int,
-                     demo: DemoUpstream.Configuration = DemoUpstream.Configuration()) throws -> TableBinding {
+                     demo: DemoUpstream.Configuration = DemoUpstream.Configuration(),
+                     name: String = "customers", title: String = "Customers") throws -> TableBinding {
         var spec = TableSpec(
-            name: "customers",
-            title: "Customers",
+            name: name,
+            title: title,
             columns: [
                 Column(title: "ID", field: try JSONPath("id"), format: .number, width: "5rem"),
                 Column(title: "Name", field: try JSONPath("name"), format: .text),

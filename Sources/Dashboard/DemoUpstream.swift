@@ -35,6 +35,9 @@ public final class DemoUpstream: HTTPResponder {
         /// Bench mode (``DemoUpstream/stamped(_:number:)``): every page's names carry a timestamp and a sequence
         /// number, so each refresh of the live demo table broadcasts an `update` of every head row.
         public var benchStamp = false
+        /// Also serve the demo page `/pages/overview` (``DemoPage``): the demo table, a copy in sections by city and
+        /// one as cards, on one event stream.
+        public var page = false
         public init() {}
     }
 

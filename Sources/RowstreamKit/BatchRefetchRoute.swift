@@ -5,12 +5,15 @@ import HTTPServer
 ///
 /// The page uses it to bring back rows it pruned from a bounded DOM: it keeps, per batch, the token of the
 /// batch before (empty for the first batch). One batch (one loader call) per request, like a batch of the stream; the
-/// viewer's stream and session are not touched. A pure function of the table: safe from any thread.
+/// viewer's stream and session are not touched. `TOKEN` may also be a page stream's id (``PageToken``): its entry
+/// for this table is used. A pure function of the table: safe from any thread.
 struct BatchRefetchRoute: Sendable {
     let table: TableBinding
 
     func respond(to request: HTTPRequest) throws(HTTPError) -> HTTPResult {
-        let raw = request.queryValue("after") ?? ""
+        var raw = request.queryValue("after") ?? ""
+        // A page stream's id: this table's own token inside it.
+        if raw.hasPrefix("p1.") { raw = PageToken.resume(in: raw, table: table.name) ?? "unreadable" }
         var cursor = PageCursor.first
         var offset = 0
         if !raw.isEmpty {

@@ -15,6 +15,8 @@ final class LiveFeed: Sendable {
         /// The head as last sent (nil until a viewer's first batch or the first refresh).
         var head: [LiveRow]?
         var viewers: [ObjectIdentifier: StreamWriter] = [:]
+        /// Page streams (``PageStream``): they get the events tagged with the table's name.
+        var tagged: [ObjectIdentifier: @Sendable ([UInt8]) -> Void] = [:]
         /// The last refresh queued: the next one waits for it.
         var queue: Task<LiveSummary, Never>?
         var ticker: Task<Void, Never>?
@@ -43,7 +45,7 @@ final class LiveFeed: Sendable {
     /// Ends the interval task and any refresh. Idempotent.
     func stop() {
         let (ticker, queue) = state.withLock { state in
-            defer { state.ticker = nil; state.queue = nil; state.viewers = [:] }
+            defer { state.ticker = nil; state.queue = nil; state.viewers = [:]; state.tagged = [:] }
             return (state.ticker, state.queue)
         }
         ticker?.cancel()
@@ -57,7 +59,14 @@ final class LiveFeed: Sendable {
         writer.onClose { [weak self] in self?.state.withLock { _ = $0.viewers.removeValue(forKey: id) } }
     }
 
-    var viewerCount: Int { state.withLock { $0.viewers.count } }
+    /// Sends this table's live changes, tagged (`NAME:insert`, ...), to `send` until `writer`'s stream closes.
+    func subscribeTagged(_ writer: StreamWriter, send: @escaping @Sendable ([UInt8]) -> Void) {
+        let id = ObjectIdentifier(writer)
+        state.withLock { $0.tagged[id] = send }
+        writer.onClose { [weak self] in self?.state.withLock { _ = $0.tagged.removeValue(forKey: id) } }
+    }
+
+    var viewerCount: Int { state.withLock { $0.viewers.count + $0.tagged.count } }
 
     /// A viewer was sent the first batch `rows`: it is the head as sent, unless one is known already.
     func observeFirstBatch(_ rows: [JSONValue]) {
@@ -88,15 +97,17 @@ final class LiveFeed: Sendable {
             return LiveSummary(error: error.message)
         }
         let head = render(loaded.rows)
-        let (old, writers) = state.withLock { state in
+        let (old, writers, tagged) = state.withLock { state in
             defer { state.head = head }
-            return (state.head, Array(state.viewers.values))
+            return (state.head, Array(state.viewers.values), Array(state.tagged.values))
         }
-        guard let old else { return LiveSummary(viewers: writers.count, baseline: true) }
+        guard let old else { return LiveSummary(viewers: writers.count + tagged.count, baseline: true) }
         let diff = LiveDiff(old: old, new: head, newIsWholeList: loaded.next == nil)
         let bytes = encode(diff)
         if !bytes.isEmpty { for writer in writers { writer.write(bytes) } }
-        return LiveSummary(diff: diff, viewers: writers.count)
+        let taggedBytes = tagged.isEmpty ? [] : encode(diff, prefix: table.name + ":")
+        if !taggedBytes.isEmpty { for send in tagged { send(taggedBytes) } }
+        return LiveSummary(diff: diff, viewers: writers.count + tagged.count)
     }
 
     /// The head's rows, keyed (rows without a key cannot be followed and are left out).
@@ -110,17 +121,17 @@ final class LiveFeed: Sendable {
     }
 
     /// The change events, back to back, encoded once: `remove`, `update`, `insert` (docs/PROTOCOL.md).
-    private func encode(_ diff: LiveDiff) -> [UInt8] {
+    private func encode(_ diff: LiveDiff, prefix: String = "") -> [UInt8] {
         var bytes: [UInt8] = []
         if !diff.removed.isEmpty {
             let keys: JSONValue = ["keys": .array(diff.removed.map(JSONValue.string))]
-            SSEEvent(event: "remove", data: String(decoding: keys.serialized(), as: UTF8.self)).encode(into: &bytes)
+            SSEEvent(event: prefix + "remove", data: String(decoding: keys.serialized(), as: UTF8.self)).encode(into: &bytes)
         }
         if !diff.updated.isEmpty {
-            SSEEvent(event: "update", data: Self.fragment(diff.updated)).encode(into: &bytes)
+            SSEEvent(event: prefix + "update", data: Self.fragment(diff.updated)).encode(into: &bytes)
         }
         if !diff.inserted.isEmpty {
-            SSEEvent(event: "insert", data: Self.fragment(diff.inserted)).encode(into: &bytes)
+            SSEEvent(event: prefix + "insert", data: Self.fragment(diff.inserted)).encode(into: &bytes)
         }
         return bytes
     }

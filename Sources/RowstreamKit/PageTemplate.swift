@@ -24,8 +24,8 @@ struct PageTemplate: Sendable {
         template = text
     }
 
-    /// The page for `table`, as a response with a strong ETag.
-    func render(_ table: TableBinding) -> RenderedPage {
+    /// The page for `table`, as a response with a strong ETag; it links the `pages` that show the table.
+    func render(_ table: TableBinding, pages: [TablePage] = []) -> RenderedPage {
         let shell = table.renderer.renderShell(
             streamURL: table.streamPath, batchSize: table.batchSize, skeletonCount: table.batchSize
         )
@@ -34,6 +34,7 @@ struct PageTemplate: Sendable {
             .replacingOccurrences(of: Self.tablePlaceholder, with: String(decoding: shell, as: UTF8.self))
             .replacingOccurrences(of: "<!--rs:plain-->", with: table.pagePath + "/html")  // the no-script page
             .replacingOccurrences(of: "<!--rs:controls-->", with: Self.controls(table))
+            .replacingOccurrences(of: Self.pagesPlaceholder, with: Self.pageLinks(table, pages: pages))
         return RenderedPage(body: Array(page.utf8))
     }
 }

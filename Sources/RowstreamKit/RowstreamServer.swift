@@ -27,9 +27,10 @@ public final class RowstreamServer: Sendable {
         self.server = server
     }
 
-    /// Starts serving `bindings` and returns once the server accepts connections. Throws a ``RowstreamError``
-    /// for no tables, a bad or repeated table name, a bad batch size, a `publicDirectory` without the page
-    /// template, or an address it cannot listen on.
+    /// Starts serving `bindings` (and `pages`, several tables on one page over one stream: ``TablePage``) and
+    /// returns once the server accepts connections. Throws a ``RowstreamError`` for no tables, a bad or repeated
+    /// table or page name, a page naming an unknown table, a bad batch size, a `publicDirectory` without the page
+    /// templates, or an address it cannot listen on.
     ///
     /// ```swift
     /// var configuration = ServerConfiguration()
@@ -38,17 +39,20 @@ public final class RowstreamServer: Sendable {
     /// defer { server.shutdown() }
     /// ```
     public static func start(
-        _ bindings: [TableBinding], configuration: ServerConfiguration = ServerConfiguration()
+        _ bindings: [TableBinding], pages: [TablePage] = [], configuration: ServerConfiguration = ServerConfiguration()
     ) throws -> RowstreamServer {
-        try start(bindings, configuration: configuration, registry: MetricsRegistry())
+        try start(bindings, pages: pages, configuration: configuration, registry: MetricsRegistry())
     }
 
     /// `start(_:configuration:)` with the metrics registry `/metrics` renders, for a caller that registers
     /// metrics of its own (the dashboard's upstream client).
     package static func start(
-        _ bindings: [TableBinding], configuration: ServerConfiguration, registry: MetricsRegistry
+        _ bindings: [TableBinding], pages: [TablePage] = [], configuration: ServerConfiguration,
+        registry: MetricsRegistry
     ) throws -> RowstreamServer {
         try validate(bindings)
+        let tables = Dictionary(uniqueKeysWithValues: bindings.map { ($0.name, $0) })
+        let resolved = try TablePage.resolve(pages, tables: tables)
         let metrics = ServerMetrics(registry: registry)
         let template = try PageTemplate(directory: configuration.publicDirectory)
         let staticFiles: StaticFiles
@@ -60,9 +64,11 @@ public final class RowstreamServer: Sendable {
         let sessions = SessionRegistry()
         let feeds = bindings.filter { $0.live != nil }.map(LiveFeed.init(table:))
         let routes = ServerRoutes(
-            tables: Dictionary(uniqueKeysWithValues: bindings.map { ($0.name, $0) }),
+            tables: tables,
             order: bindings.map(\.name),
-            pages: Dictionary(uniqueKeysWithValues: bindings.map { ($0.name, template.render($0)) }),
+            pages: Dictionary(uniqueKeysWithValues: bindings.map { ($0.name, template.render($0, pages: pages)) }),
+            tablePages: PageSet(resolved, template: try PageTemplate.pageTemplate(directory: configuration.publicDirectory,
+                                                                                   needed: !pages.isEmpty)),
             registry: sessions,
             feeds: Dictionary(uniqueKeysWithValues: feeds.map { ($0.table.name, $0) }),
             metrics: metrics,
@@ -99,17 +105,22 @@ public final class RowstreamServer: Sendable {
         server.waitUntilShutdown()
     }
 
+    /// A URL path segment: 1-64 of letters, digits, `-` and `_`.
+    static func isValidName(_ name: String) -> Bool {
+        let allowed = name.utf8.allSatisfy { byte in
+            (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45
+                || byte == 95
+        }
+        return allowed && (1...64).contains(name.utf8.count)
+    }
+
     /// Names are URL path segments: 1-64 of letters, digits, `-` and `_`, each used once; batch sizes 1...500.
     private static func validate(_ bindings: [TableBinding]) throws {
         guard !bindings.isEmpty else { throw RowstreamError("no tables to serve") }
         var seen: Set<String> = []
         for binding in bindings {
             let name = binding.name
-            let allowed = name.utf8.allSatisfy { byte in
-                (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte) || byte == 45
-                    || byte == 95
-            }
-            guard allowed, (1...64).contains(name.utf8.count) else {
+            guard isValidName(name) else {
                 throw RowstreamError("table name \"\(name)\" must be 1-64 letters, digits, - or _")
             }
             guard seen.insert(name).inserted else { throw RowstreamError("two tables are named \"\(name)\"") }

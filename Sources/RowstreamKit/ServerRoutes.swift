@@ -8,6 +8,8 @@ struct ServerRoutes {
     let tables: [String: TableBinding]
     let order: [String]
     let pages: [String: RenderedPage]
+    /// Pages of several tables (``TablePage``).
+    let tablePages: PageSet
     let registry: SessionRegistry
     /// Live tables' feeds by table name.
     let feeds: [String: LiveFeed]
@@ -27,8 +29,9 @@ struct ServerRoutes {
             .now(try page(parameters["name"] ?? "").response(to: request))
         }
         router.get("/api/tables") { _, _ in
-            let list: JSONValue = ["tables": .array(order.compactMap { tables[$0]?.listing() })]
-            return .now(.json(list.serialized()))
+            var list: [String: JSONValue] = ["tables": .array(order.compactMap { tables[$0]?.listing() })]
+            if !tablePages.order.isEmpty { list["pages"] = .array(pageListing()) }
+            return .now(.json(JSONValue.object(list).serialized()))
         }
         router.get("/tables/{name}/stream") { request, parameters throws(HTTPError) in
             try stream(request, table: try table(parameters["name"]))
@@ -37,8 +40,8 @@ struct ServerRoutes {
             try session(parameters).loadNext()
             return .now(HTTPResponse(status: .accepted))
         }
-        router.post("/tables/{name}/sessions/{id}/reload") { _, parameters throws(HTTPError) in
-            try session(parameters).reload()
+        router.post("/tables/{name}/sessions/{id}/reload") { request, parameters throws(HTTPError) in
+            try reload(request, session: try session(parameters))
             return .now(HTTPResponse(status: .accepted))
         }
         router.post("/tables/{name}/refresh") { _, parameters throws(HTTPError) in
@@ -59,6 +62,7 @@ struct ServerRoutes {
             response.headers.replaceOrAdd(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
             return .now(response)
         }
+        addPageRoutes(to: &router)
         router.fallback(staticFiles)
         return router.build()
     }

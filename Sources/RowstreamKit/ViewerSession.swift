@@ -14,15 +14,22 @@ final class ViewerSession: Sendable {
     let id: String
     let table: TableBinding
     private let dataSource: BatchesDataSource<JSONValue, PageCursor>
+    /// The sort and filter choice it loads with.
+    private let choice: QueryChoice
+    /// On a page's stream: told of a new choice before the table starts over (nil: a table's own stream, whose
+    /// choice is in its URL and never changes).
+    private let onChoice: (@Sendable (QueryChoice.Query) -> Void)?
 
-    private init(id: String, table: TableBinding, dataSource: BatchesDataSource<JSONValue, PageCursor>) {
+    private init(id: String, table: TableBinding, dataSource: BatchesDataSource<JSONValue, PageCursor>,
+                 choice: QueryChoice, onChoice: (@Sendable (QueryChoice.Query) -> Void)?) {
         self.id = id
         self.table = table
         self.dataSource = dataSource
+        self.choice = choice
+        self.onChoice = onChoice
     }
 
-    /// Starts a viewer on `writer`: writes the `session` event, then either resumes after `resume` (waiting for
-    /// demand) or starts over and loads the first batch at once.
+    /// Starts a viewer on `writer` (a table's own stream), its events as they are: see the `channel` variant.
     /// - Important: call on the writer's event loop, from the response's `open` closure.
     static func open(
         table: TableBinding,
@@ -35,46 +42,70 @@ final class ViewerSession: Sendable {
         feed: LiveFeed? = nil,
         query: [(name: String, value: String)] = []
     ) {
+        open(table: table, channel: .direct(writer), resume: resume, resetFirst: resetFirst, registry: registry,
+             metrics: metrics, batchTimeout: batchTimeout, feed: feed, query: query, onChoice: nil)
+    }
+
+    /// Starts a viewer on `channel`: writes the `session` event, then either resumes after `resume` (waiting for
+    /// demand) or starts over and loads the first batch at once. `onChoice` (a page's stream) lets `reload` take
+    /// a new choice.
+    /// - Important: call on the stream's event loop, from the response's `open` closure.
+    static func open(
+        table: TableBinding,
+        channel: EventChannel,
+        resume: ResumeToken?,
+        resetFirst: Bool,
+        registry: SessionRegistry,
+        metrics: ServerMetrics,
+        batchTimeout: Duration,
+        feed: LiveFeed?,
+        query: [(name: String, value: String)],
+        onChoice: (@Sendable (QueryChoice.Query) -> Void)?
+    ) {
         let id = SessionID.make()
         let events = StreamEvents(table: table)
-        writer.write(events.session(id: id).encoded())
         if case .end = resume?.position {
             // Every row was delivered but `complete` was not: say so and end the stream.
-            writer.write(events.complete(total: resume?.offset ?? 0).encoded())
+            channel.send(events.session(id: id))
+            channel.send(events.complete(total: resume?.offset ?? 0))
             // A live table's stream stays open for its changes; any other ends.
-            if let feed { feed.subscribe(writer) } else { writer.finish() }
+            if let feed { channel.subscribe(feed) } else { channel.finish() }
             return
         }
         var start: (token: PageCursor, offset: Int)? = nil
         if let resume, case .after(let cursor) = resume.position {
             start = (.cursor(cursor), resume.offset)
         }
+        let choice = QueryChoice(table: table, query: query)
         let dataSource = BatchesDataSource<JSONValue, PageCursor>(
             initialToken: .first,
             start: start,
             loadTimeout: batchTimeout,
-            loader: table.makeQueryLoader(query),
+            loader: { position in try await choice.load(position) },
             onEvent: { event in
-                // The head as sent, before it is sent: a refresh that follows diffs against it.
-                if case .batch(let rows, 0, _) = event { feed?.observeFirstBatch(rows) }
-                writer.write(events.event(for: event).encoded())
+                // The head as sent, before it is sent: a refresh that follows diffs against it (the table as
+                // configured only).
+                if case .batch(let rows, 0, _) = event, let feed, choice.query.isEmpty { feed.observeFirstBatch(rows) }
+                channel.send(events.event(for: event))
                 switch event {
                 case .batch: metrics.batchesSent.increment()
-                case .completed: if feed == nil { writer.finish() }
+                case .completed: if feed == nil { channel.finish() }
                 default: break
                 }
             }
         )
-        let session = ViewerSession(id: id, table: table, dataSource: dataSource)
+        let session = ViewerSession(id: id, table: table, dataSource: dataSource, choice: choice, onChoice: onChoice)
+        // Registered before the page learns its id: a POST right after the `session` event finds it.
         registry.insert(session)
-        feed?.subscribe(writer)
+        channel.send(events.session(id: id))
+        if let feed { channel.subscribe(feed) }
         metrics.sessionsOpened.increment()
-        writer.onClose {
+        channel.onClose {
             registry.remove(session)
             dataSource.cancel()
         }
         if start == nil {
-            if resetFirst { writer.write(events.reset().encoded()) }
+            if resetFirst { channel.send(events.reset()) }
             dataSource.loadNext()
         }
     }
@@ -85,6 +116,20 @@ final class ViewerSession: Sendable {
 
     /// Starts over from the first batch: the viewer gets `reset`, then the first rows. Thread-safe.
     func reload() { dataSource.reload() }
+
+    /// Whether ``reload(choosing:)`` may change the choice (a session of a page's stream).
+    var acceptsChoices: Bool { onChoice != nil }
+
+    /// The current choice.
+    var query: QueryChoice.Query { choice.query }
+
+    /// Starts over with another sort and filter choice (a page's table): the page's stream learns it first, so
+    /// the `reset` that follows carries it in its resume token. Thread-safe.
+    func reload(choosing query: QueryChoice.Query) {
+        choice.choose(query)
+        onChoice?(query)
+        dataSource.reload()
+    }
 }
 
 /// Session ids: 128 random bits in hex, unguessable so one viewer cannot drive another's stream.

@@ -1,0 +1,287 @@
+// Rowstream table controller: one per table on the page. Paints the server-rendered table's rows, skeletons,
+// footer, count and status from its events; asks for more when its end nears; drives its own session (next,
+// reload) and its sort and filter controls. It owns no connection: connection.js feeds it the events of its
+// table (from the table's own stream, or tagged with its name from a page's shared stream); app.js wires them.
+//
+// Public surface
+//   window.RowstreamTable.create(options) -> Table
+//     options.suffix    '' on a table's own page; '--NAME' on a page of several tables (element ids end in it)
+//     options.config    the tunables of app.js (prefetchMargin, skeletonRows, maxRows, pruneMargin)
+//     options.scroller  the element whose scrolling reveals the table (a page's scroll box); null: the window
+//     options.link      the connection: isOpen(), isConnecting(), restart() (a fresh stream: the table's own
+//                       page only), tableDone() (this table is over for good)
+//     options.multi     true on a page of several tables: a control change POSTs `reload` with the choice
+// Needs view.js, events.js, controls.js and demand.js; uses sections.js, live.js and prune.js when loaded.
+//   Table: name, handle(type, event), opened(), connectionClosed(), reconnecting(), restarted(), isStopped(),
+//          streamQuery(), lastToken(), reload(), snapshot(), pruning()
+//
+// Events dispatched on the table element (they bubble; `detail` as listed, each with `table`, the table's name):
+//   rowstream:session  {session, table, next, reload}   a (re)connection was accepted
+//   rowstream:loading  {offset}                          a batch started loading
+//   rowstream:rows     {count, total}                    rows were added (total = rows shown)
+//   rowstream:complete {total}                           the list is complete
+//   rowstream:error    {message, retryable, connection}  a batch or the connection failed
+//   rowstream:reset    {}                                everything shown was dropped
+//   rowstream:live     {kind, count}                     a live change was applied (kind: insert | update | remove)
+//   rowstream:reconnect {why}                            a new stream resumes a silent or dead one
+//
+// Attributes kept on the table element for tests and embedders:
+//   data-state  loading | idle | error | complete
+//   data-count  number of rows shown
+//   aria-busy   "true" while a batch is pending
+'use strict';
+
+(function () {
+  /**
+   * @typedef {{title: string, field: string, format: string, width?: string}} Column
+   * @typedef {{session: string, table: string, title: string, columns: Column[],
+   *            batchSize: number, next: string, reload: string}} Session
+   * @typedef {'loading' | 'idle' | 'error' | 'complete'} Phase
+   * @typedef {{isOpen: () => boolean, isConnecting: () => boolean, restart: () => void, tableDone: () => void}} Link
+   */
+
+  /** @param {any} options */
+  function create(options) {
+    const { suffix, config, link, multi } = options;
+    /** @type {HTMLElement | null} */ const scroller = options.scroller || null;
+
+    /** @param {string} id @returns {HTMLElement} */
+    function byId(id) {
+      const element = document.getElementById(id + suffix);
+      if (!element) throw new Error('rowstream: missing #' + id + suffix);
+      return element;
+    }
+
+    /** This table's only mutable state; touched only by the functions below. */
+    const state = {
+      /** @type {Session | null} */ session: null,
+      /** rows shown; rows whose data-index is below this are dropped */ shown: 0,
+      /** rows live updates added (inserts) less rows they removed: the count shown is shown + live */ live: 0,
+      /** a batch is in flight (requested by us or loaded by the server on its own) */ pending: true,
+      /** @type {Phase} */ phase: 'loading',
+      /** the id of the last `rows`/`reset` event of this table: where a new stream resumes it */ lastToken: '',
+      /** the final batch arrived (its `rows` ended with the marker); ask for nothing more */ sawLast: false,
+      /** this table is over for good: its list is complete, or the connection was refused */ stopped: false,
+      /** the controls' choices as URL parameters (`p.sort=city`), '' for none */ query: '',
+      /** a reload (with the choice) waits for the next session (the stream was not open) */ wantReload: false,
+    };
+
+    const table = /** @type {HTMLTableElement} */ (byId('rs-table'));
+    const name = table.dataset.table || '';
+    const rowsBody = byId('rs-rows');
+    /** When the table's end nears (demand.js). */
+    const demand = /** @type {any} */ (window).RowstreamDemand.watch({ sentinel: byId('rs-sentinel'), scroller,
+      margin: config.prefetchMargin, onNear: () => maybeRequestMore() });
+    /** Skeletons, footer row, count and live region (view.js). */
+    const view = /** @type {any} */ (window).RowstreamView.create(table, config.skeletonRows, suffix);
+    const { formatCount, endText, announce, ensureSkeletons, removeSkeletons, showEndRow, showErrorRow,
+      removeErrorRow, parseRows } = view;
+    /** Sort and filter controls (controls.js). */
+    const controls = /** @type {any} */ (window).RowstreamControls.attach(
+      /** @type {HTMLFormElement | null} */ (document.getElementById('rs-controls' + suffix)));
+
+    /** Sections (sections.js): one <tbody> per section, with header and footer rows. */
+    const sections = /** @type {any} */ (window).RowstreamSections
+      ? /** @type {any} */ (window).RowstreamSections.attach({ table, anchor: rowsBody, columns: () => view.columnCount(),
+        format: formatCount })
+      : { enabled: false, place() { return []; }, insertTop() {}, refreshAll() {}, reset() {} };
+
+    /** Live updates (live.js): keyed insert, update and remove. */
+    const live = /** @type {any} */ (window).RowstreamLive
+      ? /** @type {any} */ (window).RowstreamLive.attach({ table, rowsBody, sections, parseRows, scroller })
+      : { insert() { return 0; }, update() { return 0; }, remove() { return 0; }, dropShown() { return 0; } };
+
+    /** The bounded DOM (prune.js): at most config.maxRows real rows; far batches become spacers. */
+    const pruner = /** @type {any} */ (window).RowstreamPrune
+      ? /** @type {any} */ (window).RowstreamPrune.attach({
+        body: rowsBody,
+        rowsURL: (table.dataset.stream || '').replace(/\/stream$/, '/rows'),
+        // sections, grids and tables with sort or filter controls are not pruned (yet)
+        maxRows: sections.enabled || table.dataset.layout === 'grid' || controls.present ? 0 : config.maxRows,
+        margin: config.pruneMargin,
+        parseRows: (/** @type {string} */ html) => parseRows(html),
+        columns: () => view.columnCount(),
+        scroller,
+      })
+      : { record() {}, prune() {}, reset() {}, stats() { return null; } };
+
+    // ---- Small helpers ---------------------------------------------------------------------
+
+    /** @param {string} type @param {object} detail */
+    function announceEvent(type, detail) {
+      table.dispatchEvent(new CustomEvent('rowstream:' + type, { detail: Object.assign({ table: name }, detail),
+        bubbles: true }));
+    }
+
+    /** @param {Phase} phase */
+    function setPhase(phase) {
+      state.phase = phase;
+      table.dataset.state = phase;
+      table.setAttribute('aria-busy', String(phase === 'loading'));
+    }
+
+    /** Shows the number of rows in the count and data-count. */
+    function updateCount() {
+      const total = Math.max(0, state.shown + state.live);
+      view.showCount(total, total > 0 || state.phase === 'complete');
+    }
+
+    // ---- Batch states ----------------------------------------------------------------------
+
+    /** A batch is in flight: skeletons, busy, no error row. */
+    function beginBatch() {
+      state.pending = true;
+      removeErrorRow();
+      ensureSkeletons(sections.enabled && state.shown === 0);
+      setPhase('loading');
+    }
+
+    /** Marks the pending batch as finished. */
+    function endBatch() { state.pending = false; removeSkeletons(); }
+
+    /** Drops every row shown and the footer. */
+    function clearShownRows() {
+      rowsBody.replaceChildren();
+      sections.reset();
+      pruner.reset();
+      state.live = 0;
+      view.clearFooter();
+      state.shown = 0;
+      updateCount();
+    }
+
+    // ---- Demand ----------------------------------------------------------------------------
+
+    /** @returns {boolean} open, idle, with a session, and nothing pending */
+    function canRequestMore() { return link.isOpen() && state.session !== null && !state.pending && state.phase === 'idle'; }
+
+    /** Asks for the next batch when the sentinel is near and nothing is pending. */
+    function maybeRequestMore() {
+      if (canRequestMore() && demand.isNear()) requestNext();
+    }
+
+    /** POSTs `next`. A failed POST (404: session gone) is left alone: the next `session` event
+     *  clears the pending flag and re-evaluates demand. */
+    function requestNext() {
+      if (!state.session) return;
+      beginBatch();
+      postTo(state.session.next).catch(() => undefined);
+    }
+
+    /** @param {string} url @returns {Promise<Response>} */
+    async function postTo(url) {
+      const response = await fetch(url, { method: 'POST', credentials: 'same-origin' });
+      if (!response.ok) throw new Error('rowstream: POST ' + url + ' -> ' + response.status);
+      return response;
+    }
+
+    /** The connection is closed for good (EventSource stopped). */
+    function connectionClosed() {
+      if (state.stopped) return;
+      const message = 'The connection was closed. Reload to try again.';
+      state.stopped = true;
+      endBatch();
+      setPhase('error');
+      showErrorRow(message, reload);
+      announce(message);
+      announceEvent('error', { message, retryable: true, connection: true });
+    }
+
+    /** The server retries the failed batch when `next` is POSTed again. While the stream is
+     *  reconnecting, show skeletons and let the coming `session` event ask for the batch. */
+    function retryBatch() {
+      if (link.isOpen()) requestNext();
+      else if (link.isConnecting()) beginBatch();
+      else reload();
+    }
+
+    /** What each event does (events.js). */
+    const handlers = /** @type {any} */ (window).RowstreamEvents.handlers({
+      state, view, sections, live, pruner, rowsBody, multi, link, beginBatch, endBatch, setPhase, updateCount,
+      clearShownRows, announceEvent, maybeRequestMore, retryBatch, reload });
+
+    /** Handles one event of this table. @param {string} type @param {MessageEvent<string>} event */
+    function handle(type, event) { if (handlers[type]) handlers[type](event); }
+
+    // ---- Restarts --------------------------------------------------------------------------
+
+    /** A new stream is about to open: the session is gone until its `session` event. */
+    function opened() { state.session = null; state.stopped = false; }
+
+    /** The stream starts over from nothing (no position): clear the rows, show skeletons. */
+    function cleared() {
+      if (scroller) scroller.scrollTop = 0;
+      state.lastToken = '';
+      state.sawLast = false;
+      clearShownRows();
+      beginBatch();
+      announceEvent('reset', {});
+    }
+
+    /** The connection starts over from nothing: clear; on a page, a table with a choice asks for it again
+     *  once its new session arrives (a fresh page stream starts every table as configured). */
+    function restarted() {
+      cleared();
+      if (multi && controls.query()) state.wantReload = true;
+    }
+
+    /** Reload: POST `reload` (with the controls' choice on a page) while the stream is open (the server
+     *  answers with `reset`); otherwise start over. A failed POST falls back to starting over. */
+    function reload() {
+      if (!link.isOpen() || !state.session) return startOver();
+      announce('Reloading…');
+      const url = multi ? withQuery(state.session.reload, controls.choice()) : state.session.reload;
+      postTo(url).catch(startOver);
+    }
+
+    /** A table's own page opens a new stream; a page waits for the table's next session to POST `reload`. */
+    function startOver() {
+      if (!multi) return link.restart();
+      state.wantReload = true;
+      cleared();
+      if (!link.isOpen() && !link.isConnecting()) link.restart();
+    }
+
+    /** @param {string} url @param {string} query @returns {string} */
+    function withQuery(url, query) { return query ? url + (url.includes('?') ? '&' : '?') + query : url; }
+
+    /** Sort and filter controls: a change starts this table over, with skeletons. On its own page, on a new
+     *  stream for the choice; on a page, by POSTing `reload` with it (the other tables are untouched). */
+    function watchControls() {
+      controls.onChange(() => {
+        state.query = controls.query();
+        if (!multi) return link.restart();
+        cleared();
+        reload();
+      });
+    }
+
+    /** @returns {{phase: Phase, shown: number, pending: boolean, session: string | null}} */
+    function snapshot() {
+      const session = state.session ? state.session.session : null;
+      return { phase: state.phase, shown: state.shown, pending: state.pending, session };
+    }
+
+    /** Wires the table once; the first batch comes from the server by itself. */
+    function start() {
+      ensureSkeletons(sections.enabled);
+      setPhase('loading');
+      updateCount();
+      byId('rs-reload').addEventListener('click', reload);
+      watchControls();
+    }
+
+    start();
+    return {
+      name, table, handle, opened, restarted, connectionClosed, reload, snapshot,
+      reconnecting: () => announce('Reconnecting…'),
+      announceReconnect: (/** @type {string} */ why) => announceEvent('reconnect', { why }),
+      isStopped: () => state.stopped,
+      streamQuery: () => state.query,
+      lastToken: () => state.lastToken,
+      pruning: () => pruner.stats(),
+    };
+  }
+
+  /** @type {any} */ (window).RowstreamTable = { create };
+})();

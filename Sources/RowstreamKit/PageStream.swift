@@ -1,0 +1,91 @@
+import HTTPServer
+import Synchronization
+
+/// One viewer's page stream (`GET /pages/NAME/stream`): the sessions of every table on a ``TablePage`` share its
+/// one connection. Each event goes out with its type prefixed by its table's name (`orders:rows`) and its data
+/// unchanged; every event that moves a table's position (`rows`, `reset`, `complete`) carries as its `id:` the
+/// page's whole position (``PageToken``), so the browser's `Last-Event-ID` always covers every table.
+///
+/// Thread-safe: the positions live in one `Mutex`, and an event is written while it is held, so the ids reach
+/// the connection in the order they were computed (the last id the viewer saw is the most complete one).
+/// Ownership: made by the stream's `open` closure; the sessions' channels keep it until the connection ends.
+final class PageStream: Sendable {
+    private struct State {
+        /// Each table's own resume token, as of the last event that moved it.
+        var resumes: [String: String]
+        /// Each table's sort and filter choice (absent: none).
+        var queries: [String: [String: String]]
+        /// Tables whose part of the stream is not over.
+        var open: Set<String>
+    }
+
+    let page: String
+    let writer: StreamWriter
+    private let state: Mutex<State>
+
+    /// A stream for the tables `tables` of page `page`, resuming from `token` (its entries are the positions the
+    /// tables start from).
+    init(page: String, tables: [String], writer: StreamWriter, token: PageToken?) {
+        self.page = page
+        self.writer = writer
+        let entries = token?.tables ?? [:]
+        state = Mutex(State(
+            resumes: entries.mapValues(\.resume),
+            queries: entries.mapValues(\.query).filter { !$0.value.isEmpty },
+            open: Set(tables)
+        ))
+    }
+
+    /// The channel of `table`'s session on this stream.
+    func channel(for table: TableBinding) -> EventChannel {
+        let name = table.name
+        let writer = writer
+        return EventChannel(
+            send: { [self] event in send(event, table: name) },
+            finish: { [self] in finishTable(name) },
+            onClose: { writer.onClose($0) },
+            subscribe: { [self] feed in
+                // Live changes are of the table as configured: not while the viewer has a choice.
+                feed.subscribeTagged(writer) { [weak self] bytes in
+                    if self?.hasChoice(name) == false { writer.write(bytes) }
+                }
+            }
+        )
+    }
+
+    /// `table`'s session starts over with `query`: the `reset` that follows carries it in its id.
+    func choose(_ query: QueryChoice.Query, table: String) {
+        let choice = Dictionary(query.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+        state.withLock { $0.queries[table] = choice.isEmpty ? nil : choice }
+    }
+
+    private func hasChoice(_ table: String) -> Bool { state.withLock { $0.queries[table] != nil } }
+
+    private func send(_ event: SSEEvent, table: String) {
+        var event = event
+        event.event = table + ":" + (event.event ?? "message")
+        state.withLock { state in
+            if let id = event.id {
+                state.resumes[table] = id
+                event.id = Self.token(page: page, state).encoded()
+            }
+            writer.write(event.encoded())
+        }
+    }
+
+    private func finishTable(_ table: String) {
+        let allDone = state.withLock { state in
+            state.open.remove(table)
+            return state.open.isEmpty
+        }
+        if allDone { writer.finish() }
+    }
+
+    private static func token(page: String, _ state: State) -> PageToken {
+        var tables: [String: PageToken.Entry] = [:]
+        for (name, resume) in state.resumes {
+            tables[name] = PageToken.Entry(resume: resume, query: state.queries[name] ?? [:])
+        }
+        return PageToken(page: page, tables: tables)
+    }
+}

@@ -1,0 +1,124 @@
+import HTTPServer
+import JSON
+
+/// The routes of pages (``TablePage``, docs/PROTOCOL.md "Pages"): the page, its one event stream, the page list,
+/// and `reload` with a new sort and filter choice for a table on a page.
+extension ServerRoutes {
+    func addPageRoutes(to router: inout RouterBuilder) {
+        router.get("/pages/{name}") { request, parameters throws(HTTPError) in
+            let page = try tablePage(parameters["name"])
+            guard let rendered = tablePages.rendered[page.name] else { throw HTTPError(.notFound, "no such page") }
+            return .now(rendered.response(to: request))
+        }
+        router.get("/pages/{name}/stream") { request, parameters throws(HTTPError) in
+            try pageStream(request, page: try tablePage(parameters["name"]))
+        }
+        router.get("/api/pages") { _, _ in
+            let list: JSONValue = ["pages": .array(pageListing())]
+            return .now(.json(list.serialized()))
+        }
+    }
+
+    /// The pages' entries for `/api/pages` and `/api/tables`.
+    func pageListing() -> [JSONValue] {
+        tablePages.order.compactMap { tablePages.pages[$0]?.listing() }
+    }
+
+    private func tablePage(_ name: String?) throws(HTTPError) -> ResolvedPage {
+        guard let name, let page = tablePages.pages[name] else { throw HTTPError(.notFound, "no such page") }
+        return page
+    }
+
+    /// Where each table of a page stream starts.
+    private struct Plan {
+        let table: TableBinding
+        var resume: ResumeToken?
+        var query: QueryChoice.Query
+    }
+
+    /// Opens a viewer's page stream: one session per table on one connection. `Last-Event-ID` (or `?lastEventId=`)
+    /// resumes every table after its last delivered batch; a token this server cannot read for this page (garbage,
+    /// another page, a cursor from before a restart, a choice that is no option) starts every table over with a
+    /// `reset`. Every table finished and none live: 204, so the browser stops.
+    private func pageStream(_ request: HTTPRequest, page: ResolvedPage) throws(HTTPError) -> HTTPResult {
+        let lastEventID = request.headers["Last-Event-ID"] ?? request.queryValue("lastEventId")
+        let given = lastEventID.map { !$0.isEmpty } == true
+        var token = lastEventID.flatMap { PageToken(decoding: $0, page: page.name) }
+        var plans = page.tables.map { Plan(table: $0, resume: nil, query: []) }
+        for index in plans.indices {
+            guard let decoded = token, let entry = decoded.tables[plans[index].table.name] else { continue }
+            guard let plan = Self.plan(plans[index].table, entry: entry) else {
+                token = nil
+                break
+            }
+            plans[index] = plan
+        }
+        if token == nil { plans = page.tables.map { Plan(table: $0, resume: nil, query: []) } }
+        let finished = plans.allSatisfy { $0.resume?.position == .finished }
+        if finished, plans.allSatisfy({ self.feeds[$0.table.name] == nil }) { return .now(HTTPResponse(status: .noContent)) }
+        for index in plans.indices {
+            // Finished on a page whose other tables go on: say `complete` again (and keep a live table's changes).
+            guard let resume = plans[index].resume, resume.position == .finished else { continue }
+            plans[index].resume = ResumeToken(table: resume.table, offset: resume.offset, position: .end)
+        }
+        let resetFirst = given && token == nil
+        let resumeToken = token
+        let opened = plans
+        let registry = registry, metrics = metrics, timeout = configuration.batchTimeout, liveFeeds = self.feeds
+        let heartbeat = configuration.heartbeatInterval
+        return .now(.eventStream(retryMilliseconds: configuration.retryMilliseconds) { writer in
+            let stream = PageStream(page: page.name, tables: page.tables.map(\.name), writer: writer, token: resumeToken)
+            for plan in opened {
+                let name = plan.table.name
+                ViewerSession.open(
+                    table: plan.table, channel: stream.channel(for: plan.table), resume: plan.resume,
+                    resetFirst: resetFirst, registry: registry, metrics: metrics, batchTimeout: timeout,
+                    feed: liveFeeds[name], query: plan.query, onChoice: { stream.choose($0, table: name) }
+                )
+            }
+            StreamHeartbeat.start(on: writer, commentInterval: heartbeat)
+        })
+    }
+
+    /// A table's start from its entry in a page token; nil if the entry is not this server's (unreadable resume
+    /// token, a cursor it did not seal, a choice that is not one of the table's options).
+    private static func plan(_ table: TableBinding, entry: PageToken.Entry) -> Plan? {
+        guard let resume = ResumeToken(decoding: entry.resume, table: table.name) else { return nil }
+        if case .after(let cursor) = resume.position, !table.isValid(cursor) { return nil }
+        guard let query = try? controlQuery(entry.query, table: table) else { return nil }
+        return Plan(table: table, resume: resume, query: query)
+    }
+
+    /// A choice given as `parameter -> value` (a page token's, or a reload's `p.PARAMETER=VALUE`): each parameter
+    /// must be one of the table's controls and each value one of its options; empty values send nothing. The
+    /// result is in the order of the table's controls.
+    static func controlQuery(_ choice: [String: String], table: TableBinding) throws(HTTPError) -> QueryChoice.Query {
+        for parameter in choice.keys where !table.controls.contains(where: { $0.parameter == parameter }) {
+            throw HTTPError(.badRequest, "the table has no such control")
+        }
+        var query: QueryChoice.Query = []
+        for control in table.controls {
+            guard let value = choice[control.parameter] else { continue }
+            guard control.options.contains(where: { $0.value == value }) else {
+                throw HTTPError(.badRequest, "\(control.parameter) must be one of the table's options")
+            }
+            if !value.isEmpty { query.append((control.parameter, value)) }
+        }
+        return query
+    }
+
+    /// `POST /tables/NAME/sessions/ID/reload`: starts over. For a session of a page's stream, `?p.PARAMETER=VALUE`
+    /// makes the named controls take those values first (the others keep theirs; 400 for a value that is not an
+    /// option). A table's own stream keeps its choice in its URL: its sessions ignore them, as before.
+    func reload(_ request: HTTPRequest, session: ViewerSession) throws(HTTPError) {
+        guard session.acceptsChoices else { return session.reload() }
+        var choice: [String: String] = [:]
+        for control in session.table.controls {
+            if let value = request.queryValue(control.streamParameter) { choice[control.parameter] = value }
+        }
+        guard !choice.isEmpty else { return session.reload() }
+        var merged = Dictionary(session.query.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
+        merged.merge(choice) { _, new in new }
+        session.reload(choosing: try Self.controlQuery(merged, table: session.table))
+    }
+}

@@ -1,0 +1,73 @@
+import JSON
+
+/// A page showing several tables at once, all streamed over one connection: `GET /pages/NAME` serves it (every
+/// table's shell and skeleton rows in the first paint) and `GET /pages/NAME/stream` is its one event stream, in
+/// which every event names its table (docs/PROTOCOL.md, "Pages"). Each table keeps its own session, demand,
+/// reload, controls and completion.
+///
+/// ```swift
+/// let overview = TablePage(name: "overview", title: "Overview", tables: ["orders", "customers"])
+/// let server = try RowstreamServer.start([orders, customers], pages: [overview])
+/// ```
+///
+/// Thread-safe: an immutable value, `Sendable`.
+public struct TablePage: Sendable, Hashable {
+    /// The page's name, used in its URL: 1-64 letters, digits, `-` and `_`.
+    public var name: String
+    /// The page's heading and document title.
+    public var title: String
+    /// The names of the tables shown, top to bottom: 1-8 tables served by the same server, each once.
+    public var tables: [String]
+
+    public init(name: String, title: String, tables: [String]) {
+        self.name = name
+        self.title = title
+        self.tables = tables
+    }
+
+    /// The most tables one page may show.
+    public static let maxTables = 8
+
+    var pagePath: String { "/pages/\(name)" }
+    var streamPath: String { "/pages/\(name)/stream" }
+}
+
+/// A ``TablePage`` with its tables resolved: built once at start-up, immutable afterwards.
+struct ResolvedPage: Sendable {
+    let page: TablePage
+    let tables: [TableBinding]
+
+    var name: String { page.name }
+
+    /// The page's entry in `GET /api/pages` (and the `pages` member of `GET /api/tables`).
+    func listing() -> JSONValue {
+        [
+            "name": .string(page.name), "title": .string(page.title), "page": .string(page.pagePath),
+            "stream": .string(page.streamPath), "tables": .array(page.tables.map(JSONValue.string)),
+        ]
+    }
+}
+
+extension TablePage {
+    /// Checks `pages` against the served tables; the errors name the page and what is wrong.
+    static func resolve(_ pages: [TablePage], tables: [String: TableBinding]) throws -> [ResolvedPage] {
+        var seen: Set<String> = []
+        return try pages.map { page in
+            guard RowstreamServer.isValidName(page.name) else {
+                throw RowstreamError("page name \"\(page.name)\" must be 1-64 letters, digits, - or _")
+            }
+            guard seen.insert(page.name).inserted else { throw RowstreamError("two pages are named \"\(page.name)\"") }
+            guard (1...maxTables).contains(page.tables.count) else {
+                throw RowstreamError("page \(page.name): 1...\(maxTables) tables, not \(page.tables.count)")
+            }
+            guard Set(page.tables).count == page.tables.count else {
+                throw RowstreamError("page \(page.name) lists a table twice")
+            }
+            let bindings = try page.tables.map { name in
+                guard let table = tables[name] else { throw RowstreamError("page \(page.name): no table named \"\(name)\"") }
+                return table
+            }
+            return ResolvedPage(page: page, tables: bindings)
+        }
+    }
+}
