@@ -94,7 +94,7 @@ public struct TableConfig: Sendable {
             live = LiveUpdates(every: try liveReader.seconds("intervalSeconds", in: 1...86_400))
             try liveReader.finish()
         }
-        cacheTTL = .seconds(5)
+        cacheTTL = PageCache.defaultTTL
         prefetch = true
         if var cache = try reader.object("cache") {
             if let d = try cache.seconds("ttlSeconds", in: 0...3_600) { cacheTTL = d }

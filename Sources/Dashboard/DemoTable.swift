@@ -34,7 +34,11 @@ enum DemoTable {
             client: client,
             template: template,
             itemsPath: try JSONPath("data"),
-            style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next_cursor"))
+            style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next_cursor")),
+            // Viewers of the same page share one fetch (a viewer storm makes one upstream request per page) and
+            // pages stay fresh for a few seconds. No prefetch: the demo's request count and its --demo-fail-every
+            // failures follow the viewers' demand exactly.
+            cache: PageCache(ttl: PageCache.defaultTTL, prefetch: false)
         )
         if demo.grid { spec.grid = GridSpec(titleField: try JSONPath("name")) }
         var binding = UpstreamTable.binding(spec: spec, source: source, batchSize: batchSize)

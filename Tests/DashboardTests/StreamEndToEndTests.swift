@@ -93,6 +93,20 @@ struct StreamEndToEndTests {
         #expect(dashboard.demo.requestCount == 1)
     }
 
+    @Test("viewers who open the demo table together share one upstream request per page")
+    func viewersShareTheDemoTablesFetches() async throws {
+        // The upstream takes 400 ms per page: all eight streams open (a few milliseconds) while the first fetch runs.
+        let dashboard = try startDashboard(items: 100, batchSize: 10, latencyMilliseconds: 400)
+        defer { dashboard.shutdown() }
+        var viewers: [SSEClient] = []
+        for _ in 0..<8 { viewers.append(try await SSEClient(port: dashboard.port, path: "/tables/customers/stream")) }
+        for viewer in viewers {
+            #expect(rowKeys(try await viewer.next(named: "rows").event.data) == (1...10).map(String.init))
+            viewer.connection.closeNow()
+        }
+        #expect(dashboard.demo.requestCount == 1)
+    }
+
     @Test("reload starts over with a reset and the first batch")
     func reloadStartsOver() async throws {
         let dashboard = try startDashboard(items: 50, batchSize: 10)

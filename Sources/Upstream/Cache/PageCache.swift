@@ -33,6 +33,9 @@ public final class PageCache: Sendable {
     private let state = Mutex(State())
 
     /// A cache keeping pages for `ttl` (zero: coalescing only), prefetching if asked.
+    /// How long a page stays fresh unless a table's config says otherwise.
+    public static let defaultTTL: Duration = .seconds(5)
+
     public init(ttl: Duration, prefetch: Bool, capacity: Int = 256) {
         self.ttl = ttl
         self.prefetch = prefetch && ttl > .zero
