@@ -21,8 +21,10 @@ public struct SystemBatchesClock: BatchesClock {
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
         let timer = OneShotTimer(DispatchSource.makeTimerSource(queue: .global()))
         timer.source.schedule(deadline: .now() + Self.interval(delay), repeating: .never)
-        timer.source.setEventHandler { [weak timer] in
-            timer?.cancel()
+        // The handler holds the timer (and so the source) until it fires or is cancelled: dropping the cancel
+        // closure must not stop the timer. Cancelling releases the handler, which ends that cycle.
+        timer.source.setEventHandler {
+            timer.cancel()
             action()
         }
         timer.source.resume()
