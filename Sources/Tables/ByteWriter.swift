@@ -85,7 +85,7 @@ struct ByteWriter: ~Copyable {
         appendDigits(value.magnitude, minimumWidth: 1)
     }
 
-    /// Appends the digits of `value`, zero-padded to `minimumWidth` (at most 20).
+    /// Appends the digits of `value`, zero-padded to `minimumWidth`.
     mutating func appendDigits(_ value: UInt, minimumWidth: Int) {
         if value < 100 && minimumWidth == 2 {   // dates and times: two digits, the common case
             reserve(2)
@@ -93,25 +93,21 @@ struct ByteWriter: ~Copyable {
             put(UInt8(truncatingIfNeeded: value % 10) &+ 0x30)
             return
         }
-        var digits = 1
-        var rest = value / 10
-        while rest > 0 {
-            digits &+= 1
-            rest /= 10
-        }
-        let width = max(digits, min(minimumWidth, 20))
-        reserve(width)
-        var position = count &+ width
-        count = position
-        var v = value
-        for _ in 0..<digits {
-            position &-= 1
-            base[position] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
-            v /= 10
-        }
-        while position > count &- width {
-            position &-= 1
-            base[position] = UInt8(ascii: "0")
+        // One pass from the right into a scratch of 20 (UInt.max has 20 digits), then pad and copy.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
+            var position = 20
+            var v = value
+            repeat {
+                position &-= 1
+                scratch[position] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
+                v /= 10
+            } while v > 0
+            let digits = 20 &- position
+            if minimumWidth > digits {
+                reserve(minimumWidth &- digits)
+                for _ in digits..<minimumWidth { put(UInt8(ascii: "0")) }
+            }
+            append(UnsafeBufferPointer(rebasing: scratch[position..<20]))
         }
     }
 

@@ -68,7 +68,7 @@ public struct TableRenderer: Sendable {
 
     /// A first guess at the bytes of `rows` rows (the writer grows past it if needed).
     private func estimatedBytes(rows: Int) -> Int {
-        rows * (96 + cells.count * 64)
+        rows * (128 + cells.count * 96)
     }
 
     func appendRows(_ items: [JSONValue], startIndex: Int, to out: inout ByteWriter) {
