@@ -111,7 +111,7 @@ public struct HTTPRequestParser: Sendable {
     }
 
     private func bodyLength(_ headers: HTTPHeaders, version: HTTPVersion) throws(HTTPParseError) -> Int {
-        if version == .http1_1, headers.values(for: "Host").count != 1 {
+        if version == .http1_1, headers.count(of: "Host") != 1 {
             throw HTTPParseError(.badRequest, "HTTP/1.1 requires exactly one Host header.")
         }
         let lengths = headers.values(for: "Content-Length")
