@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import HTTPServer
 
@@ -60,5 +61,17 @@ import Testing
                                            keepAliveHeader: false)
         #expect(String(decoding: notFound, as: UTF8.self)
             == "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+    }
+}
+
+/// Event loops default to the CPUs the process may use.
+@Suite struct UsableCPUsTests {
+    @Test func theAffinityMaskIsCounted() {
+        #expect(UsableCPUs.count(status: "Name:\tx\nCpus_allowed:\t1\nCpus_allowed_list:\t0\n") == 1)
+        #expect(UsableCPUs.count(status: "Cpus_allowed:\tff,00000003\n") == 10)
+        #expect(UsableCPUs.count(status: "Cpus_allowed:\t0\n") == nil)
+        #expect(UsableCPUs.count(status: "Name:\tx\n") == nil)
+        #expect(UsableCPUs.count() >= 1)
+        #expect(UsableCPUs.count() <= ProcessInfo.processInfo.activeProcessorCount)
     }
 }
