@@ -5,6 +5,8 @@ import Tables
 // rowstream-bench-render: escaped table cells rendered per second on one thread (one core), through the
 // Tables module's TableRenderer over generated items full of characters that must be escaped.
 // Prints one JSON line. Usage: rowstream-bench-render [--items N] [--rounds R]   (both bounded)
+// `--dump` prints instead the rendered bytes of plain, sectioned and grid tables over the bench items and edge
+// values (see Variety.swift): compare its output before and after a renderer change (it must be byte-identical).
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("rowstream-bench-render: \(message)\n".utf8))
     exit(2)
@@ -12,6 +14,10 @@ func fail(_ message: String) -> Never {
 
 var itemCount = 1_000, rounds = 200
 var arguments = CommandLine.arguments.dropFirst()
+if arguments.first == "--dump" {
+    Variety.dump()
+    exit(0)
+}
 while let flag = arguments.popFirst() {
     guard let value = arguments.popFirst().flatMap({ Int($0) }), value > 0 else { fail("\(flag) needs a number") }
     switch flag {

@@ -9,18 +9,26 @@ public protocol BatchesClock: Sendable {
     func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void
 }
 
-/// The real clock: `DispatchQueue.global().asyncAfter`. Thread-safe.
+/// The real clock: a one-shot dispatch timer source on a global queue. Thread-safe.
+///
+/// Cancelling cancels the source, which releases it and its action at once: a load that finishes in
+/// milliseconds leaves nothing behind for the rest of its timeout (an idle viewer holds no timer).
 public struct SystemBatchesClock: BatchesClock {
     /// Creates the system clock.
     public init() {}
 
     /// Runs `action` on a global queue after `delay`; the cancel closure stops it if it has not run yet.
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-        let cancelled = CancelFlag()
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.interval(delay)) {
-            if !cancelled.isSet { action() }
+        let timer = OneShotTimer(DispatchSource.makeTimerSource(queue: .global()))
+        timer.source.schedule(deadline: .now() + Self.interval(delay), repeating: .never)
+        // The handler holds the timer (and so the source) until it fires or is cancelled: dropping the cancel
+        // closure must not stop the timer. Cancelling releases the handler, which ends that cycle.
+        timer.source.setEventHandler {
+            timer.cancel()
+            action()
         }
-        return { cancelled.set() }
+        timer.source.resume()
+        return { timer.cancel() }
     }
 
     /// `delay` in nanoseconds, clamped to what `DispatchTimeInterval` holds (negative delays run at once).
@@ -34,9 +42,16 @@ public struct SystemBatchesClock: BatchesClock {
     }
 }
 
-/// A one-way flag: set once, read from any thread. Thread-safe.
-private final class CancelFlag: Sendable {
-    private let flag = Atomic<Bool>(false)
-    var isSet: Bool { flag.load(ordering: .acquiring) }
-    func set() { flag.store(true, ordering: .releasing) }
+/// One dispatch timer source, cancelled at most once (cancelling releases its handler).
+/// Thread-safe: `DispatchSource.cancel` may be called from any thread; the flag makes it once.
+private final class OneShotTimer: Sendable {
+    nonisolated(unsafe) let source: any DispatchSourceTimer
+    private let cancelled = Atomic<Bool>(false)
+
+    init(_ source: any DispatchSourceTimer) { self.source = source }
+
+    func cancel() {
+        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        source.cancel()
+    }
 }

@@ -62,6 +62,7 @@ extension BatchesDataSource {
             let next = state.withLock { locked -> Event? in
                 if locked.outbox.isEmpty {
                     locked.isDraining = false
+                    locked.outbox = []   // an idle viewer holds no outbox storage
                     return nil
                 }
                 return locked.outbox.removeFirst()

@@ -179,10 +179,17 @@ final class Connection: EventHandler, @unchecked Sendable {
     /// Writes as much buffered output as the socket takes.
     func flush() {
         while !isClosed, output.count > 0 {
-            let sent = output.withUnsentBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            // One gathering send of the queued arrays (a response head and its body go out together).
+            let (sent, offered) = output.withUnsentVectors { vectors in
+                var message = msghdr()
+                message.msg_iov = UnsafeMutablePointer(mutating: vectors.baseAddress)
+                message.msg_iovlen = vectors.count
+                return (sendmsg(fd, &message, Int32(MSG_NOSIGNAL)), vectors.reduce(0) { $0 + $1.iov_len })
+            }
             if sent > 0 {
                 output.consume(sent)
                 lastWriteProgress = .now
+                if sent < offered { return }  // the socket buffer is full: wait for EPOLLOUT
             } else if sent < 0 && errno == EINTR {
                 continue
             } else {

@@ -18,7 +18,15 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
 
     /// The first value for `name` (case-insensitive), or nil.
     public subscript(name: String) -> String? {
-        fields.first { Self.sameName($0.name, name) }?.value
+        for field in fields where Self.sameName(field.name, name) { return field.value }
+        return nil
+    }
+
+    /// How many fields are named `name` (case-insensitive); no allocation.
+    func count(of name: String) -> Int {
+        var count = 0
+        for field in fields where Self.sameName(field.name, name) { count += 1 }
+        return count
     }
 
     /// Every value for `name` (case-insensitive), in order.
@@ -62,13 +70,25 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
 
     /// Whether a comma-separated header (e.g. `Connection`) lists `token`, case-insensitively.
     func hasToken(_ token: String, in name: String) -> Bool {
-        values(for: name).contains { value in
-            value.split(separator: ",").contains { Self.sameName($0.trimmingSpaces, token) }
+        for field in fields where Self.sameName(field.name, name) {
+            if field.value.split(separator: ",").contains(where: { Self.sameName($0.trimmingSpaces, token) }) {
+                return true
+            }
         }
+        return false
     }
 
+    /// ASCII case-insensitive equality (field names and the tokens compared here are ASCII, RFC 9110 §5.1),
+    /// byte by byte with no allocation. Bytes outside ASCII must be equal as they are.
     static func sameName(_ a: some StringProtocol, _ b: some StringProtocol) -> Bool {
-        a.utf8.count == b.utf8.count && a.lowercased() == b.lowercased()
+        let a = a.utf8, b = b.utf8
+        guard a.count == b.count else { return false }
+        for (x, y) in zip(a, b) where x != y {
+            guard x | 0x20 == y | 0x20, (x | 0x20) >= UInt8(ascii: "a"), (x | 0x20) <= UInt8(ascii: "z") else {
+                return false
+            }
+        }
+        return true
     }
 }
 

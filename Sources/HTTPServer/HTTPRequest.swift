@@ -35,7 +35,7 @@ public struct HTTPRequest: Sendable {
         self.version = version
         self.headers = headers
         self.body = body
-        if let mark = target.firstIndex(of: "?") {
+        if let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) {
             path = String(target[..<mark])
             query = String(target[target.index(after: mark)...])
         } else {

@@ -45,7 +45,8 @@ public struct HTTPRequestParser: Sendable {
     private mutating func consume(upTo end: Int) {
         start = end
         if start == buffer.count {
-            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
+            // Nothing buffered: hold no storage (an SSE stream's connection keeps its parser for hours).
+            buffer = []
             start = 0
         } else if start > 16 * 1024, start > buffer.count / 2 {
             buffer.removeFirst(start)
@@ -110,7 +111,7 @@ public struct HTTPRequestParser: Sendable {
     }
 
     private func bodyLength(_ headers: HTTPHeaders, version: HTTPVersion) throws(HTTPParseError) -> Int {
-        if version == .http1_1, headers.values(for: "Host").count != 1 {
+        if version == .http1_1, headers.count(of: "Host") != 1 {
             throw HTTPParseError(.badRequest, "HTTP/1.1 requires exactly one Host header.")
         }
         let lengths = headers.values(for: "Content-Length")

@@ -6,8 +6,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// TCP port; 0 picks an ephemeral port (returned by `start()`).
     public var port: Int = 8080
-    /// Number of event loop threads; default: active processor count.
-    public var eventLoopCount: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+    /// Number of event loop threads; default: the CPUs this process may run on (its affinity mask, as `taskset`
+    /// sets it), so a server pinned to one core runs one loop instead of several time-sharing it.
+    public var eventLoopCount: Int = UsableCPUs.count()
     /// Most unsent bytes a connection may hold; a stream write past it drops the connection (slow consumer).
     public var maxWriteBufferBytes: Int = 1 << 20
     /// How often open event streams get a `: ping` comment.

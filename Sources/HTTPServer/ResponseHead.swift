@@ -1,4 +1,6 @@
 /// Serialises a response's status line and header fields. Pure; thread-safe.
+///
+/// Written byte by byte into one array sized up front: no string interpolation and no allocation per field.
 enum ResponseHead {
     /// The head bytes, ending with the blank line.
     /// - Parameters:
@@ -8,9 +10,11 @@ enum ResponseHead {
         _ response: HTTPResponse, contentLength: Int?, close: Bool, keepAliveHeader: Bool
     ) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(256)
-        out.append(contentsOf: "HTTP/1.1 \(response.status.code) ".utf8)
-        appendClean(response.status.reason, to: &out)
+        out.reserveCapacity(estimatedSize(response))
+        out.append(contentsOf: "HTTP/1.1 ".utf8)
+        appendDecimal(response.status.code, to: &out)
+        out.append(UInt8(ascii: " "))
+        out.append(contentsOf: response.status.reason.utf8.lazy.filter { $0 >= 32 && $0 != 127 })
         out.append(contentsOf: "\r\n".utf8)
         for field in response.headers {
             // The server owns framing headers.
@@ -27,7 +31,9 @@ enum ResponseHead {
             out.append(contentsOf: "\r\n".utf8)
         }
         if let contentLength, !response.status.forbidsBody {
-            out.append(contentsOf: "Content-Length: \(contentLength)\r\n".utf8)
+            out.append(contentsOf: "Content-Length: ".utf8)
+            appendDecimal(contentLength, to: &out)
+            out.append(contentsOf: "\r\n".utf8)
         }
         if close {
             out.append(contentsOf: "Connection: close\r\n".utf8)
@@ -38,7 +44,17 @@ enum ResponseHead {
         return out
     }
 
-    private static func appendClean(_ text: String, to out: inout [UInt8]) {
-        out.append(contentsOf: text.utf8.filter { $0 >= 32 && $0 != 127 })
+    /// Room for the status line, the fields and the framing headers, so the array grows once.
+    private static func estimatedSize(_ response: HTTPResponse) -> Int {
+        var size = 96 + response.status.reason.utf8.count
+        for field in response.headers { size += field.name.utf8.count + field.value.utf8.count + 4 }
+        return size
+    }
+
+    /// The decimal digits of a non-negative `value` (a status code, a length).
+    private static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+        guard value >= 10 else { return out.append(UInt8(truncatingIfNeeded: max(0, value)) + 0x30) }
+        appendDecimal(value / 10, to: &out)
+        out.append(UInt8(truncatingIfNeeded: value % 10) + 0x30)
     }
 }

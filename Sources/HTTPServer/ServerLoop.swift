@@ -81,6 +81,9 @@ final class ServerLoop: @unchecked Sendable {
         if shuttingDown, connections.isEmpty { loop.stop() }
     }
 
+    /// The heartbeat comment, one array shared by every stream's write buffer.
+    private static let ping = Array(": ping\n\n".utf8)
+
     /// Heartbeats for event streams; idle, request-head and stalled-write timeouts.
     private func sweep() {
         let now = ContinuousClock.now
@@ -88,7 +91,7 @@ final class ServerLoop: @unchecked Sendable {
         for connection in Array(connections.values) {
             if case .streaming(let writer, let due?) = connection.state, due <= now {
                 connection.state = .streaming(writer, heartbeatDue: now + config.heartbeatInterval)
-                connection.streamOutput(.bytes(Array(": ping\n\n".utf8)))
+                connection.streamOutput(.bytes(Self.ping))
                 continue
             }
             if let until = connection.lingerUntil, until <= now {

@@ -10,6 +10,17 @@ public struct StaticFiles: HTTPResponder {
         let bytes: [UInt8]
         let etag: String
         let contentType: String
+        /// The response's fields, built once: `Content-Type`, `ETag`, `Cache-Control`, `X-Content-Type-Options`.
+        let headers: HTTPHeaders
+
+        init(bytes: [UInt8], etag: String, contentType: String) {
+            self.bytes = bytes
+            self.etag = etag
+            self.contentType = contentType
+            var headers: HTTPHeaders = ["Content-Type": contentType, "ETag": etag, "Cache-Control": "no-cache"]
+            headers.add(name: "X-Content-Type-Options", value: "nosniff")
+            self.headers = headers
+        }
     }
 
     /// Relative path ("css/app.css") -> file.
@@ -54,8 +65,7 @@ public struct StaticFiles: HTTPResponder {
             return HTTPError(.badRequest, "Bad path.").response
         }
         guard let file = files[relative] else { return HTTPError(.notFound, "Not found.").response }
-        var headers: HTTPHeaders = ["Content-Type": file.contentType, "ETag": file.etag, "Cache-Control": "no-cache"]
-        headers.add(name: "X-Content-Type-Options", value: "nosniff")
+        let headers = file.headers
         if let condition = request.headers["If-None-Match"], Self.matches(condition, file.etag) {
             return HTTPResponse(status: .notModified, headers: headers)
         }
@@ -64,12 +74,13 @@ public struct StaticFiles: HTTPResponder {
 
     /// The cache key for a URL path, or nil when the path is refused.
     static func relativePath(_ path: String) -> String? {
+        if let simple = simpleRelativePath(path) { return simple }
         // Percent-decoding must succeed and give valid UTF-8; a malformed escape is refused.
         guard let decoded = PercentDecoding.decode(path) else { return nil }
         // NUL can truncate paths in C APIs: refused.
         guard !decoded.utf8.contains(0) else { return nil }
         // Backslash is a separator on some systems: refused rather than interpreted.
-        guard !decoded.contains("\\") else { return nil }
+        guard !decoded.utf8.contains(UInt8(ascii: "\\")) else { return nil }
         let segments = decoded.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         // ".." (and ".") segments could climb out of the root, even encoded as %2e%2e: refused after decoding.
         guard !segments.contains(where: { $0 == ".." || $0 == "." }) else { return nil }
@@ -78,6 +89,30 @@ public struct StaticFiles: HTTPResponder {
         // "/" and "/dir/" serve that directory's index.html.
         let joined = segments.joined(separator: "/")
         return joined.isEmpty || joined.hasSuffix("/") ? joined + "index.html" : joined
+    }
+
+    /// The cache key of a plain path (`/`, `/app.css`, `/img/logo.png`, `/dir/`) without decoding or splitting:
+    /// it starts with `/`, holds only letters, digits, `-`, `_`, `.` and `/`, has no `//` and no segment starting
+    /// with `.`. Such a path means the same decoded or not, so the result equals the general rule's; any other
+    /// path gives nil and goes the general way.
+    static func simpleRelativePath(_ path: String) -> String? {
+        let bytes = path.utf8
+        guard bytes.first == UInt8(ascii: "/") else { return nil }
+        var previous = UInt8(ascii: "/")
+        for byte in bytes.dropFirst() {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                break
+            case UInt8(ascii: "."), UInt8(ascii: "/"):
+                if previous == UInt8(ascii: "/") { return nil }   // "//", or a segment starting with "."
+            default:
+                return nil
+            }
+            previous = byte
+        }
+        let joined = String(path.dropFirst())
+        return joined.isEmpty || previous == UInt8(ascii: "/") ? joined + "index.html" : joined
     }
 
     /// Weak comparison of an `If-None-Match` list against a strong ETag (RFC 9110 §13.1.2).

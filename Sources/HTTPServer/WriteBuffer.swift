@@ -1,33 +1,102 @@
-/// A connection's outgoing bytes: appended at the end, sent from the front.
+import Glibc
+
+/// A connection's outgoing bytes: a queue of the arrays handed to it, sent from the front with one gathering
+/// `sendmsg` (no copy: a cached file or an encoded event is queued as the array it is, shared, not copied).
+///
+/// Memory: the buffer holds only what is unsent. Once everything is sent it holds no storage at all, so an
+/// idle connection (an SSE stream between events) costs nothing here however large its last write was.
+///
 /// Thread rules: a value confined to its connection's loop.
 struct WriteBuffer {
-    private var bytes: [UInt8] = []
-    private var sentOffset = 0
-
-    /// Bytes of storage held (for tests proving memory does not grow with the bytes sent).
-    var storageCapacity: Int { bytes.capacity }
+    /// Unsent arrays in order; `chunks[first]` is partly sent (`firstOffset` bytes of it).
+    private var chunks: [[UInt8]] = []
+    private var first = 0
+    private var firstOffset = 0
 
     /// Unsent byte count.
-    var count: Int { bytes.count - sentOffset }
+    private(set) var count = 0
 
-    mutating func append(_ more: some Collection<UInt8>) {
-        bytes.append(contentsOf: more)
+    /// At most this many arrays go into one `sendmsg` (the rest on the next call).
+    static let maxVectors = 16
+
+    /// Bytes of storage held: the queued arrays' capacities plus the queue's own (for tests proving memory
+    /// does not grow with the bytes sent, and is released when drained).
+    var storageCapacity: Int {
+        chunks[first...].reduce(chunks.capacity * MemoryLayout<[UInt8]>.stride) { $0 + $1.capacity }
     }
 
-    /// Calls `body` with the unsent bytes; returns what it returns.
+    /// Queues `bytes` (shared, not copied).
+    mutating func append(_ bytes: [UInt8]) {
+        guard !bytes.isEmpty else { return }
+        chunks.append(bytes)
+        count += bytes.count
+    }
+
+    /// Queues a copy of `bytes`.
+    mutating func append(_ bytes: some Collection<UInt8>) {
+        append(Array(bytes))
+    }
+
+    /// Calls `body` with up to `maxVectors` vectors over the unsent bytes, oldest first (none when empty).
+    /// The pointers are valid only inside `body`.
+    func withUnsentVectors<R>(_ body: (UnsafeBufferPointer<iovec>) -> R) -> R {
+        let end = min(chunks.count, first + Self.maxVectors)
+        return withUnsafeTemporaryAllocation(of: iovec.self, capacity: Self.maxVectors) { vectors in
+            gather(from: first, end: end, into: vectors, filled: 0, body)
+        }
+    }
+
+    /// Fills one vector per array inside nested `withUnsafeBytes` scopes, so every pointer stays valid.
+    private func gather<R>(
+        from index: Int, end: Int, into vectors: UnsafeMutableBufferPointer<iovec>, filled: Int,
+        _ body: (UnsafeBufferPointer<iovec>) -> R
+    ) -> R {
+        guard index < end else { return body(UnsafeBufferPointer(rebasing: vectors[..<filled])) }
+        return chunks[index].withUnsafeBytes { raw in
+            let skip = index == first ? firstOffset : 0
+            vectors[filled] = iovec(iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + skip),
+                                    iov_len: raw.count - skip)
+            return gather(from: index + 1, end: end, into: vectors, filled: filled + 1, body)
+        }
+    }
+
+    /// Calls `body` with the unsent bytes copied into one contiguous buffer (for tests and small callers).
     func withUnsentBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
-        bytes.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[sentOffset...])) }
+        var joined: [UInt8] = []
+        joined.reserveCapacity(count)
+        for (index, chunk) in chunks[first...].enumerated() {
+            joined.append(contentsOf: chunk[(index == 0 ? firstOffset : 0)...])
+        }
+        return joined.withUnsafeBytes(body)
     }
 
-    /// Marks `sent` bytes as sent; compacts so memory does not grow with the total sent.
+    /// Marks `sent` bytes (at most `count`) as sent, dropping every array fully sent. When nothing is left
+    /// unsent, all storage is released.
     mutating func consume(_ sent: Int) {
-        sentOffset += sent
-        if sentOffset == bytes.count {
-            bytes.removeAll(keepingCapacity: bytes.capacity <= 256 * 1024)
-            sentOffset = 0
-        } else if sentOffset >= 64 * 1024, sentOffset * 2 >= bytes.count {
-            bytes.removeFirst(sentOffset)
-            sentOffset = 0
+        precondition(sent >= 0 && sent <= count, "consumed more than was queued")
+        count -= sent
+        if count == 0 {
+            chunks = []
+            first = 0
+            firstOffset = 0
+            return
+        }
+        var left = sent
+        while left > 0 {
+            let remaining = chunks[first].count - firstOffset
+            if left < remaining {
+                firstOffset += left
+                break
+            }
+            left -= remaining
+            chunks[first] = []   // release its storage now
+            first += 1
+            firstOffset = 0
+        }
+        // Drop the sent slots once they are the larger part, so the queue stays proportional to what is unsent.
+        if first >= 32, first * 2 >= chunks.count {
+            chunks.removeFirst(first)
+            first = 0
         }
     }
 }

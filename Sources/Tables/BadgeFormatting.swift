@@ -7,16 +7,21 @@ enum BadgeFormatting {
 
     /// Appends the slug of `text`: ASCII letters lower-cased, digits kept, every other character
     /// (one per Unicode scalar) replaced by "-", truncated to 32 characters. Only [a-z0-9-] is written.
-    static func appendSlug(_ text: String, to buffer: inout [UInt8]) {
-        var written = 0
-        for scalar in text.unicodeScalars {
-            guard written < maximumSlugLength else { return }
-            switch scalar.value {
-            case 0x61...0x7A, 0x30...0x39: buffer.append(UInt8(scalar.value))
-            case 0x41...0x5A: buffer.append(UInt8(scalar.value + 0x20))
-            default: buffer.append(UInt8(ascii: "-"))
+    /// Works on the UTF-8 bytes: a scalar is its lead byte (continuation bytes, `10xxxxxx`, are skipped).
+    static func appendSlug(_ text: String, to buffer: inout ByteWriter) {
+        var text = text
+        buffer.reserve(maximumSlugLength)
+        text.withUTF8 { bytes in
+            var written = 0
+            for byte in bytes where byte & 0xC0 != 0x80 {
+                guard written < maximumSlugLength else { return }
+                switch byte {
+                case 0x61...0x7A, 0x30...0x39: buffer.put(byte)
+                case 0x41...0x5A: buffer.put(byte + 0x20)
+                default: buffer.put(UInt8(ascii: "-"))
+                }
+                written += 1
             }
-            written += 1
         }
     }
 }

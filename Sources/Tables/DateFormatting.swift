@@ -12,7 +12,7 @@ enum DateFormatting {
     }
 
     /// Appends the `<time>` element for `value`; returns false (appending nothing) if it is not a date.
-    static func appendTime(_ value: JSONValue, to buffer: inout [UInt8]) -> Bool {
+    static func appendTime(_ value: JSONValue, to buffer: inout ByteWriter) -> Bool {
         guard let parsed = parse(value) else { return false }
         switch parsed {
         case .date(let year, let month, let day):
@@ -53,7 +53,7 @@ enum DateFormatting {
         }
     }
 
-    private static func appendDate(_ year: Int, _ month: Int, _ day: Int, to buffer: inout [UInt8]) {
+    private static func appendDate(_ year: Int, _ month: Int, _ day: Int, to buffer: inout ByteWriter) {
         buffer.appendDigits(UInt(year), minimumWidth: 4)
         buffer.append(UInt8(ascii: "-"))
         buffer.appendDigits(UInt(month), minimumWidth: 2)
@@ -61,7 +61,7 @@ enum DateFormatting {
         buffer.appendDigits(UInt(day), minimumWidth: 2)
     }
 
-    private static func appendClock(_ t: CivilTime, seconds: Bool, to buffer: inout [UInt8]) {
+    private static func appendClock(_ t: CivilTime, seconds: Bool, to buffer: inout ByteWriter) {
         buffer.appendDigits(UInt(t.hour), minimumWidth: 2)
         buffer.append(UInt8(ascii: ":"))
         buffer.appendDigits(UInt(t.minute), minimumWidth: 2)

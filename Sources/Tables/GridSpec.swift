@@ -22,7 +22,7 @@ public struct GridSpec: Sendable, Hashable {
 
 extension TableRenderer {
     /// The card's image cell and title cell for `item`: escaped; an `<img>` only for an http(s) URL.
-    func appendCardHead(_ grid: GridSpec, item: JSONValue, to buffer: inout [UInt8]) {
+    func appendCardHead(_ grid: GridSpec, item: JSONValue, to buffer: inout ByteWriter) {
         let title = grid.titleField.evaluate(item).flatMap { $0.isNull ? nil : $0.displayText } ?? ""
         buffer.append("<td class=\"rs-card-media\">")
         if let image = grid.imageField?.evaluate(item)?.stringValue, let url = LinkFormatting.safeURL(image) {

@@ -1,5 +1,6 @@
 /// HTML escaping in one pass over UTF-8 bytes: `&` `<` `>` `"` `'` become entities; everything else
-/// is copied in runs. The output is safe in element content and in double- or single-quoted attributes.
+/// is copied in runs (a string with nothing to escape is one copy). The output is safe in element content and in
+/// double- or single-quoted attributes.
 ///
 /// Thread-safe: stateless.
 public enum HTMLEscaping {
@@ -19,22 +20,52 @@ public enum HTMLEscaping {
 
     /// Appends raw UTF-8 bytes escaped to `buffer`.
     public static func appendEscaped(bytes: UnsafeBufferPointer<UInt8>, to buffer: inout [UInt8]) {
+        var writer = ByteWriter(capacity: bytes.count + bytes.count / 4)
+        appendEscaped(bytes: bytes, to: &writer)
+        writer.copy(to: &buffer)
+    }
+
+    /// Appends `s` escaped to `writer`.
+    static func appendEscaped(_ s: String, to writer: inout ByteWriter) {
+        var s = s
+        s.withUTF8 { appendEscaped(bytes: $0, to: &writer) }
+    }
+
+    /// The special bytes as bits of one word: all are below 64 (`"` 0x22, `&` 0x26, `'` 0x27, `<` 0x3C, `>` 0x3E).
+    private static let specialMask: UInt64 = 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
+
+    /// Whether `byte` must be escaped: one compare and one bit test, no table.
+    @inline(__always)
+    static func isSpecial(_ byte: UInt8) -> Bool {
+        byte < 64 && (specialMask >> UInt64(byte)) & 1 != 0
+    }
+
+    /// Appends raw UTF-8 bytes escaped to `writer`: runs of plain bytes are copied whole.
+    static func appendEscaped(bytes: UnsafeBufferPointer<UInt8>, to writer: inout ByteWriter) {
+        guard let start = bytes.baseAddress else { return }
+        let count = bytes.count
         var runStart = 0
-        for i in 0..<bytes.count {
-            let entity: StaticString
-            switch bytes[i] {
-            case UInt8(ascii: "&"): entity = "&amp;"
-            case UInt8(ascii: "<"): entity = "&lt;"
-            case UInt8(ascii: ">"): entity = "&gt;"
-            case UInt8(ascii: "\""): entity = "&quot;"
-            case UInt8(ascii: "'"): entity = "&#39;"
-            default: continue
+        var i = 0
+        while i < count {
+            let byte = start[i]
+            if isSpecial(byte) {
+                writer.append(UnsafeBufferPointer(start: start + runStart, count: i - runStart))
+                appendEntity(byte, to: &writer)
+                runStart = i + 1
             }
-            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-            buffer.append(entity)
-            runStart = i + 1
+            i += 1
         }
-        buffer.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+        writer.append(UnsafeBufferPointer(start: start + runStart, count: count - runStart))
+    }
+
+    private static func appendEntity(_ byte: UInt8, to writer: inout ByteWriter) {
+        switch byte {
+        case UInt8(ascii: "&"): writer.append("&amp;")
+        case UInt8(ascii: "<"): writer.append("&lt;")
+        case UInt8(ascii: ">"): writer.append("&gt;")
+        case UInt8(ascii: "\""): writer.append("&quot;")
+        default: writer.append("&#39;")
+        }
     }
 }
 
@@ -47,22 +78,8 @@ extension Array where Element == UInt8 {
 
     /// Appends the decimal digits of `value`.
     mutating func appendDecimal(_ value: Int) {
-        if value < 0 { append(UInt8(ascii: "-")) }
-        appendDigits(value.magnitude, minimumWidth: 1)
-    }
-
-    /// Appends the digits of `value`, zero-padded to `minimumWidth`.
-    mutating func appendDigits(_ value: UInt, minimumWidth: Int) {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
-            var count = 0
-            var v = value
-            repeat {
-                scratch[count] = UInt8(v % 10) + 0x30
-                v /= 10
-                count += 1
-            } while v > 0
-            for _ in count..<Swift.max(minimumWidth, count) { append(UInt8(ascii: "0")) }
-            for i in stride(from: count - 1, through: 0, by: -1) { append(scratch[i]) }
-        }
+        var writer = ByteWriter(capacity: 24)
+        writer.appendDecimal(value)
+        writer.copy(to: &self)
     }
 }

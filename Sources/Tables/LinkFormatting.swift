@@ -6,12 +6,19 @@ enum LinkFormatting {
     /// `http` or `https` (any case) followed by `://`; nil otherwise. So `javascript:`, `data:`,
     /// ` javascript:`, `JaVaScRiPt:`, `java\tscript:` and relative URLs never become links.
     static func safeURL(_ text: String) -> String? {
-        let utf8 = text.utf8
-        guard let first = utf8.firstIndex(where: { !isTrimmed($0) }),
-              let last = utf8.lastIndex(where: { !isTrimmed($0) }) else { return nil }
-        let trimmed = utf8[first...last]
+        var text = text
+        return text.withUTF8 { bytes in
+            safeRange(bytes).map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
+        }
+    }
+
+    /// Where in `bytes` the safe URL is (the rule of ``safeURL(_:)``), without copying; nil if it is not one.
+    static func safeRange(_ bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        guard let first = bytes.firstIndex(where: { !isTrimmed($0) }),
+              let last = bytes.lastIndex(where: { !isTrimmed($0) }) else { return nil }
+        let trimmed = UnsafeBufferPointer(rebasing: bytes[first...last])
         guard hasPrefix(trimmed, "http://") || hasPrefix(trimmed, "https://") else { return nil }
-        return String(Substring(trimmed))
+        return first..<(last + 1)
     }
 
     /// Whitespace and C0/DEL control characters, which browsers strip around URLs.
@@ -20,14 +27,12 @@ enum LinkFormatting {
     }
 
     /// ASCII case-insensitive prefix test; `prefix` must be lower-case.
-    private static func hasPrefix(_ bytes: Substring.UTF8View, _ prefix: StaticString) -> Bool {
+    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: StaticString) -> Bool {
         guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
-        var index = bytes.startIndex
         for k in 0..<prefix.utf8CodeUnitCount {
-            var byte = bytes[index]
+            var byte = bytes[k]
             if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte += 0x20 }
             guard byte == prefix.utf8Start[k] else { return false }
-            index = bytes.index(after: index)
         }
         return true
     }

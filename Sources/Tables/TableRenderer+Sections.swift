@@ -6,12 +6,12 @@ extension TableRenderer {
     /// class="rs-section-title">V</span> <span class="rs-section-count"></span></th></tr>`. The page fills the
     /// count (it grows as batches continue the section); clients that keep only rows with `data-index` skip it.
     public func sectionHeader(_ section: String) -> [UInt8] {
-        var buffer: [UInt8] = []
-        appendSectionHeader(section, to: &buffer)
-        return buffer
+        var writer = ByteWriter(capacity: 256)
+        appendSectionHeader(section, to: &writer)
+        return writer.bytes
     }
 
-    func appendSectionHeader(_ section: String, to buffer: inout [UInt8]) {
+    func appendSectionHeader(_ section: String, to buffer: inout ByteWriter) {
         buffer.append("<tr class=\"rs-section-head\" data-section=\"")
         HTMLEscaping.appendEscaped(section, to: &buffer)
         buffer.append("\"><th scope=\"rowgroup\" colspan=\"")
@@ -21,12 +21,12 @@ extension TableRenderer {
         buffer.append("</span> <span class=\"rs-section-count\"></span></th></tr>")
     }
 
-    func appendSectionAttributes(_ sections: SectionSpec, item: JSONValue, to buffer: inout [UInt8]) {
+    func appendSectionAttributes(_ sections: SectionSpec, item: JSONValue, to buffer: inout ByteWriter) {
         buffer.append("\" data-section=\"")
         HTMLEscaping.appendEscaped(sections.section(of: item), to: &buffer)
         if let summand = sections.summand(of: item) {
             buffer.append("\" data-value=\"")
-            buffer.append(contentsOf: Self.numberText(summand).utf8)
+            buffer.appendUTF8(Self.numberText(summand))
         }
     }
 

@@ -8,15 +8,17 @@ import JSON
 public struct TableRenderer: Sendable {
     /// The spec this renderer was built from.
     public let spec: TableSpec
-    /// `<td class="rs-c rs-FORMAT">` per column.
-    private let cellOpenings: [[UInt8]]
+    /// Per column: its opening markup, lookup and format, prepared for the render loop.
+    private let cells: [CellRenderer.Plan]
+    /// Where the key is.
+    private let key: FieldLookup
     /// One complete skeleton row.
     private let skeleton: [UInt8]
 
     /// Builds a renderer; precomputes the per-column markup.
     public init(spec: TableSpec) {
         self.spec = spec
-        cellOpenings = spec.columns.map { column in
+        let cellOpenings = spec.columns.map { column in
             var bytes: [UInt8] = []
             bytes.append("<td class=\"rs-c rs-")
             bytes.append(contentsOf: column.format.rawValue.utf8)
@@ -40,6 +42,8 @@ public struct TableRenderer: Sendable {
         }
         skeleton.append("</tr>")
         self.skeleton = skeleton
+        cells = zip(spec.columns, cellOpenings).map { CellRenderer.Plan(column: $0, opening: $1) }
+        key = FieldLookup(spec.keyField)
     }
 
     /// Appends one `<tr data-key="KEY" data-index="N">` per item (N = startIndex + i) with one `<td>`
@@ -49,48 +53,67 @@ public struct TableRenderer: Sendable {
     /// on each row, and a section header row first and before each row whose section differs from the row
     /// before it (see ``sectionHeader(_:)``).
     public func appendRows(_ items: [JSONValue], startIndex: Int, to buffer: inout [UInt8]) {
-        var previousSection: String? = nil
-        for (offset, item) in items.enumerated() {
-            let index = startIndex + offset
-            if let sections = spec.sections {
-                let section = sections.section(of: item)
-                if section != previousSection { appendSectionHeader(section, to: &buffer) }
-                previousSection = section
-            }
-            appendRow(item, index: index, to: &buffer)
-        }
+        var writer = ByteWriter(capacity: estimatedBytes(rows: items.count))
+        appendRows(items, startIndex: startIndex, to: &writer)
+        writer.copy(to: &buffer)
     }
 
     /// One `<tr>` for `item` at `index`, without any section header row. A nil `index` (live updates,
     /// docs/PROTOCOL.md) writes no `data-index`, and a missing key as `0`.
     public func appendRow(_ item: JSONValue, index: Int?, to buffer: inout [UInt8]) {
-        buffer.append(spec.grid == nil ? "<tr data-key=\"" : "<tr class=\"rs-card\" data-key=\"")
-        if let key = spec.keyField.evaluate(item), !key.isNull {
-            CellRenderer.appendText(key, to: &buffer)
+        var writer = ByteWriter(capacity: estimatedBytes(rows: 1))
+        appendRow(item, index: index, to: &writer)
+        writer.copy(to: &buffer)
+    }
+
+    /// A first guess at the bytes of `rows` rows (the writer grows past it if needed).
+    private func estimatedBytes(rows: Int) -> Int {
+        rows * (128 + cells.count * 96)
+    }
+
+    func appendRows(_ items: [JSONValue], startIndex: Int, to out: inout ByteWriter) {
+        guard let sections = spec.sections else {
+            for (offset, item) in items.enumerated() { appendRow(item, index: startIndex + offset, to: &out) }
+            return
+        }
+        var previousSection: String? = nil
+        for (offset, item) in items.enumerated() {
+            let section = sections.section(of: item)
+            if section != previousSection { appendSectionHeader(section, to: &out) }
+            previousSection = section
+            appendRow(item, index: startIndex + offset, to: &out)
+        }
+    }
+
+    func appendRow(_ item: JSONValue, index: Int?, to out: inout ByteWriter) {
+        out.append(spec.grid == nil ? "<tr data-key=\"" : "<tr class=\"rs-card\" data-key=\"")
+        if let key = key.evaluate(item), !key.isNull {
+            CellRenderer.appendText(key, to: &out)
         } else {
-            buffer.appendDecimal(index ?? 0)
+            out.appendDecimal(index ?? 0)
         }
         if let index {
-            buffer.append("\" data-index=\"")
-            buffer.appendDecimal(index)
+            out.append("\" data-index=\"")
+            out.appendDecimal(index)
         }
-        if let sections = spec.sections { appendSectionAttributes(sections, item: item, to: &buffer) }
-        buffer.append("\">")
-        if let grid = spec.grid { appendCardHead(grid, item: item, to: &buffer) }
-        for (column, opening) in zip(spec.columns, cellOpenings) {
-            buffer.append(contentsOf: opening)
-            CellRenderer.appendContent(of: column, item: item, to: &buffer)
-            buffer.append("</td>")
+        if let sections = spec.sections { appendSectionAttributes(sections, item: item, to: &out) }
+        out.append("\">")
+        if let grid = spec.grid { appendCardHead(grid, item: item, to: &out) }
+        cells.withUnsafeBufferPointer { cells in
+            for cell in cells {
+                out.append(cell.opening)
+                CellRenderer.appendContent(of: cell, item: item, to: &out)
+                out.append("</td>")
+            }
         }
-        buffer.append("</tr>")
+        out.append("</tr>")
     }
 
     /// The rows of `appendRows` in a new buffer.
     public func renderRows(_ items: [JSONValue], startIndex: Int) -> [UInt8] {
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(items.count * (64 + spec.columns.count * 48))
-        appendRows(items, startIndex: startIndex, to: &buffer)
-        return buffer
+        var writer = ByteWriter(capacity: estimatedBytes(rows: items.count))
+        appendRows(items, startIndex: startIndex, to: &writer)
+        return writer.bytes
     }
 
     /// One skeleton row: `<tr class="rs-skeleton" aria-hidden="true">` with the same cells and classes
