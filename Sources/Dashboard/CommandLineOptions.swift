@@ -24,6 +24,8 @@ public enum CommandLineOptions {
       --demo-controls on      sort and status controls above the demo table
       --demo-sections FIELD   the demo table sorted by FIELD (city, status, plan, ...) in sections, MRR summed
       --heartbeat-seconds N   heartbeat comment interval on event streams (default 15)
+      --dead-peer-seconds N   close a stream whose viewer leaves sent data unacknowledged this long (TCP user
+                              timeout and keepalive; default 30, 0: kernel defaults, about 15 minutes)
       -h, --help              show this help
     """
 
@@ -80,6 +82,9 @@ public enum CommandLineOptions {
                 configuration.demo.liveEvery = .seconds(try integer(flag, value, in: 1...86_400))
             case "--heartbeat-seconds":
                 configuration.heartbeatInterval = .seconds(try integer(flag, value, in: 1...3_600))
+            case "--dead-peer-seconds":
+                let seconds = try integer(flag, value, in: 0...86_400)
+                configuration.deadPeerTimeout = seconds == 0 ? nil : .seconds(seconds)
             default:
                 throw ParseError(description: "unknown option \(flag) (see --help)")
             }
