@@ -10,7 +10,8 @@ import Synchronization
 /// RSS stayed at the load's high-water mark (docs/HARDENING.md). `malloc_trim(0)` releases the free pages inside
 /// the heaps (what is in use does not move). It walks every arena (about 25 ms for 150 MB), so it runs rarely:
 /// when open connections have fallen by `minimumDrop`, and to at most half, from their peak since the last
-/// return, and at most once per `minimumInterval`; on a global queue, never on an event loop.
+/// return, and at most once per `minimumInterval`; on a global queue, never on an event loop. A wave of
+/// disconnects seen half-way by one sweep gets a second return for the rest once the interval has passed.
 ///
 /// Thread-safe: the decision is made under one `Mutex`; every loop's sweep may call `observe`.
 final class FreedMemoryReturn: Sendable {
@@ -26,7 +27,7 @@ final class FreedMemoryReturn: Sendable {
     let minimumInterval: Duration
     private let state = Mutex(State())
 
-    init(minimumDrop: Int, minimumInterval: Duration = .seconds(10)) {
+    init(minimumDrop: Int, minimumInterval: Duration = .seconds(2)) {
         self.minimumDrop = max(1, minimumDrop)
         self.minimumInterval = minimumInterval
     }

@@ -29,7 +29,7 @@ public struct HTTPServerConfiguration: Sendable {
     /// Most connections open at once from one client IPv4 address; past it: `503` and close.
     public var maxConnectionsPerAddress: Int = 4_096
     /// Returns the allocator's free memory to the system (glibc `malloc_trim`, off the loops, at most every
-    /// 10 s) once open connections have fallen by this many, and to at most half, from their peak: without it RSS
+    /// 2 s) once open connections have fallen by this many, and to at most half, from their peak: without it RSS
     /// stays at the high-water mark of the busiest moment (see `FreedMemoryReturn`). nil: never.
     public var freedMemoryReturnDrop: Int? = 256
     /// Request parser limits.
