@@ -73,7 +73,7 @@ let package = Package(
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
         .testTarget(name: "BatchesTests", dependencies: ["Batches"], swiftSettings: strict),
         .testTarget(name: "TablesTests", dependencies: ["Tables", "JSON"], swiftSettings: strict),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["TestSupport", "HTTPServer"], swiftSettings: strict),
         .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "JSON"], swiftSettings: strict),
         .testTarget(
             name: "DashboardTests",

@@ -11,6 +11,8 @@
 
 struct sockaddr;
 extern int accept4(int fd, struct sockaddr *addr, unsigned int *addr_len, int flags);
+/* glibc's malloc_trim (<malloc.h> is not in SwiftGlibc.h): gives free heap memory back to the system. */
+extern int malloc_trim(unsigned long pad);
 
 /* Event bits, as plain constants (sys/epoll.h defines them as enum values and macros). */
 static const uint32_t csystem_EPOLLIN = EPOLLIN;

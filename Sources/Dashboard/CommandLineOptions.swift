@@ -27,6 +27,8 @@ public enum CommandLineOptions {
       --bench-stamp on        bench mode: the demo table is live and every demo page's names carry ts=<unix us>
                               seq=<request number>, so each POST /tables/customers/refresh broadcasts an update
       --heartbeat-seconds N   heartbeat comment interval on event streams (default 15)
+      --dead-peer-seconds N   close a stream whose viewer leaves sent data unacknowledged this long (TCP user
+                              timeout and keepalive; default 30, 0: kernel defaults, about 15 minutes)
       -h, --help              show this help
     """
 
@@ -90,6 +92,9 @@ public enum CommandLineOptions {
                 configuration.demo.benchStamp = value == "on"
             case "--heartbeat-seconds":
                 configuration.heartbeatInterval = .seconds(try integer(flag, value, in: 1...3_600))
+            case "--dead-peer-seconds":
+                let seconds = try integer(flag, value, in: 0...86_400)
+                configuration.deadPeerTimeout = seconds == 0 ? nil : .seconds(seconds)
             default:
                 throw ParseError(description: "unknown option \(flag) (see --help)")
             }

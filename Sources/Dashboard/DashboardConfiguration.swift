@@ -16,6 +16,8 @@ public struct DashboardConfiguration: Sendable {
     public var retryMilliseconds = 2_000
     /// Heartbeat comment interval on open event streams.
     public var heartbeatInterval: Duration = .seconds(15)
+    /// How long a viewer may leave sent bytes unacknowledged before its stream is closed (nil: kernel defaults).
+    public var deadPeerTimeout: Duration? = .seconds(30)
     /// How long a single batch may take before it fails as timed out (retryable).
     public var batchTimeout: Duration = .seconds(30)
     /// Event loops of the HTTP server; nil: one per core.
@@ -51,6 +53,7 @@ extension DashboardConfiguration {
         server.retryMilliseconds = retryMilliseconds
         server.heartbeatInterval = heartbeatInterval
         server.batchTimeout = batchTimeout
+        server.deadPeerTimeout = deadPeerTimeout
         server.eventLoopCount = eventLoopCount
         return server
     }

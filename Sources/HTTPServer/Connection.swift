@@ -132,6 +132,7 @@ final class Connection: EventHandler, @unchecked Sendable {
             let writer = makeWriter()
             let interval = context.configuration.heartbeatInterval
             state = .streaming(writer, heartbeatDue: response.isEventStream ? .now + interval : nil)
+            if let timeout = context.configuration.deadPeerTimeout { DeadPeerDetection.enable(on: fd, timeout: timeout) }
             context.counters.openStreams.add(1, ordering: .relaxed)
             open(writer)
             if shuttingDown { finishStream() }

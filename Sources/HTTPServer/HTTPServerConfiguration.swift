@@ -13,6 +13,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxWriteBufferBytes: Int = 1 << 20
     /// How often open event streams get a `: ping` comment.
     public var heartbeatInterval: Duration = .seconds(15)
+    /// How long a stream's peer may leave sent bytes unacknowledged (or, with no heartbeat, stay silent to TCP
+    /// keepalive probes) before the kernel fails the socket and the stream is closed: finds peers that vanished
+    /// without a FIN or RST (see `DeadPeerDetection`). Set on each stream's socket when it opens; nil: the kernel's
+    /// defaults (about 15 minutes of retransmissions, no keepalive).
+    public var deadPeerTimeout: Duration? = .seconds(30)
     /// How long a keep-alive connection may wait for its next request (and a write may stall).
     public var idleTimeout: Duration = .seconds(60)
     /// How long a request may take to arrive in full once its first byte came; then 408 and close.
@@ -24,6 +29,10 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxConnections: Int = 16_000
     /// Most connections open at once from one client IPv4 address; past it: `503` and close.
     public var maxConnectionsPerAddress: Int = 4_096
+    /// Returns the allocator's free memory to the system (glibc `malloc_trim`, off the loops, at most every
+    /// 2 s) once open connections have fallen by this many, and to at most half, from their peak: without it RSS
+    /// stays at the high-water mark of the busiest moment (see `FreedMemoryReturn`). nil: never.
+    public var freedMemoryReturnDrop: Int? = 256
     /// Request parser limits.
     public var limits = HTTPParserLimits()
 

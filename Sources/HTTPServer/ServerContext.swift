@@ -4,11 +4,14 @@ final class ServerContext: Sendable {
     let configuration: HTTPServerConfiguration
     let counters = ServerCounters()
     let admission: ConnectionAdmission
+    /// Nil when `configuration.freedMemoryReturnDrop` is nil.
+    let freedMemory: FreedMemoryReturn?
 
     init(responder: any HTTPResponder, configuration: HTTPServerConfiguration) {
         self.responder = responder
         self.configuration = configuration
         admission = ConnectionAdmission(maxConnections: configuration.maxConnections,
                                         maxPerAddress: configuration.maxConnectionsPerAddress)
+        freedMemory = configuration.freedMemoryReturnDrop.map { FreedMemoryReturn(minimumDrop: $0) }
     }
 }

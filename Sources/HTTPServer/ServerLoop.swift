@@ -88,6 +88,7 @@ final class ServerLoop: @unchecked Sendable {
     private func sweep() {
         let now = ContinuousClock.now
         let config = context.configuration
+        context.freedMemory?.observe(openConnections: context.counters.openConnections.load(ordering: .relaxed))
         for connection in Array(connections.values) {
             if case .streaming(let writer, let due?) = connection.state, due <= now {
                 connection.state = .streaming(writer, heartbeatDue: now + config.heartbeatInterval)

@@ -79,6 +79,7 @@ public final class RowstreamServer: Sendable {
         serverConfiguration.host = configuration.host
         serverConfiguration.port = configuration.port
         serverConfiguration.heartbeatInterval = configuration.heartbeatInterval
+        serverConfiguration.deadPeerTimeout = configuration.deadPeerTimeout
         if let loops = configuration.eventLoopCount { serverConfiguration.eventLoopCount = loops }
         let server = HTTPServer(configuration: serverConfiguration, responder: routes.router())
         let port: Int

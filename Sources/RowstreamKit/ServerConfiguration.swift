@@ -22,6 +22,10 @@ public struct ServerConfiguration: Sendable {
     public var retryMilliseconds = 2_000
     /// The interval of `: ping` comments on open streams (heartbeat events go out every two).
     public var heartbeatInterval: Duration = .seconds(15)
+    /// How long a viewer's connection may leave sent bytes (a batch, a heartbeat) unacknowledged before it is
+    /// closed and its session freed: finds viewers that vanished without closing (TCP_USER_TIMEOUT and TCP
+    /// keepalive on each stream; docs/HARDENING.md). nil: the kernel's defaults (about 15 minutes).
+    public var deadPeerTimeout: Duration? = .seconds(30)
     /// How long one batch may load before it fails as timed out (retryable; the loader's task is cancelled).
     public var batchTimeout: Duration = .seconds(30)
     /// Event loops of the HTTP server; nil: one per core.

@@ -42,9 +42,47 @@ struct UpstreamFaultTests {
         other.connection.closeNow()
     }
 
+    /// The test above sees other viewers served once the fault is over (the hang timed out). Here they are served
+    /// while the upstream still hangs: the hung fetch holds no thread, no loop and no lock that others need.
+    @Test func whileAnUpstreamHangsOtherViewersAreServed() async throws {
+        let upstream = try FaultUpstream(.hang)
+        var upstreamStopped = false
+        defer { if !upstreamStopped { upstream.stop() } }
+        let dashboard = try startDashboard(upstreamPort: upstream.port, timeoutSeconds: 60, heartbeat: .seconds(3_600))
+        defer { dashboard.shutdown() }
+        let port = dashboard.port
+
+        let viewer = try await SSEClient(port: port, path: "/tables/bad/stream", timeoutSeconds: 30)
+        let nextURL = try #require(try sessionInfo(try await viewer.next(named: "session").event)["next"] as? String)
+        _ = try await viewer.next(named: "rows")
+        #expect(try await post(port, nextURL) == 202)
+        _ = try await viewer.next(named: "loading")  // the second page's fetch has started: it hangs for 60 s
+
+        // Three other viewers each get two batches (the second on demand) and /healthz answers.
+        for _ in 0..<3 {
+            let other = try await SSEClient(port: port, path: "/tables/good/stream")
+            let next = try #require(try sessionInfo(try await other.next(named: "session").event)["next"] as? String)
+            #expect(rowKeys(try await other.next(named: "rows").event.data) == ["0", "1", "2", "3", "4"])
+            #expect(try await post(port, next) == 202)
+            #expect(rowKeys(try await other.next(named: "rows").event.data) == ["5", "6", "7", "8", "9"])
+            other.connection.closeNow()
+        }
+        #expect(try await fetch(port, "GET", "/healthz").status == 200)
+        #expect(!viewer.connection.hasInput(), "the hung batch ended before the others were served")
+
+        // The upstream goes away: the hung fetch fails, and the viewer gets its error.
+        upstream.stop()
+        upstreamStopped = true
+        let (error, skipped) = try await viewer.next(named: "error")
+        #expect(!skipped.contains { $0.event == "reset" || $0.event == "rows" })
+        #expect(!error.data.isEmpty)
+        viewer.connection.closeNow()
+    }
+
     /// A dashboard with two tables over the fault upstream, from a config: `good` (always valid pages) and `bad`.
     /// No retries and no cache, so the viewer meets each fault exactly once.
-    private func startDashboard(upstreamPort: Int, timeoutSeconds: Int) throws -> Dashboard {
+    private func startDashboard(upstreamPort: Int, timeoutSeconds: Int,
+                                heartbeat: Duration = .seconds(15)) throws -> Dashboard {
         let tables = ["good", "bad"].map { name in
             """
             {"name": "\(name)", "title": "\(name)", "batchSize": 5,
@@ -61,6 +99,7 @@ struct UpstreamFaultTests {
         configuration.port = 0
         configuration.eventLoopCount = 1
         configuration.batchTimeout = .seconds(30)
+        configuration.heartbeatInterval = heartbeat
         configuration.publicDirectory = publicDirectory
         return try Dashboard.start(configuration, config: config)
     }

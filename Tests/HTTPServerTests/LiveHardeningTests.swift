@@ -1,30 +1,20 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import HTTPServer
 
-/// Hostile clients on a live server: malformed input, limits, slowloris, connection caps. Every wait is bounded.
+/// Hostile clients on a live server: malformed input, limits, slowloris, connection caps. Every wait is bounded
+/// and runs off the cooperative pool.
 @Suite(.serialized) struct LiveHardeningTests {
     static let marker = "ZQXMARK"
 
     func withServer(_ configure: (inout HTTPServerConfiguration) -> Void = { _ in },
-                    _ body: (HTTPServer, Int) throws -> Void) throws {
-        var config = HTTPServerConfiguration()
-        config.port = 0
-        config.eventLoopCount = 2
-        config.shutdownGrace = .seconds(2)
-        config.limits = HTTPParserLimits(maxRequestLineBytes: 1024, maxHeaderBytes: 2048, maxHeaderCount: 10,
-                                         maxBodyBytes: 4096)
-        configure(&config)
-        let server = HTTPServer(configuration: config, responder: ClosureResponder { _ in .now(.text("ok")) })
-        let port = try server.start()
-        defer { server.shutdown() }
-        try body(server, port)
-    }
-
-    /// Polls `condition` up to ~5 s; returns its last value.
-    func eventually(_ condition: () -> Bool) -> Bool {
-        for _ in 0..<500 where !condition() { usleep(10_000) }
-        return condition()
+                    _ body: (HTTPServer, Int) async throws -> Void) async throws {
+        try await withLiveServer({ config in
+            config.limits = HTTPParserLimits(maxRequestLineBytes: 1024, maxHeaderBytes: 2048, maxHeaderCount: 10,
+                                             maxBodyBytes: 4096)
+            configure(&config)
+        }, responder: okResponder, body)
     }
 
     static let m = marker
@@ -41,65 +31,66 @@ import Testing
         ("POST /\(m) HTTP/1.1\r\nHost: h\r\nContent-Length: 5000\r\n\r\n", 413),
         ("POST /\(m) HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n", 501),
     ])
-    func malformedRequestsGetAStatusAShortBodyAndAClose(_ request: String, _ expected: Int) throws {
-        try withServer { _, port in
-            let client = try TestClient(port: port)
+    func malformedRequestsGetAStatusAShortBodyAndAClose(_ request: String, _ expected: Int) async throws {
+        try await withServer { _, port in
+            let client = try TestConnection(port: port)
             try client.send(request)
-            let response = try client.readResponse()
+            let response = try await client.readResponse()
             #expect(response.status == expected)
-            #expect(response.header("Connection") == "close")
-            #expect(response.body.count < 100)
-            #expect(!response.text.contains(Self.marker))
-            #expect(!response.headers.contains { $0.1.contains(Self.marker) })
-            #expect(try client.isClosedByServer())
+            #expect(response.headers["connection"] == "close")
+            #expect(response.body.utf8.count < 100)
+            #expect(!response.body.contains(Self.marker))
+            #expect(!response.headers.values.contains { $0.contains(Self.marker) })
+            #expect(try await client.isClosedByServer())
         }
     }
 
-    @Test func slowlorisTrickleIsClosedByTheHeadTimeout() throws {
-        try withServer({ $0.requestHeadTimeout = .milliseconds(300) }) { server, port in
-            let client = try TestClient(port: port)
+    @Test func slowlorisTrickleIsClosedByTheHeadTimeout() async throws {
+        try await withServer({ $0.requestHeadTimeout = .milliseconds(300) }) { server, port in
+            let client = try TestConnection(port: port)
             try client.send("GET / HTTP/1.1\r\nHost: h\r\nX-Pad: ")
             // One byte every 10 ms, for up to ~5 s, never finishing the head: the server must answer first.
             var sent = 0
             while sent < 500, !client.hasInput(), client.trySend("a") {
                 sent += 1
-                usleep(10_000)
+                try await Task.sleep(for: .milliseconds(10))
             }
             #expect(sent < 500, "the trickling client was never cut off")
-            #expect(try client.readResponse().status == 408)
-            #expect(try client.isClosedByServer())
-            #expect(eventually { server.statistics.openConnections == 0 })
+            #expect(try await client.readResponse().status == 408)
+            #expect(try await client.isClosedByServer())
+            #expect(await pollUntil { server.statistics.openConnections == 0 })
         }
     }
 
-    @Test func connectionCapsPerAddressAndPerProcessAnswer503() throws {
-        try withServer({ $0.maxConnections = 3; $0.maxConnectionsPerAddress = 2 }) { server, port in
-            func served(_ client: TestClient) throws -> Bool {
+    @Test func connectionCapsPerAddressAndPerProcessAnswer503() async throws {
+        try await withServer({ $0.maxConnections = 3; $0.maxConnectionsPerAddress = 2 }) { server, port in
+            func served(_ client: TestConnection) async throws -> Bool {
                 try client.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
-                return try client.readResponse().status == 200
+                return try await client.readResponse().status == 200
             }
-            let first = try TestClient(port: port)
-            let second = try TestClient(port: port)
-            #expect(try served(first) && served(second))
+            let first = try TestConnection(port: port)
+            let second = try TestConnection(port: port)
+            #expect(try await served(first))
+            #expect(try await served(second))
 
-            let third = try TestClient(port: port)  // a third from 127.0.0.1: over the per-address cap
-            let refused = try third.readResponse()
+            let third = try TestConnection(port: port)  // a third from 127.0.0.1: over the per-address cap
+            let refused = try await third.readResponse()
             #expect(refused.status == 503)
-            #expect(refused.text == "Too many open connections.\n")
-            #expect(try third.isClosedByServer())
+            #expect(refused.body == "Too many open connections.\n")
+            #expect(try await third.isClosedByServer())
 
-            let other = try TestClient(port: port, sourceAddress: "127.0.0.2")  // another address: admitted
-            #expect(try served(other))
-            let fourth = try TestClient(port: port, sourceAddress: "127.0.0.3")  // over the process cap
-            #expect(try fourth.readResponse().status == 503)
+            let other = try TestConnection(port: port, sourceAddress: "127.0.0.2")  // another address: admitted
+            #expect(try await served(other))
+            let fourth = try TestConnection(port: port, sourceAddress: "127.0.0.3")  // over the process cap
+            #expect(try await fourth.readResponse().status == 503)
             #expect(server.statistics.refusedConnections == 2)
 
             // A closed connection frees its place.
             try first.send("GET / HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
-            _ = try first.readResponse()
-            #expect(eventually { server.statistics.openConnections == 2 })
-            let again = try TestClient(port: port)
-            #expect(try served(again))
+            _ = try await first.readResponse()
+            #expect(await pollUntil { server.statistics.openConnections == 2 })
+            let again = try TestConnection(port: port)
+            #expect(try await served(again))
         }
     }
 }

@@ -1,31 +1,12 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import HTTPServer
 
-/// Live tests on 127.0.0.1, port 0, with a blocking POSIX client. Every wait is bounded.
+/// Live tests on 127.0.0.1, port 0, with the shared socket client (TestSupport). Every wait is bounded and runs
+/// off the cooperative pool.
 @Suite(.serialized) struct LiveServerTests {
-    func withServer(
-        _ configure: (inout HTTPServerConfiguration) -> Void = { _ in },
-        responder: any HTTPResponder, _ body: (HTTPServer, Int) throws -> Void
-    ) throws {
-        var config = HTTPServerConfiguration()
-        config.port = 0
-        config.eventLoopCount = 2
-        config.shutdownGrace = .seconds(2)
-        configure(&config)
-        let server = HTTPServer(configuration: config, responder: responder)
-        let port = try server.start()
-        defer { server.shutdown() }
-        try body(server, port)
-    }
-
-    /// Polls `condition` up to ~5 s; returns its last value.
-    func eventually(_ condition: () -> Bool) -> Bool {
-        for _ in 0..<500 where !condition() { usleep(10_000) }
-        return condition()
-    }
-
     static func echo() -> Router {
         var builder = RouterBuilder()
         builder.get("/hello/{name}") { _, parameters in .now(.text("hello \(parameters["name"] ?? "")")) }
@@ -33,49 +14,49 @@ import Testing
         return builder.build()
     }
 
-    @Test func keepAliveServesTwoRequestsOnOneConnection() throws {
-        try withServer(responder: Self.echo()) { server, port in
-            let client = try TestClient(port: port)
+    @Test func keepAliveServesTwoRequestsOnOneConnection() async throws {
+        try await withLiveServer(responder: Self.echo()) { server, port in
+            let client = try TestConnection(port: port)
             try client.send("GET /hello/a HTTP/1.1\r\nHost: x\r\n\r\n")
-            let first = try client.readResponse()
+            let first = try await client.readResponse()
             try client.send("GET /hello/b HTTP/1.1\r\nHost: x\r\n\r\n")
-            let second = try client.readResponse()
-            #expect(first.text == "hello a")
-            #expect(second.text == "hello b")
+            let second = try await client.readResponse()
+            #expect(first.body == "hello a")
+            #expect(second.body == "hello b")
             #expect(server.statistics.totalConnections == 1)
             #expect(server.statistics.totalRequests == 2)
         }
     }
 
-    @Test func pipelinedAndLaterResponsesKeepOrder() throws {
-        try withServer(responder: Self.echo()) { _, port in
-            let client = try TestClient(port: port)
+    @Test func pipelinedAndLaterResponsesKeepOrder() async throws {
+        try await withLiveServer(responder: Self.echo()) { _, port in
+            let client = try TestConnection(port: port)
             try client.send("GET /later HTTP/1.1\r\nHost: x\r\n\r\nGET /hello/z HTTP/1.1\r\nHost: x\r\n\r\nHEAD /hello/h HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(try client.readResponse().text == "later")
-            #expect(try client.readResponse().text == "hello z")
-            let head = try client.readResponse(head: true)
+            #expect(try await client.readResponse().body == "later")
+            #expect(try await client.readResponse().body == "hello z")
+            let head = try await client.readResponse(head: true)
             #expect(head.status == 200)
-            #expect(head.header("Content-Length") == "7")
+            #expect(head.headers["content-length"] == "7")
             try client.send("GET /hello/end HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            let last = try client.readResponse()
-            #expect(last.text == "hello end")
-            #expect(last.header("Connection") == "close")
-            #expect(try client.isClosedByServer())
+            let last = try await client.readResponse()
+            #expect(last.body == "hello end")
+            #expect(last.headers["connection"] == "close")
+            #expect(try await client.isClosedByServer())
         }
     }
 
-    @Test func garbageGets400AndClose() throws {
-        try withServer(responder: Self.echo()) { _, port in
-            let client = try TestClient(port: port)
+    @Test func garbageGets400AndClose() async throws {
+        try await withLiveServer(responder: Self.echo()) { _, port in
+            let client = try TestConnection(port: port)
             try client.send("NONSENSE\r\n\r\n")
-            let response = try client.readResponse()
+            let response = try await client.readResponse()
             #expect(response.status == 400)
-            #expect(response.header("Connection") == "close")
-            #expect(try client.isClosedByServer())
+            #expect(response.headers["connection"] == "close")
+            #expect(try await client.isClosedByServer())
         }
     }
 
-    @Test func eventStreamReceivesEventsFromAnotherThreadAndSeesDisconnect() throws {
+    @Test func eventStreamReceivesEventsFromAnotherThreadAndSeesDisconnect() async throws {
         let writerBox = Mutex<StreamWriter?>(nil)
         let closed = Atomic<Int>(0)
         var builder = RouterBuilder()
@@ -85,28 +66,28 @@ import Testing
                 writerBox.withLock { $0 = writer }
             })
         }
-        try withServer({ $0.heartbeatInterval = .milliseconds(50) }, responder: builder.build()) { server, port in
-            var client: TestClient? = try TestClient(port: port)
-            try client?.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-            let head = try #require(try client?.read(until: "\r\n\r\n"))
+        try await withLiveServer({ $0.heartbeatInterval = .milliseconds(50) }, responder: builder.build()) { server, port in
+            let client = try TestConnection(port: port)
+            try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            let head = try await client.read(until: "\r\n\r\n")
             #expect(head.contains("Content-Type: text/event-stream"))
             #expect(head.contains("Connection: close"))
-            #expect(try client?.read(until: "\n\n") == "retry: 500\n\n")
-            #expect(eventually { writerBox.withLock { $0 != nil } })
+            #expect(try await client.read(until: "\n\n") == "retry: 500\n\n")
+            #expect(await pollUntil { writerBox.withLock { $0 != nil } })
             let writer = try #require(writerBox.withLock { $0 })
             Thread.detachNewThread { writer.send(SSEEvent(event: "rows", id: "1", data: "<tr>")) }
-            let received = try #require(try client?.read(until: "data: <tr>\n\n"))
+            let received = try await client.read(until: "data: <tr>\n\n")
             #expect(received.hasSuffix("event: rows\nid: 1\ndata: <tr>\n\n"))
-            #expect(try client?.read(until: ": ping\n\n") != nil)  // heartbeat
+            #expect(try await client.read(until: ": ping\n\n").hasSuffix(": ping\n\n"))  // heartbeat
             #expect(server.statistics.openStreams == 1)
-            client = nil  // disconnect
-            #expect(eventually { closed.load(ordering: .relaxed) == 1 })
+            client.closeNow()  // disconnect
+            #expect(await pollUntil { closed.load(ordering: .relaxed) == 1 })
             #expect(!writer.isOpen)
-            #expect(eventually { server.statistics.openStreams == 0 })
+            #expect(await pollUntil { server.statistics.openStreams == 0 })
         }
     }
 
-    @Test func shutdownFinishesOpenStreamsAndReturns() throws {
+    @Test func shutdownFinishesOpenStreamsAndReturns() async throws {
         let closed = Atomic<Int>(0)
         let opened = Atomic<Int>(0)
         var builder = RouterBuilder()
@@ -122,24 +103,26 @@ import Testing
         config.shutdownGrace = .seconds(3)
         let server = HTTPServer(configuration: config, responder: builder.build())
         let port = try server.start()
-        let streams = try (0..<3).map { _ in try TestClient(port: port) }
+        let streams = try (0..<3).map { _ in try TestConnection(port: port) }
         for client in streams {
             try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-            _ = try client.read(until: "retry: 2000\n\n")
+            _ = try await client.read(until: "retry: 2000\n\n")
         }
-        let idle = try TestClient(port: port)
-        #expect(eventually { opened.load(ordering: .relaxed) == 3 && server.statistics.openConnections == 4 })
-        server.shutdown()
-        server.waitUntilShutdown()
+        let idle = try TestConnection(port: port)
+        #expect(await pollUntil { opened.load(ordering: .relaxed) == 3 && server.statistics.openConnections == 4 })
+        try await offPool {
+            server.shutdown()
+            server.waitUntilShutdown()
+        }
         #expect(closed.load(ordering: .relaxed) == 3)
-        for client in streams { #expect(try client.isClosedByServer()) }
-        #expect(try idle.isClosedByServer())
+        for client in streams { #expect(try await client.isClosedByServer()) }
+        #expect(try await idle.isClosedByServer())
         #expect(server.statistics.openConnections == 0)
-        #expect(throws: (any Error).self) { try TestClient(port: port) }
-        server.shutdown()  // idempotent
+        #expect(throws: (any Error).self) { try TestConnection(port: port) }
+        try await offPool { server.shutdown() }  // idempotent
     }
 
-    @Test func slowConsumerIsDroppedPastTheBufferLimit() throws {
+    @Test func slowConsumerIsDroppedPastTheBufferLimit() async throws {
         let closed = Atomic<Int>(0)
         let writerBox = Mutex<StreamWriter?>(nil)
         var builder = RouterBuilder()
@@ -149,22 +132,22 @@ import Testing
                 writerBox.withLock { $0 = writer }
             })
         }
-        try withServer({ $0.maxWriteBufferBytes = 64 * 1024 }, responder: builder.build()) { server, port in
-            let client = try TestClient(port: port, receiveBufferBytes: 4096)
+        try await withLiveServer({ $0.maxWriteBufferBytes = 64 * 1024 }, responder: builder.build()) { server, port in
+            let client = try TestConnection(port: port, receiveBufferBytes: 4096)
             try client.send("GET /firehose HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(eventually { writerBox.withLock { $0 != nil } })
+            #expect(await pollUntil { writerBox.withLock { $0 != nil } })
             let writer = try #require(writerBox.withLock { $0 })
             let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 16 * 1024)
             // The client never reads: kernel buffers fill, then the server's 64 KiB limit is passed.
             for _ in 0..<2000 where writer.isOpen { writer.write(chunk) }
-            #expect(eventually { closed.load(ordering: .relaxed) == 1 })
+            #expect(await pollUntil { closed.load(ordering: .relaxed) == 1 })
             #expect(server.statistics.droppedSlowConsumers == 1)
             #expect(!writer.isOpen)
         }
     }
 
-    @Test func startReportsBindErrorsNamingTheCall() throws {
-        try withServer(responder: Self.echo()) { _, port in
+    @Test func startReportsBindErrorsNamingTheCall() async throws {
+        try await withLiveServer(responder: Self.echo()) { _, port in
             var config = HTTPServerConfiguration()
             config.port = port
             config.eventLoopCount = 1
@@ -173,7 +156,7 @@ import Testing
             do {
                 _ = try second.start()
                 Issue.record("second bind succeeded")
-                second.shutdown()
+                try await offPool { second.shutdown() }
             } catch {
                 #expect("\(error)".hasPrefix("bind: "))
             }

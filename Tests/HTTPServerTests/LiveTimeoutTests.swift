@@ -1,49 +1,50 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 /// Timeouts, observed as behaviour (what the client receives), with short configured durations.
 @Suite(.serialized) struct LiveTimeoutTests {
-    func start(_ configure: (inout HTTPServerConfiguration) -> Void) throws -> (HTTPServer, Int) {
-        var config = HTTPServerConfiguration()
-        config.port = 0
-        config.eventLoopCount = 1
-        configure(&config)
-        let server = HTTPServer(configuration: config, responder: ClosureResponder { _ in .now(.text("ok")) })
-        return (server, try server.start())
+    func withServer(_ configure: (inout HTTPServerConfiguration) -> Void,
+                    _ body: (Int) async throws -> Void) async throws {
+        try await withLiveServer({ config in
+            config.eventLoopCount = 1
+            configure(&config)
+        }, responder: okResponder) { _, port in try await body(port) }
     }
 
-    @Test func incompleteRequestHeadGets408AndClose() throws {
-        let (server, port) = try start { $0.requestHeadTimeout = .milliseconds(100) }
-        defer { server.shutdown() }
-        let client = try TestClient(port: port)
-        try client.send("GET / HTTP/1.1\r\nHost: x\r\n")
-        let response = try client.readResponse()
-        #expect(response.status == 408)
-        #expect(try client.isClosedByServer())
+    @Test func incompleteRequestHeadGets408AndClose() async throws {
+        try await withServer({ $0.requestHeadTimeout = .milliseconds(100) }) { port in
+            let client = try TestConnection(port: port)
+            try client.send("GET / HTTP/1.1\r\nHost: x\r\n")
+            let response = try await client.readResponse()
+            #expect(response.status == 408)
+            #expect(try await client.isClosedByServer())
+        }
     }
 
-    @Test func idleKeepAliveConnectionIsClosed() throws {
-        let (server, port) = try start { $0.idleTimeout = .milliseconds(100) }
-        defer { server.shutdown() }
-        let client = try TestClient(port: port)
-        try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(try client.readResponse().text == "ok")
-        #expect(try client.isClosedByServer())
-        #expect(server.statistics.totalRequests == 1)
+    @Test func idleKeepAliveConnectionIsClosed() async throws {
+        try await withLiveServer({ $0.eventLoopCount = 1; $0.idleTimeout = .milliseconds(100) },
+                                 responder: okResponder) { server, port in
+            let client = try TestConnection(port: port)
+            try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await client.readResponse().body == "ok")
+            #expect(try await client.isClosedByServer())
+            #expect(server.statistics.totalRequests == 1)
+        }
     }
 
-    @Test func http10ClosesUnlessKeepAliveIsAsked() throws {
-        let (server, port) = try start { _ in }
-        defer { server.shutdown() }
-        let plain = try TestClient(port: port)
-        try plain.send("GET / HTTP/1.0\r\n\r\n")
-        #expect(try plain.readResponse().header("Connection") == "close")
-        #expect(try plain.isClosedByServer())
-        let kept = try TestClient(port: port)
-        try kept.send("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
-        #expect(try kept.readResponse().header("Connection") == "keep-alive")
-        try kept.send("GET / HTTP/1.0\r\n\r\n")
-        #expect(try kept.readResponse().text == "ok")
+    @Test func http10ClosesUnlessKeepAliveIsAsked() async throws {
+        try await withServer({ _ in }) { port in
+            let plain = try TestConnection(port: port)
+            try plain.send("GET / HTTP/1.0\r\n\r\n")
+            #expect(try await plain.readResponse().headers["connection"] == "close")
+            #expect(try await plain.isClosedByServer())
+            let kept = try TestConnection(port: port)
+            try kept.send("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+            #expect(try await kept.readResponse().headers["connection"] == "keep-alive")
+            try kept.send("GET / HTTP/1.0\r\n\r\n")
+            #expect(try await kept.readResponse().body == "ok")
+        }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 /// Slow and dead consumers: bounded buffers, memory independent of the bytes sent, stalled and reset peers closed.
@@ -23,37 +24,33 @@ import Testing
         #expect(peak < 2 * 1024 * 1024, "storage grew to \(peak) bytes")
     }
 
-    @Test func aReadingClientGetsMegabytesThroughASmallBufferInOrder() throws {
+    @Test func aReadingClientGetsMegabytesThroughASmallBufferInOrder() async throws {
         let writerBox = Mutex<StreamWriter?>(nil)
         var builder = RouterBuilder()
         builder.get("/events") { _, _ in .now(.eventStream { writer in writerBox.withLock { $0 = writer } }) }
-        var config = HTTPServerConfiguration()
-        config.port = 0
-        config.eventLoopCount = 1
-        config.maxWriteBufferBytes = 64 * 1024
-        let server = HTTPServer(configuration: config, responder: builder.build())
-        let port = try server.start()
-        defer { server.shutdown() }
-        let client = try TestClient(port: port)
-        try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-        _ = try client.read(until: "\r\n\r\n")
-        for _ in 0..<500 where writerBox.withLock({ $0 == nil }) { usleep(10_000) }
-        let writer = try #require(writerBox.withLock { $0 })
-        #expect(try client.read(until: "\n\n").hasPrefix("retry:"))
-        let padding = String(repeating: "x", count: 400)
-        // 10,000 events (about 4.3 MB, 66 times the buffer limit), written in bursts the client then reads.
-        for burst in 0..<100 {
-            for index in 0..<100 { writer.send(SSEEvent(id: "\(burst * 100 + index)", data: padding)) }
-            for index in 0..<100 {
-                let text = try client.read(until: "\n\n")
-                #expect(text.hasPrefix("id: \(burst * 100 + index)\n"))
+        try await withLiveServer({ $0.eventLoopCount = 1; $0.maxWriteBufferBytes = 64 * 1024 },
+                                 responder: builder.build()) { server, port in
+            let client = try TestConnection(port: port)
+            try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try await client.read(until: "\r\n\r\n")
+            _ = await pollUntil { writerBox.withLock { $0 != nil } }
+            let writer = try #require(writerBox.withLock { $0 })
+            #expect(try await client.read(until: "\n\n").hasPrefix("retry:"))
+            let padding = String(repeating: "x", count: 400)
+            // 10,000 events (about 4.3 MB, 66 times the buffer limit), written in bursts the client then reads.
+            for burst in 0..<100 {
+                for index in 0..<100 { writer.send(SSEEvent(id: "\(burst * 100 + index)", data: padding)) }
+                for index in 0..<100 {
+                    let text = try await client.read(until: "\n\n")
+                    #expect(text.hasPrefix("id: \(burst * 100 + index)\n"))
+                }
             }
+            #expect(writer.isOpen)
+            #expect(server.statistics.droppedSlowConsumers == 0)
         }
-        #expect(writer.isOpen)
-        #expect(server.statistics.droppedSlowConsumers == 0)
     }
 
-    @Test func aStalledReaderUnderTheBufferLimitIsClosedByTheWriteTimeout() throws {
+    @Test func aStalledReaderUnderTheBufferLimitIsClosedByTheWriteTimeout() async throws {
         let closed = Atomic<Int>(0)
         let writerBox = Mutex<StreamWriter?>(nil)
         var builder = RouterBuilder()
@@ -63,52 +60,43 @@ import Testing
                 writerBox.withLock { $0 = writer }
             })
         }
-        var config = HTTPServerConfiguration()
-        config.port = 0
-        config.eventLoopCount = 1
-        config.idleTimeout = .milliseconds(300)
-        config.heartbeatInterval = .milliseconds(50)
-        config.maxWriteBufferBytes = 8 * 1024 * 1024
-        let server = HTTPServer(configuration: config, responder: builder.build())
-        let port = try server.start()
-        defer { server.shutdown() }
-        // The client never reads after the head: 4 MB fills the kernel buffers, the rest stays queued below
-        // the limit, and no write makes progress; heartbeats keep coming, yet the connection must be closed.
-        let client = try TestClient(port: port, receiveBufferBytes: 4096)
-        try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-        for _ in 0..<500 where writerBox.withLock({ $0 == nil }) { usleep(10_000) }
-        let writer = try #require(writerBox.withLock { $0 })
-        writer.write([UInt8](repeating: 0x78, count: 4 * 1024 * 1024))
-        for _ in 0..<500 where closed.load(ordering: .relaxed) == 0 { usleep(10_000) }
-        #expect(closed.load(ordering: .relaxed) == 1)
-        #expect(server.statistics.droppedSlowConsumers == 0)
-        #expect(server.statistics.openConnections == 0)
+        try await withLiveServer({ config in
+            config.eventLoopCount = 1
+            config.idleTimeout = .milliseconds(300)
+            config.heartbeatInterval = .milliseconds(50)
+            config.maxWriteBufferBytes = 8 * 1024 * 1024
+        }, responder: builder.build()) { server, port in
+            // The client never reads after the head: 4 MB fills the kernel buffers, the rest stays queued below
+            // the limit, and no write makes progress; heartbeats keep coming, yet the connection must be closed.
+            let client = try TestConnection(port: port, receiveBufferBytes: 4096)
+            try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = await pollUntil { writerBox.withLock { $0 != nil } }
+            let writer = try #require(writerBox.withLock { $0 })
+            writer.write([UInt8](repeating: 0x78, count: 4 * 1024 * 1024))
+            #expect(await pollUntil { closed.load(ordering: .relaxed) == 1 })
+            #expect(server.statistics.droppedSlowConsumers == 0)
+            #expect(await pollUntil { server.statistics.openConnections == 0 })
+        }
     }
 
-    @Test func aPeerThatResetsIsClosedAndItsStreamEnds() throws {
+    @Test func aPeerThatResetsIsClosedAndItsStreamEnds() async throws {
         let closed = Atomic<Int>(0)
         var builder = RouterBuilder()
         builder.get("/events") { _, _ in
             .now(.eventStream { writer in writer.onClose { closed.add(1, ordering: .relaxed) } })
         }
-        var config = HTTPServerConfiguration()
-        config.port = 0
-        config.eventLoopCount = 1
-        let server = HTTPServer(configuration: config, responder: builder.build())
-        let port = try server.start()
-        defer { server.shutdown() }
-        do {
+        try await withLiveServer({ $0.eventLoopCount = 1 }, responder: builder.build()) { server, port in
             // The client reads the head, then goes away with an RST (SO_LINGER 0) while the stream is idle.
-            let client = try TestClient(port: port)
+            let client = try TestConnection(port: port)
             try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-            _ = try client.read(until: "\r\n\r\n")
-            for _ in 0..<500 where server.statistics.openStreams == 0 { usleep(10_000) }
+            _ = try await client.read(until: "\r\n\r\n")
+            #expect(await pollUntil { server.statistics.openStreams == 1 })
             var linger = linger(l_onoff: 1, l_linger: 0)
             setsockopt(client.fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+            client.closeNow()
+            #expect(await pollUntil { closed.load(ordering: .relaxed) == 1 })
+            #expect(await pollUntil { server.statistics.openStreams == 0 })
+            #expect(await pollUntil { server.statistics.openConnections == 0 })
         }
-        for _ in 0..<500 where closed.load(ordering: .relaxed) == 0 { usleep(10_000) }
-        #expect(closed.load(ordering: .relaxed) == 1)
-        #expect(server.statistics.openStreams == 0)
-        #expect(server.statistics.openConnections == 0)
     }
 }

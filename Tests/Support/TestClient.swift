@@ -18,8 +18,10 @@ public func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) asy
 /// the server sends. Every read has a timeout, so no test can hang. Blocking calls run off the cooperative pool
 /// (`offPool`). Confined to the test that made it.
 public final class TestConnection: @unchecked Sendable {
-    private let fd: Int32
-    private var buffer: [UInt8] = []
+    /// The socket, for tests that set options on it (`SO_LINGER`...). Closed by `closeNow()` or deinit.
+    public let fd: Int32
+    /// Bytes received and not yet read (internal: `TestConnection+Raw.swift` reads them too).
+    var buffer: [UInt8] = []
     public private(set) var isClosed = false
 
     public struct Failure: Error, CustomStringConvertible {
@@ -27,12 +29,19 @@ public final class TestConnection: @unchecked Sendable {
         public init(description: String) { self.description = description }
     }
 
-    public init(port: Int, timeoutSeconds: Int = 10) throws {
+    /// Connects to 127.0.0.1:`port`. `receiveBufferBytes` shrinks the socket's receive buffer (slow consumers);
+    /// `sourceAddress` binds the client end to another loopback address (any of 127/8 works on Linux).
+    public init(port: Int, timeoutSeconds: Int = 10, receiveBufferBytes: Int32? = nil,
+                sourceAddress: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if var size = receiveBufferBytes {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if let sourceAddress { try Self.bind(fd, to: sourceAddress) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -68,7 +77,7 @@ public final class TestConnection: @unchecked Sendable {
     }
 
     /// Reads more bytes; false at end of stream. Throws on timeout.
-    private func fill() async throws -> Bool {
+    func fill() async throws -> Bool {
         let fd = fd
         let chunk: [UInt8]? = try await offPool {
             var chunk = [UInt8](repeating: 0, count: 16_384)
