@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 @testable import Upstream
 
@@ -67,9 +68,22 @@ import Testing
     }
 
     @Test func refusedConnectionFails() async throws {
-        let server = try FixtureServer { _ in .json("{}") }
-        let url = server.baseURL + "/gone"
-        server.stop()
+        // A port held by a socket that is bound but not listening: connecting is refused, and no other test's
+        // server can take the port meanwhile (a stopped server's port could be reused by a parallel test).
+        let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(holder >= 0)
+        defer { close(holder) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(holder, $0, length) == 0 && getsockname(holder, $0, &length) == 0
+            }
+        }
+        try #require(bound)
+        let url = "http://127.0.0.1:\(UInt16(bigEndian: address.sin_port))/gone"
         let client = try UpstreamClient()
         defer { client.shutdown() }
 
