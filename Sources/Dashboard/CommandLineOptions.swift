@@ -29,6 +29,9 @@ public enum CommandLineOptions {
       --heartbeat-seconds N   heartbeat comment interval on event streams (default 15)
       --dead-peer-seconds N   close a stream whose viewer leaves sent data unacknowledged this long (TCP user
                               timeout and keepalive; default 30, 0: kernel defaults, about 15 minutes)
+      --max-connections N     connections open at once, past it 503 (default: open-file limit less 256)
+      --max-connections-per-address N  from one client address, past it 503 (default 4096; 0: no cap; behind a
+                              reverse proxy every viewer has the proxy's address: raise it, limit in the proxy)
       -h, --help              show this help
     """
 
@@ -95,6 +98,11 @@ public enum CommandLineOptions {
             case "--dead-peer-seconds":
                 let seconds = try integer(flag, value, in: 0...86_400)
                 configuration.deadPeerTimeout = seconds == 0 ? nil : .seconds(seconds)
+            case "--max-connections":
+                configuration.maxConnections = try integer(flag, value, in: 1...1_000_000)
+            case "--max-connections-per-address":
+                let cap = try integer(flag, value, in: 0...1_000_000)
+                configuration.maxConnectionsPerAddress = cap == 0 ? Int.max : cap
             default:
                 throw ParseError(description: "unknown option \(flag) (see --help)")
             }

@@ -18,6 +18,10 @@ public struct DashboardConfiguration: Sendable {
     public var heartbeatInterval: Duration = .seconds(15)
     /// How long a viewer may leave sent bytes unacknowledged before its stream is closed (nil: kernel defaults).
     public var deadPeerTimeout: Duration? = .seconds(30)
+    /// Most connections open at once; nil: the open-file limit less a reserve.
+    public var maxConnections: Int? = nil
+    /// Most connections open at once from one client address.
+    public var maxConnectionsPerAddress = 4_096
     /// How long a single batch may take before it fails as timed out (retryable).
     public var batchTimeout: Duration = .seconds(30)
     /// Event loops of the HTTP server; nil: one per core.
@@ -55,6 +59,8 @@ extension DashboardConfiguration {
         server.batchTimeout = batchTimeout
         server.deadPeerTimeout = deadPeerTimeout
         server.eventLoopCount = eventLoopCount
+        server.maxConnections = maxConnections
+        server.maxConnectionsPerAddress = maxConnectionsPerAddress
         return server
     }
 }

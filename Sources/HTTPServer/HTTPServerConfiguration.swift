@@ -24,10 +24,12 @@ public struct HTTPServerConfiguration: Sendable {
     public var requestHeadTimeout: Duration = .seconds(10)
     /// How long `shutdown()` waits for responses and streams to finish before closing everything.
     public var shutdownGrace: Duration = .seconds(5)
-    /// Most connections open at once; past it a new connection gets `503` and is closed. Keep it below the
-    /// process's open-file limit (each connection is one descriptor).
-    public var maxConnections: Int = 16_000
-    /// Most connections open at once from one client IPv4 address; past it: `503` and close.
+    /// Most connections open at once; past it a new connection gets `503` and is closed. Each connection is one
+    /// descriptor: the default is the process's open-file limit less ``reservedDescriptors`` (19,744 at a limit of
+    /// 20,000), so the cap, not `EMFILE`, is what a flood meets.
+    public var maxConnections: Int = HTTPServerConfiguration.defaultMaxConnections()
+    /// Most connections open at once from one client IPv4 address; past it: `503` and close. Behind a reverse
+    /// proxy every viewer comes from the proxy's address: raise it (or set `Int.max`) and limit per client there.
     public var maxConnectionsPerAddress: Int = 4_096
     /// Returns the allocator's free memory to the system (glibc `malloc_trim`, off the loops, at most every
     /// 2 s) once open connections have fallen by this many, and to at most half, from their peak: without it RSS
@@ -37,4 +39,19 @@ public struct HTTPServerConfiguration: Sendable {
     public var limits = HTTPParserLimits()
 
     public init() {}
+}
+
+extension HTTPServerConfiguration {
+    /// Descriptors kept out of the default connection cap: listeners, epoll and eventfd descriptors, the upstream
+    /// client's sockets, files served, logs.
+    public static let reservedDescriptors = 256
+
+    /// The open-file soft limit (`RLIMIT_NOFILE`) less ``reservedDescriptors``, at least 64; 16,000 when the limit
+    /// cannot be read or is unlimited (`RLIM_INFINITY`).
+    public static func defaultMaxConnections() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0,
+              limit.rlim_cur < rlim_t(Int32.max) else { return 16_000 }
+        return max(64, Int(limit.rlim_cur) - reservedDescriptors)
+    }
 }

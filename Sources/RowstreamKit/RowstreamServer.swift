@@ -81,6 +81,8 @@ public final class RowstreamServer: Sendable {
         serverConfiguration.heartbeatInterval = configuration.heartbeatInterval
         serverConfiguration.deadPeerTimeout = configuration.deadPeerTimeout
         if let loops = configuration.eventLoopCount { serverConfiguration.eventLoopCount = loops }
+        if let cap = configuration.maxConnections { serverConfiguration.maxConnections = cap }
+        serverConfiguration.maxConnectionsPerAddress = configuration.maxConnectionsPerAddress
         let server = HTTPServer(configuration: serverConfiguration, responder: routes.router())
         let port: Int
         do {

@@ -30,6 +30,11 @@ public struct ServerConfiguration: Sendable {
     public var batchTimeout: Duration = .seconds(30)
     /// Event loops of the HTTP server; nil: one per core.
     public var eventLoopCount: Int? = nil
+    /// Most connections open at once (past it: `503`); nil: the open-file limit less a reserve (docs/HARDENING.md).
+    public var maxConnections: Int? = nil
+    /// Most connections open at once from one client address (past it: `503`). Behind a reverse proxy every viewer
+    /// shares the proxy's address: raise it and let the proxy limit per client.
+    public var maxConnectionsPerAddress = 4_096
 
     /// The defaults above.
     public init() {}

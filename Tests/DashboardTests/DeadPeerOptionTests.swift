@@ -15,4 +15,17 @@ struct DeadPeerOptionTests {
             try CommandLineOptions.parse(["--dead-peer-seconds", "-1"], into: &configuration)
         }
     }
+
+    @Test func connectionCapFlags() throws {
+        var configuration = DashboardConfiguration()
+        #expect(configuration.maxConnections == nil && configuration.maxConnectionsPerAddress == 4_096)
+        _ = try CommandLineOptions.parse(["--max-connections", "19000", "--max-connections-per-address", "50000"],
+                                         into: &configuration)
+        #expect(configuration.maxConnections == 19_000 && configuration.maxConnectionsPerAddress == 50_000)
+        _ = try CommandLineOptions.parse(["--max-connections-per-address", "0"], into: &configuration)
+        #expect(configuration.maxConnectionsPerAddress == Int.max)
+        #expect(throws: CommandLineOptions.ParseError.self) {
+            try CommandLineOptions.parse(["--max-connections", "0"], into: &configuration)
+        }
+    }
 }
