@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "BatchesTests", dependencies: ["Batches"], swiftSettings: strict),
         .testTarget(name: "TablesTests", dependencies: ["Tables", "JSON"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["TestSupport", "HTTPServer"], swiftSettings: strict),
-        .testTarget(name: "UpstreamTests", dependencies: ["Upstream", "JSON"], swiftSettings: strict),
+        .testTarget(name: "UpstreamTests", dependencies: ["TestSupport", "Upstream", "JSON"], swiftSettings: strict),
         .testTarget(
             name: "DashboardTests",
             dependencies: ["TestSupport", "Dashboard", "RowstreamKit", "HTTPServer", "Upstream", "JSON"],

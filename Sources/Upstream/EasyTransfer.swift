@@ -14,6 +14,8 @@ final class EasyTransfer {
     let started = ContinuousClock.now
 
     private let maxBodyBytes: Int
+    private let maxDecompressionRatio: Int
+    private let decompressionCheckBytes: Int
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private(set) var body: [UInt8] = []
     private(set) var headers: [(name: String, value: String)] = []
@@ -27,6 +29,8 @@ final class EasyTransfer {
         self.handle = handle
         self.ticket = ticket
         self.maxBodyBytes = configuration.maxBodyBytes
+        self.maxDecompressionRatio = configuration.maxDecompressionRatio
+        self.decompressionCheckBytes = configuration.decompressionCheckBytes
         try configure(configuration)
     }
 
@@ -55,14 +59,24 @@ final class EasyTransfer {
     // MARK: Callbacks (called by libcurl on the worker thread, inside curl_multi_perform)
 
     /// Appends body bytes; refuses (returns 0, aborting the transfer) past the size cap, which also
-    /// covers chunked and compressed bodies that CURLOPT_MAXFILESIZE_LARGE cannot see in advance.
+    /// covers chunked and compressed bodies that CURLOPT_MAXFILESIZE_LARGE cannot see in advance, and past the
+    /// decompression ratio (decoded bytes here against the bytes received, CURLINFO_SIZE_DOWNLOAD_T).
     fileprivate func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Int {
-        guard body.count + bytes.count <= maxBodyBytes else {
+        let decoded = body.count + bytes.count
+        guard decoded <= maxBodyBytes, decoded <= decompressionCheckBytes || !inflatesTooFar(decoded) else {
             bodyCapHit = true
             return 0
         }
         body.append(contentsOf: bytes)
         return bytes.count
+    }
+
+    /// libcurl counts a read's bytes after it has delivered what they decode to, so the count lags by at most
+    /// one read buffer (16 KiB); 0 means the first read is still being decoded.
+    private func inflatesTooFar(_ decoded: Int) -> Bool {
+        var received: curl_off_t = 0
+        guard ccurl_easy_getinfo_off(handle, CURLINFO_SIZE_DOWNLOAD_T, &received) == CURLE_OK else { return false }
+        return decoded / max(Int(received), 1) > maxDecompressionRatio
     }
 
     /// Collects one header line. A status line starts a new response (after a redirect or a 1xx),

@@ -92,7 +92,7 @@ final class FaultUpstream: @unchecked Sendable {
                 + "400\r\n{\"data\":[{\"id\":1},")
             close(fd)
         case .gzipBomb:
-            let bomb = GzipBomb.zeros(count: 64 << 20)  // 64 MiB of zeros in about 64 KiB
+            let bomb = Gzip.zeros(count: 64 << 20)  // 64 MiB of zeros in about 420 KiB
             write(fd, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\n"
                 + "Content-Length: \(bomb.count)\r\nConnection: close\r\n\r\n")
             send(fd, bomb)

@@ -1,4 +1,5 @@
 import Glibc
+import TestSupport
 import Testing
 @testable import Upstream
 
@@ -51,6 +52,32 @@ import Testing
         await #expect(throws: UpstreamError.bodyTooLarge) {
             try await client.fetch(UpstreamRequest(url: server.baseURL + "/big")).body.count
         }
+    }
+
+    @Test func gzipBombStopsAtTheDecompressionRatioNotTheSizeCap() async throws {
+        // 32 MiB of zeros in ~206 KiB (159:1): under a 64 MiB size cap it would be inflated in full; the ratio stops it.
+        let bomb = Gzip.zeros(count: 32 << 20)
+        let plain = Gzip.literalZeros(count: 2 << 20)  // 2 MiB at ~1:1, past the check: must pass
+        let server = try FixtureServer { request in
+            .respond(status: 200, headers: [("Content-Encoding", "gzip")], body: request.path == "/bomb" ? bomb : plain)
+        }
+        defer { server.stop() }
+        var configuration = UpstreamClientConfiguration()
+        configuration.maxBodyBytes = 64 << 20
+        let client = try UpstreamClient(configuration: configuration)
+        defer { client.shutdown() }
+
+        await #expect(throws: UpstreamError.bodyTooLarge) {
+            try await client.fetch(UpstreamRequest(url: server.baseURL + "/bomb")).body.count
+        }
+        let body = try await client.fetch(UpstreamRequest(url: server.baseURL + "/plain")).body
+        #expect(body.count == 2 << 20 && body.allSatisfy { $0 == 0 })
+
+        var unlimited = configuration
+        unlimited.maxDecompressionRatio = Int.max
+        let lenient = try UpstreamClient(configuration: unlimited)
+        defer { lenient.shutdown() }
+        #expect(try await lenient.fetch(UpstreamRequest(url: server.baseURL + "/bomb")).body.count == 32 << 20)
     }
 
     @Test func connectionClosedMidBodyFails() async throws {
