@@ -15,8 +15,19 @@ enum Dialer {
         return host.bigEndian
     }
 
+    /// Source address `n` of `count` taken in turn (127.0.0.2 ...): for churning clients whose connections come and
+    /// go, so that no address nears the per-address cap.
+    static func rotatingAddress(_ n: Int, over count: Int) -> in_addr_t {
+        (UInt32(0x7F00_0002) + UInt32(n % max(1, min(count, 250)))).bigEndian
+    }
+
     /// A socket connecting (non-blocking) from `sourceAddress(n)` to 127.0.0.1:`port`, or -1 with errno set.
     static func connect(port: UInt16, connection n: Int) -> Int32 {
+        connect(port: port, from: sourceAddress(n))
+    }
+
+    /// A socket connecting (non-blocking) from `source` to 127.0.0.1:`port`, or -1 with errno set.
+    static func connect(port: UInt16, from sourceAddress: in_addr_t) -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | csystem_SOCK_NONBLOCK | csystem_SOCK_CLOEXEC, 0)
         guard fd >= 0 else { return -1 }
         var one: Int32 = 1
@@ -24,7 +35,7 @@ enum Dialer {
         _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(4))
         var source = sockaddr_in()
         source.sin_family = sa_family_t(AF_INET)
-        source.sin_addr.s_addr = sourceAddress(n)
+        source.sin_addr.s_addr = sourceAddress
         var target = sockaddr_in()
         target.sin_family = sa_family_t(AF_INET)
         target.sin_port = port.bigEndian

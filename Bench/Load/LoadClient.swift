@@ -1,7 +1,7 @@
 import CSystem
 import Glibc
 
-/// The load client's event loop: one thread, one epoll set, non-blocking sockets to 127.0.0.1 only.
+/// The load client's event loop: one thread, one epoll set, non-blocking sockets to 127.0.0.1, from 127.0.0.2-17.
 /// Each viewer holds a stream; it asks for the next batch after each `rows` event (a short POST connection),
 /// drops its stream after `churnAfter` batches and resumes with Last-Event-ID; after `complete` it checks that
 /// it saw every row index exactly once, expects 204 on resuming, and a new viewer takes its place.
@@ -28,6 +28,7 @@ final class LoadClient {
     private var viewers: [Viewer] = []
     private var random = SystemRandomNumberGenerator()
     private var openStreams = 0
+    private var dials = 0
 
     init(port: Int, viewers: Int, seconds: Int) {
         self.port = UInt16(port)
@@ -84,22 +85,10 @@ final class LoadClient {
 
     /// Starts a non-blocking connect; the request goes out when the socket turns writable.
     private func connect(_ socket: Socket) -> Int32 {
-        let fd = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue) | csystem_SOCK_NONBLOCK | csystem_SOCK_CLOEXEC, 0)
+        // Connections rotate over 16 source addresses: the server admits 4,096 per address.
+        dials += 1
+        let fd = Dialer.connect(port: port, from: Dialer.rotatingAddress(dials, over: 16))
         guard fd >= 0 else {
-            stats.connectFailures += 1
-            return -1
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 || errno == EINPROGRESS else {
-            close(fd)
             stats.connectFailures += 1
             return -1
         }
