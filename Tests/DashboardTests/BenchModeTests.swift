@@ -46,15 +46,7 @@ struct BenchModeTests {
 
     @Test("a refresh of the live demo table broadcasts one update of every head row, stamped anew")
     func refreshBroadcasts() async throws {
-        var configuration = DashboardConfiguration()
-        configuration.port = 0
-        configuration.eventLoopCount = 2
-        configuration.batchSize = 4
-        configuration.demo.itemCount = 20
-        configuration.demo.latency = .zero
-        configuration.demo.benchStamp = true
-        configuration.publicDirectory = publicDirectory
-        let dashboard = try Dashboard.start(configuration)
+        let dashboard = try startDashboard(items: 20, batchSize: 4) { $0.benchStamp = true }
         defer { dashboard.shutdown() }
         let viewers = [
             try await SSEClient(port: dashboard.port, path: "/tables/customers/stream"),

@@ -19,11 +19,7 @@ struct ConfigDashboardTests {
         defer { upstream.stop() }
         let config = try ConfigFile.parse(Array(edit(upstream.config()).utf8), file: "fixture.json",
                                           environment: ["FIXTURE_TOKEN": Self.secret])
-        var configuration = DashboardConfiguration()
-        configuration.port = 0
-        configuration.eventLoopCount = 2
-        configuration.publicDirectory = publicDirectory
-        let dashboard = try Dashboard.start(configuration, config: config)
+        let dashboard = try startDashboard(config: config)
         defer { dashboard.shutdown() }
         try await body(dashboard, upstream)
     }

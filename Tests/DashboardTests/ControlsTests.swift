@@ -6,15 +6,7 @@ import Testing
 /// Sort and filter controls of the demo table (`--demo-controls on`), live on port 0, against the demo upstream.
 @Suite struct ControlsTests {
     static func start() throws -> Dashboard {
-        var configuration = DashboardConfiguration()
-        configuration.port = 0
-        configuration.eventLoopCount = 2
-        configuration.batchSize = 10
-        configuration.demo.itemCount = 60
-        configuration.demo.latency = .zero
-        configuration.demo.controls = true
-        configuration.publicDirectory = publicDirectory
-        return try Dashboard.start(configuration)
+        try startDashboard(items: 60, batchSize: 10) { $0.controls = true }
     }
 
     static func firstKeys(_ port: Int, _ query: String) async throws -> [String] {

@@ -2,13 +2,15 @@ import Dashboard
 import Foundation
 import TestSupport
 
-/// Starts a real dashboard on 127.0.0.1 port 0 against the demo upstream, with the repository's Public/.
+/// Starts a real dashboard on 127.0.0.1 port 0 against the demo upstream, with the repository's Public/;
+/// `demo` sets the demo's other options (controls, page, bench stamps, ...).
 func startDashboard(
     items: Int = 95,
     batchSize: Int = 10,
     latencyMilliseconds: Int = 0,
     failEvery: Int? = nil,
-    heartbeatSeconds: Int = 15
+    heartbeatSeconds: Int = 15,
+    demo: (inout DemoUpstream.Configuration) -> Void = { _ in }
 ) throws -> Dashboard {
     var configuration = DashboardConfiguration()
     configuration.port = 0
@@ -19,7 +21,19 @@ func startDashboard(
     configuration.demo.failEvery = failEvery
     configuration.heartbeatInterval = .seconds(heartbeatSeconds)
     configuration.publicDirectory = publicDirectory
+    demo(&configuration.demo)
     return try Dashboard.start(configuration)
+}
+
+/// Starts a real dashboard on 127.0.0.1 port 0 serving `config`'s tables, with the repository's Public/;
+/// `adjust` sets anything else.
+func startDashboard(config: ConfigFile, adjust: (inout DashboardConfiguration) -> Void = { _ in }) throws -> Dashboard {
+    var configuration = DashboardConfiguration()
+    configuration.port = 0
+    configuration.eventLoopCount = 2
+    configuration.publicDirectory = publicDirectory
+    adjust(&configuration)
+    return try Dashboard.start(configuration, config: config)
 }
 
 /// The repository's Public/ folder.

@@ -45,11 +45,7 @@ import Testing
         var text = upstream.config()
         text = String(text[..<text.lastIndex(of: "}")!]) + #", "pages": [{"name": "both", "title": "Both", "tables": ["others", "things"]}]}"#
         let config = try ConfigFile.parse(Array(text.utf8), file: "fixture.json", environment: ["FIXTURE_TOKEN": "page-secret"])
-        var configuration = DashboardConfiguration()
-        configuration.port = 0
-        configuration.eventLoopCount = 2
-        configuration.publicDirectory = publicDirectory
-        let dashboard = try Dashboard.start(configuration, config: config)
+        let dashboard = try startDashboard(config: config)
         defer { dashboard.shutdown() }
         let page = try await fetch(dashboard.port, "GET", "/pages/both")
         #expect(page.status == 200)

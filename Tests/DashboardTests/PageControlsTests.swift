@@ -7,16 +7,7 @@ import Testing
 /// restarts one table only, and the choice survives a reconnect. Live on port 0 against the demo upstream.
 @Suite struct PageControlsTests {
     static func start() throws -> Dashboard {
-        var configuration = DashboardConfiguration()
-        configuration.port = 0
-        configuration.eventLoopCount = 2
-        configuration.batchSize = 10
-        configuration.demo.itemCount = 60
-        configuration.demo.latency = .zero
-        configuration.demo.controls = true
-        configuration.demo.page = true
-        configuration.publicDirectory = publicDirectory
-        return try Dashboard.start(configuration)
+        try startDashboard(items: 60, batchSize: 10) { $0.controls = true; $0.page = true }
     }
 
     /// The ids of the demo upstream's records `offset..<offset+10` for `query`, straight from it.

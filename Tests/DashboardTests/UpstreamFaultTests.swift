@@ -95,12 +95,10 @@ struct UpstreamFaultTests {
         }
         let text = "{\"tables\": [" + tables.joined(separator: ",") + "]}"
         let config = try ConfigFile.parse(Array(text.utf8), file: "faults.json", environment: [:])
-        var configuration = DashboardConfiguration()
-        configuration.port = 0
-        configuration.eventLoopCount = 1
-        configuration.batchTimeout = .seconds(30)
-        configuration.heartbeatInterval = heartbeat
-        configuration.publicDirectory = publicDirectory
-        return try Dashboard.start(configuration, config: config)
+        return try DashboardTests.startDashboard(config: config) { configuration in
+            configuration.eventLoopCount = 1
+            configuration.batchTimeout = .seconds(30)
+            configuration.heartbeatInterval = heartbeat
+        }
     }
 }
