@@ -41,7 +41,16 @@ def cell_boxes(probe, selector):
         const r = c.getBoundingClientRect(); return [r.left, r.width, r.height]; })""")
 
 
-def test_first_paint_has_skeleton_rows_shaped_like_real_rows(server, open_page):
+@pytest.fixture(scope="module")
+def slow_server():
+    # The first batch takes 3 s: the first paint is measured long before it, however busy the machine.
+    server = RowstreamServer("--demo-items", ITEMS, "--batch-size", BATCH, "--demo-latency-ms", 3000)
+    yield server
+    server.stop()
+
+
+def test_first_paint_has_skeleton_rows_shaped_like_real_rows(slow_server, open_page):
+    server = slow_server
     status, html = server.get("/")
     assert status == 200
     pending = html.split('<tbody id="rs-pending">', 1)[1].split("</tbody>", 1)[0]
@@ -76,7 +85,9 @@ def test_scrolling_loads_each_batch_once_in_order(server, open_page):
     assert loading == list(range(0, ITEMS, BATCH))                       # every batch once, in order
     assert probe.indexes() == list(range(ITEMS))
     assert len(set(probe.keys())) == ITEMS
-    assert server.upstream_requests() - before == len(loading)          # no page fetched twice
+    # No page fetched twice: at most one upstream request per batch (fewer when other tests of this module
+    # opened the table within the demo's 5 s page cache: viewers share fetches).
+    assert 0 < server.upstream_requests() - before <= len(loading)
 
 
 def test_fast_scrolling_never_loads_a_batch_twice(server, open_page):
@@ -92,7 +103,7 @@ def test_fast_scrolling_never_loads_a_batch_twice(server, open_page):
     loading = [event["offset"] for event in events(probe, "loading")]
     assert loading == list(range(0, ITEMS, BATCH))
     assert probe.indexes() == list(range(ITEMS))
-    assert server.upstream_requests() - before == ITEMS // BATCH + 1
+    assert 0 < server.upstream_requests() - before <= ITEMS // BATCH + 1   # (fewer: pages still in the cache)
 
 
 def test_end_of_list_shows_end_row_and_stops_asking(server, open_page):
