@@ -103,28 +103,14 @@ public struct TableBinding: Sendable {
             ]
         })
         let seal = CursorSeal.random()
-        let codec = TokenCodec<Token>(seal: seal, scope: name)
-        let count = columns.count
+        let filling = RowFilling(codec: TokenCodec<Token>(seal: seal, scope: name), initialToken: source.initialToken,
+                                 table: name, columnCount: columns.count, template: template)
+        // A viewer's loader: its own `load` (its walk) and the table's shared filling.
         let wrap: @Sendable (@escaping @Sendable () -> BatchSource<Item, Token>.Loader) -> (@Sendable () -> RowLoader) = {
             makeLoad in
-            { [initialToken = source.initialToken] in
+            {
                 let load = makeLoad()
-                return { position in
-                    let token = try codec.token(at: position, initial: initialToken)
-                    let result: LoadResult<Item, Token>
-                    do {
-                        result = try await load(token)
-                    } catch let error as LoadFailure {
-                        throw error
-                    } catch is CancellationError {
-                        throw CancellationError()
-                    } catch {
-                        let message = "Loading rows failed: \(error)"
-                        if !Task.isCancelled { TableBinding.log("table \(name): \(message)") }
-                        throw LoadFailure(message: message, isRetryable: true)
-                    }
-                    return try codec.rows(result, columnCount: count, template: template)
-                }
+                return { position in try await filling.load(position, with: load) }
             }
         }
         let makeLoader = wrap(source.makeLoader)

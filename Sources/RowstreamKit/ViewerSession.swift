@@ -77,6 +77,7 @@ final class ViewerSession: Sendable {
             start = (.cursor(cursor), resume.offset)
         }
         let choice = QueryChoice(table: table, query: query)
+        let batchesSent = metrics.batchesSent
         let dataSource = BatchesDataSource<JSONValue, PageCursor>(
             initialToken: .first,
             start: start,
@@ -88,7 +89,7 @@ final class ViewerSession: Sendable {
                 if case .batch(let rows, 0, _) = event, let feed, choice.query.isEmpty { feed.observeFirstBatch(rows) }
                 channel.send(events.event(for: event))
                 switch event {
-                case .batch: metrics.batchesSent.increment()
+                case .batch: batchesSent.increment()
                 case .completed: if feed == nil { channel.finish() }
                 default: break
                 }
