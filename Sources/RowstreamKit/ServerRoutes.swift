@@ -81,7 +81,7 @@ struct ServerRoutes {
 
     private func session(_ parameters: RouteParameters) throws(HTTPError) -> ViewerSession {
         let table = try table(parameters["name"])
-        guard let id = parameters["id"], SessionID.isWellFormed(id),
+        guard let text = parameters["id"], let id = SessionID(text),
               let session = registry.session(id, table: table.name)
         else { throw HTTPError(.notFound, "no such session: it ended; the page reconnects and gets a new one") }
         return session
