@@ -52,6 +52,10 @@ final class StreamHeartbeat: Sendable {
         event = SSEEvent(event: "heartbeat", data: "{\"interval\":\(milliseconds)}").encoded()
     }
 
+    deinit {
+        state.withLock { $0.timer }?.cancel()
+    }
+
     /// Starts heartbeat events on `writer` until its stream ends (or ``stop()``). Thread-safe.
     func start(on writer: StreamWriter) {
         state.withLock { state in
