@@ -17,8 +17,39 @@ import Synchronization
 /// it comes due (its writer is kept until then).
 ///
 /// Thread-safe: the queue and the timer are in one `Mutex`; events are written outside it through the
-/// thread-safe `StreamWriter`. Ownership: the server creates one at start-up and calls ``stop()`` at shutdown.
+/// thread-safe `StreamWriter`. Ownership: the server creates one at start-up and calls ``stop()`` at shutdown (or
+/// it stops when released). The timer holds the queue, not this object: no weak reference, no cycle past `stop()`.
 final class StreamHeartbeat: Sendable {
+    /// The time between a stream's heartbeat events: twice the `: ping` comment interval.
+    let interval: Duration
+    private let queue: HeartbeatQueue
+
+    /// Heartbeats every two `commentInterval`s (the server's `: ping` interval), so that an idle stream still
+    /// shows a `: ping` comment first.
+    init(commentInterval: Duration) {
+        interval = commentInterval * 2
+        let (seconds, attoseconds) = interval.components
+        let nanoseconds = UInt64(max(1_000_000, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+        let milliseconds = max(1, nanoseconds / 1_000_000)
+        let event = SSEEvent(event: "heartbeat", data: "{\"interval\":\(milliseconds)}").encoded()
+        queue = HeartbeatQueue(nanoseconds: nanoseconds, event: event)
+    }
+
+    deinit { queue.stop() }
+
+    /// Starts heartbeat events on `writer` until its stream ends (or ``stop()``). Thread-safe.
+    func start(on writer: StreamWriter) { queue.start(on: writer) }
+
+    /// Stops every stream's heartbeats and the timer. Idempotent; streams started after it get none.
+    func stop() { queue.stop() }
+
+    /// Streams with heartbeats: open ones, and closed ones not yet due. For tests.
+    var streamCount: Int { queue.streamCount }
+}
+
+/// The streams in due order and the one timer that serves them (see ``StreamHeartbeat``). The timer's handler
+/// holds this queue until ``stop()`` cancels the timer. Thread-safe: one `Mutex`.
+private final class HeartbeatQueue: Sendable {
     private struct Entry {
         let writer: StreamWriter
         /// `DispatchTime.uptimeNanoseconds` when it is due.
@@ -35,28 +66,16 @@ final class StreamHeartbeat: Sendable {
         var stopped = false
     }
 
-    /// The time between a stream's heartbeat events: twice the `: ping` comment interval.
-    let interval: Duration
     private let nanoseconds: UInt64
     /// The encoded event, one array shared by every stream's write buffer.
     private let event: [UInt8]
     private let state = Mutex(State())
 
-    /// Heartbeats every two `commentInterval`s (the server's `: ping` interval), so that an idle stream still
-    /// shows a `: ping` comment first.
-    init(commentInterval: Duration) {
-        interval = commentInterval * 2
-        let (seconds, attoseconds) = interval.components
-        nanoseconds = UInt64(max(1_000_000, seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
-        let milliseconds = max(1, nanoseconds / 1_000_000)
-        event = SSEEvent(event: "heartbeat", data: "{\"interval\":\(milliseconds)}").encoded()
+    init(nanoseconds: UInt64, event: [UInt8]) {
+        self.nanoseconds = nanoseconds
+        self.event = event
     }
 
-    deinit {
-        state.withLock { $0.timer }?.cancel()
-    }
-
-    /// Starts heartbeat events on `writer` until its stream ends (or ``stop()``). Thread-safe.
     func start(on writer: StreamWriter) {
         state.withLock { state in
             guard !state.stopped else { return }
@@ -66,7 +85,6 @@ final class StreamHeartbeat: Sendable {
         }
     }
 
-    /// Stops every stream's heartbeats and the timer. Idempotent; streams started after it get none.
     func stop() {
         let timer = state.withLock { state in
             defer { state = State(); state.stopped = true }
@@ -75,12 +93,11 @@ final class StreamHeartbeat: Sendable {
         timer?.cancel()
     }
 
-    /// Streams with heartbeats: open ones, and closed ones not yet due. For tests.
     var streamCount: Int { state.withLock { $0.queue.count - $0.head } }
 
     private func makeTimer() -> DispatchSourceTimer {
         let timer = DispatchSource.makeTimerSource(queue: .global())
-        timer.setEventHandler { [weak self] in self?.tick() }
+        timer.setEventHandler { self.tick() }
         timer.schedule(deadline: .distantFuture)
         timer.resume()
         return timer
