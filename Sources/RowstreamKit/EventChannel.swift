@@ -3,25 +3,44 @@ import HTTPServer
 /// Where one viewer session's events go: straight to its own stream (`/tables/NAME/stream`, the bytes the v1
 /// protocol documents), or tagged with the table's name into a page's shared stream (``PageStream``).
 ///
-/// Thread-safe: closures over thread-safe writers; any thread may call them.
-struct EventChannel: Sendable {
+/// A value of two pointers at most (no closures to allocate per viewer). Thread-safe: it holds thread-safe
+/// writers and streams; any thread may call it.
+enum EventChannel: Sendable {
+    /// A table's own stream: events as they are, on the writer.
+    case direct(StreamWriter)
+    /// Table `table`'s part of a page's stream.
+    case page(PageStream, table: String)
+
     /// Writes one event of this table.
-    let send: @Sendable (SSEEvent) -> Void
+    func send(_ event: SSEEvent) {
+        switch self {
+        case .direct(let writer): writer.write(event.encoded())
+        case .page(let stream, let table): stream.send(event, table: table)
+        }
+    }
+
     /// This table's part of the stream is over (its list is complete): a table's own stream ends; a page's
     /// stream ends once every table on it is over.
-    let finish: @Sendable () -> Void
-    /// Registers a callback for the end of the connection.
-    let onClose: @Sendable (@escaping @Sendable () -> Void) -> Void
-    /// Sends a live table's change events on this channel until the connection ends.
-    let subscribe: @Sendable (LiveFeed) -> Void
+    func finish() {
+        switch self {
+        case .direct(let writer): writer.finish()
+        case .page(let stream, let table): stream.finishTable(table)
+        }
+    }
 
-    /// The channel of a table's own stream: events as they are, on `writer`.
-    static func direct(_ writer: StreamWriter) -> EventChannel {
-        EventChannel(
-            send: { writer.write($0.encoded()) },
-            finish: { writer.finish() },
-            onClose: { writer.onClose($0) },
-            subscribe: { $0.subscribe(writer) }
-        )
+    /// Registers a callback for the end of the connection.
+    func onClose(_ callback: @escaping @Sendable () -> Void) {
+        switch self {
+        case .direct(let writer): writer.onClose(callback)
+        case .page(let stream, _): stream.writer.onClose(callback)
+        }
+    }
+
+    /// Sends a live table's change events on this channel until the connection ends.
+    func subscribe(_ feed: LiveFeed) {
+        switch self {
+        case .direct(let writer): feed.subscribe(writer)
+        case .page(let stream, let table): stream.subscribe(feed, table: table)
+        }
     }
 }

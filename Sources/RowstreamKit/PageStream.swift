@@ -37,20 +37,15 @@ final class PageStream: Sendable {
     }
 
     /// The channel of `table`'s session on this stream.
-    func channel(for table: TableBinding) -> EventChannel {
-        let name = table.name
+    func channel(for table: TableBinding) -> EventChannel { .page(self, table: table.name) }
+
+    /// Sends `table`'s live changes on this stream (tagged by the feed) until the connection ends.
+    func subscribe(_ feed: LiveFeed, table: String) {
         let writer = writer
-        return EventChannel(
-            send: { [self] event in send(event, table: name) },
-            finish: { [self] in finishTable(name) },
-            onClose: { writer.onClose($0) },
-            subscribe: { [self] feed in
-                // Live changes are of the table as configured: not while the viewer has a choice.
-                feed.subscribeTagged(writer) { [weak self] bytes in
-                    if self?.hasChoice(name) == false { writer.write(bytes) }
-                }
-            }
-        )
+        // Live changes are of the table as configured: not while the viewer has a choice.
+        feed.subscribeTagged(writer) { [weak self] bytes in
+            if self?.hasChoice(table) == false { writer.write(bytes) }
+        }
     }
 
     /// `table`'s session starts over with `query`: the `reset` that follows carries it in its id.
@@ -61,7 +56,8 @@ final class PageStream: Sendable {
 
     private func hasChoice(_ table: String) -> Bool { state.withLock { $0.queries[table] != nil } }
 
-    private func send(_ event: SSEEvent, table: String) {
+    /// Writes `table`'s `event`, tagged, with the page's whole position as its id if it moves the table.
+    func send(_ event: SSEEvent, table: String) {
         var event = event
         event.event = table + ":" + (event.event ?? "message")
         state.withLock { state in
@@ -73,7 +69,8 @@ final class PageStream: Sendable {
         }
     }
 
-    private func finishTable(_ table: String) {
+    /// `table`'s part is over; the stream ends once every table's is.
+    func finishTable(_ table: String) {
         let allDone = state.withLock { state in
             state.open.remove(table)
             return state.open.isEmpty

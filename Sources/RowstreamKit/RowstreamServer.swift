@@ -20,9 +20,12 @@ public final class RowstreamServer: Sendable {
     private let server: HTTPServer
     /// The live tables' feeds (``LiveUpdates``), stopped at shutdown.
     private let feeds: [LiveFeed]
+    /// Every viewer stream's `heartbeat` events, stopped at shutdown.
+    private let heartbeats: StreamHeartbeat
 
-    private init(port: Int, server: HTTPServer, feeds: [LiveFeed]) {
+    private init(port: Int, server: HTTPServer, feeds: [LiveFeed], heartbeats: StreamHeartbeat) {
         self.feeds = feeds
+        self.heartbeats = heartbeats
         self.port = port
         self.server = server
     }
@@ -63,6 +66,7 @@ public final class RowstreamServer: Sendable {
         }
         let sessions = SessionRegistry()
         let feeds = bindings.filter { $0.live != nil }.map(LiveFeed.init(table:))
+        let heartbeats = StreamHeartbeat(commentInterval: configuration.heartbeatInterval)
         let routes = ServerRoutes(
             tables: tables,
             order: bindings.map(\.name),
@@ -73,7 +77,8 @@ public final class RowstreamServer: Sendable {
             feeds: Dictionary(uniqueKeysWithValues: feeds.map { ($0.table.name, $0) }),
             metrics: metrics,
             configuration: configuration,
-            staticFiles: staticFiles
+            staticFiles: staticFiles,
+            heartbeats: heartbeats
         )
         var serverConfiguration = HTTPServerConfiguration()
         serverConfiguration.host = configuration.host
@@ -88,11 +93,12 @@ public final class RowstreamServer: Sendable {
         do {
             port = try server.start()
         } catch {
+            heartbeats.stop()
             throw RowstreamError("cannot listen on \(configuration.host):\(configuration.port): \(error)")
         }
         metrics.observe(server: server, sessions: sessions)
         feeds.forEach { $0.start() }
-        return RowstreamServer(port: port, server: server, feeds: feeds)
+        return RowstreamServer(port: port, server: server, feeds: feeds, heartbeats: heartbeats)
     }
 
     /// Stops accepting, ends every open stream (cancelling the loads in flight), finishes in-flight responses,
@@ -100,6 +106,7 @@ public final class RowstreamServer: Sendable {
     public func shutdown() {
         feeds.forEach { $0.stop() }
         server.shutdown()
+        heartbeats.stop()
     }
 
     /// Blocks the calling thread until ``shutdown()`` has completed. Call it from a thread of your own or the

@@ -65,7 +65,7 @@ extension ServerRoutes {
         let resumeToken = token
         let opened = plans
         let registry = registry, metrics = metrics, timeout = configuration.batchTimeout, liveFeeds = self.feeds
-        let heartbeat = configuration.heartbeatInterval
+        let heartbeats = heartbeats
         return .now(.eventStream(retryMilliseconds: configuration.retryMilliseconds) { writer in
             let stream = PageStream(page: page.name, tables: page.tables.map(\.name), writer: writer, token: resumeToken)
             for plan in opened {
@@ -76,7 +76,7 @@ extension ServerRoutes {
                     feed: liveFeeds[name], query: plan.query, onChoice: { stream.choose($0, table: name) }
                 )
             }
-            StreamHeartbeat.start(on: writer, commentInterval: heartbeat)
+            heartbeats.start(on: writer)
         })
     }
 

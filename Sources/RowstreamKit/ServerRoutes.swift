@@ -16,6 +16,8 @@ struct ServerRoutes {
     let metrics: ServerMetrics
     let configuration: ServerConfiguration
     let staticFiles: StaticFiles
+    /// Every viewer stream's `heartbeat` events, from one timer.
+    let heartbeats: StreamHeartbeat
 
     func router() -> Router {
         var router = RouterBuilder()
@@ -79,7 +81,7 @@ struct ServerRoutes {
 
     private func session(_ parameters: RouteParameters) throws(HTTPError) -> ViewerSession {
         let table = try table(parameters["name"])
-        guard let id = parameters["id"], SessionID.isWellFormed(id),
+        guard let text = parameters["id"], let id = SessionID(text),
               let session = registry.session(id, table: table.name)
         else { throw HTTPError(.notFound, "no such session: it ended; the page reconnects and gets a new one") }
         return session
@@ -105,13 +107,13 @@ struct ServerRoutes {
         // Live changes are of the table as configured: a viewer who sorted or filtered it does not get them.
         let registry = registry, metrics = metrics, timeout = configuration.batchTimeout
         let feed = query.isEmpty ? feeds[table.name] : nil
-        let heartbeat = configuration.heartbeatInterval
+        let heartbeats = heartbeats
         return .now(.eventStream(retryMilliseconds: configuration.retryMilliseconds) { writer in
             ViewerSession.open(
                 table: table, writer: writer, resume: resume, resetFirst: resetFirst,
                 registry: registry, metrics: metrics, batchTimeout: timeout, feed: feed, query: query
             )
-            StreamHeartbeat.start(on: writer, commentInterval: heartbeat)
+            heartbeats.start(on: writer)
         })
     }
 

@@ -3,7 +3,7 @@ import Synchronization
 /// The open viewer sessions by id, so the POST routes can find the session a page drives.
 /// Thread-safe: one small locked dictionary.
 final class SessionRegistry: Sendable {
-    private let sessions = Mutex<[String: ViewerSession]>([:])
+    private let sessions = Mutex<[SessionID: ViewerSession]>([:])
 
     func insert(_ session: ViewerSession) {
         sessions.withLock { $0[session.id] = session }
@@ -16,7 +16,7 @@ final class SessionRegistry: Sendable {
     }
 
     /// The session `id` of table `table`, if it is open.
-    func session(_ id: String, table: String) -> ViewerSession? {
+    func session(_ id: SessionID, table: String) -> ViewerSession? {
         let session = sessions.withLock { $0[id] }
         return session?.table.name == table ? session : nil
     }

@@ -27,27 +27,40 @@ import Upstream
 /// Swift's cooperative pool), for several viewers at once: it must not block, and what it captures must be
 /// `Sendable`.
 public struct TableBinding: Sendable {
+    /// Everything a binding holds, in one box shared by every copy: a copy (each viewer's session, its events,
+    /// its choice) is one pointer. The settable parts below replace the box (at start-up, before serving).
+    private var storage: Storage
+
     /// How rows look: columns reading the row objects the template fills (`c0`, `c1`, ..., key `k`).
-    let spec: TableSpec
-    let renderer: TableRenderer
+    var spec: TableSpec { storage.spec }
+    var renderer: TableRenderer { storage.renderer }
     /// The protocol's column list (`session` event and `/api/tables`).
-    let columnsJSON: JSONValue
+    var columnsJSON: JSONValue { storage.columnsJSON }
     /// Rows per batch, and skeleton rows shown while one loads.
-    let batchSize: Int
+    var batchSize: Int { storage.batchSize }
     /// Seals tokens handed to clients (scope: the table's name).
-    let seal: CursorSeal
+    var seal: CursorSeal { storage.seal }
     /// Makes one viewer's (or one refetch's) loader: sealed position in, filled rows and sealed next out.
-    let makeLoader: @Sendable () -> RowLoader
+    var makeLoader: @Sendable () -> RowLoader { storage.loaders.make }
     /// Like `makeLoader`, but past any cache: live refreshes of the head.
-    let makeFreshLoader: @Sendable () -> RowLoader
+    var makeFreshLoader: @Sendable () -> RowLoader { storage.loaders.makeFresh }
     /// A viewer's loader for the query its controls chose.
-    let makeQueryLoader: @Sendable (_ query: [(name: String, value: String)]) -> RowLoader
+    var makeQueryLoader: @Sendable (_ query: [(name: String, value: String)]) -> RowLoader { storage.loaders.makeQuery }
     /// Sort and filter controls shown above the table (config tables). See ``TableControl``.
-    package var controls: [TableControl] = []
+    package var controls: [TableControl] {
+        get { storage.settable.controls }
+        set { storage = storage.replacing { $0.controls = newValue } }
+    }
     /// Live updates of the head (nil: the table is not live). See ``LiveUpdates``.
-    public var live: LiveUpdates?
+    public var live: LiveUpdates? {
+        get { storage.settable.live }
+        set { storage = storage.replacing { $0.live = newValue } }
+    }
     /// The config tables' normalized JSON page proxy (`/api/tables/NAME/pages`); nil: 404.
-    package var pageProxy: PageProxy?
+    package var pageProxy: PageProxy? {
+        get { storage.settable.pageProxy }
+        set { storage = storage.replacing { $0.pageProxy = newValue } }
+    }
 
     typealias RowLoader = @Sendable (PageCursor) async throws -> LoadResult<JSONValue, PageCursor>
     /// One upstream page for a raw (unsealed) cursor: its raw items and raw next cursor (nil: the last page).
@@ -81,9 +94,7 @@ public struct TableBinding: Sendable {
         var spec = TableSpec(name: name, title: title, columns: specColumns, keyField: RowLayout.path(RowLayout.key))
         spec.sections = sections?.spec
         spec.grid = layout.spec
-        self.spec = spec
-        renderer = TableRenderer(spec: spec)
-        columnsJSON = .array(columns.enumerated().map { index, column in
+        let columnsJSON: JSONValue = .array(columns.enumerated().map { index, column in
             [
                 "title": .string(column.title),
                 "field": .string(column.field ?? RowLayout.cell(index)),
@@ -91,39 +102,28 @@ public struct TableBinding: Sendable {
                 "width": column.width.flatMap { Column.isValidWidth($0) ? JSONValue.string($0) : nil } ?? .null,
             ]
         })
-        self.batchSize = batchSize
         let seal = CursorSeal.random()
-        self.seal = seal
-        let codec = TokenCodec<Token>(seal: seal, scope: name)
-        let count = columns.count
+        let filling = RowFilling(codec: TokenCodec<Token>(seal: seal, scope: name), initialToken: source.initialToken,
+                                 table: name, columnCount: columns.count, template: template)
+        // A viewer's loader: its own `load` (its walk) and the table's shared filling.
         let wrap: @Sendable (@escaping @Sendable () -> BatchSource<Item, Token>.Loader) -> (@Sendable () -> RowLoader) = {
             makeLoad in
-            { [initialToken = source.initialToken] in
+            {
                 let load = makeLoad()
-                return { position in
-                    let token = try codec.token(at: position, initial: initialToken)
-                    let result: LoadResult<Item, Token>
-                    do {
-                        result = try await load(token)
-                    } catch let error as LoadFailure {
-                        throw error
-                    } catch is CancellationError {
-                        throw CancellationError()
-                    } catch {
-                        let message = "Loading rows failed: \(error)"
-                        if !Task.isCancelled { TableBinding.log("table \(name): \(message)") }
-                        throw LoadFailure(message: message, isRetryable: true)
-                    }
-                    return try codec.rows(result, columnCount: count, template: template)
-                }
+                return { position in try await filling.load(position, with: load) }
             }
         }
-        makeLoader = wrap(source.makeLoader)
-        makeFreshLoader = wrap(source.makeFreshLoader ?? source.makeLoader)
-        makeQueryLoader = { [makeLoader] query in
-            guard let make = source.makeQueryLoader, !query.isEmpty else { return makeLoader() }
-            return wrap({ make(query) })()
-        }
+        let makeLoader = wrap(source.makeLoader)
+        let loaders = Storage.Loaders(
+            make: makeLoader,
+            makeFresh: wrap(source.makeFreshLoader ?? source.makeLoader),
+            makeQuery: { query in
+                guard let make = source.makeQueryLoader, !query.isEmpty else { return makeLoader() }
+                return wrap({ make(query) })()
+            }
+        )
+        storage = Storage(spec: spec, renderer: TableRenderer(spec: spec), columnsJSON: columnsJSON,
+                          batchSize: batchSize, seal: seal, loaders: loaders, settable: Storage.Settable())
     }
 
     var name: String { spec.name }

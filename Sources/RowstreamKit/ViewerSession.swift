@@ -11,7 +11,7 @@ import JSON
 /// Ownership: the registry holds the session while its stream is open; the stream's close removes it and cancels
 /// the load in flight.
 final class ViewerSession: Sendable {
-    let id: String
+    let id: SessionID
     let table: TableBinding
     private let dataSource: BatchesDataSource<JSONValue, PageCursor>
     /// The sort and filter choice it loads with.
@@ -20,7 +20,7 @@ final class ViewerSession: Sendable {
     /// choice is in its URL and never changes).
     private let onChoice: (@Sendable (QueryChoice.Query) -> Void)?
 
-    private init(id: String, table: TableBinding, dataSource: BatchesDataSource<JSONValue, PageCursor>,
+    private init(id: SessionID, table: TableBinding, dataSource: BatchesDataSource<JSONValue, PageCursor>,
                  choice: QueryChoice, onChoice: (@Sendable (QueryChoice.Query) -> Void)?) {
         self.id = id
         self.table = table
@@ -66,7 +66,7 @@ final class ViewerSession: Sendable {
         let events = StreamEvents(table: table)
         if case .end = resume?.position {
             // Every row was delivered but `complete` was not: say so and end the stream.
-            channel.send(events.session(id: id))
+            channel.send(events.session(id: id.text))
             channel.send(events.complete(total: resume?.offset ?? 0))
             // A live table's stream stays open for its changes; any other ends.
             if let feed { channel.subscribe(feed) } else { channel.finish() }
@@ -77,6 +77,7 @@ final class ViewerSession: Sendable {
             start = (.cursor(cursor), resume.offset)
         }
         let choice = QueryChoice(table: table, query: query)
+        let batchesSent = metrics.batchesSent
         let dataSource = BatchesDataSource<JSONValue, PageCursor>(
             initialToken: .first,
             start: start,
@@ -88,7 +89,7 @@ final class ViewerSession: Sendable {
                 if case .batch(let rows, 0, _) = event, let feed, choice.query.isEmpty { feed.observeFirstBatch(rows) }
                 channel.send(events.event(for: event))
                 switch event {
-                case .batch: metrics.batchesSent.increment()
+                case .batch: batchesSent.increment()
                 case .completed: if feed == nil { channel.finish() }
                 default: break
                 }
@@ -97,7 +98,7 @@ final class ViewerSession: Sendable {
         let session = ViewerSession(id: id, table: table, dataSource: dataSource, choice: choice, onChoice: onChoice)
         // Registered before the page learns its id: a POST right after the `session` event finds it.
         registry.insert(session)
-        channel.send(events.session(id: id))
+        channel.send(events.session(id: id.text))
         if let feed { channel.subscribe(feed) }
         metrics.sessionsOpened.increment()
         channel.onClose {
@@ -132,21 +133,3 @@ final class ViewerSession: Sendable {
     }
 }
 
-/// Session ids: 128 random bits in hex, unguessable so one viewer cannot drive another's stream.
-enum SessionID {
-    static func make() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let high = generator.next() as UInt64
-        let low = generator.next() as UInt64
-        return hex(high) + hex(low)
-    }
-
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-
-    static func isWellFormed(_ id: String) -> Bool {
-        id.utf8.count == 32 && id.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
-    }
-}

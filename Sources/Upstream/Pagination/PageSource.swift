@@ -6,25 +6,52 @@ import JSON
 /// retried per ``RetryPolicy``; pages are checked (``PageChecks``); with a ``PageCache`` concurrent requests for
 /// one page share one fetch, recent pages are served from memory and the next page is prefetched.
 ///
-/// A plain value: thread-safe (it holds the thread-safe ``UpstreamClient`` and ``PageCache``).
+/// A plain value: thread-safe (it holds the thread-safe ``UpstreamClient`` and ``PageCache``). Its parts live in
+/// one immutable box, so a copy (every viewer's loader keeps one) is a pointer.
 public struct PageSource: Sendable {
+    /// The parts, shared by every copy. Immutable, so thread-safe.
+    private final class Parts: Sendable {
+        let client: UpstreamClient
+        let template: PageRequestTemplate
+        let itemsPath: JSONPath
+        let style: PaginationStyle
+        let checks: PageChecks
+        let retry: RetryPolicy
+        let cache: PageCache?
+        let origin: UpstreamOrigin?
+
+        init(client: UpstreamClient, template: PageRequestTemplate, itemsPath: JSONPath, style: PaginationStyle,
+             checks: PageChecks, retry: RetryPolicy, cache: PageCache?) {
+            self.client = client
+            self.template = template
+            self.itemsPath = itemsPath
+            self.style = style
+            self.checks = checks
+            self.retry = retry
+            self.cache = cache
+            origin = UpstreamOrigin(url: template.url)
+        }
+    }
+
+    private let parts: Parts
+
     /// The client doing the fetching.
-    public let client: UpstreamClient
+    public var client: UpstreamClient { parts.client }
     /// The shared shape of every page request.
-    public let template: PageRequestTemplate
+    public var template: PageRequestTemplate { parts.template }
     /// Where the items sit in each page's JSON body: an array (`data`), or every match of a path through
     /// arrays (`data.edges[].node`).
-    public let itemsPath: JSONPath
+    public var itemsPath: JSONPath { parts.itemsPath }
     /// How pages link to each other.
-    public let style: PaginationStyle
+    public var style: PaginationStyle { parts.style }
     /// What a good page looks like.
-    public let checks: PageChecks
+    public var checks: PageChecks { parts.checks }
     /// Retries of failed requests.
-    public let retry: RetryPolicy
+    public var retry: RetryPolicy { parts.retry }
     /// Coalescing, short-lived cache and prefetch; nil fetches every page every time.
-    public let cache: PageCache?
+    public var cache: PageCache? { parts.cache }
     /// The only origin requests, redirects and next links may use: the template URL's.
-    public let origin: UpstreamOrigin?
+    public var origin: UpstreamOrigin? { parts.origin }
 
     /// Redirects followed per request (each within `origin`).
     static let maxRedirects = 5
@@ -32,14 +59,8 @@ public struct PageSource: Sendable {
     /// A source of pages from `client`, shaped by `template`, read with `itemsPath` and `style`.
     public init(client: UpstreamClient, template: PageRequestTemplate, itemsPath: JSONPath, style: PaginationStyle,
                 checks: PageChecks = PageChecks(), retry: RetryPolicy = .never, cache: PageCache? = nil) {
-        self.client = client
-        self.template = template
-        self.itemsPath = itemsPath
-        self.style = style
-        self.checks = checks
-        self.retry = retry
-        self.cache = cache
-        self.origin = UpstreamOrigin(url: template.url)
+        parts = Parts(client: client, template: template, itemsPath: itemsPath, style: style, checks: checks,
+                      retry: retry, cache: cache)
     }
 
     /// Fetches one page. `cursor` nil = the first page; otherwise a cursor this source returned.

@@ -1,16 +1,20 @@
 import JSON
 import Synchronization
 
-/// One reader's walk through a list: it never hands the same item (by key) twice, even when offset drift
-/// repeats items across pages; it skips empty pages that still carry a cursor, up to `maxEmptyPages` in a
+/// One reader's walk through a list: it drops an item whose key was on the page it read just before, or the one
+/// before that, or earlier on the same page (offset drift: rows inserted above the reader repeat the end of one
+/// page at the start of the next); it skips empty pages that still carry a cursor, up to `maxEmptyPages` in a
 /// row; and it stops a cursor loop (a cursor seen before in this walk) with an error instead of going round.
+///
+/// Memory is bounded by the page size, not by the rows read: the keys of the last two pages as 64-bit hashes
+/// (``RecentKeys``), plus one 64-bit hash per cursor followed (for loop detection).
 ///
 /// Thread-safe: the walk's memory is in one `Mutex`; fetches run outside it. A walk belongs to one reader
 /// (one viewer); starting from the first page again forgets what it saw.
 public final class PageWalker: Sendable {
     private struct State {
-        var seenKeys: Set<String> = []
-        var seenCursors: Set<String> = []
+        var recentKeys = RecentKeys()
+        var seenCursors: Set<UInt64> = []
     }
 
     /// Where an item's key is; items without one are never dropped. nil: no deduplication.
@@ -43,19 +47,28 @@ public final class PageWalker: Sendable {
         }
     }
 
+    /// The key hashes the walk holds (at most two pages' keys), and the cursors it has followed.
+    var held: (keys: Int, cursors: Int) { state.withLock { ($0.recentKeys.count, $0.seenCursors.count) } }
+
     /// Records `page` as read from `cursor`: drops repeated items, fails on a cursor loop.
     func admit(_ page: Page, from cursor: String?) throws(UpstreamError) -> Page {
         try state.withLock { (state: inout State) throws(UpstreamError) -> Page in
-            if let cursor { state.seenCursors.insert(cursor) }
-            if let next = page.nextCursor, state.seenCursors.contains(next) {
+            if let cursor { state.seenCursors.insert(RecentKeys.hash(cursor)) }
+            if let next = page.nextCursor, state.seenCursors.contains(RecentKeys.hash(next)) {
                 throw .invalidPage("the upstream's next cursor repeats an earlier one (a loop)")
             }
             guard let keyPath else { return page }
+            var pageHashes: [UInt64] = []
+            pageHashes.reserveCapacity(page.items.count)
+            var onThisPage = Set<UInt64>(minimumCapacity: page.items.count)
             var fresh = page
             fresh.items = page.items.filter { item in
                 guard let key = keyPath.evaluate(item), !key.isNull else { return true }
-                return state.seenKeys.insert(String(decoding: key.serialized(), as: UTF8.self)).inserted
+                let hash = RecentKeys.hash(key)
+                pageHashes.append(hash)
+                return onThisPage.insert(hash).inserted && !state.recentKeys.contains(hash)
             }
+            state.recentKeys.record(page: pageHashes)
             return fresh
         }
     }

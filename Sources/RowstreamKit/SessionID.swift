@@ -1,0 +1,48 @@
+/// A session's id: 128 random bits, unguessable so one viewer cannot drive another's stream. Held as two
+/// integers (no string per session); written as 32 lowercase hex digits in the `session` event and the URLs.
+/// A plain value: thread-safe.
+struct SessionID: Hashable, Sendable {
+    private let high: UInt64
+    private let low: UInt64
+
+    /// A new random id.
+    static func make() -> SessionID {
+        var generator = SystemRandomNumberGenerator()
+        return SessionID(high: generator.next(), low: generator.next())
+    }
+
+    private init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    /// The id written as `text` (32 lowercase hex digits); nil for anything else.
+    init?(_ text: String) {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 32 else { return nil }
+        guard let high = Self.parse(bytes[0..<16]), let low = Self.parse(bytes[16..<32]) else { return nil }
+        self.init(high: high, low: low)
+    }
+
+    /// 32 lowercase hex digits.
+    var text: String { Self.hex(high) + Self.hex(low) }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    private static func parse(_ digits: ArraySlice<UInt8>) -> UInt64? {
+        var value: UInt64 = 0
+        for byte in digits {
+            let digit: UInt8
+            switch byte {
+            case 48...57: digit = byte - 48
+            case 97...102: digit = byte - 87
+            default: return nil
+            }
+            value = value << 4 | UInt64(digit)
+        }
+        return value
+    }
+}

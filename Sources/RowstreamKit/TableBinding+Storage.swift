@@ -1,0 +1,52 @@
+import JSON
+import Tables
+import Upstream
+
+extension TableBinding {
+    /// What a ``TableBinding`` holds, boxed so that copies share it (a viewer's session and its events each keep
+    /// the binding: one pointer each instead of a few hundred bytes).
+    ///
+    /// Thread-safe: immutable. Setting a binding's `controls`, `live` or `pageProxy` makes a new box.
+    final class Storage: Sendable {
+        /// The loader factories (see ``TableBinding/makeLoader``).
+        struct Loaders: Sendable {
+            let make: @Sendable () -> RowLoader
+            let makeFresh: @Sendable () -> RowLoader
+            let makeQuery: @Sendable (_ query: [(name: String, value: String)]) -> RowLoader
+        }
+
+        /// The parts set after creation (at start-up, before serving).
+        struct Settable: Sendable {
+            var controls: [TableControl] = []
+            var live: LiveUpdates?
+            var pageProxy: PageProxy?
+        }
+
+        let spec: TableSpec
+        let renderer: TableRenderer
+        let columnsJSON: JSONValue
+        let batchSize: Int
+        let seal: CursorSeal
+        let loaders: Loaders
+        let settable: Settable
+
+        init(spec: TableSpec, renderer: TableRenderer, columnsJSON: JSONValue, batchSize: Int, seal: CursorSeal,
+             loaders: Loaders, settable: Settable) {
+            self.spec = spec
+            self.renderer = renderer
+            self.columnsJSON = columnsJSON
+            self.batchSize = batchSize
+            self.seal = seal
+            self.loaders = loaders
+            self.settable = settable
+        }
+
+        /// A new box with the settable parts changed by `change`.
+        func replacing(_ change: (inout Settable) -> Void) -> Storage {
+            var settable = self.settable
+            change(&settable)
+            return Storage(spec: spec, renderer: renderer, columnsJSON: columnsJSON, batchSize: batchSize, seal: seal,
+                           loaders: loaders, settable: settable)
+        }
+    }
+}

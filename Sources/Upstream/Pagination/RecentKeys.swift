@@ -1,0 +1,61 @@
+import JSON
+
+/// The item keys of the last two pages one walk read, as 64-bit hashes: what ``PageWalker`` deduplicates against.
+///
+/// Bounded: at most two pages' worth of 8-byte hashes in one array (the older page's sorted, then the newer
+/// page's sorted), whatever the number of pages read. Offset pagination repeats items when rows are inserted
+/// above the reader: the next page then starts with the end of the page before it, which is what this keeps.
+/// An item last seen three or more pages back is not recognised. Two different keys share a hash with
+/// probability about 2^-64 per pair; the hasher is Swift's seeded `Hasher` (a new random seed per process), so an
+/// upstream cannot choose keys that collide.
+///
+/// A plain value, confined to its owner (``PageWalker`` keeps it under its lock).
+struct RecentKeys {
+    /// Both pages' hashes: `hashes[..<olderCount]` (the older page, sorted), then the newer page's (sorted).
+    private var hashes: [UInt64] = []
+    private var olderCount = 0
+
+    /// The number of hashes held (at most two pages' keys).
+    var count: Int { hashes.count }
+
+    /// Whether `hash` is among the keys of the last two pages.
+    func contains(_ hash: UInt64) -> Bool {
+        Self.search(hashes[..<olderCount], hash) || Self.search(hashes[olderCount...], hash)
+    }
+
+    /// Records the keys of the page just read (`pageHashes`, repeats and all): it becomes the newer page, the
+    /// newer becomes the older, the older is forgotten.
+    mutating func record(page pageHashes: [UInt64]) {
+        let newer = hashes[olderCount...]
+        var next: [UInt64] = []
+        next.reserveCapacity(newer.count + pageHashes.count)
+        next.append(contentsOf: newer)
+        next.append(contentsOf: pageHashes.sorted())
+        olderCount = newer.count
+        hashes = next
+    }
+
+    /// The hash of one key: its JSON serialization, so `1` and `"1"` are different keys.
+    static func hash(_ key: JSONValue) -> UInt64 {
+        var hasher = Hasher()
+        key.serialized().withUnsafeBytes { hasher.combine(bytes: $0) }
+        return UInt64(bitPattern: Int64(hasher.finalize()))
+    }
+
+    /// The hash of a cursor string.
+    static func hash(_ text: String) -> UInt64 {
+        var hasher = Hasher()
+        hasher.combine(text)
+        return UInt64(bitPattern: Int64(hasher.finalize()))
+    }
+
+    /// Binary search of a sorted slice.
+    private static func search(_ sorted: ArraySlice<UInt64>, _ hash: UInt64) -> Bool {
+        var low = sorted.startIndex, high = sorted.endIndex
+        while low < high {
+            let middle = low + (high - low) / 2
+            if sorted[middle] < hash { low = middle + 1 } else { high = middle }
+        }
+        return low < sorted.endIndex && sorted[low] == hash
+    }
+}

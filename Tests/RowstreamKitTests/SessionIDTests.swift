@@ -1,0 +1,25 @@
+import Testing
+@testable import RowstreamKit
+
+/// Session ids: 32 lowercase hex digits in and out, anything else refused.
+@Suite struct SessionIDTests {
+    @Test func anIdRoundTripsThroughItsText() throws {
+        for _ in 0..<100 {
+            let id = SessionID.make()
+            #expect(id.text.utf8.count == 32)
+            #expect(id.text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) })
+            #expect(SessionID(id.text) == id)
+        }
+    }
+
+    @Test func leadingZerosAndEveryDigitAreRead() throws {
+        let text = "000000000000000f0123456789abcdef"
+        #expect(SessionID(text)?.text == text)
+    }
+
+    @Test(arguments: ["", "0123456789abcdef0123456789abcde", "0123456789abcdef0123456789abcdef0",
+                      "0123456789ABCDEF0123456789abcdef", "0123456789abcdeg0123456789abcdef", "../../../../../../../../../../.."])
+    func anythingElseIsRefused(_ text: String) {
+        #expect(SessionID(text) == nil)
+    }
+}

@@ -1,0 +1,79 @@
+import JSON
+import Testing
+@testable import Upstream
+
+/// The walk's dedup memory is bounded by the page size: the keys of the last two pages, never every row read.
+@Suite struct PageWalkerBoundTests {
+    /// A page of items `{"id": N}` for `ids`, followed by cursor `next`.
+    static func page(_ ids: [Int], next: String?) -> Page {
+        Page(items: ids.map { ["id": .int(Int64($0))] }, nextCursor: next)
+    }
+
+    static func ids(_ page: Page) -> [Int64] { page.items.compactMap { $0["id"]?.intValue } }
+
+    @Test func heldKeysDoNotGrowWithRowsRead() throws {
+        let walker = PageWalker(keyPath: try JSONPath("id"))
+        var held: [Int] = []
+        for index in 0..<200 {
+            let ids = Array(index * 25..<(index + 1) * 25)
+            let fresh = try walker.admit(Self.page(ids, next: "c\(index + 1)"), from: index == 0 ? nil : "c\(index)")
+            #expect(Self.ids(fresh) == ids.map(Int64.init))
+            held.append(walker.held.keys)
+        }
+        // 5,000 distinct rows read; the walk holds the last two pages' keys (50), not 5,000.
+        #expect(held.max() == 50)
+        #expect(held.last == 50)
+    }
+
+    @Test func aRepeatAcrossAPageBoundaryIsDropped() throws {
+        let walker = PageWalker(keyPath: try JSONPath("id"))
+        _ = try walker.admit(Self.page([1, 2, 3, 4], next: "a"), from: nil)
+        // Two rows inserted above: the next page starts with the last two of the one before.
+        let second = try walker.admit(Self.page([3, 4, 5, 6], next: "b"), from: "a")
+        #expect(Self.ids(second) == [5, 6])
+    }
+
+    @Test func aRepeatFromTwoPagesBackIsDropped() throws {
+        let walker = PageWalker(keyPath: try JSONPath("id"))
+        _ = try walker.admit(Self.page([1, 2, 3], next: "a"), from: nil)
+        _ = try walker.admit(Self.page([4, 5, 6], next: "b"), from: "a")
+        let third = try walker.admit(Self.page([3, 6, 7], next: "c"), from: "b")
+        #expect(Self.ids(third) == [7])
+    }
+
+    /// The documented limit: a key last seen three pages back is no longer known, so its row is shown again.
+    @Test func aRepeatFromThreePagesBackIsShown() throws {
+        let walker = PageWalker(keyPath: try JSONPath("id"))
+        _ = try walker.admit(Self.page([1, 2], next: "a"), from: nil)
+        _ = try walker.admit(Self.page([3, 4], next: "b"), from: "a")
+        _ = try walker.admit(Self.page([5, 6], next: "c"), from: "b")
+        let fourth = try walker.admit(Self.page([1, 7], next: "d"), from: "c")
+        #expect(Self.ids(fourth) == [1, 7])
+    }
+
+    @Test func aRepeatWithinOnePageIsDropped() throws {
+        let walker = PageWalker(keyPath: try JSONPath("id"))
+        let first = try walker.admit(Self.page([1, 2, 1, 3, 2], next: "a"), from: nil)
+        #expect(Self.ids(first) == [1, 2, 3])
+    }
+
+    @Test func keysOfDifferentTypesAreDifferent() throws {
+        let walker = PageWalker(keyPath: try JSONPath("id"))
+        _ = try walker.admit(Page(items: [["id": .int(1)]], nextCursor: "a"), from: nil)
+        let second = try walker.admit(Page(items: [["id": .string("1")], ["id": .int(1)]], nextCursor: nil), from: "a")
+        #expect(second.items.count == 1)
+        #expect(second.items.first?["id"] == .string("1"))
+    }
+
+    @Test func cursorsAreHeldAsOneHashEach() throws {
+        let walker = PageWalker(keyPath: try JSONPath("id"))
+        _ = try walker.admit(Self.page([1], next: "a"), from: nil)
+        for index in 0..<30 {
+            _ = try walker.admit(Self.page([index + 2], next: "c\(index)"), from: index == 0 ? "a" : "c\(index - 1)")
+        }
+        #expect(walker.held.cursors == 30)
+        #expect(throws: UpstreamError.invalidPage("the upstream's next cursor repeats an earlier one (a loop)")) {
+            _ = try walker.admit(Self.page([99], next: "c3"), from: "c29")
+        }
+    }
+}
