@@ -53,8 +53,9 @@ import Testing
         try await offThread {
             let fixture = try BroadcastFixture(viewers: 3, loops: 1)
             defer { fixture.server.shutdown() }
-            // Viewer 2's client goes away; once the server has seen it, its writer is closed.
-            close(fixture.clients[2].fd)
+            // Viewer 2's client hangs up (the fd itself is closed by the client's deinit); once the server has
+            // seen it, its writer is closed.
+            shutdown(fixture.clients[2].fd, Int32(SHUT_RDWR))
             for _ in 0..<500 where fixture.closedCount() < 1 { usleep(10_000) }
             #expect(fixture.closedCount() == 1)
             #expect(!fixture.writers[2].isOpen)
