@@ -43,6 +43,8 @@ import Testing
                 StreamWriter.broadcast(change, to: fixture.writers)
                 for index in expected.indices { expected[index].append(change) }
             }
+            var roomy: Int32 = 4 * 1024 * 1024   // now read it quickly
+            setsockopt(fixture.clients[0].fd, SOL_SOCKET, SO_RCVBUF, &roomy, socklen_t(MemoryLayout<Int32>.size))
             for (client, events) in zip(fixture.clients, expected) {
                 for bytes in events { #expect(try readExactly(bytes.count, from: client) == bytes) }
             }
