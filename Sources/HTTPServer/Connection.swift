@@ -140,31 +140,19 @@ final class Connection: EventHandler, @unchecked Sendable {
     }
 
     private func makeWriter() -> StreamWriter {
-        let loop = owner.loop
-        return StreamWriter(closesOnFinish: false) { [self] output in
-            if loop.inEventLoop {
-                streamOutput(output)
-            } else {
-                loop.execute { self.streamOutput(output) }
-            }
-        }
+        StreamWriter(connection: self, loop: owner.loop)
     }
 
     /// Applies a stream writer's output. Drops the connection when the buffer passes its limit.
     func streamOutput(_ item: StreamWriter.Output) {
-        guard case .streaming = state else { return }
         switch item {
         case .bytes(let bytes):
-            output.append(bytes)
-            flush()
-            if output.count > context.configuration.maxWriteBufferBytes {
-                context.counters.droppedSlowConsumers.add(1, ordering: .relaxed)
-                close()
-            }
+            writeShared(bytes)
         case .finish:
+            guard case .streaming = state else { return }
             finishStream()
+            settle()
         }
-        settle()
     }
 
     /// Ends the open stream: its writer reports closed now; the connection closes once flushed.

@@ -19,22 +19,50 @@ public final class StreamWriter: Sendable {
         var callbacks: [@Sendable () -> Void] = []
     }
 
+    /// Where the output goes: a caller's sink, or a connection on its event loop.
+    enum Target: Sendable {
+        case sink(@Sendable (Output) -> Void)
+        /// The server's writers: output is applied by `connection` on `loop` (the loop is held strongly here,
+        /// so a writer that outlives its server stays safe to call: its work is then dropped).
+        case connection(Connection, EventLoop)
+    }
+
     private let state = Mutex(State())
-    private let sink: @Sendable (Output) -> Void
+    let target: Target
     private let closesOnFinish: Bool
 
     /// A writer that passes its output to `sink` on the calling thread: for in-process tests of streaming
     /// handlers. With `closesOnFinish`, `finish()` also ends the stream (runs the `onClose` callbacks).
     public init(closesOnFinish: Bool = true, sink: @escaping @Sendable (Output) -> Void) {
-        self.sink = sink
+        target = .sink(sink)
         self.closesOnFinish = closesOnFinish
+    }
+
+    /// A connection's writer: output is applied on the connection's loop, in call order.
+    init(connection: Connection, loop: EventLoop) {
+        target = .connection(connection, loop)
+        closesOnFinish = false
     }
 
     /// Queues `bytes`. Ignored once the stream is finishing or closed. If the connection's unsent bytes then
     /// exceed its write-buffer limit, the connection is dropped (slow consumer) and the stream closes.
+    /// To write the same bytes to many streams, ``broadcast(_:to:)`` is cheaper than one `write` each.
     public func write(_ bytes: [UInt8]) {
         guard isOpen else { return }
         sink(.bytes(bytes))
+    }
+
+    private func sink(_ output: Output) {
+        switch target {
+        case .sink(let sink):
+            sink(output)
+        case .connection(let connection, let loop):
+            if loop.inEventLoop {
+                connection.streamOutput(output)
+            } else {
+                loop.execute { connection.streamOutput(output) }
+            }
+        }
     }
 
     /// Encodes and queues one event.

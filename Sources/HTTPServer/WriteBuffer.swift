@@ -32,6 +32,19 @@ struct WriteBuffer {
         count += bytes.count
     }
 
+    /// Queues `bytes[offset...]`, the unsent tail of an array partly written straight to the socket: into an
+    /// empty buffer the array itself is queued (shared, not copied) with `offset` bytes marked sent.
+    mutating func append(_ bytes: [UInt8], from offset: Int) {
+        precondition(offset >= 0 && offset <= bytes.count, "offset outside the array")
+        guard offset > 0 else { return append(bytes) }
+        guard offset < bytes.count else { return }
+        guard count == 0 else { return append(bytes[offset...]) }
+        chunks = [bytes]
+        first = 0
+        firstOffset = offset
+        count = bytes.count - offset
+    }
+
     /// Queues a copy of `bytes`.
     mutating func append(_ bytes: some Collection<UInt8>) {
         append(Array(bytes))

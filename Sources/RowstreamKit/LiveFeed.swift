@@ -5,7 +5,8 @@ import Synchronization
 
 /// The live updates of one table on one server (``LiveUpdates``): the head as last sent, the viewers' writers,
 /// and the refreshes. A refresh loads the first batch, diffs it against the head as sent (``LiveDiff``), encodes
-/// each change event once and writes the same bytes to every viewer.
+/// each change event once and writes the same bytes to every viewer (one ``StreamWriter/broadcast(_:to:)`` per
+/// encoding: one job per event loop, not one hop per viewer).
 ///
 /// Thread-safe: the mutable parts live in one `Mutex`; refreshes run one at a time, in order, on Swift's
 /// cooperative pool. Ownership: the server holds its feeds and stops them (ending the interval task) at shutdown;
@@ -17,6 +18,8 @@ final class LiveFeed: Sendable {
         var viewers: [ObjectIdentifier: StreamWriter] = [:]
         /// Page streams (``PageStream``): they get the events tagged with the table's name.
         var tagged: [ObjectIdentifier: @Sendable ([UInt8]) -> Void] = [:]
+        /// Page streams subscribed with a condition: the tagged bytes are broadcast to those that want them.
+        var taggedWriters: [ObjectIdentifier: TaggedWriter] = [:]
         /// The last refresh queued: the next one waits for it.
         var queue: Task<LiveSummary, Never>?
         var ticker: Task<Void, Never>?
@@ -45,7 +48,7 @@ final class LiveFeed: Sendable {
     /// Ends the interval task and any refresh. Idempotent.
     func stop() {
         let (ticker, queue) = state.withLock { state in
-            defer { state.ticker = nil; state.queue = nil; state.viewers = [:]; state.tagged = [:] }
+            defer { state.ticker = nil; state.queue = nil; state.viewers = [:]; state.tagged = [:]; state.taggedWriters = [:] }
             return (state.ticker, state.queue)
         }
         ticker?.cancel()
@@ -66,7 +69,16 @@ final class LiveFeed: Sendable {
         writer.onClose { [weak self] in self?.state.withLock { _ = $0.tagged.removeValue(forKey: id) } }
     }
 
-    var viewerCount: Int { state.withLock { $0.viewers.count + $0.tagged.count } }
+    /// Sends this table's live changes, tagged (`NAME:insert`, ...), to `writer` until its stream closes, each
+    /// change only if `wants()` says so when it is sent. Cheaper than `subscribeTagged(_:send:)`: the changes
+    /// reach these writers in one broadcast.
+    func subscribeTagged(_ writer: StreamWriter, when wants: @escaping @Sendable () -> Bool) {
+        let id = ObjectIdentifier(writer)
+        state.withLock { $0.taggedWriters[id] = TaggedWriter(writer: writer, wants: wants) }
+        writer.onClose { [weak self] in self?.state.withLock { _ = $0.taggedWriters.removeValue(forKey: id) } }
+    }
+
+    var viewerCount: Int { state.withLock { $0.viewers.count + $0.tagged.count + $0.taggedWriters.count } }
 
     /// A viewer was sent the first batch `rows`: it is the head as sent, unless one is known already.
     func observeFirstBatch(_ rows: [JSONValue]) {
@@ -97,17 +109,22 @@ final class LiveFeed: Sendable {
             return LiveSummary(error: error.message)
         }
         let head = render(loaded.rows)
-        let (old, writers, tagged) = state.withLock { state in
+        let (old, writers, tagged, taggedWriters) = state.withLock { state in
             defer { state.head = head }
-            return (state.head, Array(state.viewers.values), Array(state.tagged.values))
+            return (state.head, Array(state.viewers.values), Array(state.tagged.values),
+                    Array(state.taggedWriters.values))
         }
-        guard let old else { return LiveSummary(viewers: writers.count + tagged.count, baseline: true) }
+        let viewers = writers.count + tagged.count + taggedWriters.count
+        guard let old else { return LiveSummary(viewers: viewers, baseline: true) }
         let diff = LiveDiff(old: old, new: head, newIsWholeList: loaded.next == nil)
-        let bytes = encode(diff)
-        if !bytes.isEmpty { for writer in writers { writer.write(bytes) } }
-        let taggedBytes = tagged.isEmpty ? [] : encode(diff, prefix: table.name + ":")
-        if !taggedBytes.isEmpty { for send in tagged { send(taggedBytes) } }
-        return LiveSummary(diff: diff, viewers: writers.count + tagged.count)
+        // Encoded once per form; the same bytes go to every viewer of that form.
+        StreamWriter.broadcast(encode(diff), to: writers)
+        let taggedBytes = tagged.isEmpty && taggedWriters.isEmpty ? [] : encode(diff, prefix: table.name + ":")
+        if !taggedBytes.isEmpty {
+            for send in tagged { send(taggedBytes) }
+            StreamWriter.broadcast(taggedBytes, to: taggedWriters.lazy.filter { $0.wants() }.map(\.writer))
+        }
+        return LiveSummary(diff: diff, viewers: viewers)
     }
 
     /// The head's rows, keyed (rows without a key cannot be followed and are left out).
@@ -139,6 +156,12 @@ final class LiveFeed: Sendable {
     private static func fragment(_ rows: [LiveRow]) -> String {
         String(decoding: rows.flatMap(\.html), as: UTF8.self)
     }
+}
+
+/// A page stream's writer and whether it wants the table's live changes now (``LiveFeed/subscribeTagged(_:when:)``).
+private struct TaggedWriter: Sendable {
+    let writer: StreamWriter
+    let wants: @Sendable () -> Bool
 }
 
 /// What one refresh did: the answer of `POST /tables/NAME/refresh`.

@@ -1,0 +1,39 @@
+import CSystem
+import Glibc
+
+extension Connection {
+    /// Writes `bytes` (an encoded event, often one array shared by many streams) to the open stream, after what
+    /// is already queued for it. With nothing queued, the bytes go straight from the shared array to the socket
+    /// (no copy, no queue); only an unsent tail is queued, as the array itself with an offset. Drops the
+    /// connection when its unsent bytes pass `maxWriteBufferBytes` (a slow consumer). Ignored unless streaming.
+    /// - Important: Must be called on `owner.loop`.
+    func writeShared(_ bytes: [UInt8]) {
+        guard case .streaming = state, !bytes.isEmpty else { return }
+        if output.count > 0 {
+            output.append(bytes)
+            // Waiting for EPOLLOUT means the socket was full at the last try: no point trying again before it.
+            if watchedEvents & csystem_EPOLLOUT == 0 { flush() }
+        } else {
+            let sent = sendNow(bytes)
+            if sent == bytes.count { return }  // the usual case: nothing queued, nothing more to watch
+            if sent < 0 { return close() }
+            output.append(bytes, from: sent)
+            lastWriteProgress = .now  // the stall timeout counts from when bytes started waiting
+        }
+        if output.count > context.configuration.maxWriteBufferBytes {
+            context.counters.droppedSlowConsumers.add(1, ordering: .relaxed)
+            return close()
+        }
+        settle()
+    }
+
+    /// One `send` of `bytes`: the count sent, 0 when the socket is full, -1 on a connection error.
+    private func sendNow(_ bytes: [UInt8]) -> Int {
+        while true {
+            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent >= 0 { return sent }
+            if errno == EINTR { continue }
+            return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1
+        }
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import HTTPServer
+
+/// `StreamWriter.broadcast`: one job per event loop carrying shared bytes. Every viewer gets the exact bytes, in
+/// order with its own writes; finished and closed streams are skipped; a slow consumer is dropped mid-broadcast.
+@Suite(.serialized) struct BroadcastTests {
+    @Test func everyViewerOnEveryLoopGetsTheExactBytesInOrder() async throws {
+        try await offThread {
+            let fixture = try BroadcastFixture(viewers: 6, loops: 2)
+            defer { fixture.server.shutdown() }
+            // Sizes from one byte to well past a socket buffer, so some sends are partial and queue a tail.
+            let events = [1, 100, 2_350, 70_000, 3, 600_000, 2_350].enumerated().map { index, size in
+                event(index, size: size)
+            }
+            for bytes in events { StreamWriter.broadcast(bytes, to: fixture.writers) }
+            for client in fixture.clients {
+                for bytes in events { #expect(try readExactly(bytes.count, from: client) == bytes) }
+            }
+            #expect(fixture.server.statistics.droppedSlowConsumers == 0)
+        }
+    }
+
+    @Test func aBroadcastStaysBehindWritesAlreadyQueuedForAViewer() async throws {
+        try await offThread {
+            let fixture = try BroadcastFixture(viewers: 3, loops: 2, maxWriteBufferBytes: 32 * 1024 * 1024,
+                                               receiveBufferBytes: [4096])
+            defer { fixture.server.shutdown() }
+            // Viewer 0 gets an 8 MB batch it does not read yet: past the kernel's buffers, the rest waits in the
+            // connection's buffer when the changes are broadcast behind it. Then 200 rounds of (own batch, shared
+            // change) per viewer.
+            let big = event(-1, size: 8 * 1024 * 1024)
+            fixture.writers[0].write(big)
+            var expected: [[[UInt8]]] = [[big], [], []]
+            for round in 0..<200 {
+                for (index, writer) in fixture.writers.enumerated() {
+                    let batch = Array("event: rows\ndata: viewer \(index) batch \(round)\n\n".utf8)
+                    writer.write(batch)
+                    expected[index].append(batch)
+                }
+                let change = event(round, size: 64 + round)
+                StreamWriter.broadcast(change, to: fixture.writers)
+                for index in expected.indices { expected[index].append(change) }
+            }
+            var roomy: Int32 = 4 * 1024 * 1024   // now read it quickly
+            setsockopt(fixture.clients[0].fd, SOL_SOCKET, SO_RCVBUF, &roomy, socklen_t(MemoryLayout<Int32>.size))
+            for (client, events) in zip(fixture.clients, expected) {
+                for bytes in events { #expect(try readExactly(bytes.count, from: client) == bytes) }
+            }
+        }
+    }
+
+    @Test func finishedAndClosedStreamsAreSkipped() async throws {
+        try await offThread {
+            let fixture = try BroadcastFixture(viewers: 3, loops: 1)
+            defer { fixture.server.shutdown() }
+            // Viewer 2's client hangs up (the fd itself is closed by the client's deinit); once the server has
+            // seen it, its writer is closed.
+            shutdown(fixture.clients[2].fd, Int32(SHUT_RDWR))
+            for _ in 0..<500 where fixture.closedCount() < 1 { usleep(10_000) }
+            #expect(fixture.closedCount() == 1)
+            #expect(!fixture.writers[2].isOpen)
+            // Viewer 1's stream is finished just before the broadcast: it must end without the change.
+            fixture.writers[1].finish()
+            let change = event(1, size: 2_350)
+            StreamWriter.broadcast(change, to: fixture.writers)
+            #expect(try readExactly(change.count, from: fixture.clients[0]) == change)
+            #expect(try fixture.clients[1].isClosedByServer())
+            #expect(fixture.server.statistics.droppedSlowConsumers == 0)
+        }
+    }
+
+    @Test func aSlowConsumerIsDroppedDuringABroadcastWhileOthersGetEveryEvent() async throws {
+        try await offThread {
+            let fixture = try BroadcastFixture(viewers: 2, loops: 1, maxWriteBufferBytes: 64 * 1024,
+                                               receiveBufferBytes: [nil, 4096])
+            defer { fixture.server.shutdown() }
+            // Viewer 1 never reads: kernel buffers fill (a few MB at most), then its queue passes 64 KB.
+            var sent = 0
+            for round in 0..<8_000 where fixture.server.statistics.droppedSlowConsumers == 0 {
+                let change = event(round, size: 2_350)
+                StreamWriter.broadcast(change, to: fixture.writers)
+                #expect(try readExactly(change.count, from: fixture.clients[0]) == change)
+                sent += 1
+            }
+            #expect(fixture.server.statistics.droppedSlowConsumers == 1)
+            for _ in 0..<500 where fixture.closedCount() < 1 { usleep(10_000) }
+            #expect(fixture.closedCount() == 1)
+            #expect(!fixture.writers[1].isOpen)
+            #expect(fixture.writers[0].isOpen)
+            // The reader goes on getting every change; the dropped writer is skipped.
+            for round in sent..<sent + 20 {
+                let change = event(round, size: 2_350)
+                StreamWriter.broadcast(change, to: fixture.writers)
+                #expect(try readExactly(change.count, from: fixture.clients[0]) == change)
+            }
+            #expect(fixture.server.statistics.openStreams == 1)
+        }
+    }
+
+    @Test func aBroadcastFromTheLoopItselfIsWrittenAtOnce() async throws {
+        try await offThread {
+            let greeting = event(0, size: 500)
+            var builder = RouterBuilder()
+            builder.get("/events") { _, _ in
+                .now(.eventStream { writer in StreamWriter.broadcast(greeting, to: [writer, writer]) })
+            }
+            let server = HTTPServer(configuration: BroadcastFixture.configuration(loops: 1), responder: builder.build())
+            let port = try server.start()
+            defer { server.shutdown() }
+            let client = try TestClient(port: port)
+            try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try client.read(until: "\r\n\r\n")
+            #expect(try client.read(until: "\n\n").hasPrefix("retry:"))
+            #expect(try readEvent(client) == greeting)
+            #expect(try readEvent(client) == greeting)
+        }
+    }
+
+    @Test func sinkWritersGetTheBytesUnlessFinished() {
+        let received = Mutex<[Int: [[UInt8]]]>([:])
+        let writers = (0..<3).map { index in
+            StreamWriter { output in
+                if case .bytes(let bytes) = output { received.withLock { $0[index, default: []].append(bytes) } }
+            }
+        }
+        writers[1].finish()
+        StreamWriter.broadcast([1, 2, 3], to: writers)
+        StreamWriter.broadcast([], to: writers)
+        StreamWriter.broadcast([4], to: writers)
+        #expect(received.withLock { $0 } == [0: [[1, 2, 3], [4]], 2: [[1, 2, 3], [4]]])
+    }
+
+    @Test func aPartlySentArrayIsQueuedFromItsOffsetWithoutACopy() {
+        var buffer = WriteBuffer()
+        let bytes = Array(0..<100 as Range<UInt8>)
+        buffer.append(bytes, from: 40)
+        #expect(buffer.count == 60)
+        buffer.withUnsentBytes { #expect(Array($0) == Array(bytes[40...])) }
+        buffer.append([200, 201])
+        buffer.append(bytes, from: 98)   // into a non-empty buffer: the tail, after what is queued
+        buffer.consume(10)
+        buffer.withUnsentBytes { #expect(Array($0) == Array(bytes[50...]) + [200, 201, 98, 99]) }
+        buffer.consume(buffer.count)
+        buffer.append(bytes, from: 100)  // nothing left to send: nothing queued
+        #expect(buffer.count == 0 && buffer.storageCapacity == 0)
+    }
+}
+
+/// An SSE event of exactly `size` bytes (at least its frame), with its number in it.
+private func event(_ number: Int, size: Int) -> [UInt8] {
+    let head = Array("data: \(number) ".utf8)
+    return head + [UInt8](repeating: UInt8(ascii: "x"), count: max(0, size - head.count - 2)) + [10, 10]
+}
+
+/// Reads one event (up to and including its blank line) as bytes, through the client's buffer.
+private func readEvent(_ client: TestClient) throws -> [UInt8] {
+    Array(try client.read(until: "\n\n").utf8)
+}
+
+/// Reads exactly `count` bytes straight from the socket (the fixture leaves nothing in the client's buffer).
+private func readExactly(_ count: Int, from client: TestClient) throws -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    while filled < count {
+        let received = bytes[filled...].withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
+        guard received > 0 else {
+            throw TestClient.Failure(description: "recv \(received), errno \(errno), after \(filled) of \(count) bytes")
+        }
+        filled += received
+    }
+    return bytes
+}
+
+/// A live server whose `/events` streams are kept, and `viewers` clients each holding one, past the `retry:` line.
+/// Confined to the thread of the test that made it.
+private final class BroadcastFixture {
+    let server: HTTPServer
+    let clients: [TestClient]
+    let writers: [StreamWriter]
+    private let closed = ClosedStreams()
+
+    static func configuration(loops: Int, maxWriteBufferBytes: Int = 1024 * 1024) -> HTTPServerConfiguration {
+        var config = HTTPServerConfiguration()
+        config.port = 0
+        config.eventLoopCount = loops
+        config.maxWriteBufferBytes = maxWriteBufferBytes
+        return config
+    }
+
+    init(viewers: Int, loops: Int, maxWriteBufferBytes: Int = 1024 * 1024,
+         receiveBufferBytes: [Int32?] = []) throws {
+        let box = Mutex<[ObjectIdentifier: StreamWriter]>([:])
+        let closed = closed
+        var builder = RouterBuilder()
+        builder.get("/events") { _, _ in
+            .now(.eventStream { writer in
+                writer.onClose { closed.count.add(1, ordering: .relaxed) }
+                box.withLock { $0[ObjectIdentifier(writer)] = writer }
+            })
+        }
+        server = HTTPServer(configuration: Self.configuration(loops: loops, maxWriteBufferBytes: maxWriteBufferBytes),
+                            responder: builder.build())
+        let port = try server.start()
+        var clients: [TestClient] = []
+        var writers: [StreamWriter] = []
+        // One at a time, so the n-th writer is the n-th client's.
+        for index in 0..<viewers {
+            let client = try TestClient(port: port, receiveBufferBytes: receiveBufferBytes.indices.contains(index)
+                                        ? receiveBufferBytes[index] : nil)
+            try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try client.read(until: "\r\n\r\n")
+            _ = try client.read(until: "\n\n")  // retry:
+            for _ in 0..<500 where box.withLock({ $0.count }) <= index { usleep(10_000) }
+            let known = Set(writers.map(ObjectIdentifier.init))
+            guard let writer = box.withLock({ $0.values.first { !known.contains(ObjectIdentifier($0)) } }) else {
+                server.shutdown()
+                throw TestClient.Failure(description: "stream \(index) never opened")
+            }
+            clients.append(client)
+            writers.append(writer)
+        }
+        self.clients = clients
+        self.writers = writers
+    }
+
+    func closedCount() -> Int { closed.count.load(ordering: .relaxed) }
+}
+
+/// How many of a fixture's streams have closed. Thread-safe (an atomic).
+private final class ClosedStreams: Sendable {
+    let count = Atomic<Int>(0)
+}
+
+/// Runs blocking test work on a thread of its own, so waiting on sockets never holds one of the cooperative
+/// pool's threads (2 on this machine) that other tests' servers need.
+private func offThread(_ work: @escaping @Sendable () throws -> Void) async throws {
+    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}

@@ -1,0 +1,61 @@
+import HTTPServer
+import Synchronization
+import Testing
+@testable import RowstreamKit
+
+/// `LiveFeed` hands each encoding of a change to its group in one broadcast: the plain bytes to table streams,
+/// the tagged bytes to page streams (those that want them now); finished and closed streams get nothing.
+@Suite struct LiveFeedBroadcastTests {
+    /// What sink writers received, by name. Thread-safe: one `Mutex`.
+    final class Received: Sendable {
+        private let bytes = Mutex<[String: [[UInt8]]]>([:])
+        func writer(_ name: String) -> StreamWriter {
+            StreamWriter { [self] output in
+                if case .bytes(let data) = output { bytes.withLock { $0[name, default: []].append(data) } }
+            }
+        }
+        func of(_ name: String) -> [[UInt8]] { bytes.withLock { $0[name] ?? [] } }
+    }
+
+    @Test func eachEncodingGoesToItsGroupOnce() async throws {
+        let store = LiveTests.Store()
+        let feed = LiveFeed(table: LiveTests.table(store))
+        let received = Received()
+        let plain = ["a", "b", "finished"].map { ($0, received.writer($0)) }
+        for (_, writer) in plain { feed.subscribe(writer) }
+        plain[2].1.finish()   // closes it, too: it is gone from the feed
+        let wants = Mutex(["in": true, "out": false, "gone": true])
+        let tagged = ["in", "out", "gone"].map { ($0, received.writer($0)) }
+        for (name, writer) in tagged { feed.subscribeTagged(writer, when: { wants.withLock { $0[name] == true } }) }
+        tagged[2].1.close()   // the stream ended: unsubscribed
+        let closureBytes = Mutex<[[UInt8]]>([])
+        let page = received.writer("page")
+        feed.subscribeTagged(page) { bytes in closureBytes.withLock { $0.append(bytes) } }
+        #expect(feed.viewerCount == 5, "2 plain (a sink writer closes when finished), 2 tagged, 1 closure")
+
+        #expect(await feed.refresh().baseline)
+        var changed = store.all
+        changed[0] = LiveTests.renamed(changed[0], "Renamed one")
+        store.set(changed)
+        let summary = await feed.refresh()
+        #expect(summary.updated == 1 && summary.viewers == 5)
+
+        let plainBytes = try #require(received.of("a").first)
+        #expect(String(decoding: plainBytes, as: UTF8.self).hasPrefix("event: update\n"))
+        #expect(received.of("a") == [plainBytes] && received.of("b") == [plainBytes])
+        #expect(received.of("finished").isEmpty)
+        let taggedBytes = try #require(received.of("in").first)
+        #expect(String(decoding: taggedBytes, as: UTF8.self).hasPrefix("event: live:update\n"))
+        #expect(received.of("in") == [taggedBytes])
+        #expect(received.of("out").isEmpty && received.of("gone").isEmpty)
+        #expect(closureBytes.withLock { $0 } == [taggedBytes])
+
+        // Wanting is asked at each change.
+        wants.withLock { $0["out"] = true }
+        changed[0] = LiveTests.renamed(changed[0], "Renamed again")
+        store.set(changed)
+        _ = await feed.refresh()
+        #expect(received.of("out").count == 1 && received.of("in").count == 2)
+        feed.stop()
+    }
+}
