@@ -16,9 +16,8 @@ final class LiveFeed: Sendable {
         /// The head as last sent (nil until a viewer's first batch or the first refresh).
         var head: [LiveRow]?
         var viewers: [ObjectIdentifier: StreamWriter] = [:]
-        /// Page streams (``PageStream``): they get the events tagged with the table's name.
-        var tagged: [ObjectIdentifier: @Sendable ([UInt8]) -> Void] = [:]
-        /// Page streams subscribed with a condition: the tagged bytes are broadcast to those that want them.
+        /// Page streams (``PageStream``): the events tagged with the table's name are broadcast to those that
+        /// want them at the time.
         var taggedWriters: [ObjectIdentifier: TaggedWriter] = [:]
         /// The last refresh queued: the next one waits for it.
         var queue: Task<LiveSummary, Never>?
@@ -48,7 +47,7 @@ final class LiveFeed: Sendable {
     /// Ends the interval task and any refresh. Idempotent.
     func stop() {
         let (ticker, queue) = state.withLock { state in
-            defer { state.ticker = nil; state.queue = nil; state.viewers = [:]; state.tagged = [:]; state.taggedWriters = [:] }
+            defer { state.ticker = nil; state.queue = nil; state.viewers = [:]; state.taggedWriters = [:] }
             return (state.ticker, state.queue)
         }
         ticker?.cancel()
@@ -62,23 +61,15 @@ final class LiveFeed: Sendable {
         writer.onClose { [weak self] in self?.state.withLock { _ = $0.viewers.removeValue(forKey: id) } }
     }
 
-    /// Sends this table's live changes, tagged (`NAME:insert`, ...), to `send` until `writer`'s stream closes.
-    func subscribeTagged(_ writer: StreamWriter, send: @escaping @Sendable ([UInt8]) -> Void) {
-        let id = ObjectIdentifier(writer)
-        state.withLock { $0.tagged[id] = send }
-        writer.onClose { [weak self] in self?.state.withLock { _ = $0.tagged.removeValue(forKey: id) } }
-    }
-
     /// Sends this table's live changes, tagged (`NAME:insert`, ...), to `writer` until its stream closes, each
-    /// change only if `wants()` says so when it is sent. Cheaper than `subscribeTagged(_:send:)`: the changes
-    /// reach these writers in one broadcast.
+    /// change only if `wants()` says so when it is sent; the changes reach these writers in one broadcast.
     func subscribeTagged(_ writer: StreamWriter, when wants: @escaping @Sendable () -> Bool) {
         let id = ObjectIdentifier(writer)
         state.withLock { $0.taggedWriters[id] = TaggedWriter(writer: writer, wants: wants) }
         writer.onClose { [weak self] in self?.state.withLock { _ = $0.taggedWriters.removeValue(forKey: id) } }
     }
 
-    var viewerCount: Int { state.withLock { $0.viewers.count + $0.tagged.count + $0.taggedWriters.count } }
+    var viewerCount: Int { state.withLock { $0.viewers.count + $0.taggedWriters.count } }
 
     /// A viewer was sent the first batch `rows`: it is the head as sent, unless one is known already.
     func observeFirstBatch(_ rows: [JSONValue]) {
@@ -109,19 +100,17 @@ final class LiveFeed: Sendable {
             return LiveSummary(error: error.message)
         }
         let head = render(loaded.rows)
-        let (old, writers, tagged, taggedWriters) = state.withLock { state in
+        let (old, writers, taggedWriters) = state.withLock { state in
             defer { state.head = head }
-            return (state.head, Array(state.viewers.values), Array(state.tagged.values),
-                    Array(state.taggedWriters.values))
+            return (state.head, Array(state.viewers.values), Array(state.taggedWriters.values))
         }
-        let viewers = writers.count + tagged.count + taggedWriters.count
+        let viewers = writers.count + taggedWriters.count
         guard let old else { return LiveSummary(viewers: viewers, baseline: true) }
         let diff = LiveDiff(old: old, new: head, newIsWholeList: loaded.next == nil)
         // Encoded once per form; the same bytes go to every viewer of that form.
         StreamWriter.broadcast(encode(diff), to: writers)
-        let taggedBytes = tagged.isEmpty && taggedWriters.isEmpty ? [] : encode(diff, prefix: table.name + ":")
-        if !taggedBytes.isEmpty {
-            for send in tagged { send(taggedBytes) }
+        if !taggedWriters.isEmpty {
+            let taggedBytes = encode(diff, prefix: table.name + ":")
             StreamWriter.broadcast(taggedBytes, to: taggedWriters.lazy.filter { $0.wants() }.map(\.writer))
         }
         return LiveSummary(diff: diff, viewers: viewers)

@@ -41,11 +41,8 @@ final class PageStream: Sendable {
 
     /// Sends `table`'s live changes on this stream (tagged by the feed) until the connection ends.
     func subscribe(_ feed: LiveFeed, table: String) {
-        let writer = writer
         // Live changes are of the table as configured: not while the viewer has a choice.
-        feed.subscribeTagged(writer) { [weak self] bytes in
-            if self?.hasChoice(table) == false { writer.write(bytes) }
-        }
+        feed.subscribeTagged(writer, when: { [weak self] in self?.hasChoice(table) == false })
     }
 
     /// `table`'s session starts over with `query`: the `reset` that follows carries it in its id.

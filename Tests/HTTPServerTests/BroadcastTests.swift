@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 /// `StreamWriter.broadcast`: one job per event loop carrying shared bytes. Every viewer gets the exact bytes, in
@@ -66,7 +67,7 @@ import Testing
             let change = event(1, size: 2_350)
             StreamWriter.broadcast(change, to: fixture.writers)
             #expect(try readExactly(change.count, from: fixture.clients[0]) == change)
-            #expect(try fixture.clients[1].isClosedByServer())
+            #expect(try fixture.clients[1].isClosedByServerBlocking())
             #expect(fixture.server.statistics.droppedSlowConsumers == 0)
         }
     }
@@ -109,10 +110,10 @@ import Testing
             let server = HTTPServer(configuration: BroadcastFixture.configuration(loops: 1), responder: builder.build())
             let port = try server.start()
             defer { server.shutdown() }
-            let client = try TestClient(port: port)
+            let client = try TestConnection(port: port)
             try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-            _ = try client.read(until: "\r\n\r\n")
-            #expect(try client.read(until: "\n\n").hasPrefix("retry:"))
+            _ = try client.readBlocking(until: "\r\n\r\n")
+            #expect(try client.readBlocking(until: "\n\n").hasPrefix("retry:"))
             #expect(try readEvent(client) == greeting)
             #expect(try readEvent(client) == greeting)
         }
@@ -155,18 +156,18 @@ private func event(_ number: Int, size: Int) -> [UInt8] {
 }
 
 /// Reads one event (up to and including its blank line) as bytes, through the client's buffer.
-private func readEvent(_ client: TestClient) throws -> [UInt8] {
-    Array(try client.read(until: "\n\n").utf8)
+private func readEvent(_ client: TestConnection) throws -> [UInt8] {
+    Array(try client.readBlocking(until: "\n\n").utf8)
 }
 
 /// Reads exactly `count` bytes straight from the socket (the fixture leaves nothing in the client's buffer).
-private func readExactly(_ count: Int, from client: TestClient) throws -> [UInt8] {
+private func readExactly(_ count: Int, from client: TestConnection) throws -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: count)
     var filled = 0
     while filled < count {
         let received = bytes[filled...].withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
         guard received > 0 else {
-            throw TestClient.Failure(description: "recv \(received), errno \(errno), after \(filled) of \(count) bytes")
+            throw TestConnection.Failure(description: "recv \(received), errno \(errno), after \(filled) of \(count) bytes")
         }
         filled += received
     }
@@ -177,7 +178,7 @@ private func readExactly(_ count: Int, from client: TestClient) throws -> [UInt8
 /// Confined to the thread of the test that made it.
 private final class BroadcastFixture {
     let server: HTTPServer
-    let clients: [TestClient]
+    let clients: [TestConnection]
     let writers: [StreamWriter]
     private let closed = ClosedStreams()
 
@@ -203,20 +204,20 @@ private final class BroadcastFixture {
         server = HTTPServer(configuration: Self.configuration(loops: loops, maxWriteBufferBytes: maxWriteBufferBytes),
                             responder: builder.build())
         let port = try server.start()
-        var clients: [TestClient] = []
+        var clients: [TestConnection] = []
         var writers: [StreamWriter] = []
         // One at a time, so the n-th writer is the n-th client's.
         for index in 0..<viewers {
-            let client = try TestClient(port: port, receiveBufferBytes: receiveBufferBytes.indices.contains(index)
+            let client = try TestConnection(port: port, receiveBufferBytes: receiveBufferBytes.indices.contains(index)
                                         ? receiveBufferBytes[index] : nil)
             try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
-            _ = try client.read(until: "\r\n\r\n")
-            _ = try client.read(until: "\n\n")  // retry:
+            _ = try client.readBlocking(until: "\r\n\r\n")
+            _ = try client.readBlocking(until: "\n\n")  // retry:
             for _ in 0..<500 where box.withLock({ $0.count }) <= index { usleep(10_000) }
             let known = Set(writers.map(ObjectIdentifier.init))
             guard let writer = box.withLock({ $0.values.first { !known.contains(ObjectIdentifier($0)) } }) else {
                 server.shutdown()
-                throw TestClient.Failure(description: "stream \(index) never opened")
+                throw TestConnection.Failure(description: "stream \(index) never opened")
             }
             clients.append(client)
             writers.append(writer)

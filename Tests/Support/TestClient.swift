@@ -79,16 +79,26 @@ public final class TestConnection: @unchecked Sendable {
     /// Reads more bytes; false at end of stream. Throws on timeout.
     func fill() async throws -> Bool {
         let fd = fd
-        let chunk: [UInt8]? = try await offPool {
-            var chunk = [UInt8](repeating: 0, count: 16_384)
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n == 0 { return nil }
-            guard n > 0 else { throw Failure(description: "recv: errno \(errno) (timeout?)") }
-            return Array(chunk[0..<n])
-        }
+        let chunk: [UInt8]? = try await offPool { try Self.receiveChunk(fd) }
         guard let chunk else { return false }
         buffer.append(contentsOf: chunk)
         return true
+    }
+
+    /// `fill()` blocking the calling thread: only for tests that run on a thread of their own.
+    func fillBlocking() throws -> Bool {
+        guard let chunk = try Self.receiveChunk(fd) else { return false }
+        buffer.append(contentsOf: chunk)
+        return true
+    }
+
+    /// One blocking `recv` of up to 16 KiB; nil at the end of the stream.
+    private static func receiveChunk(_ fd: Int32) throws -> [UInt8]? {
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if n == 0 { return nil }
+        guard n > 0 else { throw Failure(description: "recv: errno \(errno) (timeout?)") }
+        return Array(chunk[0..<n])
     }
 
     /// Reads one line ending in CRLF or LF, without the terminator; nil at end of stream.

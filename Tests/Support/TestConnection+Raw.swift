@@ -25,13 +25,26 @@ extension TestConnection {
     public func read(until marker: String) async throws -> String {
         let needle = Array(marker.utf8)
         while true {
-            if let end = endOfFirst(needle) {
-                let text = String(decoding: buffer[..<end], as: UTF8.self)
-                buffer.removeSubrange(..<end)
-                return text
-            }
+            if let text = take(through: needle) { return text }
             guard try await fill() else { throw Failure(description: "closed before \(marker.debugDescription)") }
         }
+    }
+
+    /// `read(until:)` blocking the calling thread: only for tests that run on a thread of their own.
+    public func readBlocking(until marker: String) throws -> String {
+        let needle = Array(marker.utf8)
+        while true {
+            if let text = take(through: needle) { return text }
+            guard try fillBlocking() else { throw Failure(description: "closed before \(marker.debugDescription)") }
+        }
+    }
+
+    /// The buffered bytes up to and including the first `needle`, removed from the buffer; nil if none yet.
+    private func take(through needle: [UInt8]) -> String? {
+        guard let end = endOfFirst(needle) else { return nil }
+        let text = String(decoding: buffer[..<end], as: UTF8.self)
+        buffer.removeSubrange(..<end)
+        return text
     }
 
     /// Reads one response; `head` for a HEAD request (no body). A body without Content-Length runs to the end.
@@ -53,6 +66,12 @@ extension TestConnection {
     public func isClosedByServer() async throws -> Bool {
         guard buffer.isEmpty else { return false }
         return try await !fill()
+    }
+
+    /// `isClosedByServer()` blocking the calling thread: only for tests that run on a thread of their own.
+    public func isClosedByServerBlocking() throws -> Bool {
+        guard buffer.isEmpty else { return false }
+        return try !fillBlocking()
     }
 
     /// Whether bytes (or the end of the stream) wait to be read, without blocking.
