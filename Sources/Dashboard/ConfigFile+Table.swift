@@ -22,7 +22,8 @@ public struct TableConfig: Sendable {
     public var maxEmptyPages: Int
     /// Items per batch, asked of the upstream as its page size.
     public var batchSize: Int
-    /// Live updates of the head (`"live": {"intervalSeconds": N}`; `{}`: on POST refresh only); nil: not live.
+    /// Live updates of the head (`"live": {"intervalSeconds": N, "refreshPerMinute": M, "refreshBurst": B}`; `{}`: on
+    /// POST refresh only); nil: not live.
     public var live: LiveUpdates?
     /// Sort and filter controls mapped to upstream query parameters.
     public var controls: [TableControl] = []
@@ -91,7 +92,12 @@ public struct TableConfig: Sendable {
             try retryReader.finish()
         }
         if var liveReader = try reader.object("live") {
-            live = LiveUpdates(every: try liveReader.seconds("intervalSeconds", in: 1...86_400))
+            var limit = RefreshLimit.standard
+            if let burst = try liveReader.int("refreshBurst", in: 1...1_000) { limit.burst = burst }
+            if let perMinute = try liveReader.int("refreshPerMinute", in: 1...60_000) {
+                limit = RefreshLimit(perMinute: perMinute, burst: limit.burst)
+            }
+            live = LiveUpdates(every: try liveReader.seconds("intervalSeconds", in: 1...86_400), limit: limit)
             try liveReader.finish()
         }
         cacheTTL = PageCache.defaultTTL

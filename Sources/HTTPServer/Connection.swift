@@ -32,6 +32,9 @@ final class Connection: EventHandler, @unchecked Sendable {
     var lastWriteProgress = ContinuousClock.now
     /// Set once the answer is sent and the write side shut: until then, input is read and discarded (see `linger`).
     var lingerUntil: ContinuousClock.Instant?
+    /// The task computing a `.later` answer while `state` is `.waiting`: cancelled when the connection closes, so
+    /// work whose client went away can stop (``HTTPResult``).
+    var pendingAnswer: Task<Void, Never>?
 
     init(fd: Int32, address: UInt32, owner: ServerLoop) {
         self.fd = fd
@@ -101,11 +104,12 @@ final class Connection: EventHandler, @unchecked Sendable {
         case .later(let produce):
             state = .waiting
             let loop = owner.loop
-            Task {
+            pendingAnswer = Task {
                 let response = await produce()
                 loop.execute {
                     guard case .waiting = self.state else { return }
                     self.state = .idle
+                    self.pendingAnswer = nil
                     self.send(response, head: head, keepAlive: keepAlive && !self.shuttingDown,
                               version: request.version)
                     self.processRequests()
@@ -191,8 +195,10 @@ final class Connection: EventHandler, @unchecked Sendable {
     /// Closes when finished, else updates the watched events.
     func settle() {
         guard !isClosed else { return }
-        // A peer that hung up cannot read a stream any more; a pending request still gets its answer.
+        // A peer that hung up cannot read a stream any more; nor, like nginx assumes by default, a pending answer:
+        // closing cancels the work computing it (a client that half-closes and still reads loses that answer).
         if inputClosed, case .streaming = state { return close() }
+        if inputClosed, case .waiting = state { return close() }
         if output.count == 0 {
             if closeWhenFlushed { return linger() }
             if inputClosed, isIdle { return close() }
@@ -229,6 +235,8 @@ final class Connection: EventHandler, @unchecked Sendable {
 
     func close() {
         if isClosed { return }
+        pendingAnswer?.cancel()
+        pendingAnswer = nil
         if case .streaming(let writer, _) = state {
             context.counters.openStreams.add(-1, ordering: .relaxed)
             state = .closed

@@ -1,7 +1,9 @@
 /// What a responder returns: a response now, or an async computation of one.
 ///
 /// `.later` runs its closure in a `Task` (off the event loop) and hands the response back to the
-/// connection's loop; pipelined requests on that connection wait for it, in order.
+/// connection's loop; pipelined requests on that connection wait for it, in order. The task is cancelled when
+/// the connection closes first (the client hung up, reset, or the server stopped): check for cancellation to
+/// stop work nobody will read.
 public enum HTTPResult: Sendable {
     case now(HTTPResponse)
     case later(@Sendable () async -> HTTPResponse)

@@ -8,8 +8,8 @@ import Synchronization
 /// each change event once and writes the same bytes to every viewer (one ``StreamWriter/broadcast(_:to:)`` per
 /// encoding: one job per event loop, not one hop per viewer).
 ///
-/// Thread-safe: the mutable parts live in one `Mutex`; refreshes run one at a time, in order, on Swift's
-/// cooperative pool. Ownership: the server holds its feeds and stops them (ending the interval task) at shutdown;
+/// Thread-safe: the mutable parts live in one `Mutex`; refreshes run one at a time on Swift's cooperative pool,
+/// as decided by a ``RefreshStateMachine`` under that lock (tasks are started, cancelled and resumed outside it). Ownership: the server holds its feeds and stops them (ending the interval task) at shutdown;
 /// a viewer's writer is dropped when its stream closes.
 final class LiveFeed: Sendable {
     private struct State {
@@ -19,39 +19,60 @@ final class LiveFeed: Sendable {
         /// Page streams (``PageStream``): the events tagged with the table's name are broadcast to those that
         /// want them at the time.
         var taggedWriters: [ObjectIdentifier: TaggedWriter] = [:]
-        /// The last refresh queued: the next one waits for it.
-        var queue: Task<LiveSummary, Never>?
+        /// Which refresh runs, which is queued, who waits, the rate limit (``RefreshStateMachine``).
+        var machine: RefreshStateMachine
+        var waiters: [RefreshStateMachine.WaiterID: WaiterSlot] = [:]
+        var lastWaiter: UInt64 = 0
+        /// The task of the running refresh (cancelled when everyone waiting for it left).
+        var runs: [RefreshStateMachine.RunID: Task<Void, Never>] = [:]
         var ticker: Task<Void, Never>?
+        var stopped = false
+    }
+
+    /// One caller of ``refresh(isTicker:)``: numbered before it asks, so that it can leave at any moment.
+    private enum WaiterSlot {
+        case arriving
+        case waiting(CheckedContinuation<RefreshOutcome, Never>)
+        /// Left before it asked: it asks nothing.
+        case left
     }
 
     let table: TableBinding
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     init(table: TableBinding) {
         self.table = table
+        state = Mutex(State(machine: RefreshStateMachine(limit: table.live?.limit ?? .standard)))
     }
 
-    /// Starts refreshing every `interval` (while anyone watches), if the table has one.
+    /// Starts refreshing every `interval` (while anyone watches), if the table has one. The ticker's refreshes
+    /// share the single flight with the POSTed ones and are not rate-limited.
     func start() {
         guard let interval = table.live?.interval else { return }
         let ticker = Task { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
                 guard let self, !Task.isCancelled else { return }
-                if self.viewerCount > 0 { _ = await self.refresh() }
+                if self.viewerCount > 0 { _ = await self.refresh(isTicker: true) }
             }
         }
         state.withLock { $0.ticker = ticker }
     }
 
-    /// Ends the interval task and any refresh. Idempotent.
+    /// Ends the interval task and any refresh; every waiter gets `.abandoned`. Idempotent.
     func stop() {
-        let (ticker, queue) = state.withLock { state in
-            defer { state.ticker = nil; state.queue = nil; state.viewers = [:]; state.taggedWriters = [:] }
-            return (state.ticker, state.queue)
+        let (ticker, runs, continuations) = state.withLock { state in
+            defer { state.ticker = nil; state.runs = [:]; state.viewers = [:]; state.taggedWriters = [:]; state.stopped = true }
+            _ = state.machine.stop()
+            let continuations = state.waiters.values.compactMap { slot in
+                if case .waiting(let continuation) = slot { continuation } else { nil }
+            }
+            state.waiters = [:]
+            return (state.ticker, Array(state.runs.values), continuations)
         }
         ticker?.cancel()
-        queue?.cancel()
+        runs.forEach { $0.cancel() }
+        continuations.forEach { $0.resume(returning: .abandoned) }
     }
 
     /// Sends this table's live changes to `writer` until its stream closes.
@@ -71,25 +92,98 @@ final class LiveFeed: Sendable {
 
     var viewerCount: Int { state.withLock { $0.viewers.count + $0.taggedWriters.count } }
 
+    /// Callers waiting for a refresh (running or queued): `rowstream_live_refresh_waiting`.
+    var waitingCount: Int {
+        state.withLock { $0.waiters.values.count { if case .waiting = $0 { true } else { false } } }
+    }
+
     /// A viewer was sent the first batch `rows`: it is the head as sent, unless one is known already.
     func observeFirstBatch(_ rows: [JSONValue]) {
         let head = render(rows)
         state.withLock { if $0.head == nil { $0.head = head } }
     }
 
-    /// Re-fetches the head, diffs it and sends the changes to every viewer; after the refreshes queued before it.
-    func refresh() async -> LiveSummary {
-        let task: Task<LiveSummary, Never> = state.withLock { state in
-            let previous = state.queue
-            let task = Task { [weak self] () -> LiveSummary in
-                _ = await previous?.value
-                guard let self else { return LiveSummary() }
-                return await self.run()
-            }
-            state.queue = task
-            return task
+    /// Re-fetches the head, diffs it and sends the changes to every viewer, as one single flight per table
+    /// (``RefreshStateMachine``): joins the queued follow-up if there is one, else starts a fetch or queues one
+    /// behind the running fetch (taking a token of the table's ``RefreshLimit`` unless `isTicker`). A caller whose
+    /// task is cancelled (its client went away) stops waiting; a fetch nobody waits for any more is cancelled.
+    func refresh(isTicker: Bool = false) async -> RefreshOutcome {
+        let waiter = state.withLock { state in
+            state.lastWaiter += 1
+            let waiter = RefreshStateMachine.WaiterID(state.lastWaiter)
+            state.waiters[waiter] = .arriving
+            return waiter
         }
-        return await task.value
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in ask(waiter, isTicker: isTicker, continuation) }
+        } onCancel: {
+            leave(waiter)
+        }
+    }
+
+    private func ask(
+        _ waiter: RefreshStateMachine.WaiterID, isTicker: Bool, _ continuation: CheckedContinuation<RefreshOutcome, Never>
+    ) {
+        let refused: RefreshOutcome? = state.withLock { state in
+            guard case .arriving = state.waiters[waiter], !state.stopped else {
+                state.waiters[waiter] = nil
+                return .abandoned
+            }
+            switch state.machine.request(waiter, at: .now, isTicker: isTicker) {
+            case .refuse(let wait):
+                state.waiters[waiter] = nil
+                return .refused(retryAfter: wait)
+            case .start(let run):
+                state.waiters[waiter] = .waiting(continuation)
+                state.runs[run] = launch(run)
+                return nil
+            default:
+                state.waiters[waiter] = .waiting(continuation)
+                return nil
+            }
+        }
+        if let refused { continuation.resume(returning: refused) }
+    }
+
+    private func leave(_ waiter: RefreshStateMachine.WaiterID) {
+        let (continuation, cancel): (CheckedContinuation<RefreshOutcome, Never>?, Task<Void, Never>?) = state.withLock { state in
+            switch state.waiters[waiter] {
+            case .arriving?:
+                state.waiters[waiter] = .left
+                return (nil, nil)
+            case .waiting(let continuation)?:
+                state.waiters[waiter] = nil
+                guard case .cancel(let run) = state.machine.leave(waiter) else { return (continuation, nil) }
+                return (continuation, state.runs[run])
+            case .left?, nil:
+                return (nil, nil)
+            }
+        }
+        cancel?.cancel()
+        continuation?.resume(returning: .abandoned)
+    }
+
+    /// The task of one refresh. Created under the lock (creating a task only enqueues it), so that its handle is
+    /// stored before it can finish.
+    private func launch(_ run: RefreshStateMachine.RunID) -> Task<Void, Never> {
+        Task { [weak self] in
+            guard let self else { return }
+            let summary = await self.run()
+            self.finished(run, summary)
+        }
+    }
+
+    private func finished(_ run: RefreshStateMachine.RunID, _ summary: LiveSummary) {
+        let continuations = state.withLock { state -> [CheckedContinuation<RefreshOutcome, Never>] in
+            state.runs[run] = nil
+            guard case .complete(let waiters, let next) = state.machine.finished(run) else { return [] }
+            if let next { state.runs[next] = launch(next) }
+            return waiters.compactMap { waiter in
+                guard case .waiting(let continuation)? = state.waiters.removeValue(forKey: waiter) else { return nil }
+                return continuation
+            }
+        }
+        continuations.forEach { $0.resume(returning: .done(summary)) }
     }
 
     private func run() async -> LiveSummary {
@@ -151,6 +245,19 @@ final class LiveFeed: Sendable {
 private struct TaggedWriter: Sendable {
     let writer: StreamWriter
     let wants: @Sendable () -> Bool
+}
+
+/// How a call of ``LiveFeed/refresh(isTicker:)`` ended.
+enum RefreshOutcome: Sendable {
+    /// The refresh this caller waited for ran (possibly shared with others).
+    case done(LiveSummary)
+    /// The table's ``RefreshLimit`` has no token left: try again after this long.
+    case refused(retryAfter: Duration)
+    /// The caller left (cancelled) or the server stopped before it ended.
+    case abandoned
+
+    /// The refresh's summary, if it ran.
+    var summary: LiveSummary? { if case .done(let summary) = self { summary } else { nil } }
 }
 
 /// What one refresh did: the answer of `POST /tables/NAME/refresh`.

@@ -6,15 +6,20 @@
 /// ```swift
 /// var orders = TableBinding(name: "orders", title: "Orders", columns: columns, source: source, row: template)
 /// orders.live = LiveUpdates(every: .seconds(10))   // nil interval: only POST /tables/orders/refresh
+/// orders.live = LiveUpdates(limit: RefreshLimit(perMinute: 6, burst: 2))   // POSTs: 2 at once, then 6 a minute
 /// ```
 ///
 /// Thread-safe: an immutable value, `Sendable`.
 public struct LiveUpdates: Sendable, Hashable {
     /// How often the head is re-fetched while at least one viewer watches (nil: only on POST refresh).
     public var interval: Duration?
+    /// How often clients may start a refresh with POST (``RefreshLimit``; the interval's own refreshes are free).
+    public var limit: RefreshLimit
 
-    /// Live updates every `interval` (at least one second), or only on POST refresh when nil.
-    public init(every interval: Duration? = nil) {
+    /// Live updates every `interval` (at least one second), or only on POST refresh when nil; POSTed refreshes
+    /// limited by `limit`.
+    public init(every interval: Duration? = nil, limit: RefreshLimit = .standard) {
         self.interval = interval.map { max($0, .seconds(1)) }
+        self.limit = limit
     }
 }

@@ -96,7 +96,7 @@ public final class RowstreamServer: Sendable {
             heartbeats.stop()
             throw RowstreamError("cannot listen on \(configuration.host):\(configuration.port): \(error)")
         }
-        metrics.observe(server: server, sessions: sessions)
+        metrics.observe(server: server, sessions: sessions, feeds: feeds)
         feeds.forEach { $0.start() }
         return RowstreamServer(port: port, server: server, feeds: feeds, heartbeats: heartbeats)
     }

@@ -17,7 +17,7 @@ struct ServerMetrics: Sendable {
     /// Connection and stream gauges, and the server's running totals as counters, read at render time.
     /// The server is read through a weak reference: the server's responder owns this registry, so a strong one
     /// would be a cycle and the whole server would never be freed (found by LeakSanitizer).
-    func observe(server: HTTPServer, sessions: SessionRegistry) {
+    func observe(server: HTTPServer, sessions: SessionRegistry, feeds: [LiveFeed]) {
         let stats: @Sendable () -> HTTPServerStatistics? = { [weak server] in server?.statistics }
         registry.gaugeFunction("rowstream_connections_open", help: "Open client connections.") {
             Double(stats()?.openConnections ?? 0)
@@ -41,6 +41,9 @@ struct ServerMetrics: Sendable {
         }
         registry.gaugeFunction("rowstream_sessions_open", help: "Viewer sessions open.") {
             Double(sessions.count)
+        }
+        registry.gaugeFunction("rowstream_live_refresh_waiting", help: "Callers waiting for a live table's refresh.") {
+            Double(feeds.reduce(0) { $0 + $1.waitingCount })
         }
     }
 }

@@ -133,13 +133,32 @@ struct ServerRoutes {
 
     /// A live table's refresh (``LiveUpdates``): re-fetch the head, diff, send the changes to every viewer; answers
     /// when done with `{"inserted", "updated", "removed", "viewers", "baseline"}` (and `error` if the load failed,
-    /// with 502). 404 for a table that is not live.
+    /// with 502). Concurrent refreshes share one fetch (``RefreshStateMachine``); one that would start a fetch past
+    /// the table's ``RefreshLimit`` is a 429 with `Retry-After`. 404 for a table that is not live.
     private func refresh(_ table: TableBinding) throws(HTTPError) -> HTTPResult {
         guard let feed = feeds[table.name] else { throw HTTPError(.notFound, "this table is not live") }
         return .later {
-            let summary = await feed.refresh()
-            return .json(summary.json.serialized(), status: summary.error == nil ? .ok : .badGateway)
+            switch await feed.refresh() {
+            case .done(let summary):
+                return .json(summary.json.serialized(), status: summary.error == nil ? .ok : .badGateway)
+            case .refused(let wait):
+                return Self.tooManyRefreshes(retryAfter: wait)
+            case .abandoned:
+                return HTTPError(.serviceUnavailable, "the server is stopping").response
+            }
         }
+    }
+
+    /// `429` with `Retry-After` in whole seconds (rounded up, at least 1) and the same in the JSON body.
+    static func tooManyRefreshes(retryAfter wait: Duration) -> HTTPResponse {
+        let (whole, fraction) = wait.components
+        let seconds = max(1, whole + (fraction > 0 ? 1 : 0))
+        let body: JSONValue = [
+            "error": .string("too many refreshes of this table; try again in \(seconds) s"), "retryAfter": .int(seconds),
+        ]
+        var response = HTTPResponse.json(body.serialized(), status: .tooManyRequests)
+        response.headers.replaceOrAdd(name: "Retry-After", value: String(seconds))
+        return response
     }
 
     /// The pagination-normalizing proxy of config tables: one upstream page as `{items, next, done}`. `next` is

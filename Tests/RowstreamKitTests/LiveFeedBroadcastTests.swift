@@ -30,11 +30,11 @@ import Testing
         tagged[2].1.close()   // the stream ended: unsubscribed
         #expect(feed.viewerCount == 4, "2 plain (a sink writer closes when finished), 2 tagged")
 
-        #expect(await feed.refresh().baseline)
+        #expect(await feed.refresh().summary?.baseline == true)
         var changed = store.all
         changed[0] = LiveTests.renamed(changed[0], "Renamed one")
         store.set(changed)
-        let summary = await feed.refresh()
+        let summary = try #require(await feed.refresh().summary)
         #expect(summary.updated == 1 && summary.viewers == 4)
 
         let plainBytes = try #require(received.of("a").first)

@@ -1,0 +1,130 @@
+import Foundation
+import RowstreamKit
+import TestSupport
+import Testing
+
+/// `POST /tables/NAME/refresh` live on port 0 against an upstream whose replies the test releases: concurrent
+/// refreshes share one fetch, callers that hang up cancel the work, the route is rate-limited (issue 13, item 2).
+@Suite("Refresh single flight")
+struct RefreshSingleFlightTests {
+    struct UpstreamDown: Error {}
+
+    /// A live table of 5 people whose head comes from `upstream` (or fails when `failing`).
+    static func table(_ upstream: HeldUpstream, limit: RefreshLimit, failing: Bool = false) -> TableBinding {
+        let source = BatchSource<Person, Int>(initialToken: 0) { _ in
+            guard await upstream.fetch() else { throw CancellationError() }
+            if failing { throw UpstreamDown() }
+            return .completed(people(5))
+        }
+        var binding = peopleTable(source, name: "live", batchSize: 5)
+        binding.live = LiveUpdates(limit: limit)
+        return binding
+    }
+
+    /// `rowstream_live_refresh_waiting` from `/metrics`.
+    static func waiting(_ port: Int) async throws -> Int? {
+        let text = try await fetch(port, "GET", "/metrics").body
+        let line = text.split(separator: "\n").first { $0.hasPrefix("rowstream_live_refresh_waiting ") }
+        return line.flatMap { Double($0.split(separator: " ")[1]) }.map { Int($0) }
+    }
+
+    static func waitFor(_ count: Int, waitingOn port: Int) async throws -> Bool {
+        for _ in 0..<500 {
+            if try await waiting(port) == count { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
+    static let request = "POST /tables/live/refresh HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n"
+
+    @Test("100 concurrent POSTs cost at most 2 upstream fetches, one at a time, and all get the answer")
+    func hundredConcurrentPosts() async throws {
+        let upstream = HeldUpstream()
+        let server = try startServer([Self.table(upstream, limit: RefreshLimit(burst: 1_000, every: .seconds(1)))])
+        defer { server.shutdown() }
+        var connections: [TestConnection] = []
+        for _ in 0..<100 {
+            let connection = try TestConnection(port: server.port)
+            try connection.send(Self.request)
+            connections.append(connection)
+        }
+        // Every POST is admitted (waiting) while the first fetch is held; then the test releases the replies.
+        #expect(try await Self.waitFor(100, waitingOn: server.port))
+        #expect(upstream.fetches == 1)
+        upstream.open()
+        for connection in connections {
+            let response = try await connection.readResponse()
+            #expect(response.status == 200)
+            #expect(try object(response.body)["baseline"] is Bool)
+        }
+        #expect(upstream.fetches <= 2, "one running fetch and one follow-up, not one per POST")
+        #expect(upstream.maxInFlight == 1, "refreshes run one at a time")
+    }
+
+    @Test("100 anonymous POSTs that hang up leave nothing queued: a legit refresh is not delayed behind them")
+    func anonymousPostsDoNotDelayALegitRefresh() async throws {
+        let upstream = HeldUpstream()
+        let server = try startServer([Self.table(upstream, limit: RefreshLimit(burst: 1_000, every: .seconds(1)))])
+        defer { server.shutdown() }
+        for _ in 0..<100 {  // the probe: connect, post, close
+            let connection = try TestConnection(port: server.port)
+            try connection.send(Self.request)
+            connection.closeNow()
+        }
+        let legit = try TestConnection(port: server.port)
+        try legit.send(Self.request)
+        // Only the legit caller waits: the others left, so what they started or queued was cancelled or dropped.
+        #expect(try await Self.waitFor(1, waitingOn: server.port))
+        upstream.open()
+        let response = try await legit.readResponse()
+        #expect(response.status == 200)
+        #expect(upstream.fetches <= 2, "at most a cancelled fetch of the anonymous POSTs and the legit one")
+        #expect(upstream.maxInFlight == 1)
+    }
+
+    @Test("a fetch whose only caller hangs up is cancelled; the next refresh runs normally")
+    func hangUpCancelsTheFetch() async throws {
+        let upstream = HeldUpstream()
+        let server = try startServer([Self.table(upstream, limit: RefreshLimit(burst: 1_000, every: .seconds(1)))])
+        defer { server.shutdown() }
+        let leaving = try TestConnection(port: server.port)
+        try leaving.send(Self.request)
+        #expect(await pollUntil { upstream.held == 1 })
+        leaving.closeNow()
+        #expect(await pollUntil { upstream.cancelled == 1 && upstream.held == 0 })
+        #expect(try await Self.waitFor(0, waitingOn: server.port))
+        upstream.open()
+        #expect(try await fetch(server.port, "POST", "/tables/live/refresh").status == 200)
+        #expect(upstream.fetches == 2)
+    }
+
+    @Test("a POST that would start a fetch past the table's limit gets 429 with Retry-After; joining one is free")
+    func rateLimited() async throws {
+        let upstream = HeldUpstream()
+        let server = try startServer([Self.table(upstream, limit: RefreshLimit(burst: 1, every: .seconds(3_600)))])
+        defer { server.shutdown() }
+        let first = try TestConnection(port: server.port)
+        try first.send(Self.request)
+        #expect(await pollUntil { upstream.held == 1 })
+        let refused = try await fetch(server.port, "POST", "/tables/live/refresh")
+        #expect(refused.status == 429)
+        #expect(refused.headers["retry-after"] == "3600")
+        #expect(try object(refused.body)["retryAfter"] as? Int == 3_600)
+        upstream.open()
+        #expect(try await first.readResponse().status == 200)
+        #expect(try await fetch(server.port, "POST", "/tables/live/refresh").status == 429)
+        #expect(upstream.fetches == 1, "a refused POST fetches nothing")
+    }
+
+    @Test("a refresh whose upstream fails answers 502 with an error member (docs/PROTOCOL.md)")
+    func upstreamFailureIs502() async throws {
+        let upstream = HeldUpstream()
+        upstream.open()
+        let server = try startServer([Self.table(upstream, limit: .standard, failing: true)])
+        defer { server.shutdown() }
+        let answer = try await fetch(server.port, "POST", "/tables/live/refresh")
+        #expect(answer.status == 502)
+        #expect(try object(answer.body)["error"] is String)
+    }
+}
