@@ -44,4 +44,9 @@ struct RefreshBucket: Sendable {
         theoreticalArrival = arrival + limit.every
         return nil
     }
+
+    /// Gives back a token taken for work that never ran.
+    mutating func refund() {
+        theoreticalArrival = theoreticalArrival.map { $0 - limit.every }
+    }
 }

@@ -9,9 +9,9 @@
 /// request arrived, or later. A request that creates work (starts a fetch or the follow-up) takes a token from the
 /// ``RefreshLimit`` bucket; joining costs none; the ticker's requests never take one and are never refused.
 ///
-/// Waiters may leave (their client went away): a queued follow-up left by all its waiters is dropped, and a running
-/// fetch left by all is to be cancelled (it stays the running one until the owner reports it finished, so two
-/// fetches never overlap).
+/// Waiters may leave (their client went away): a queued follow-up left by all its waiters is dropped (and its token
+/// given back: it fetched nothing), and a running fetch left by all is to be cancelled (it stays the running one
+/// until the owner reports it finished, so two fetches never overlap; its token stays spent).
 ///
 /// Each mutating method returns an ``Action``; the owner keeps the machine behind one lock, decides under it, and
 /// acts (starts and cancels tasks, resumes waiters) outside it.
@@ -48,6 +48,8 @@ struct RefreshStateMachine: Sendable {
     private struct Run: Sendable {
         let id: RunID
         var waiters: [WaiterID]
+        /// It took a token (a client's request created it, not the ticker's).
+        let tookToken: Bool
     }
 
     private var running: Run?
@@ -67,7 +69,7 @@ struct RefreshStateMachine: Sendable {
             return .wait(queued.id)
         }
         if !isTicker, let wait = bucket.take(at: now) { return .refuse(retryAfter: wait) }
-        let run = newRun(waiter)
+        let run = newRun(waiter, tookToken: !isTicker)
         guard running != nil else {
             running = run
             return .start(run.id)
@@ -81,6 +83,8 @@ struct RefreshStateMachine: Sendable {
         if var queued, let index = queued.waiters.firstIndex(of: waiter) {
             queued.waiters.remove(at: index)
             self.queued = queued.waiters.isEmpty ? nil : queued
+            // Dropped before it fetched anything: its token goes back (callers that hang up cost only real work).
+            if queued.waiters.isEmpty, queued.tookToken { bucket.refund() }
             return .none
         }
         guard var running, let index = running.waiters.firstIndex(of: waiter) else { return .none }
@@ -107,8 +111,8 @@ struct RefreshStateMachine: Sendable {
     /// Whether a fetch is running or queued (for tests and metrics).
     var isIdle: Bool { running == nil && queued == nil }
 
-    private mutating func newRun(_ waiter: WaiterID) -> Run {
+    private mutating func newRun(_ waiter: WaiterID, tookToken: Bool) -> Run {
         lastRun += 1
-        return Run(id: RunID(value: lastRun), waiters: [waiter])
+        return Run(id: RunID(value: lastRun), waiters: [waiter], tookToken: tookToken)
     }
 }

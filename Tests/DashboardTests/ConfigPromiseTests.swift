@@ -40,7 +40,7 @@ struct ConfigPromiseTests {
 
     @Test("`upstream.userAgent` is what the upstream sees; `upstream.maxBodyBytes` fails a larger page")
     func upstreamBlock() async throws {
-        try await withDashboard({ request, _ in
+        try await Self.withDashboard({ request, _ in
             request.queryValue("offset") == "5"
                 ? RecordingUpstream.page(offset: 5, count: 100)  // about 3 KB
                 : Self.pages(request)
@@ -62,11 +62,12 @@ struct ConfigPromiseTests {
         (#"{"attempts": 3, "baseDelaySeconds": 0}"#, #", "method": "POST""#, "error", 1),
         (#"{"attempts": 3, "baseDelaySeconds": 0, "nonIdempotent": true}"#, #", "method": "POST""#, "rows", 3),
     ])
-    func retryBlock(retry: String, request: String, outcome: String, requests: Int) async throws {
-        try await withDashboard({ request, number in
+    func retryBlock(retry: String, request: String, expected: String, requests: Int) async throws {
+        try await Self.withDashboard({ request, number in
             number <= 2 ? .json(Array("{}".utf8), status: .serviceUnavailable) : Self.pages(request)
         }, config: { $0.config(request: request, table: #", "retry": \#(retry)"#) }) { dashboard, upstream in
-            #expect(try await Self.firstOutcome(dashboard).event == outcome)
+            let outcome = try await Self.firstOutcome(dashboard)
+            #expect(outcome.event == expected)
             #expect(upstream.requests.count == requests)
         }
     }
@@ -74,7 +75,7 @@ struct ConfigPromiseTests {
     @Test("`${VAR}` is replaced in url, query and body; `$$` is a literal `$` (and is not a reference)")
     func substitution() async throws {
         let environment = ["PROMISE_PATH": "items", "PROMISE_Q": "q value", "PROMISE_B": "b-value"]
-        try await withDashboard({ request, _ in Self.pages(request) }, config: { upstream in
+        try await Self.withDashboard({ request, _ in Self.pages(request) }, config: { upstream in
             """
             {"tables": [{"name": "items", "batchSize": 5,
               "request": {"url": "http://127.0.0.1:\(upstream.port)/v1/${PROMISE_PATH}", "method": "POST",
@@ -83,7 +84,8 @@ struct ConfigPromiseTests {
               "items": "items", "columns": [{"path": "name"}], "pagination": {"style": "offset"}}]}
             """
         }, environment: environment) { dashboard, upstream in
-            #expect(try await Self.firstOutcome(dashboard).event == "rows")
+            let outcome = try await Self.firstOutcome(dashboard)
+            #expect(outcome.event == "rows")
             let first = try #require(upstream.requests.first)
             #expect(first.path == "/v1/items")
             let items = URLComponents(string: "http://x/?" + (first.query ?? ""))?.queryItems ?? []
@@ -110,16 +112,17 @@ struct ConfigPromiseTests {
         let retryAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 2).rounded(.down))
         let header = Self.httpDate(retryAt)
         let retry = #", "retry": {"attempts": 3, "baseDelaySeconds": 0, "maxDelaySeconds": 0, "maxRetryAfterSeconds": 30}"#
-        try await withDashboard({ request, number in
+        try await Self.withDashboard({ request, number in
             number == 1 ? RecordingUpstream.unavailable(retryAfter: header) : Self.pages(request)
         }, config: { $0.config(table: retry) }) { dashboard, upstream in
-            #expect(try await Self.firstOutcome(dashboard).event == "rows")
+            let outcome = try await Self.firstOutcome(dashboard)
+            #expect(outcome.event == "rows")
             let log = upstream.requests
             #expect(log.count == 2)
             #expect(log.count == 2 && log[1].arrived >= retryAt.addingTimeInterval(-0.01), "the retry waited for the date")
         }
         let farAway = Self.httpDate(Date().addingTimeInterval(3_600))
-        try await withDashboard({ request, number in
+        try await Self.withDashboard({ request, number in
             number == 1 ? RecordingUpstream.unavailable(retryAfter: farAway) : Self.pages(request)
         }, config: { $0.config(table: retry) }) { dashboard, upstream in
             let outcome = try await Self.firstOutcome(dashboard)

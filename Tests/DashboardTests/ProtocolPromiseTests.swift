@@ -14,7 +14,7 @@ struct ProtocolPromiseTests {
 
     /// POSTs `path` until it answers `status` (the session ends with its stream, on the server's own time);
     /// returns the last status. Bounded: about 5 s.
-    static func post(_ port: Int, _ path: String, until status: Int) async throws -> Int {
+    static func postUntil(_ port: Int, _ path: String, answers status: Int) async throws -> Int {
         var last = 0
         for _ in 0..<250 {
             last = try await fetch(port, "POST", path).status
@@ -35,7 +35,7 @@ struct ProtocolPromiseTests {
         #expect(try await post(dashboard.port, next) == 202)
         #expect(try await client.next(named: "rows").event.data.hasSuffix("<!--rs:last-->"))
         _ = try await client.next(named: "complete")
-        #expect(try await Self.post(dashboard.port, next, until: 404) == 404)
+        #expect(try await Self.postUntil(dashboard.port, next, answers: 404) == 404)
         #expect(try await fetch(dashboard.port, "POST", reload).status == 404)
     }
 

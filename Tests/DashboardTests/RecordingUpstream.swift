@@ -16,22 +16,26 @@ final class RecordingUpstream: Sendable {
         let arrived: Date
     }
 
+    /// The log, shared with the server's responder.
+    private final class Log: Sendable {
+        let entries = Mutex<[Logged]>([])
+    }
+
     let server: HTTPServer
     let port: Int
-    private let log: Mutex<[Logged]>
+    private let log = Log()
 
     init(answer: @escaping @Sendable (HTTPRequest, Int) -> HTTPResponse) throws {
         var configuration = HTTPServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0
         configuration.eventLoopCount = 1
-        let log = Mutex<[Logged]>([])
-        self.log = log
+        let log = self.log
         server = HTTPServer(configuration: configuration, responder: ClosureResponder { request in
             let entry = Logged(method: request.method.rawValue, target: request.target, path: request.path,
                                query: request.query, userAgent: request.headers["User-Agent"],
                                body: String(decoding: request.body, as: UTF8.self), arrived: Date())
-            let number = log.withLock { $0.append(entry); return $0.count }
+            let number = log.entries.withLock { $0.append(entry); return $0.count }
             return .now(answer(request, number))
         })
         port = try server.start()
@@ -39,7 +43,7 @@ final class RecordingUpstream: Sendable {
 
     func stop() { server.shutdown() }
 
-    var requests: [Logged] { log.withLock { $0 } }
+    var requests: [Logged] { log.entries.withLock { $0 } }
 
     /// A page of `count` items `{"id": N, "name": "item N"}` from `offset` in `{"items": [...]}`.
     static func page(offset: Int = 0, count: Int) -> HTTPResponse {

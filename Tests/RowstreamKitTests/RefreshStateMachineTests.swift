@@ -102,6 +102,20 @@ import Testing
         #expect(machine.finished(first) == .none)
     }
 
+    @Test("a dropped follow-up gives its token back; a cancelled running fetch does not")
+    func refundOnlyWhatNeverRan() throws {
+        var machine = RefreshStateMachine(limit: RefreshLimit(burst: 2, every: .seconds(60)))
+        let first = try startedRun(machine.request(waiter(1), at: at(seconds: 0)))
+        _ = try awaitedRun(machine.request(waiter(2), at: at(seconds: 0)))
+        #expect(machine.leave(waiter(2)) == .none)                 // the follow-up is dropped: refunded
+        #expect(machine.leave(waiter(1)) == .cancel(first))         // the running fetch is cancelled: spent
+        let next = try awaitedRun(machine.request(waiter(3), at: at(seconds: 0)))
+        #expect(machine.request(waiter(4), at: at(seconds: 0)) == .wait(next))
+        _ = machine.finished(first)
+        _ = machine.finished(next)
+        #expect(machine.request(waiter(5), at: at(seconds: 0)) == .refuse(retryAfter: .seconds(60)))
+    }
+
     @Test("the limit's forms: per minute, and at least one token and one millisecond")
     func limitForms() {
         #expect(RefreshLimit(perMinute: 30, burst: 5) == RefreshLimit.standard)
