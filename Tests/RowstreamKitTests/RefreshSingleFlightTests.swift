@@ -37,16 +37,28 @@ struct RefreshSingleFlightTests {
     }
 
     static let request = "POST /tables/live/refresh HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n"
+    static let generous = RefreshLimit(burst: 1_000, every: .seconds(1))
+
+    /// A server with the live table over `upstream`.
+    static func serve(_ upstream: HeldUpstream, limit: RefreshLimit = generous) throws -> RowstreamServer {
+        try startServer([table(upstream, limit: limit)])
+    }
+
+    /// A connection that has sent a refresh POST and not read its answer.
+    static func posted(_ port: Int) throws -> TestConnection {
+        let connection = try TestConnection(port: port)
+        try connection.send(request)
+        return connection
+    }
 
     @Test("100 concurrent POSTs cost at most 2 upstream fetches, one at a time, and all get the answer")
     func hundredConcurrentPosts() async throws {
         let upstream = HeldUpstream()
-        let server = try startServer([Self.table(upstream, limit: RefreshLimit(burst: 1_000, every: .seconds(1)))])
+        let server = try Self.serve(upstream)
         defer { server.shutdown() }
         var connections: [TestConnection] = []
         for _ in 0..<100 {
-            let connection = try TestConnection(port: server.port)
-            try connection.send(Self.request)
+            let connection = try Self.posted(server.port)
             connections.append(connection)
         }
         // Every POST is admitted (waiting) while the first fetch is held; then the test releases the replies.
@@ -65,15 +77,13 @@ struct RefreshSingleFlightTests {
     @Test("100 anonymous POSTs that hang up leave nothing queued: a legit refresh is not delayed behind them")
     func anonymousPostsDoNotDelayALegitRefresh() async throws {
         let upstream = HeldUpstream()
-        let server = try startServer([Self.table(upstream, limit: RefreshLimit(burst: 1_000, every: .seconds(1)))])
+        let server = try Self.serve(upstream)
         defer { server.shutdown() }
         for _ in 0..<100 {  // the probe: connect, post, close
-            let connection = try TestConnection(port: server.port)
-            try connection.send(Self.request)
+            let connection = try Self.posted(server.port)
             connection.closeNow()
         }
-        let legit = try TestConnection(port: server.port)
-        try legit.send(Self.request)
+        let legit = try Self.posted(server.port)
         // Only the legit caller waits: the others left, so what they started or queued was cancelled or dropped.
         #expect(try await Self.waitFor(1, waitingOn: server.port))
         upstream.open()
@@ -86,10 +96,9 @@ struct RefreshSingleFlightTests {
     @Test("a fetch whose only caller hangs up is cancelled; the next refresh runs normally")
     func hangUpCancelsTheFetch() async throws {
         let upstream = HeldUpstream()
-        let server = try startServer([Self.table(upstream, limit: RefreshLimit(burst: 1_000, every: .seconds(1)))])
+        let server = try Self.serve(upstream)
         defer { server.shutdown() }
-        let leaving = try TestConnection(port: server.port)
-        try leaving.send(Self.request)
+        let leaving = try Self.posted(server.port)
         #expect(await pollUntil { upstream.held == 1 })
         leaving.closeNow()
         #expect(await pollUntil { upstream.cancelled == 1 && upstream.held == 0 })
@@ -99,13 +108,12 @@ struct RefreshSingleFlightTests {
         #expect(upstream.fetches == 2)
     }
 
-    @Test("a POST that would start a fetch past the table's limit gets 429 with Retry-After; joining one is free")
+    @Test("a POST that would start a fetch past the table's limit gets 429 with Retry-After and fetches nothing")
     func rateLimited() async throws {
         let upstream = HeldUpstream()
-        let server = try startServer([Self.table(upstream, limit: RefreshLimit(burst: 1, every: .seconds(3_600)))])
+        let server = try Self.serve(upstream, limit: RefreshLimit(burst: 1, every: .seconds(3_600)))
         defer { server.shutdown() }
-        let first = try TestConnection(port: server.port)
-        try first.send(Self.request)
+        let first = try Self.posted(server.port)
         #expect(await pollUntil { upstream.held == 1 })
         let refused = try await fetch(server.port, "POST", "/tables/live/refresh")
         #expect(refused.status == 429)
