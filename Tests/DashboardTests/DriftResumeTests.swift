@@ -125,42 +125,33 @@ struct DriftResumeTests {
         #expect(seen.total == Self.count, "\(summary): complete says \(seen.total ?? -1)")
     }
 
+    /// Opens `path`, reads `drift`'s batches up to `cut`, cuts the connection, reconnects with the last id and
+    /// reads to `complete`: for every `cut` in turn. Checks each run, and that no id is `maxID` bytes or longer.
+    private func cutAfterEveryBatch(_ dashboard: Dashboard, path: String, tagged: Bool, maxID: Int) async throws {
+        for cut in 1...Self.batches {
+            var seen = Seen()
+            let first = try await SSEClient(port: dashboard.port, path: path)
+            try await read(first, table: "drift", tagged: tagged, port: dashboard.port, into: &seen, stopAfter: cut)
+            first.connection.closeNow()
+            #expect(seen.batches == cut)
+            let id = try #require(first.lastEventID)
+            let second = try await SSEClient(port: dashboard.port, path: path, lastEventID: id)
+            try await read(second, table: "drift", tagged: tagged, port: dashboard.port, into: &seen)
+            second.connection.closeNow()
+            check(seen, cut: cut)
+            #expect(seen.longestID < maxID, "\(seen.longestID) bytes")
+        }
+    }
+
     @Test("a table's stream cut after each batch in turn: every row once, complete counts distinct rows")
     func tableStreamCutAfterEveryBatch() async throws {
-        try await withDashboard { dashboard in
-            for cut in 1...Self.batches {
-                var seen = Seen()
-                let first = try await SSEClient(port: dashboard.port, path: "/tables/drift/stream")
-                try await read(first, table: "drift", tagged: false, port: dashboard.port, into: &seen, stopAfter: cut)
-                first.connection.closeNow()
-                #expect(seen.batches == cut)
-                let id = try #require(first.lastEventID)
-                let second = try await SSEClient(port: dashboard.port, path: "/tables/drift/stream", lastEventID: id)
-                try await read(second, table: "drift", tagged: false, port: dashboard.port, into: &seen)
-                second.connection.closeNow()
-                check(seen, cut: cut)
-                // The token with a full dedup window (64 keys) stays well inside the documented bound.
-                #expect(seen.longestID < 2_048, "\(seen.longestID) bytes")
-            }
-        }
+        // A token with a full dedup window (64 keys) stays well inside the documented bound (about 1.4 KB).
+        try await withDashboard { try await cutAfterEveryBatch($0, path: "/tables/drift/stream", tagged: false, maxID: 2_048) }
     }
 
     @Test("a page stream cut after each of a table's batches in turn: every row once on resume")
     func pageStreamCutAfterEveryBatch() async throws {
-        try await withDashboard { dashboard in
-            for cut in 1...Self.batches {
-                var seen = Seen()
-                let first = try await SSEClient(port: dashboard.port, path: "/pages/both/stream")
-                try await read(first, table: "drift", tagged: true, port: dashboard.port, into: &seen, stopAfter: cut)
-                first.connection.closeNow()
-                let id = try #require(first.lastEventID)
-                let second = try await SSEClient(port: dashboard.port, path: "/pages/both/stream", lastEventID: id)
-                try await read(second, table: "drift", tagged: true, port: dashboard.port, into: &seen)
-                second.connection.closeNow()
-                check(seen, cut: cut)
-                #expect(seen.longestID < 4_096, "\(seen.longestID) bytes")
-            }
-        }
+        try await withDashboard { try await cutAfterEveryBatch($0, path: "/pages/both/stream", tagged: true, maxID: 4_096) }
     }
 
     @Test("a page of 8 tables, each with a full dedup window: the token stays in its bound and resumes every table")
