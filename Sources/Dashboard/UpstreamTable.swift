@@ -17,7 +17,8 @@ enum UpstreamTable {
         let redact = redacting(secrets)
         // The batches' token is the walk's position: the next cursor and the dedup window, sealed into every resume
         // token, so a reconnect (to any instance) drops the same repeats as the walk it continues.
-        let walk: @Sendable (PageSource) -> BatchSource<JSONValue, WalkPosition?>.Loader = { [keyField = spec.keyField] source in
+        typealias Loader = BatchSource<JSONValue, WalkPosition?>.Loader
+        let walk: @Sendable (PageSource) -> Loader = { [keyField = spec.keyField] source in
             let walker = PageWalker(keyPath: keyField, maxEmptyPages: maxEmptyPages)
             return { position in
                 let batch: (page: Page, next: WalkPosition?)

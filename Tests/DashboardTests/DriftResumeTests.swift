@@ -34,7 +34,8 @@ struct DriftResumeTests {
                 let inserted = DriftResumeTests.drift * (offset / max(limit, 1))
                 let list = (0..<inserted).map { 10_000 + inserted - $0 } + Array(1...DriftResumeTests.count)
                 let page = list[min(offset, list.count)..<min(offset + limit, list.count)]
-                let body: JSONValue = ["data": .array(page.map { ["id": .int(Int64($0)), "name": .string("row \($0)")] })]
+                let rows = page.map { ["id": .int(Int64($0)), "name": .string("row \($0)")] as JSONValue }
+                let body: JSONValue = ["data": .array(rows)]
                 return .now(.json(body.serialized()))
             })
             port = try server.start()
@@ -146,12 +147,16 @@ struct DriftResumeTests {
     @Test("a table's stream cut after each batch in turn: every row once, complete counts distinct rows")
     func tableStreamCutAfterEveryBatch() async throws {
         // A token with a full dedup window (64 keys) stays well inside the documented bound (about 1.4 KB).
-        try await withDashboard { try await cutAfterEveryBatch($0, path: "/tables/drift/stream", tagged: false, maxID: 2_048) }
+        try await withDashboard {
+            try await cutAfterEveryBatch($0, path: "/tables/drift/stream", tagged: false, maxID: 2_048)
+        }
     }
 
     @Test("a page stream cut after each of a table's batches in turn: every row once on resume")
     func pageStreamCutAfterEveryBatch() async throws {
-        try await withDashboard { try await cutAfterEveryBatch($0, path: "/pages/both/stream", tagged: true, maxID: 4_096) }
+        try await withDashboard {
+            try await cutAfterEveryBatch($0, path: "/pages/both/stream", tagged: true, maxID: 4_096)
+        }
     }
 
     @Test("a page of 8 tables, each with a full dedup window: the token stays in its bound and resumes every table")

@@ -37,7 +37,7 @@ struct ForeignNextLinkTests {
             // Another port is another origin (scheme, host and port).
             let link = "http://127.0.0.1:\(foreignPort)/v1/items?page=2"
             upstream = HTTPServer(configuration: configuration, responder: ClosureResponder { _ in
-                let items = (1...50).map { ["id": JSONValue.int(Int64($0)), "name": .string("item \($0)")] as JSONValue }
+                let items = (1...50).map { ["id": .int(Int64($0)), "name": .string("item \($0)")] as JSONValue }
                 let body: JSONValue = ["data": .array(items), "next": .string(link)]
                 var response = HTTPResponse.json(body.serialized())
                 response.headers.add(name: "Link", value: "<\(link)>; rel=\"next\"")
