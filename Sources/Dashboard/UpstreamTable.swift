@@ -15,19 +15,22 @@ enum UpstreamTable {
     ) -> TableBinding {
         let name = spec.name
         let redact = redacting(secrets)
-        let walk: @Sendable (PageSource) -> BatchSource<JSONValue, String?>.Loader = { [keyField = spec.keyField] source in
+        // The batches' token is the walk's position: the next cursor and the dedup window, sealed into every resume
+        // token, so a reconnect (to any instance) drops the same repeats as the walk it continues.
+        typealias Loader = BatchSource<JSONValue, WalkPosition?>.Loader
+        let walk: @Sendable (PageSource) -> Loader = { [keyField = spec.keyField] source in
             let walker = PageWalker(keyPath: keyField, maxEmptyPages: maxEmptyPages)
-            return { cursor in
-                let page: Page
+            return { position in
+                let batch: (page: Page, next: WalkPosition?)
                 do throws(UpstreamError) {
-                    page = try await walker.nextBatch(from: source, cursor: cursor)
+                    batch = try await walker.nextBatch(from: source, at: position)
                 } catch {
                     throw failure(error, table: name, redact: redact)
                 }
-                return page.nextCursor.map { .items(page.items, next: $0) } ?? .completed(page.items)
+                return batch.next.map { .items(batch.page.items, next: $0) } ?? .completed(batch.page.items)
             }
         }
-        var batches = BatchSource<JSONValue, String?>(initialToken: nil) { walk(source) }
+        var batches = BatchSource<JSONValue, WalkPosition?>(initialToken: nil) { walk(source) }
         // Live refreshes read the head past the cache (a cached head would hide the changes).
         let uncached = PageSource(client: source.client, template: source.template, itemsPath: source.itemsPath,
                                   style: source.style, checks: source.checks, retry: source.retry, cache: nil)

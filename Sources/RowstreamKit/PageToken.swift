@@ -1,10 +1,12 @@
-import Foundation
 import JSON
+import Upstream
 
 /// A page stream's resume token (the `id:` of its events, sent back as `Last-Event-ID`): every table's position in
 /// one value. Opaque to clients: `p1.` followed by base64url of `{"g": PAGE, "t": {TABLE: {"r": RESUME, "q":
-/// {PARAMETER: VALUE}}}}`, where `RESUME` is the table's own ``ResumeToken`` (its upstream cursor sealed, as on
-/// a table's own stream) and `q` the table's sort and filter choice. A table without an entry has sent nothing
+/// {PARAMETER: VALUE}}}}`, where `RESUME` is the table's own ``ResumeToken`` as its JSON object (its upstream
+/// cursor and dedup window sealed, as on a table's own stream; embedded, not base64-encoded a second time, so a
+/// table costs about as much here as its own token) and `q` the table's sort and filter choice. The older form
+/// with `RESUME` as the encoded token string is still read. A table without an entry has sent nothing
 /// that moved its position yet. Decoding is strict; anything malformed, oversized or of another page is nil.
 ///
 /// Thread-safe: a value type.
@@ -20,8 +22,9 @@ struct PageToken: Sendable, Equatable {
     var tables: [String: Entry]
 
     fileprivate static let prefix = "p1."
-    /// Room for 8 tables' tokens (the HTTP server's header limit is larger).
-    private static let maxEncodedLength = 6_144
+    /// Room for 8 tables' tokens with their dedup windows (about 1.4 KB each, docs/PROTOCOL.md); the HTTP
+    /// server's header section limit (16 KB) is larger.
+    private static let maxEncodedLength = 12_288
 
     init(page: String, tables: [String: Entry]) {
         self.page = page
@@ -31,7 +34,8 @@ struct PageToken: Sendable, Equatable {
     func encoded() -> String {
         var members: [String: JSONValue] = [:]
         for (name, entry) in tables {
-            members[name] = ["r": .string(entry.resume), "q": .object(entry.query.mapValues(JSONValue.string))]
+            let resume = ResumeToken.payload(of: entry.resume) ?? .string(entry.resume)
+            members[name] = ["r": resume, "q": .object(entry.query.mapValues(JSONValue.string))]
         }
         let json: JSONValue = ["g": .string(page), "t": .object(members)]
         return Self.prefix + Base64URL.encode(json.serialized())
@@ -47,7 +51,13 @@ struct PageToken: Sendable, Equatable {
         else { return nil }
         var tables: [String: Entry] = [:]
         for (name, value) in members {
-            guard let resume = value["r"]?.stringValue, case .object(let query)? = value["q"] else { return nil }
+            let resume: String
+            switch value["r"] {
+            case .string(let token)?: resume = token
+            case let payload? where payload.objectValue != nil: resume = ResumeToken.token(payload: payload)
+            default: return nil
+            }
+            guard case .object(let query)? = value["q"] else { return nil }
             var choice: [String: String] = [:]
             for (parameter, value) in query {
                 guard let text = value.stringValue else { return nil }
@@ -66,21 +76,5 @@ extension PageToken {
               let json = try? JSONValue.parse(bytes), let page = json["g"]?.stringValue
         else { return nil }
         return PageToken(decoding: token, page: page)?.tables[table]?.resume
-    }
-}
-
-/// base64url without padding (RFC 4648, section 5).
-enum Base64URL {
-    static func encode(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func decode(_ text: Substring) -> [UInt8]? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.utf8.count % 4 != 0 { base64.append("=") }
-        return Data(base64Encoded: base64).map { [UInt8]($0) }
     }
 }

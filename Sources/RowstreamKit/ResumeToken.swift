@@ -1,5 +1,5 @@
-import Foundation
 import JSON
+import Upstream
 
 /// A viewer's position in a table, carried as the SSE `id:` of `rows`, `reset` and `complete` events and sent
 /// back by the browser as `Last-Event-ID` when it reconnects.
@@ -7,7 +7,10 @@ import JSON
 /// Opaque to clients: `v1.` followed by base64url of a small JSON object. Decoding is strict; anything that does
 /// not decode, or names another table, is treated as "no position" (the viewer starts over with a `reset`).
 /// The token holds the upstream's cursor, never a URL, credentials or headers, so it reveals nothing secret and
-/// cannot point the server anywhere the configuration did not allow.
+/// cannot point the server anywhere the configuration did not allow. For config tables the sealed cursor is the
+/// walk's position (``WalkPosition``): the upstream cursor and the walk's dedup window (a 16-byte hash key and up
+/// to 64 key hashes of 8 bytes, about 19 characters of token per key, about 1.4 KB in all), so a reconnect drops
+/// the same repeats as the connection it continues.
 package struct ResumeToken: Sendable, Equatable {
     package enum Position: Sendable, Equatable {
         /// Nothing delivered yet.
@@ -25,7 +28,8 @@ package struct ResumeToken: Sendable, Equatable {
     package var position: Position
 
     private static let prefix = "v1."
-    private static let maxEncodedLength = 4_096
+    /// Room for a config table's dedup window (about 1.4 KB) and a cursor of up to about 2.5 KB.
+    private static let maxEncodedLength = 6_144
 
     package func encoded() -> String {
         var object: [String: JSONValue] = ["t": .string(table), "o": .int(Int64(offset))]
@@ -37,23 +41,27 @@ package struct ResumeToken: Sendable, Equatable {
         case .end: object["p"] = "e"
         case .finished: object["p"] = "f"
         }
-        let json = JSONValue.object(object).serialized()
-        let base64 = Data(json).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-        return Self.prefix + base64
+        return Self.token(payload: .object(object))
+    }
+
+    /// The JSON object inside an encoded token (a page token embeds it as it is: no second base64); nil if the
+    /// token is not one.
+    static func payload(of token: String) -> JSONValue? {
+        guard token.utf8.count <= maxEncodedLength, token.hasPrefix(prefix),
+              let bytes = Base64URL.decode(token.dropFirst(prefix.count)),
+              let json = try? JSONValue.parse(bytes), case .object = json
+        else { return nil }
+        return json
+    }
+
+    /// The encoded token of a ``payload(of:)``.
+    static func token(payload: JSONValue) -> String {
+        prefix + Base64URL.encode(payload.serialized())
     }
 
     /// Decodes a token; nil for anything malformed, oversized or of another table.
     package init?(decoding token: String, table expectedTable: String) {
-        guard token.utf8.count <= Self.maxEncodedLength, token.hasPrefix(Self.prefix) else { return nil }
-        var base64 = token.dropFirst(Self.prefix.count)
-            .replacingOccurrences(of: "-", with: "+")
-            .replacingOccurrences(of: "_", with: "/")
-        while base64.utf8.count % 4 != 0 { base64.append("=") }
-        guard let data = Data(base64Encoded: base64),
-              let json = try? JSONValue.parse([UInt8](data)),
+        guard let json = Self.payload(of: token),
               let table = json["t"]?.stringValue, table == expectedTable,
               let offset = json["o"]?.intValue, offset >= 0, offset <= Int64(Int32.max),
               let kind = json["p"]?.stringValue

@@ -40,20 +40,34 @@ import Testing
         }
     }
 
-    @Test func aNextLinkInTheBodyToAnotherHostIsRefused() async throws {
-        try await withServers({ _, other in .json("{\"data\":[],\"next\":\"\(other)/items?page=2\"}") }) { server, other, client in
-            await #expect(throws: UpstreamError.offOrigin) {
-                try await source(server, client, .nextURL(path: try JSONPath("next"))).fetchPage(cursor: nil)
-            }
+    /// The page's own items come back; its next link to another host becomes a cursor whose fetch fails before
+    /// anything is sent (issue 12, item 2: the good rows are shown, the following batch fails).
+    @Test func aNextLinkInTheBodyToAnotherHostIsNeverFollowed() async throws {
+        try await withServers({ _, other in
+            .json("{\"data\":[{\"id\":1},{\"id\":2}],\"next\":\"\(other)/items?page=2\"}")
+        }) { server, other, client in
+            let source = try source(server, client, .nextURL(path: try JSONPath("next")))
+            let page = try await source.fetchPage(cursor: nil)
+            #expect(page.items == [["id": 1], ["id": 2]])
+            let next = try #require(page.nextCursor)
+            await #expect(throws: UpstreamError.offOrigin) { try await source.fetchPage(cursor: next) }
             #expect(other.requests.isEmpty)
+            #expect(server.requests.count == 1)
         }
     }
 
-    @Test func aLinkHeaderToAnotherHostIsRefused() async throws {
+    @Test func aLinkHeaderToAnotherHostIsNeverFollowed() async throws {
         try await withServers({ _, other in
-            .respond(status: 200, headers: [("Link", "<\(other)/items?page=2>; rel=\"next\"")], body: Array("{\"data\":[]}".utf8))
-        }) { server, _, client in
-            await #expect(throws: UpstreamError.offOrigin) { try await source(server, client, .linkHeader).fetchPage(cursor: nil) }
+            .respond(status: 200, headers: [("Link", "<\(other)/items?page=2>; rel=\"next\"")],
+                     body: Array("{\"data\":[{\"id\":1}]}".utf8))
+        }) { server, other, client in
+            let source = try source(server, client, .linkHeader)
+            let page = try await source.fetchPage(cursor: nil)
+            #expect(page.items == [["id": 1]])
+            let next = try #require(page.nextCursor)
+            await #expect(throws: UpstreamError.offOrigin) { try await source.fetchPage(cursor: next) }
+            #expect(other.requests.isEmpty)
+            #expect(server.requests.count == 1)
         }
     }
 

@@ -1,6 +1,7 @@
 /// A strict checker for the renderer's output: tags only from an allow-list, properly nested, attributes only
 /// from an allow-list with double-quoted values holding no `<`, `>` or `"`, `href` only http(s), text holding no
-/// `<` or `>`, entities only `&name;` or `&#N;`, and exactly `rowCount` top-level `<tr>` elements.
+/// `<` or `>`, entities only `&name;` or `&#N;`, no control character but tab, LF and FF (no NUL, other C0, CR,
+/// DEL or C1: docs/PROTOCOL.md, "Escaping"), and exactly `rowCount` top-level `<tr>` elements.
 enum HTMLCheck {
     private static let tags: Set<String> = ["tr", "td", "a", "span", "time"]
     private static let attributes: Set<String> = ["class", "href", "rel", "datetime", "title", "data-key",
@@ -37,6 +38,10 @@ enum HTMLCheck {
                     && entity.dropFirst().allSatisfy { $0 >= 48 && $0 <= 57 }
                 guard named || numeric else { return "bad entity" }
                 i = end + 1
+            case 0x00...0x08, 0x0B, 0x0D...0x1F, 0x7F:
+                return "raw control byte \(html[i]) at \(i)"
+            case 0xC2 where byte(i + 1).map({ (0x80...0x9F).contains($0) }) == true:
+                return "raw C1 control at \(i)"
             default:
                 i += 1
             }

@@ -62,12 +62,12 @@ extension PageSource {
             return try Self.token(at: path, in: body, what: "next cursor")
         case .nextURL(let path):
             guard let link = try Self.token(at: path, in: body, what: "next link") else { return nil }
-            return try sameOrigin(link, base: response.effectiveURL)
+            return Self.resolved(link, base: response.effectiveURL)
         case .linkHeader:
             guard let header = response.header("link"), let link = LinkHeader.target(header, relation: "next") else {
                 return nil
             }
-            return try sameOrigin(link, base: response.effectiveURL)
+            return Self.resolved(link, base: response.effectiveURL)
         case .keyset(_, let keyPath):
             guard let last = items.last else { return nil }
             if !flagDecides && items.count < template.pageSize { return nil }
@@ -109,12 +109,12 @@ extension PageSource {
         }
     }
 
-    /// `link` resolved against the page's URL, if it stays within the origin.
-    private func sameOrigin(_ link: String, base: String) throws(UpstreamError) -> String {
-        guard let absolute = UpstreamOrigin.resolve(link, against: base), let origin, origin.contains(absolute) else {
-            throw .offOrigin
-        }
-        return absolute
+    /// `link` resolved against the page's URL (as given if it cannot be). Not checked here: a link to another
+    /// origin is still this page's next cursor, so the page's own items are delivered; ``request(cursor:)``
+    /// refuses it with ``UpstreamError/offOrigin`` before anything is sent, so the next batch fails and the link
+    /// is never followed.
+    private static func resolved(_ link: String, base: String) -> String {
+        UpstreamOrigin.resolve(link, against: base) ?? link
     }
 
     /// A string or integer at `path` as text; missing, null or "" = none.

@@ -9,12 +9,19 @@ import Synchronization
 /// Memory is bounded by the page size, not by the rows read: the keys of the last two pages as 64-bit hashes
 /// (``RecentKeys``), plus one 64-bit hash per cursor followed (for loop detection).
 ///
+/// Resumable: ``nextBatch(from:at:)`` returns the next ``WalkPosition``, which carries the last keys read
+/// (``KeyWindow``); a new walker (a reconnect, another instance) given that position drops the same repeats. The
+/// walker that returned a position goes on with its whole memory; any other position replaces the key memory with
+/// the position's window (cursor loops are then checked from there on).
+///
 /// Thread-safe: the walk's memory is in one `Mutex`; fetches run outside it. A walk belongs to one reader
 /// (one viewer); starting from the first page again forgets what it saw.
 public final class PageWalker: Sendable {
     private struct State {
         var recentKeys = RecentKeys()
         var seenCursors: Set<UInt64> = []
+        /// The position this walk last returned: a call from it goes on with the memory above.
+        var returned: WalkPosition?
     }
 
     /// Where an item's key is; items without one are never dropped. nil: no deduplication.
@@ -33,6 +40,41 @@ public final class PageWalker: Sendable {
     /// last page. Its `nextCursor` is where the following batch starts.
     public func nextBatch(from source: PageSource, cursor: String?) async throws(UpstreamError) -> Page {
         if cursor == nil { state.withLock { $0 = State() } }
+        return try await walk(source, from: cursor)
+    }
+
+    /// The next non-empty batch from `position` (nil = first page, which starts the walk afresh), or the empty
+    /// last page, and the position after it (nil: that was the last page). A position this walker did not just
+    /// return (a resumed walk) brings its own key window.
+    public func nextBatch(
+        from source: PageSource, at position: WalkPosition?
+    ) async throws(UpstreamError) -> (page: Page, next: WalkPosition?) {
+        if let position { resume(from: position) } else { state.withLock { $0 = State() } }
+        let page = try await walk(source, from: position?.cursor)
+        return state.withLock { state in
+            let next = page.nextCursor.map { cursor in
+                WalkPosition(cursor: cursor, window: keyPath == nil ? nil : state.recentKeys.window)
+            }
+            state.returned = next
+            return (page, next)
+        }
+    }
+
+    /// Takes `position`'s key window as the walk's memory of keys, unless it is the position this walk returned
+    /// last (then the walk goes on with its whole memory).
+    func resume(from position: WalkPosition) {
+        state.withLock { state in
+            guard position != state.returned else { return }
+            state.recentKeys = position.window.map(RecentKeys.init(resuming:)) ?? RecentKeys()
+            state.returned = nil
+        }
+    }
+
+    /// The key window a position handed out now would carry (nil: the walk does not deduplicate).
+    var window: KeyWindow? { keyPath == nil ? nil : state.withLock { $0.recentKeys.window } }
+
+    /// Pages from `cursor` until one with items (or the last), within the empty-page bound.
+    private func walk(_ source: PageSource, from cursor: String?) async throws(UpstreamError) -> Page {
         var cursor = cursor
         var emptyInARow = 0
         while true {
@@ -64,7 +106,7 @@ public final class PageWalker: Sendable {
             var fresh = page
             fresh.items = page.items.filter { item in
                 guard let key = keyPath.evaluate(item), !key.isNull else { return true }
-                let hash = RecentKeys.hash(key)
+                let hash = state.recentKeys.hash(key)
                 pageHashes.append(hash)
                 return onThisPage.insert(hash).inserted && !state.recentKeys.contains(hash)
             }

@@ -1,0 +1,102 @@
+import Dashboard
+import Foundation
+import HTTPServer
+import JSON
+import Synchronization
+import TestSupport
+import Testing
+
+/// A page whose next link leads to another origin (issue 12, item 2): its good rows are delivered, the following
+/// batch ends with the error, and the foreign link is never followed, for next links in the body and in the
+/// `Link` header alike (docs/CONFIG.md, "Errors").
+@Suite("A bad next link fails the following batch, not the page")
+struct ForeignNextLinkTests {
+    /// An upstream whose one page has 50 items and a next link to `foreign`, and a foreign server that counts
+    /// the requests it gets (it must get none).
+    final class Upstreams: Sendable {
+        let upstream: HTTPServer
+        let foreign: HTTPServer
+        let port: Int
+        /// Requests the foreign server got.
+        private let counter = Box()
+        var foreignCount: Int { counter.count.load(ordering: .relaxed) }
+
+        final class Box: Sendable { let count = Atomic<Int>(0) }
+
+        init() throws {
+            var configuration = HTTPServerConfiguration()
+            configuration.host = "127.0.0.1"
+            configuration.port = 0
+            configuration.eventLoopCount = 1
+            let counter = counter
+            foreign = HTTPServer(configuration: configuration, responder: ClosureResponder { _ in
+                counter.count.add(1, ordering: .relaxed)
+                return .now(.json(Array(#"{"data":[{"id":666}]}"#.utf8)))
+            })
+            let foreignPort = try foreign.start()
+            // Another port is another origin (scheme, host and port).
+            let link = "http://127.0.0.1:\(foreignPort)/v1/items?page=2"
+            upstream = HTTPServer(configuration: configuration, responder: ClosureResponder { _ in
+                let items = (1...50).map { ["id": .int(Int64($0)), "name": .string("item \($0)")] as JSONValue }
+                let body: JSONValue = ["data": .array(items), "next": .string(link)]
+                var response = HTTPResponse.json(body.serialized())
+                response.headers.add(name: "Link", value: "<\(link)>; rel=\"next\"")
+                return .now(response)
+            })
+            port = try upstream.start()
+        }
+
+        func stop() {
+            upstream.shutdown()
+            foreign.shutdown()
+        }
+
+        func config() -> String {
+            func table(_ name: String, _ pagination: String) -> String {
+                """
+                {"name": "\(name)", "batchSize": 50, "request": {"url": "http://127.0.0.1:\(port)/v1/items"},
+                 "items": "data", "columns": [{"path": "id"}, {"path": "name"}], "pagination": \(pagination),
+                 "cache": {"ttlSeconds": 0, "prefetch": true}}
+                """
+            }
+            return """
+                {"tables": [\(table("bodylink", #"{"style": "next-url", "nextPath": "next"}"#)),
+                            \(table("headerlink", #"{"style": "link-header"}"#))]}
+                """
+        }
+    }
+
+    @Test("the page's 50 rows arrive; the next batch is the error; the foreign host gets nothing",
+          arguments: ["bodylink", "headerlink"])
+    func goodRowsThenTheError(table: String) async throws {
+        let upstreams = try Upstreams()
+        defer { upstreams.stop() }
+        let config = try ConfigFile.parse(Array(upstreams.config().utf8), file: "foreign.json", environment: [:])
+        let dashboard = try startDashboard(config: config)
+        defer { dashboard.shutdown() }
+
+        let stream = try await SSEClient(port: dashboard.port, path: "/tables/\(table)/stream")
+        let session = try sessionInfo(try await stream.next(named: "session").event)
+        let next = try #require(session["next"] as? String)
+        // The first batch: its rows, not an error (before the fix the whole page failed).
+        var first: ReceivedEvent?
+        for _ in 0..<100 {
+            guard let event = try await stream.next() else { break }
+            if event.event == "rows" || event.event == "error" { first = event; break }
+        }
+        let rows = try #require(first)
+        #expect(rows.event == "rows", "\(rows.event): \(rows.data)")
+        #expect(rowKeys(rows.data) == (1...50).map(String.init))
+        #expect(!rows.data.contains("<!--rs:last-->"), "more was announced: this is not the last batch")
+
+        #expect(try await post(dashboard.port, next) == 202)
+        let (error, skipped) = try await stream.next(named: "error")
+        #expect(!skipped.contains { $0.event == "rows" || $0.event == "complete" })
+        let body = try JSONSerialization.jsonObject(with: Data(error.data.utf8)) as? [String: Any]
+        let message = try #require(body?["message"] as? String)
+        #expect(message.contains("the upstream pointed to another host; the link was not followed"), "\(message)")
+        #expect(body?["retryable"] as? Bool == false)
+        stream.connection.closeNow()
+        #expect(upstreams.foreignCount == 0, "the foreign link was never followed (prefetch included)")
+    }
+}
