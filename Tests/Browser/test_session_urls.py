@@ -39,17 +39,15 @@ SETTLED = """() => Object.values(window.Rowstream.tables || {table: window.Rowst
 
 
 @pytest.fixture
-def server():
+def proxy():
+    """A fresh server (1,000 rows: no table ends during the test) behind a proxy that can cut its streams."""
     server = RowstreamServer("--demo-items", 1000, "--batch-size", 20, "--demo-latency-ms", 100)
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def proxy(server):
-    proxy = CutProxy(server.port)
-    yield proxy
-    proxy.close()
+    try:
+        cutter = CutProxy(server.port)
+        yield cutter
+        cutter.close()
+    finally:
+        server.stop()
 
 
 def open_hooked(open_page, url, on_reopen):
@@ -81,7 +79,7 @@ def assert_no_error_responses(probe):
     assert not [e for e in probe.errors if e.startswith("HTTP ")], probe.errors
 
 
-def test_a_page_posts_next_only_to_its_latest_sessions(server, proxy, open_page):
+def test_a_page_posts_next_only_to_its_latest_sessions(proxy, open_page):
     tables = ["customers", "customers-by-city", "customers-cards"]
     probe = open_hooked(open_page, proxy.url + "/pages/overview", SCROLL_BOXES)
     cut_times(probe, proxy, 3, len(tables))
@@ -95,7 +93,7 @@ def test_a_page_posts_next_only_to_its_latest_sessions(server, proxy, open_page)
         assert indexes == list(range(len(indexes))) and len(indexes) > 20, "%s: every row once, in order" % table
 
 
-def test_a_table_page_reloads_only_through_its_latest_session(server, proxy, open_page):
+def test_a_table_page_reloads_only_through_its_latest_session(proxy, open_page):
     probe = open_hooked(open_page, proxy.url, CLICK_RELOAD)
     wait_until(lambda: events(probe, "rows"), message="the first batch")
     cut_times(probe, proxy, 3, 1)
