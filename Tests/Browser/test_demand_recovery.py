@@ -10,6 +10,7 @@ from test_stream_page import events, scroll_to_end
 BATCH = 10
 ITEMS = 95
 NEXT = "**/sessions/*/next"
+RELOAD = "**/sessions/*/reload"
 # A route's abort shows in the console as a failed load; every HTTP error response still fails the test.
 ABORTED = ("net::ERR_FAILED",)
 
@@ -33,14 +34,14 @@ def open_idle(open_page, server, init_config):
     return probe
 
 
-def fail_posts(probe):
-    """Aborts every `next` POST from now on (a network error); returns the list of aborted URLs."""
+def fail_posts(probe, pattern=NEXT):
+    """Aborts every POST matching `pattern` from now on (a network error); returns the list of aborted URLs."""
     aborted = []
 
     def abort(route):
         aborted.append(route.request.url)
         route.abort()
-    probe.page.route(NEXT, abort)
+    probe.page.route(pattern, abort)
     return aborted
 
 
@@ -142,3 +143,17 @@ def test_an_unanswered_post_is_aborted_and_sent_again(server, open_page):
     assert probe.page.query_selector("#rs-error") is None
     probe.page.unroute(NEXT)
     finish_and_check_once(probe, server)
+
+
+def test_a_failed_reload_post_shows_the_error_row_and_retry_reloads(server, open_page):
+    probe = open_idle(open_page, server, config(attempts=2, backoff=100, cap=200))
+    aborted = fail_posts(probe, RELOAD)
+    probe.page.click("#rs-reload")
+    probe.page.wait_for_selector("#rs-error", timeout=15_000)
+    assert len(aborted) == 2 and events(probe, "reset") == []
+    assert "could not be reached" in probe.page.text_content("#rs-error")
+    probe.page.unroute(RELOAD)
+    probe.page.click("#rs-retry")
+    wait_until(lambda: events(probe, "reset") and probe.table("data-state") in ("idle", "complete")
+               and probe.page.query_selector("#rs-error") is None, message="the reload, retried")
+    assert probe.indexes() == list(range(len(probe.indexes())))
