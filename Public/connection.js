@@ -26,7 +26,8 @@
 
     /** Stream health (health.js): watchdog for silence, reconnect on `online` and `visibilitychange`. */
     const health = /** @type {any} */ (window).RowstreamHealth
-      ? /** @type {any} */ (window).RowstreamHealth.watch({ isOpen, isDone, reconnect })
+      ? /** @type {any} */ (window).RowstreamHealth.watch({ isOpen, isDone, reconnect,
+        wake: () => tables.forEach((table) => table.reask()) })
       : { heard() {}, setInterval() {}, interval: () => 0 };
 
     /** @param {number} readyState @returns {boolean} */

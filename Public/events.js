@@ -5,8 +5,10 @@
 // Public surface
 //   window.RowstreamEvents.handlers(t) -> {TYPE: (event: MessageEvent<string>) => void}
 //     t: the table's state and parts, from table.js (state, view, sections, live, pruner, rowsBody, multi, and
-//        its functions beginBatch, endBatch, setPhase, updateCount, clearShownRows, announceEvent,
-//        maybeRequestMore, retryBatch, reload, link)
+//        its functions beginBatch, endBatch, setPhase, updateCount, rowTotal, clearShownRows, announceEvent,
+//        maybeRequestMore, retryBatch, reload, cancelDemand, link)
+//   The status line and the end row count what the viewer has: the batches' rows and the live changes (rowTotal).
+//   `loading`, `rows`, `complete`, `reset` and `error` answer the table's demand: its POST is sent no more.
 'use strict';
 
 (function () {
@@ -18,8 +20,8 @@
   /** @param {any} t */
   function handlers(t) {
     const { state, view, sections, live, pruner, rowsBody, multi, link } = t;
-    const { beginBatch, endBatch, setPhase, updateCount, clearShownRows, announceEvent, maybeRequestMore,
-      retryBatch, reload } = t;
+    const { beginBatch, endBatch, setPhase, updateCount, rowTotal, clearShownRows, announceEvent, maybeRequestMore,
+      retryBatch, reload, cancelDemand } = t;
     const { formatCount, endText, announce, removeSkeletons, showEndRow, showErrorRow, removeErrorRow,
       parseRows } = view;
 
@@ -29,6 +31,7 @@
     function handleSession(event) {
       state.session = /** @type {Session} */ (JSON.parse(event.data));
       const fresh = (multi ? state.lastToken === '' : event.lastEventId === '') && state.shown === 0;
+      const stalled = state.stalled;
       state.pending = false;
       if (view.statusText() === 'Reconnecting…') announce('');
       const { session, table: tableName, next, reload: reloadURL } = state.session;
@@ -36,6 +39,7 @@
       if (state.wantReload) { state.wantReload = false; reload(); }
       else if (fresh) beginBatch();
       else if (state.sawLast) state.pending = true;             // `complete` follows: ask for nothing
+      else if (stalled) stalled();                              // a demand the network failed: ask the new session
       else if (state.phase !== 'error') resumeDemand();
     }
 
@@ -49,6 +53,7 @@
     /** @param {MessageEvent<string>} event */
     function handleLoading(event) {
       const { offset } = JSON.parse(event.data);
+      cancelDemand();
       if (state.phase !== 'complete') beginBatch();
       announceEvent('loading', { offset });
     }
@@ -56,6 +61,7 @@
     /** Appends rows, dropping any whose data-index was already shown.
      *  @param {MessageEvent<string>} event */
     function handleRows(event) {
+      cancelDemand();
       const rows = appendNewRows(parseRows(event.data));
       pruner.record(rows, state.lastToken);
       pruner.prune();
@@ -65,7 +71,7 @@
       setPhase('idle');
       updateCount();
       announce('Loaded ' + formatCount(added) + (added === 1 ? ' more row, ' : ' more rows, ')
-        + formatCount(state.shown) + ' in total');
+        + formatCount(rowTotal()) + ' in total');
       announceEvent('rows', { count: added, total: state.shown });
       // The final batch ends with a marker; `complete` follows. Asking for more in between would POST to a
       // session that is about to end (404).
@@ -93,19 +99,30 @@
       else if (kind === 'update') count = live.update(event.data);
       else { count = live.remove(JSON.parse(event.data).keys || []); state.live -= count; }
       updateCount();
+      if (count > 0 && kind !== 'update') showLiveTotal(kind, count);
       announceEvent('live', { kind, count });
+    }
+
+    /** After live inserts or removes: the status line (and the end row, once complete) with the new total.
+     *  @param {'insert' | 'remove'} kind @param {number} count */
+    function showLiveTotal(kind, count) {
+      const what = kind === 'insert' ? (count === 1 ? ' new row, ' : ' new rows, ')
+        : (count === 1 ? ' row removed, ' : ' rows removed, ');
+      if (state.phase === 'complete') showEndRow(rowTotal());
+      announce(formatCount(count) + what + formatCount(rowTotal()) + ' in total');
     }
 
     /** @param {MessageEvent<string>} event */
     function handleComplete(event) {
       const { total } = JSON.parse(event.data);
+      cancelDemand();
       // A live table's stream stays open after `complete`, for its changes.
       state.stopped = !isLive();
       endBatch();
       setPhase('complete');
-      showEndRow(total);
       updateCount();
-      announce(endText(total));
+      showEndRow(rowTotal());
+      announce(endText(rowTotal()));
       announceEvent('complete', { total });
       if (state.stopped) link.tableDone();
     }
@@ -116,6 +133,7 @@
     /** A server `error` event: the batch failed. @param {MessageEvent<string>} event */
     function handleBatchError(event) {
       const { message, retryable } = JSON.parse(event.data);
+      cancelDemand();
       endBatch();
       setPhase('error');
       showErrorRow(message, retryable ? retryBatch : null);
@@ -123,11 +141,10 @@
       announceEvent('error', { message, retryable, connection: false });
     }
 
-
-
     /** `reset`: everything shown is void; the next rows start at index 0.
      *  @param {MessageEvent<string>} event */
     function handleReset(event) {
+      cancelDemand();
       state.lastToken = event.lastEventId;
       state.sawLast = false;
       clearShownRows();

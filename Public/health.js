@@ -6,6 +6,8 @@
 //     hooks.isOpen()        whether the EventSource is OPEN
 //     hooks.isDone()        whether the stream is over for good (list complete, or closed on purpose)
 //     hooks.reconnect(why)  closes the current EventSource and opens a new one that resumes
+//     hooks.wake()          optional: after `online` or `visibilitychange` to visible (and any reconnect it caused),
+//                           so the tables re-ask demand the network may have failed
 //   Watch.heard()           call on every event received (heartbeats included)
 //   Watch.setInterval(ms)   the server's heartbeat interval, from its `heartbeat` event
 //   Watch.interval()        that interval; 0 until the first heartbeat (the watchdog waits for it)
@@ -13,12 +15,13 @@
 // Rules: a stream is silent when nothing, not even a heartbeat, arrived for `silenceFactor` heartbeat
 // intervals (at least `minimumSilence` ms); then the watchdog reconnects. `online` reconnects a stream that
 // is not open; `visibilitychange` (to visible) does the same, and also reconnects an open one that went
-// silent while the tab slept. Timers only: no polling of the network.
+// silent while the tab slept; both then wake the tables. Timers only: no polling of the network.
 'use strict';
 
 (function () {
-  /** @typedef {{isOpen: () => boolean, isDone: () => boolean, reconnect: (why: string) => void}} Hooks
-   *  @typedef {{heard: () => void, setInterval: (ms: number) => void}} Watch */
+  /** @typedef {{isOpen: () => boolean, isDone: () => boolean, reconnect: (why: string) => void,
+   *             wake?: () => void}} Hooks
+   *  @typedef {{heard: () => void, setInterval: (ms: number) => void, interval: () => number}} Watch */
 
   const defaults = {
     /** silence, in heartbeat intervals, after which the stream counts as dead */ silenceFactor: 2.5,
@@ -64,9 +67,15 @@
       }
     }
 
-    window.addEventListener('online', () => reconnectIfUnhealthy('online'));
+    /** @param {string} why */
+    function wake(why) {
+      reconnectIfUnhealthy(why);
+      if (hooks.wake) hooks.wake();
+    }
+
+    window.addEventListener('online', () => wake('online'));
     document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState === 'visible') reconnectIfUnhealthy('visible');
+      if (document.visibilityState === 'visible') wake('visible');
     });
     return {
       heard,

@@ -11,9 +11,14 @@
 //     options.link      the connection: isOpen(), isConnecting(), restart() (a fresh stream: the table's own
 //                       page only), tableDone() (this table is over for good)
 //     options.multi     true on a page of several tables: a control change POSTs `reload` with the choice
-// Needs view.js, events.js, controls.js and demand.js; uses sections.js, live.js and prune.js when loaded.
+// Needs view.js, events.js, controls.js, demand.js and post.js; uses sections.js, live.js and prune.js when loaded.
 //   Table: name, handle(type, event), opened(), connectionClosed(), reconnecting(), restarted(), isStopped(),
-//          streamQuery(), lastToken(), reload(), snapshot(), pruning()
+//          streamQuery(), lastToken(), reload(), reask(), snapshot(), pruning()
+//
+// Demand POSTs (`next`, `reload`, Retry) go through post.js: a failed or unanswered one is sent again with
+// backoff, then the error row offers Retry; reask() (the browser came back online, the tab became visible)
+// sends a waiting or failed one at once. Only the latest session's URLs are used: the session is dropped as
+// soon as its stream is (a reconnect, by the browser or by us), so nothing is POSTed until the new `session`.
 //
 // Events dispatched on the table element (they bubble; `detail` as listed, each with `table`, the table's name):
 //   rowstream:session  {session, table, next, reload}   a (re)connection was accepted
@@ -64,6 +69,10 @@
       /** this table is over for good: its list is complete, or the connection was refused */ stopped: false,
       /** the controls' choices as URL parameters (`p.sort=city`), '' for none */ query: '',
       /** a reload (with the choice) waits for the next session (the stream was not open) */ wantReload: false,
+      /** @type {{now: () => boolean, cancel: () => void} | null} the demand POST not yet answered (post.js) */
+      demand: null,
+      /** @type {(() => void) | null} a demand POST that failed for good (the error row shows): sends it again */
+      stalled: null,
     };
 
     const table = /** @type {HTMLTableElement} */ (byId('rs-table'));
@@ -120,9 +129,12 @@
       table.setAttribute('aria-busy', String(phase === 'loading'));
     }
 
+    /** @returns {number} the rows in the list as the viewer knows it: the batches' rows and the live changes */
+    function rowTotal() { return Math.max(0, state.shown + state.live); }
+
     /** Shows the number of rows in the count and data-count. */
     function updateCount() {
-      const total = Math.max(0, state.shown + state.live);
+      const total = rowTotal();
       view.showCount(total, total > 0 || state.phase === 'complete');
     }
 
@@ -131,13 +143,14 @@
     /** A batch is in flight: skeletons, busy, no error row. */
     function beginBatch() {
       state.pending = true;
+      state.stalled = null;
       removeErrorRow();
       ensureSkeletons(sections.enabled && state.shown === 0);
       setPhase('loading');
     }
 
     /** Marks the pending batch as finished. */
-    function endBatch() { state.pending = false; removeSkeletons(); }
+    function endBatch() { state.pending = false; state.stalled = null; removeSkeletons(); }
 
     /** Drops every row shown and the footer. */
     function clearShownRows() {
@@ -160,19 +173,60 @@
       if (canRequestMore() && demand.isNear()) requestNext();
     }
 
-    /** POSTs `next`. A failed POST (404: session gone) is left alone: the next `session` event
-     *  clears the pending flag and re-evaluates demand. */
+    /** POSTs `next`. A 404 (session gone) is left alone: the next `session` event clears the pending flag
+     *  and re-evaluates demand. A POST the network fails, after its retries, shows the error row. */
     function requestNext() {
       if (!state.session) return;
       beginBatch();
-      postTo(state.session.next).catch(() => undefined);
+      sendDemand(state.session.next, () => undefined, retryBatch);
     }
 
-    /** @param {string} url @returns {Promise<Response>} */
-    async function postTo(url) {
-      const response = await fetch(url, { method: 'POST', credentials: 'same-origin' });
-      if (!response.ok) throw new Error('rowstream: POST ' + url + ' -> ' + response.status);
-      return response;
+    /** POSTs a demand (post.js) for the current session only; the one before is void.
+     *  @param {string} url @param {() => void} onFinal a final answer other than 2xx, such as 404
+     *  @param {() => void} again what Retry does when the network failed it */
+    function sendDemand(url, onFinal, again) {
+      cancelDemand();
+      const session = state.session;
+      state.demand = /** @type {any} */ (window).RowstreamPost.send(url, {
+        config,
+        isCurrent: () => state.session === session,
+        onDone: () => { state.demand = null; },
+        onFail: (/** @type {{retryable: boolean}} */ error) => {
+          state.demand = null;
+          if (error.retryable) demandFailed(again); else onFinal();
+        },
+      });
+    }
+
+    /** The demand was answered on the stream (or its session is gone): send it no more. */
+    function cancelDemand() {
+      if (state.demand) state.demand.cancel();
+      state.demand = null;
+    }
+
+    /** Every attempt of a demand POST failed: the error row, with Retry. @param {() => void} again */
+    function demandFailed(again) {
+      const message = 'The server could not be reached.';
+      endBatch();
+      setPhase('error');
+      state.stalled = again;
+      showErrorRow(message, again);
+      announce(message);
+      announceEvent('error', { message, retryable: true, connection: true });
+    }
+
+    /** The browser is back online or the tab visible again: a demand waiting to be sent again goes now; one
+     *  that failed for good is sent again (the stream is open: connection.js reconnected it first if needed). */
+    function reask() {
+      if (state.demand && state.demand.now()) return;
+      if (state.stalled && link.isOpen() && state.session) state.stalled();
+    }
+
+    /** The stream this table's session lives on is gone (a reconnect): its URLs are void until the next
+     *  `session` event, and so is any demand POST for it. */
+    function sessionGone() {
+      state.session = null;
+      cancelDemand();
     }
 
     /** The connection is closed for good (EventSource stopped). */
@@ -180,6 +234,7 @@
       if (state.stopped) return;
       const message = 'The connection was closed. Reload to try again.';
       state.stopped = true;
+      sessionGone();
       endBatch();
       setPhase('error');
       showErrorRow(message, reload);
@@ -190,15 +245,15 @@
     /** The server retries the failed batch when `next` is POSTed again. While the stream is
      *  reconnecting, show skeletons and let the coming `session` event ask for the batch. */
     function retryBatch() {
-      if (link.isOpen()) requestNext();
-      else if (link.isConnecting()) beginBatch();
+      if (link.isOpen() && state.session) requestNext();
+      else if (link.isOpen() || link.isConnecting()) beginBatch();
       else reload();
     }
 
     /** What each event does (events.js). */
     const handlers = /** @type {any} */ (window).RowstreamEvents.handlers({
       state, view, sections, live, pruner, rowsBody, multi, link, beginBatch, endBatch, setPhase, updateCount,
-      clearShownRows, announceEvent, maybeRequestMore, retryBatch, reload });
+      rowTotal, clearShownRows, announceEvent, maybeRequestMore, retryBatch, reload, cancelDemand });
 
     /** Handles one event of this table. @param {string} type @param {MessageEvent<string>} event */
     function handle(type, event) { if (handlers[type]) handlers[type](event); }
@@ -206,7 +261,7 @@
     // ---- Restarts --------------------------------------------------------------------------
 
     /** A new stream is about to open: the session is gone until its `session` event. */
-    function opened() { state.session = null; state.stopped = false; }
+    function opened() { sessionGone(); state.stopped = false; }
 
     /** The stream starts over from nothing (no position): clear the rows, show skeletons. */
     function cleared() {
@@ -231,7 +286,7 @@
       if (!link.isOpen() || !state.session) return startOver();
       announce('Reloading…');
       const url = multi ? withQuery(state.session.reload, controls.choice()) : state.session.reload;
-      postTo(url).catch(startOver);
+      sendDemand(url, startOver, reload);
     }
 
     /** A table's own page opens a new stream; a page waits for the table's next session to POST `reload`. */
@@ -273,8 +328,8 @@
 
     start();
     return {
-      name, table, handle, opened, restarted, connectionClosed, reload, snapshot,
-      reconnecting: () => announce('Reconnecting…'),
+      name, table, handle, opened, restarted, connectionClosed, reload, reask, snapshot,
+      reconnecting() { sessionGone(); announce('Reconnecting…'); },
       announceReconnect: (/** @type {string} */ why) => announceEvent('reconnect', { why }),
       isStopped: () => state.stopped,
       streamQuery: () => state.query,

@@ -18,8 +18,10 @@ public enum CommandLineOptions {
       --demo-fail-every N     make every N-th demo upstream page fail with 503 (default: never)
       --demo-port N           the demo upstream's loopback port (default: any free port; examples/live-demo.json: 8091)
       --demo-live-seconds N   demo live mode: a new customer on top and some records changed every N seconds;
-                              the demo table is live (POST /tables/customers/refresh)
-      --demo-refresh-seconds N  the live demo table refreshes itself every N seconds
+                              the demo tables are live and refresh themselves every N seconds too (unless
+                              --demo-refresh-seconds says otherwise), and on POST /tables/customers/refresh
+      --demo-refresh-seconds N  the live demo tables refresh themselves every N seconds (default: the
+                              --demo-live-seconds interval; 0: only on POST /tables/{name}/refresh)
       --demo-layout grid      the demo table as cards in a grid (default: rows)
       --demo-controls on      sort and status controls above the demo table
       --demo-page on|off      the page /pages/overview: the demo table, by city and as cards on one stream (default on)
@@ -54,6 +56,7 @@ public enum CommandLineOptions {
     public static func parse(_ arguments: [String], into configuration: inout DashboardConfiguration) throws(ParseError) -> Parsed {
         var remaining = arguments[...]
         var parsed = Parsed.run
+        var refreshGiven = false
         configuration.demo.page = true   // the command line serves the demo page unless --demo-page off
         while let flag = remaining.popFirst() {
             if flag == "-h" || flag == "--help" { return .help }
@@ -87,7 +90,9 @@ public enum CommandLineOptions {
                 guard value == "on" || value == "off" else { throw ParseError(description: "--demo-controls takes on or off") }
                 configuration.demo.controls = value == "on"
             case "--demo-refresh-seconds":
-                configuration.demo.refreshEvery = .seconds(try integer(flag, value, in: 1...86_400))
+                let seconds = try integer(flag, value, in: 0...86_400)
+                configuration.demo.refreshEvery = seconds == 0 ? nil : .seconds(seconds)
+                refreshGiven = true
             case "--demo-live-seconds":
                 configuration.demo.liveEvery = .seconds(try integer(flag, value, in: 1...86_400))
             case "--bench-stamp":
@@ -107,6 +112,8 @@ public enum CommandLineOptions {
                 throw ParseError(description: "unknown option \(flag) (see --help)")
             }
         }
+        // Live mode changes the demo data; without a refresh the tables would never show it.
+        if !refreshGiven, let every = configuration.demo.liveEvery { configuration.demo.refreshEvery = every }
         return parsed
     }
 

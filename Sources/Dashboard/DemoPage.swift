@@ -13,6 +13,7 @@ enum DemoPage {
                             demo: DemoUpstream.Configuration) throws -> [TableBinding] {
         var plain = DemoUpstream.Configuration()
         plain.liveEvery = demo.liveEvery
+        plain.refreshEvery = demo.refreshEvery
         var byCity = plain
         byCity.sectionField = "city"
         var cards = plain

@@ -26,7 +26,7 @@ public final class DemoUpstream: HTTPResponder {
         /// MRR); nil: plain rows.
         public var sectionField: String? = nil
         /// The demo table is live (``LiveUpdates``) when live mode is on: refreshed every `refreshEvery`, or only
-        /// on POST refresh when nil.
+        /// on POST refresh when nil. The command line sets it to `liveEvery` unless `--demo-refresh-seconds` is given.
         public var refreshEvery: Duration? = nil
         /// The demo table (not the upstream) as cards in a grid, titled by name.
         public var grid = false

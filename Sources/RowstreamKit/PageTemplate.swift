@@ -12,7 +12,8 @@ struct PageTemplate: Sendable {
 
     /// The page scripts in load order (all deferred), for both templates: index.html (one table) and page.html.
     static let scripts = [
-        "view.js", "health.js", "prune.js", "sections.js", "live.js", "controls.js", "demand.js", "events.js",
+        "view.js", "health.js", "prune.js", "sections.js", "live.js", "controls.js", "demand.js", "post.js",
+        "events.js",
         "table.js", "connection.js", "app.js",
     ]
 

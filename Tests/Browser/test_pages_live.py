@@ -12,7 +12,7 @@ from test_pages import counts, indexes, open_overview
 @pytest.fixture(scope="module")
 def live():
     server = RowstreamServer("--demo-items", 300, "--batch-size", 30, "--demo-latency-ms", 20,
-                             "--demo-live-seconds", 1)
+                             "--demo-live-seconds", 1, "--demo-refresh-seconds", 0)   # refreshed by the test only
     yield server
     server.stop()
 
