@@ -4,7 +4,7 @@ import JSON
 
 /// A fixture upstream for config tests, on 127.0.0.1 port 0: `GET /v1/things?offset=&limit=` over `count`
 /// items with offset drift (each page repeats the previous page's last item) and one id too large for Int64.
-/// It answers 401 unless `Authorization: Bearer <token>`.
+/// Items have fields no column shows (`email`, `owner.phone`). It answers 401 unless `Authorization: Bearer <token>`.
 final class ConfigFixtureUpstream: Sendable {
     let server: HTTPServer
     let port: Int
@@ -30,7 +30,9 @@ final class ConfigFixtureUpstream: Sendable {
             let end = min(count, start + limit)
             let items: [JSONValue] = start < end ? (start..<end).map { index in
                 let id: JSONValue = index == 3 ? .bigInteger(Self.bigID) : .int(Int64(index + 1))
-                return ["id": id, "name": .string("thing \(index + 1)")]
+                // `email` and `owner.phone` are no column: the JSON proxy shows them only with `"items": "raw"`.
+                return ["id": id, "name": .string("thing \(index + 1)"), "email": .string("owner\(index + 1)@example.com"),
+                        "owner": ["phone": "555-0100", "name": .string("owner \(index + 1)")]]
             } : []
             let body: JSONValue = ["results": .array(items), "total": .int(Int64(count))]
             return .now(.json(body.serialized()))
