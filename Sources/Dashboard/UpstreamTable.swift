@@ -66,12 +66,11 @@ enum UpstreamTable {
         return binding
     }
 
-    /// A function that replaces every secret (API tokens from the environment) in a message by `[redacted]`,
-    /// should an upstream have echoed one back in its error text.
+    /// A function that replaces every secret (API tokens from the environment) in a message by `[redacted]`, in
+    /// every form the server sends it (``SecretRedactor``), should an upstream have echoed one back.
     static func redacting(_ secrets: [String]) -> @Sendable (String) -> String {
-        { message in
-            secrets.reduce(message) { text, secret in text.replacingOccurrences(of: secret, with: "[redacted]") }
-        }
+        let redactor = SecretRedactor(secrets: secrets)
+        return { message in redactor.redact(message) }
     }
 
     /// Every path of an item the table shows (columns and their labels, key, section, sum, card title and image):

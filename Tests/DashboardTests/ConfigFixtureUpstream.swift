@@ -1,4 +1,5 @@
 import Dashboard
+import Foundation
 import HTTPServer
 import JSON
 
@@ -19,6 +20,14 @@ final class ConfigFixtureUpstream: Sendable {
             if request.path == "/v1/echo" {  // an API that echoes the credentials it got in an HTTP-200 error
                 let body: JSONValue = ["error": .string("token not valid: \(request.headers["Authorization"] ?? "")")]
                 return .now(.json(body.serialized()))
+            }
+            if request.path == "/v1/echo-all" {  // echoes its request URL and headers, as sent and re-encoded
+                let auth = request.headers["Authorization"] ?? ""
+                // Compact, so that every form is within the 200 characters shown once redacted.
+                let forms = [request.target, Self.lowercasedEscapes(request.target), auth, Data(auth.utf8).base64EncodedString(),
+                             Self.formEncoded(auth), String(decoding: JSONValue.string(auth).serialized(), as: UTF8.self)]
+                let text = "no access for GET " + forms.joined(separator: " | ")
+                return .now(.json(JSONValue.object(["error": .string(text)]).serialized()))
             }
             guard request.headers["Authorization"] == "Bearer \(token)" else {
                 return .now(.json(Array("{\"error\":\"unauthorized\"}".utf8), status: .forbidden))
@@ -41,6 +50,25 @@ final class ConfigFixtureUpstream: Sendable {
     }
 
     func stop() { server.shutdown() }
+
+    /// `text` with the hex digits of its `%XX` escapes in lower case (`%2B` -> `%2b`), as some servers echo a URL.
+    static func lowercasedEscapes(_ text: String) -> String {
+        var out = ""
+        var rest = Substring(text)
+        while let percent = rest.firstIndex(of: "%") {
+            out += rest[..<percent]
+            let escape = rest[percent...].prefix(3)
+            out += escape.lowercased()
+            rest = rest[escape.endIndex...]
+        }
+        return out + rest
+    }
+
+    /// `text` as a form value: `+` for a space, `%XX` for everything but letters and digits.
+    static func formEncoded(_ text: String) -> String {
+        text.split(separator: " ", omittingEmptySubsequences: false)
+            .map { $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "" }.joined(separator: "+")
+    }
 
     /// A config over this upstream: table `things` (offset style) and table `others` (same upstream).
     func config(tokenReference: String = "${FIXTURE_TOKEN}", extraPagination: String = "") -> String {
