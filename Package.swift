@@ -61,7 +61,7 @@ let package = Package(
                           path: "Fuzz/Targets/JSONParser", swiftSettings: strict),
         .executableTarget(name: "FuzzJSONPath", dependencies: ["FuzzReplay", "JSON"],
                           path: "Fuzz/Targets/JSONPath", swiftSettings: strict),
-        .executableTarget(name: "FuzzResumeToken", dependencies: ["FuzzReplay", "Dashboard"],
+        .executableTarget(name: "FuzzResumeToken", dependencies: ["FuzzReplay", "Dashboard", "Upstream"],
                           path: "Fuzz/Targets/ResumeToken", swiftSettings: strict),
         .executableTarget(name: "FuzzHTMLRenderer", dependencies: ["FuzzReplay", "Tables", "JSON"],
                           path: "Fuzz/Targets/HTMLRenderer", swiftSettings: strict),

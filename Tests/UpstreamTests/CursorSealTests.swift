@@ -26,6 +26,16 @@ import Testing
         #expect(CursorSeal(key: Array(repeating: 7, count: 32)).seal("x", scope: "s") == seal.seal("x", scope: "s"))
     }
 
+    @Test("the sealed form is standard AES-256-SIV with an HKDF-SHA-256 key (cross-checked with Python's cryptography)")
+    func knownAnswer() {
+        // AESSIV(HKDF(SHA256, 64, salt "rowstream", info "rowstream cursor seal v2: AES-256-SIV").derive(7 x 32))
+        //   .encrypt(b"\x02cursor-42", [b"repos"]), base64url without padding (cryptography 48.0.0).
+        let independent = "br_IDDUcqYXSH3BBdNuhR3Lu4f1ilU0TtSY"
+        let seal = CursorSeal(key: Array(repeating: 7, count: 32))
+        #expect(seal.seal("cursor-42", scope: "repos") == independent)
+        #expect(seal.open(independent, scope: "repos") == "cursor-42")
+    }
+
     @Test func tamperingOrAnotherScopeOrKeyIsRefused() {
         let seal = CursorSeal(key: Array(repeating: 7, count: 32))
         let sealed = seal.seal("cursor-42", scope: "repos")
