@@ -114,20 +114,38 @@ public struct CursorSeal: Sendable {
         return Cipher(pointer: pointer)
     }()
 
+    /// base64url without padding (RFC 4648 section 5), on bytes (no Foundation string work: `open` is on every
+    /// resume and proxy request).
     private static func base64url(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        var out = [UInt8](Data(bytes).base64EncodedData())
+        while out.last == UInt8(ascii: "=") { out.removeLast() }
+        for index in out.indices {
+            if out[index] == UInt8(ascii: "+") { out[index] = UInt8(ascii: "-") }
+            if out[index] == UInt8(ascii: "/") { out[index] = UInt8(ascii: "_") }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
+    /// The bytes of canonical unpadded base64url `text`; nil for any other character, a length no encoding
+    /// has, or set unused bits in the last character (which would give one value several spellings).
     private static func decode(_ text: String) -> [UInt8]? {
-        guard text.utf8.allSatisfy({ $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0)
-            || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.utf8.count % 4 != 0 { base64.append("=") }
-        // Canonical only: unused low bits in the last character would give one value several spellings.
-        guard let bytes = Data(base64Encoded: base64).map({ [UInt8]($0) }), base64url(bytes) == text else { return nil }
-        return bytes
+        var chars = Array(text.utf8)
+        guard chars.count % 4 != 1 else { return nil }
+        var last: UInt8 = 0
+        for index in chars.indices {
+            let char = chars[index]
+            switch char {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): last = char - UInt8(ascii: "A")
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): last = char - UInt8(ascii: "a") + 26
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): last = char - UInt8(ascii: "0") + 52
+            case UInt8(ascii: "-"): last = 62; chars[index] = UInt8(ascii: "+")
+            case UInt8(ascii: "_"): last = 63; chars[index] = UInt8(ascii: "/")
+            default: return nil
+            }
+        }
+        let unusedBits: UInt8 = switch chars.count % 4 { case 2: 0x0F; case 3: 0x03; default: 0 }
+        guard last & unusedBits == 0 else { return nil }
+        chars += repeatElement(UInt8(ascii: "="), count: (4 - chars.count % 4) % 4)
+        return Data(base64Encoded: Data(chars)).map { [UInt8]($0) }
     }
 }
