@@ -39,20 +39,20 @@ extension ServerRoutes {
     /// Opens a viewer's page stream: one session per table on one connection. `Last-Event-ID` (or `?lastEventId=`)
     /// resumes every table after its last delivered batch; a token this server cannot read for this page (garbage,
     /// another page, a cursor from before a restart, a choice that is no option) starts every table over with a
-    /// `reset`. Every table finished and none live: 204, so the browser stops. A token's sealed cursors are
-    /// opened off the event loop (`.later`): a client chooses what they cost.
+    /// `reset`. Every table finished and none live: 204, so the browser stops. A token is read (decoded, its
+    /// sealed cursors opened) off the event loops (`.later`): a client chooses what that costs.
     private func pageStream(_ request: HTTPRequest, page: ResolvedPage) throws(HTTPError) -> HTTPResult {
         let lastEventID = request.headers["Last-Event-ID"] ?? request.queryValue("lastEventId")
         let given = lastEventID.map { !$0.isEmpty } == true
-        let token = lastEventID.flatMap { PageToken(decoding: $0, page: page.name) }
-        let open: @Sendable () -> HTTPResponse = { [self] in pageStreamResponse(page: page, token: token, given: given) }
-        return token == nil ? .now(open()) : .later(open)
+        let open: @Sendable () -> HTTPResponse = { [self] in
+            pageStreamResponse(page: page, lastEventID: lastEventID, given: given)
+        }
+        return given ? .later(open) : .now(open())
     }
 
-    /// The stream of `pageStream(_:page:)` once its token is read (nil: none or unreadable); `given`: the client
-    /// sent one.
-    private func pageStreamResponse(page: ResolvedPage, token: PageToken?, given: Bool) -> HTTPResponse {
-        var token = token
+    /// The stream of `pageStream(_:page:)` from the client's token (nil: none); `given`: the client sent one.
+    private func pageStreamResponse(page: ResolvedPage, lastEventID: String?, given: Bool) -> HTTPResponse {
+        var token = lastEventID.flatMap { PageToken(decoding: $0, page: page.name) }
         var plans = page.tables.map { Plan(table: $0, resume: nil, query: []) }
         for index in plans.indices {
             guard let decoded = token, let entry = decoded.tables[plans[index].table.name] else { continue }

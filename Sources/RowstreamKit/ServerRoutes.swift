@@ -90,25 +90,22 @@ struct ServerRoutes {
 
     /// Opens a viewer's stream. `Last-Event-ID` (or `?lastEventId=` for clients that cannot set headers)
     /// resumes after the last delivered batch; a finished list answers 204 so the browser stops reconnecting.
-    /// A token's sealed cursor is opened off the event loop (`.later`): a client chooses what it costs.
+    /// A token is read (decoded, its sealed cursor opened) off the event loops (`.later`): a client chooses
+    /// what that costs.
     private func stream(_ request: HTTPRequest, table: TableBinding) throws(HTTPError) -> HTTPResult {
         let lastEventID = request.headers["Last-Event-ID"] ?? request.queryValue("lastEventId")
-        let decoded = lastEventID.flatMap { ResumeToken(decoding: $0, table: table.name) }
         let query = try controlQuery(request, table: table)
-        let given = lastEventID.map { !$0.isEmpty } == true
         let open: @Sendable () -> HTTPResponse = { [self] in
-            streamResponse(table: table, decoded: decoded, given: given, query: query)
+            streamResponse(table: table, lastEventID: lastEventID, query: query)
         }
-        if case .after? = decoded?.position { return .later(open) }
-        return .now(open())
+        return lastEventID.map { !$0.isEmpty } == true ? .later(open) : .now(open())
     }
 
-    /// The stream of `stream(_:table:)` once its token is read: `decoded` is the token (nil: none or unreadable),
-    /// `given` whether the client sent one.
+    /// The stream of `stream(_:table:)` from the client's token (nil: none).
     private func streamResponse(
-        table: TableBinding, decoded: ResumeToken?, given: Bool, query: [(name: String, value: String)]
+        table: TableBinding, lastEventID: String?, query: [(name: String, value: String)]
     ) -> HTTPResponse {
-        var decoded = decoded
+        var decoded = lastEventID.flatMap { ResumeToken(decoding: $0, table: table.name) }
         // A cursor that is not sealed by this process for this table is no position (forged, or from before a
         // restart): start over.
         if case .after(let cursor)? = decoded?.position, !table.isValid(cursor) { decoded = nil }
@@ -119,7 +116,7 @@ struct ServerRoutes {
         }
         let resume = decoded
         // A position we cannot read (another version, another table, garbage) starts over, visibly.
-        let resetFirst = given && resume == nil
+        let resetFirst = lastEventID.map { !$0.isEmpty } == true && resume == nil
         // Live changes are of the table as configured: a viewer who sorted or filtered it does not get them.
         let registry = registry, metrics = metrics, timeout = configuration.batchTimeout
         let feed = query.isEmpty ? feeds[table.name] : nil
