@@ -7,8 +7,9 @@ import Foundation
 /// - percent-encoded (a query value: `%2B` or `%2b`, and `+` or `%20` for a space), byte by byte, so any mix
 ///   of encoded and plain characters matches;
 /// - JSON-escaped (`\"`, `\\`, `\/`, `\n`, `\u002B`, ...), as in a body or an echoed JSON string;
-/// - base64 and base64url (a Basic credential or a token the upstream re-encodes), at each of the three byte
-///   alignments inside a longer encoded text (the characters that depend on the secret alone);
+/// - base64 and base64url, for secrets of 5 bytes or more (a Basic credential, a token the upstream re-encodes),
+///   at each of the three byte alignments inside a longer encoded text (the characters that depend on the
+///   secret alone);
 /// - cut off at the end of the text (the first 8 bytes or more of a secret, as an upstream that shortens its
 ///   echo leaves it).
 ///
