@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // Rowstream: slow paginated APIs as live, infinitely scrolling HTML tables over Server-Sent Events.
 // Dependencies point one way, down: rowstream -> Dashboard -> {Tables, Batches, Upstream, HTTPServer}
-// -> {JSON, Metrics, CCurl, CSystem}. Only Upstream imports CCurl; only HTTPServer imports CSystem.
+// -> {JSON, Metrics, CCurl, CCrypto, CSystem}. Only Upstream imports CCurl and CCrypto; only HTTPServer imports CSystem.
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -21,6 +21,12 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // OpenSSL's libcrypto (which Debian's libcurl links anyway): sealing cursors and resume tokens.
+        .systemLibrary(
+            name: "CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .systemLibrary(name: "CSystem"),
 
         // Leaves.
@@ -29,7 +35,7 @@ let package = Package(
         .target(name: "Batches", swiftSettings: strict),
         .target(name: "Tables", dependencies: ["JSON"], swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CSystem", "Metrics"], swiftSettings: strict),
-        .target(name: "Upstream", dependencies: ["CCurl", "JSON", "Metrics"], swiftSettings: strict),
+        .target(name: "Upstream", dependencies: ["CCurl", "CCrypto", "JSON", "Metrics"], swiftSettings: strict),
 
         // Wiring: the public library (bindings, server, routes, sessions), then the config/demo dashboard on it.
         .target(
@@ -55,7 +61,7 @@ let package = Package(
                           path: "Fuzz/Targets/JSONParser", swiftSettings: strict),
         .executableTarget(name: "FuzzJSONPath", dependencies: ["FuzzReplay", "JSON"],
                           path: "Fuzz/Targets/JSONPath", swiftSettings: strict),
-        .executableTarget(name: "FuzzResumeToken", dependencies: ["FuzzReplay", "Dashboard"],
+        .executableTarget(name: "FuzzResumeToken", dependencies: ["FuzzReplay", "Dashboard", "Upstream"],
                           path: "Fuzz/Targets/ResumeToken", swiftSettings: strict),
         .executableTarget(name: "FuzzHTMLRenderer", dependencies: ["FuzzReplay", "Tables", "JSON"],
                           path: "Fuzz/Targets/HTMLRenderer", swiftSettings: strict),

@@ -55,7 +55,10 @@ public enum ConfigCheck {
         switch (page.nextCursor, style) {
         case (nil, _): output("  next: none (this is the only page)")
         case (_?, .linkHeader), (_?, .nextURL): output("  next: a link on the upstream's origin")
-        case (let next?, _): output(redacted("  next: cursor \(next.count > 40 ? String(next.prefix(40)) + "..." : next)"))
+        case (let next?, _):
+            // Redacted before it is shortened: a secret cut in half would not match.
+            let shown = redacted(next)
+            output("  next: cursor \(shown.count > 40 ? String(shown.prefix(40)) + "..." : shown)")
         }
         guard let first = page.items.first else {
             output("  columns: no item to show")
@@ -64,7 +67,7 @@ public enum ConfigCheck {
         output("  columns (first item):")
         for column in spec.columns {
             let value = column.field.evaluate(first)
-            let shown = value.map { String(decoding: $0.serialized(), as: UTF8.self) } ?? "MISSING"
+            let shown = redacted(value.map { String(decoding: $0.serialized(), as: UTF8.self) } ?? "MISSING")
             let text = shown.count > 60 ? String(shown.prefix(60)) + "..." : shown
             output(redacted("    \(column.title) [\(column.field)] = \(text)"))
         }

@@ -27,11 +27,14 @@ public struct TableConfig: Sendable {
     public var live: LiveUpdates?
     /// Sort and filter controls mapped to upstream query parameters.
     public var controls: [TableControl] = []
+    /// What the JSON proxy (`/api/tables/NAME/pages`) shows of each upstream item (`"proxy": {"items": ...}`);
+    /// nil: no proxy (`"proxy": {"enabled": false}`), 404.
+    public var proxyItems: ProxyItems? = .columns
 
     init(_ reader: ConfigReader, environment: [String: String]) throws(ConfigError) {
         var reader = reader
         try reader.rejectUnknown(["name", "title", "batchSize", "items", "key", "columns", "request", "pagination",
-                                  "checks", "retry", "cache", "sections", "live", "grid", "controls"])
+                                  "checks", "retry", "cache", "sections", "live", "grid", "controls", "proxy"])
         let name = try reader.requiredString("name")
         guard name.utf8.count <= 64, name.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F }) else {
             throw reader.error("name", "1 to 64 of a-z, 0-9, - and _ (it is part of the table's URLs)")
@@ -99,6 +102,16 @@ public struct TableConfig: Sendable {
             }
             live = LiveUpdates(every: try liveReader.seconds("intervalSeconds", in: 1...86_400), limit: limit)
             try liveReader.finish()
+        }
+        if var proxy = try reader.object("proxy") {
+            if let name = try proxy.string("items") {
+                guard let items = ProxyItems(rawValue: name) else {
+                    throw proxy.error("items", "one of " + ProxyItems.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                proxyItems = items
+            }
+            if try proxy.bool("enabled") == false { proxyItems = nil }
+            try proxy.finish()
         }
         cacheTTL = PageCache.defaultTTL
         prefetch = true

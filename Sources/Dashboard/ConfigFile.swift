@@ -52,6 +52,8 @@ public struct ConfigFile: Sendable {
         let upstream = try root.object("upstream").map { (reader) throws(ConfigError) in try upstreamOptions(reader) }
         try root.finish()
         let secrets = ConfigEnvironment.referencedValues(in: String(decoding: bytes, as: UTF8.self), environment: environment)
+        let redactor = SecretRedactor(secrets: secrets)
+        for index in tables.indices { tables[index].checks.redactor = redactor }
         return ConfigFile(tables: tables, upstream: upstream ?? UpstreamClientConfiguration(), secrets: secrets,
                           pages: pages ?? [])
     }

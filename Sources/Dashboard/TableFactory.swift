@@ -9,7 +9,7 @@ enum TableFactory {
     static func make(_ config: TableConfig, client: UpstreamClient, secrets: [String] = []) -> TableBinding {
         var binding = UpstreamTable.binding(spec: config.spec, source: source(config, client: client),
                                             batchSize: config.batchSize, maxEmptyPages: config.maxEmptyPages,
-                                            secrets: secrets)
+                                            secrets: secrets, proxyItems: config.proxyItems)
         binding.live = config.live
         binding.controls = config.controls
         return binding

@@ -10,8 +10,10 @@ import Upstream
 /// are made here.
 enum UpstreamTable {
     /// The binding for `spec` over `source`. `secrets` are redacted from every message shown or logged.
+    /// `proxyItems`: what its JSON proxy shows of each item (nil: no proxy).
     static func binding(
-        spec: TableSpec, source: PageSource, batchSize: Int, maxEmptyPages: Int = 5, secrets: [String] = []
+        spec: TableSpec, source: PageSource, batchSize: Int, maxEmptyPages: Int = 5, secrets: [String] = [],
+        proxyItems: ProxyItems? = .columns
     ) -> TableBinding {
         let name = spec.name
         let redact = redacting(secrets)
@@ -53,23 +55,37 @@ enum UpstreamTable {
                 row.value(column.field.evaluate(item), label: column.labelField.flatMap { $0.evaluate(item) })
             }
         }
-        binding.pageProxy = { cursor in
-            do throws(UpstreamError) {
-                let page = try await source.fetchPage(cursor: cursor)
-                return (page.items, page.nextCursor)
-            } catch {
-                throw failure(error, table: name, redact: redact)
+        if let proxyItems {
+            let shown = proxyItems == .raw ? nil : proxyPaths(spec)
+            binding.pageProxy = { cursor in
+                do throws(UpstreamError) {
+                    let page = try await source.fetchPage(cursor: cursor)
+                    return (shown.map { paths in page.items.map { $0.projected(onto: paths) } } ?? page.items, page.nextCursor)
+                } catch {
+                    throw failure(error, table: name, redact: redact)
+                }
             }
         }
         return binding
     }
 
-    /// A function that replaces every secret (API tokens from the environment) in a message by `[redacted]`,
-    /// should an upstream have echoed one back in its error text.
+    /// A function that replaces every secret (API tokens from the environment) in a message by `[redacted]`, in
+    /// every form the server sends it (``SecretRedactor``), should an upstream have echoed one back.
     static func redacting(_ secrets: [String]) -> @Sendable (String) -> String {
-        { message in
-            secrets.reduce(message) { text, secret in text.replacingOccurrences(of: secret, with: "[redacted]") }
+        let redactor = SecretRedactor(secrets: secrets)
+        return { message in redactor.redact(message) }
+    }
+
+    /// Every path of an item the table shows (columns and their labels, key, section, sum, card title and image):
+    /// what the JSON proxy keeps of each item by default.
+    static func proxyPaths(_ spec: TableSpec) -> [JSONPath] {
+        var paths = [spec.keyField] + spec.columns.flatMap { [$0.field] + ($0.labelField.map { [$0] } ?? []) }
+        if let sections = spec.sections {
+            paths.append(sections.field)
+            if case .sum(let path) = sections.footer { paths.append(path) }
         }
+        if let grid = spec.grid { paths += [grid.titleField] + (grid.imageField.map { [$0] } ?? []) }
+        return paths
     }
 
     private static func sections(_ spec: SectionSpec) -> TableSections {

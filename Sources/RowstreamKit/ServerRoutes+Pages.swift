@@ -39,10 +39,19 @@ extension ServerRoutes {
     /// Opens a viewer's page stream: one session per table on one connection. `Last-Event-ID` (or `?lastEventId=`)
     /// resumes every table after its last delivered batch; a token this server cannot read for this page (garbage,
     /// another page, a cursor from before a restart, a choice that is no option) starts every table over with a
-    /// `reset`. Every table finished and none live: 204, so the browser stops.
+    /// `reset`. Every table finished and none live: 204, so the browser stops. A token is read (decoded, its
+    /// sealed cursors opened) off the event loops (`.later`): a client chooses what that costs.
     private func pageStream(_ request: HTTPRequest, page: ResolvedPage) throws(HTTPError) -> HTTPResult {
         let lastEventID = request.headers["Last-Event-ID"] ?? request.queryValue("lastEventId")
         let given = lastEventID.map { !$0.isEmpty } == true
+        let open: @Sendable () -> HTTPResponse = { [self] in
+            pageStreamResponse(page: page, lastEventID: lastEventID, given: given)
+        }
+        return given ? .later(open) : .now(open())
+    }
+
+    /// The stream of `pageStream(_:page:)` from the client's token (nil: none); `given`: the client sent one.
+    private func pageStreamResponse(page: ResolvedPage, lastEventID: String?, given: Bool) -> HTTPResponse {
         var token = lastEventID.flatMap { PageToken(decoding: $0, page: page.name) }
         var plans = page.tables.map { Plan(table: $0, resume: nil, query: []) }
         for index in plans.indices {
@@ -55,7 +64,7 @@ extension ServerRoutes {
         }
         if token == nil { plans = page.tables.map { Plan(table: $0, resume: nil, query: []) } }
         let finished = plans.allSatisfy { $0.resume?.position == .finished }
-        if finished, plans.allSatisfy({ self.feeds[$0.table.name] == nil }) { return .now(HTTPResponse(status: .noContent)) }
+        if finished, plans.allSatisfy({ self.feeds[$0.table.name] == nil }) { return HTTPResponse(status: .noContent) }
         for index in plans.indices {
             // Finished on a page whose other tables go on: say `complete` again (and keep a live table's changes).
             guard let resume = plans[index].resume, resume.position == .finished else { continue }
@@ -66,7 +75,7 @@ extension ServerRoutes {
         let opened = plans
         let registry = registry, metrics = metrics, timeout = configuration.batchTimeout, liveFeeds = self.feeds
         let heartbeats = heartbeats
-        return .now(.eventStream(retryMilliseconds: configuration.retryMilliseconds) { writer in
+        return .eventStream(retryMilliseconds: configuration.retryMilliseconds) { writer in
             let stream = PageStream(page: page.name, tables: page.tables.map(\.name), writer: writer, token: resumeToken)
             for plan in opened {
                 let name = plan.table.name
@@ -77,7 +86,7 @@ extension ServerRoutes {
                 )
             }
             heartbeats.start(on: writer)
-        })
+        }
     }
 
     /// A table's start from its entry in a page token; nil if the entry is not this server's (unreadable resume

@@ -1,5 +1,6 @@
 import HTTPServer
 import JSON
+import Upstream
 
 /// The server's HTTP surface (docs/PROTOCOL.md): the page, the table list, one event stream per viewer, the
 /// demand and reload inputs, the normalized JSON page proxy, health and metrics; static files otherwise.
@@ -89,32 +90,44 @@ struct ServerRoutes {
 
     /// Opens a viewer's stream. `Last-Event-ID` (or `?lastEventId=` for clients that cannot set headers)
     /// resumes after the last delivered batch; a finished list answers 204 so the browser stops reconnecting.
+    /// A token is read (decoded, its sealed cursor opened) off the event loops (`.later`): a client chooses
+    /// what that costs.
     private func stream(_ request: HTTPRequest, table: TableBinding) throws(HTTPError) -> HTTPResult {
         let lastEventID = request.headers["Last-Event-ID"] ?? request.queryValue("lastEventId")
+        let query = try controlQuery(request, table: table)
+        let open: @Sendable () -> HTTPResponse = { [self] in
+            streamResponse(table: table, lastEventID: lastEventID, query: query)
+        }
+        return lastEventID.map { !$0.isEmpty } == true ? .later(open) : .now(open())
+    }
+
+    /// The stream of `stream(_:table:)` from the client's token (nil: none).
+    private func streamResponse(
+        table: TableBinding, lastEventID: String?, query: [(name: String, value: String)]
+    ) -> HTTPResponse {
         var decoded = lastEventID.flatMap { ResumeToken(decoding: $0, table: table.name) }
         // A cursor that is not sealed by this process for this table is no position (forged, or from before a
         // restart): start over.
         if case .after(let cursor)? = decoded?.position, !table.isValid(cursor) { decoded = nil }
         if let finished = decoded, finished.position == .finished {
             // A live table's finished list still changes: say `complete` again and keep the stream for its changes.
-            guard feeds[table.name] != nil else { return .now(HTTPResponse(status: .noContent)) }
+            guard feeds[table.name] != nil else { return HTTPResponse(status: .noContent) }
             decoded = ResumeToken(table: table.name, offset: finished.offset, position: .end)
         }
         let resume = decoded
         // A position we cannot read (another version, another table, garbage) starts over, visibly.
         let resetFirst = lastEventID.map { !$0.isEmpty } == true && resume == nil
-        let query = try controlQuery(request, table: table)
         // Live changes are of the table as configured: a viewer who sorted or filtered it does not get them.
         let registry = registry, metrics = metrics, timeout = configuration.batchTimeout
         let feed = query.isEmpty ? feeds[table.name] : nil
         let heartbeats = heartbeats
-        return .now(.eventStream(retryMilliseconds: configuration.retryMilliseconds) { writer in
+        return .eventStream(retryMilliseconds: configuration.retryMilliseconds) { writer in
             ViewerSession.open(
                 table: table, writer: writer, resume: resume, resetFirst: resetFirst,
                 registry: registry, metrics: metrics, batchTimeout: timeout, feed: feed, query: query
             )
             heartbeats.start(on: writer)
-        })
+        }
     }
 
     /// The upstream query parameters a viewer's controls chose (`?p.sort=city`): each must be one of its control's
@@ -162,26 +175,33 @@ struct ServerRoutes {
     }
 
     /// The pagination-normalizing proxy of config tables: one upstream page as `{items, next, done}`. `next` is
-    /// sealed: opaque and tamper-evident, valid for this table only; an altered or foreign cursor is a 400.
+    /// sealed (scope ``TableBinding/proxyScope``): opaque and tamper-evident, valid for this table's proxy only;
+    /// an altered or foreign cursor (a resume token's included) is a 400. The cursor is opened off the event
+    /// loop, and one longer than `CursorSeal.maxProxyCursorLength` is refused unread.
     /// Code-defined tables have no such page (their items are not JSON): 404.
     private func proxyPage(_ request: HTTPRequest, table: TableBinding) throws(HTTPError) -> HTTPResult {
         guard let proxy = table.pageProxy else { throw HTTPError(.notFound, "this table has no JSON pages") }
-        var opened: String? = nil
-        if let sealed = request.queryValue("cursor"), !sealed.isEmpty {
-            opened = table.seal.open(sealed, scope: table.name)
-            guard opened != nil else {
-                throw HTTPError(.badRequest, "the cursor is not valid for this table (altered, or from before a restart)")
-            }
-        }
-        let cursor = opened
+        let sealed = request.queryValue("cursor").flatMap { $0.isEmpty ? nil : $0 }
         return .later {
+            var cursor: String? = nil
+            if let sealed {
+                cursor = table.seal.open(sealed, scope: table.proxyScope, maxLength: CursorSeal.maxProxyCursorLength)
+                guard cursor != nil else {
+                    return HTTPError(.badRequest, "the cursor is not valid for this table (altered, or from before a restart)").response
+                }
+            }
             do {
                 let page = try await proxy(cursor)
-                let body: JSONValue = [
-                    "items": .array(page.items),
-                    "next": page.next.map { JSONValue.string(table.seal.seal($0, scope: table.name)) } ?? .null,
-                    "done": .bool(page.next == nil),
-                ]
+                var next = JSONValue.null
+                if let raw = page.next {
+                    let sealedNext = table.seal.seal(raw, scope: table.proxyScope)
+                    guard sealedNext.utf8.count <= CursorSeal.maxProxyCursorLength else {
+                        throw LoadFailure(message: "The upstream's next cursor is too long for the JSON proxy "
+                                          + "(\(raw.utf8.count) bytes).", isRetryable: false)
+                    }
+                    next = .string(sealedNext)
+                }
+                let body: JSONValue = ["items": .array(page.items), "next": next, "done": .bool(page.next == nil)]
                 return .json(body.serialized())
             } catch {
                 let failure = LoadFailure(error)

@@ -38,7 +38,8 @@ public struct TableBinding: Sendable {
     var columnsJSON: JSONValue { storage.columnsJSON }
     /// Rows per batch, and skeleton rows shown while one loads.
     var batchSize: Int { storage.batchSize }
-    /// Seals tokens handed to clients (scope: the table's name).
+    /// Seals tokens handed to clients: positions in resume tokens with scope ``resumeScope``, the JSON proxy's
+    /// cursors with ``proxyScope``, so neither opens on the other's route.
     var seal: CursorSeal { storage.seal }
     /// Makes one viewer's (or one refetch's) loader: sealed position in, filled rows and sealed next out.
     var makeLoader: @Sendable () -> RowLoader { storage.loaders.make }
@@ -103,7 +104,7 @@ public struct TableBinding: Sendable {
             ]
         })
         let seal = CursorSeal.random()
-        let filling = RowFilling(codec: TokenCodec<Token>(seal: seal, scope: name), initialToken: source.initialToken,
+        let filling = RowFilling(codec: TokenCodec<Token>(seal: seal, scope: Self.resumeScope(name)), initialToken: source.initialToken,
                                  table: name, columnCount: columns.count, template: template)
         // A viewer's loader: its own `load` (its walk) and the table's shared filling.
         let wrap: @Sendable (@escaping @Sendable () -> BatchSource<Item, Token>.Loader) -> (@Sendable () -> RowLoader) = {
@@ -132,8 +133,14 @@ public struct TableBinding: Sendable {
     var streamPath: String { "/tables/\(name)/stream" }
     func sessionPath(_ session: String, _ action: String) -> String { "/tables/\(name)/sessions/\(session)/\(action)" }
 
-    /// True if `sealed` is a position this process handed out for this table.
-    func isValid(_ sealed: String) -> Bool { seal.open(sealed, scope: name) != nil }
+    /// The seal scope of positions in this table's resume tokens (`id:` of events, `Last-Event-ID`, `?after=`).
+    static func resumeScope(_ name: String) -> String { "resume:\(name)" }
+    /// The seal scope of this table's JSON proxy cursors (`/api/tables/NAME/pages?cursor=`).
+    var proxyScope: String { "proxy:\(name)" }
+
+    /// True if `sealed` is a resume-token position this process handed out for this table. Costs a seal's
+    /// `open` (microseconds, input capped): call it off the event loops.
+    func isValid(_ sealed: String) -> Bool { seal.open(sealed, scope: Self.resumeScope(name)) != nil }
 
     /// The table's entry in `GET /api/tables`.
     func listing() -> JSONValue {

@@ -18,10 +18,16 @@ struct TokenCodec<Token: Codable & Sendable & Equatable>: Sendable {
         return token
     }
 
-    /// The sealed position of `token`.
+    /// The sealed position of `token`. A token whose sealed form `open` would refuse (longer than
+    /// `CursorSeal.maxSealedLength`) is a non-retryable failure here, not an unreadable position later.
     func position(of token: Token) throws -> PageCursor {
         let data = try JSONEncoder().encode(token)
-        return .cursor(seal.seal(String(decoding: data, as: UTF8.self), scope: scope))
+        let sealed = seal.seal(String(decoding: data, as: UTF8.self), scope: scope)
+        guard sealed.utf8.count <= CursorSeal.maxSealedLength else {
+            throw LoadFailure(message: "The next token is too long to hand out (\(data.count) bytes as JSON; "
+                              + "at most about 3,000 fit in a resume token).", isRetryable: false)
+        }
+        return .cursor(sealed)
     }
 
     /// A loader's result as filled rows and a sealed next position.
@@ -40,6 +46,8 @@ struct TokenCodec<Token: Codable & Sendable & Equatable>: Sendable {
             let position: PageCursor
             do {
                 position = try self.position(of: next)
+            } catch let failure as LoadFailure {
+                throw failure
             } catch {
                 throw LoadFailure(message: "The next token cannot be encoded: \(error)", isRetryable: false)
             }

@@ -15,13 +15,7 @@ struct ConfigDashboardTests {
         count: Int = 23, token: String = secret, edit: (String) -> String = { $0 },
         _ body: (Dashboard, ConfigFixtureUpstream) async throws -> Void
     ) async throws {
-        let upstream = try ConfigFixtureUpstream(count: count, token: token)
-        defer { upstream.stop() }
-        let config = try ConfigFile.parse(Array(edit(upstream.config()).utf8), file: "fixture.json",
-                                          environment: ["FIXTURE_TOKEN": Self.secret])
-        let dashboard = try startDashboard(config: config)
-        defer { dashboard.shutdown() }
-        try await body(dashboard, upstream)
+        try await withConfigDashboard(count: count, secret: Self.secret, token: token, edit: edit, body)
     }
 
     @Test("the stream delivers every item once (offset drift dropped by key), big ids exact, then complete")

@@ -69,4 +69,25 @@ struct ConfigExecutableTests {
         #expect(failed == 1)
         #expect(failedOutput.contains("first page FAILED: the upstream answered HTTP 403"))
     }
+
+    @Test("a secret the upstream echoes (its URL and headers, re-encoded) is redacted from output and errors")
+    func checkConfigRedactsEchoedSecrets() async throws {
+        let secret = "s3cr3t+T0ken/with=chars&x y"
+        let upstream = try ConfigFixtureUpstream(count: 5, token: secret)
+        defer { upstream.stop() }
+        let config = upstream.config()
+            .replacingOccurrences(of: #"/v1/things", "headers""#,
+                                  with: #"/v1/echo-all", "query": {"api_key": "${FIXTURE_TOKEN}"}, "headers""#)
+            .replacingOccurrences(of: "\"cache\": {", with: "\"checks\": {\"errorPath\": \"error\"}, \"cache\": {")
+        let path = try writeTemporary(config)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+
+        let (status, output, errors) = try await run(["--check-config", path], environment: ["FIXTURE_TOKEN": secret])
+        #expect(status == 1)
+        #expect(output.contains("first page FAILED: the upstream's page is not valid: the upstream reported an error: "
+                                + "no access for GET /v1/echo-all?api_key=[redacted]"), "\(output)")
+        for form in ["T0ken", "with%3D", "with%3d", "VDBrZW4"] {
+            #expect(!output.contains(form) && !errors.contains(form), "\(form) in \(output)\(errors)")
+        }
+    }
 }

@@ -40,10 +40,23 @@ import Upstream
         ("{not json", "test.json: valid JSON"),
         (#"{"tables": [], "extra": 1}"#, "test.json: tables: a non-empty array"),
         (table(pagination: #"{"style": "offset", "totalPath": "total", "endWhen": "short-page"}"#), "test.json: tables[0].pagination: only one of"),
+        (table(extra: #", "proxy": {"items": "all"}"#), "test.json: tables[0].proxy.items: one of columns, raw"),
+        (table(extra: #", "proxy": {"item": "raw"}"#), "test.json: tables[0].proxy.item: unknown key"),
+        (table(extra: #", "proxy": {"enabled": "no"}"#), "test.json: tables[0].proxy.enabled: "),
+        (table(extra: #", "proxy": "raw""#), "test.json: tables[0].proxy: "),
     ])
     func invalidConfigsNameFileKeyPathAndExpectation(text: String, prefix: String) {
         let error = #expect(throws: ConfigError.self) { try Self.parse(text) }
         #expect(error?.description.hasPrefix(prefix) == true, "\(error?.description ?? "no error")")
+    }
+
+    @Test("the JSON proxy shows the columns by default; raw items and no proxy are opt-in")
+    func proxyItemsKey() throws {
+        #expect(try Self.parse(Self.table()).tables[0].proxyItems == .columns)
+        #expect(try Self.parse(Self.table(extra: #", "proxy": {"items": "raw"}"#)).tables[0].proxyItems == .raw)
+        #expect(try Self.parse(Self.table(extra: #", "proxy": {"items": "columns"}"#)).tables[0].proxyItems == .columns)
+        #expect(try Self.parse(Self.table(extra: #", "proxy": {"enabled": false}"#)).tables[0].proxyItems == nil)
+        #expect(try Self.parse(Self.table(extra: #", "proxy": {"enabled": true, "items": "raw"}"#)).tables[0].proxyItems == .raw)
     }
 
     @Test func duplicateTableNamesAreCaught() {

@@ -1,10 +1,11 @@
 import Dashboard
+import Foundation
 import HTTPServer
 import JSON
 
 /// A fixture upstream for config tests, on 127.0.0.1 port 0: `GET /v1/things?offset=&limit=` over `count`
 /// items with offset drift (each page repeats the previous page's last item) and one id too large for Int64.
-/// It answers 401 unless `Authorization: Bearer <token>`.
+/// Items have fields no column shows (`email`, `owner.phone`). It answers 401 unless `Authorization: Bearer <token>`.
 final class ConfigFixtureUpstream: Sendable {
     let server: HTTPServer
     let port: Int
@@ -20,6 +21,14 @@ final class ConfigFixtureUpstream: Sendable {
                 let body: JSONValue = ["error": .string("token not valid: \(request.headers["Authorization"] ?? "")")]
                 return .now(.json(body.serialized()))
             }
+            if request.path == "/v1/echo-all" {  // echoes its request URL and headers, as sent and re-encoded
+                let auth = request.headers["Authorization"] ?? ""
+                // Compact, so that every form is within the 200 characters shown once redacted.
+                let forms = [request.target, Self.lowercasedEscapes(request.target), auth, Data(auth.utf8).base64EncodedString(),
+                             Self.formEncoded(auth), String(decoding: JSONValue.string(auth).serialized(), as: UTF8.self)]
+                let text = "no access for GET " + forms.joined(separator: " | ")
+                return .now(.json(JSONValue.object(["error": .string(text)]).serialized()))
+            }
             guard request.headers["Authorization"] == "Bearer \(token)" else {
                 return .now(.json(Array("{\"error\":\"unauthorized\"}".utf8), status: .forbidden))
             }
@@ -30,7 +39,9 @@ final class ConfigFixtureUpstream: Sendable {
             let end = min(count, start + limit)
             let items: [JSONValue] = start < end ? (start..<end).map { index in
                 let id: JSONValue = index == 3 ? .bigInteger(Self.bigID) : .int(Int64(index + 1))
-                return ["id": id, "name": .string("thing \(index + 1)")]
+                // `email` and `owner.phone` are no column: the JSON proxy shows them only with `"items": "raw"`.
+                return ["id": id, "name": .string("thing \(index + 1)"), "email": .string("owner\(index + 1)@example.com"),
+                        "owner": ["phone": "555-0100", "name": .string("owner \(index + 1)")]]
             } : []
             let body: JSONValue = ["results": .array(items), "total": .int(Int64(count))]
             return .now(.json(body.serialized()))
@@ -39,6 +50,25 @@ final class ConfigFixtureUpstream: Sendable {
     }
 
     func stop() { server.shutdown() }
+
+    /// `text` with the hex digits of its `%XX` escapes in lower case (`%2B` -> `%2b`), as some servers echo a URL.
+    static func lowercasedEscapes(_ text: String) -> String {
+        var out = ""
+        var rest = Substring(text)
+        while let percent = rest.firstIndex(of: "%") {
+            out += rest[..<percent]
+            let escape = rest[percent...].prefix(3)
+            out += escape.lowercased()
+            rest = rest[escape.endIndex...]
+        }
+        return out + rest
+    }
+
+    /// `text` as a form value: `+` for a space, `%XX` for everything but letters and digits.
+    static func formEncoded(_ text: String) -> String {
+        text.split(separator: " ", omittingEmptySubsequences: false)
+            .map { $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "" }.joined(separator: "+")
+    }
 
     /// A config over this upstream: table `things` (offset style) and table `others` (same upstream).
     func config(tokenReference: String = "${FIXTURE_TOKEN}", extraPagination: String = "") -> String {

@@ -49,6 +49,21 @@ struct FailureTests {
         #expect(error["retryable"] as? Bool == true)
     }
 
+    @Test("a next token too long to seal is an error event when it is made, not an unreadable position later")
+    func tooLongToken() async throws {
+        let long = String(repeating: "t", count: 3_500)
+        let source = BatchSource<Person, String>(initialToken: "") { token in
+            token.isEmpty ? .items(people(2), next: long) : .completed([])
+        }
+        let server = try startServer([peopleTable(source)])
+        defer { server.shutdown() }
+        let stream = try await SSEClient(port: server.port, path: "/tables/people/stream")
+        let error = try object(try await stream.next(named: "error").event.data)
+        #expect((error["message"] as? String)?.hasPrefix("The next token is too long to hand out (3502 bytes") == true,
+                "\(error)")
+        #expect(error["retryable"] as? Bool == false)
+    }
+
     @Test("closing a viewer's stream cancels its pending load (Task cancellation reaches the loader)")
     func closeCancelsLoad() async throws {
         let started = Counter(), cancelled = Counter()

@@ -1,25 +1,37 @@
+import CCrypto
 import Foundation
 
 /// Makes upstream cursors opaque and tamper-evident before they leave the server (proxy `next`, resume tokens).
 ///
-/// Sealed form: `base64url(ciphertext) "." base64url(tag)`, where `tag = HMAC-SHA-256(macKey, scope NUL cursor)`
-/// and the ciphertext is the cursor XOR a keystream of `HMAC-SHA-256(encKey, tag || counter)` blocks (a
-/// deterministic SIV construction). A client cannot read one (a next link may carry an API key the upstream
-/// echoed), forge or alter one, nor move one to another table (the scope, e.g. the table name, is signed in),
-/// so it can never turn a cursor into an arbitrary upstream URL. Equal cursors seal equally.
+/// Sealed form: `base64url(SIV || ciphertext)` (canonical, unpadded), AES-256-SIV (RFC 5297) from OpenSSL's
+/// libcrypto over a format byte (`0x02`) and the cursor, with the scope (`proxy:NAME`, `resume:NAME`) as associated
+/// data; its 64-byte key is HKDF-SHA-256 of the seal key. A client
+/// cannot read one (a next link may carry an API key the upstream echoed), forge or alter one, nor move one to
+/// another table or route (the scope is authenticated), so it can never turn a cursor into an arbitrary upstream
+/// URL. Equal cursors seal equally (SIV is deterministic): a loader whose next position equals the one it was
+/// given ends the list (``Batches``), which needs equal sealed positions.
 ///
-/// The key is random per process unless given: sealed cursors do not survive a restart (a resuming viewer then
-/// starts over). Thread-safe: immutable.
+/// `open` costs microseconds whatever a client sends: input longer than `maxLength` is refused before any work,
+/// and libcrypto's AES (AES-NI where the CPU has it) checks the SIV in one pass. The key is random per process
+/// unless given: sealed cursors do not survive a restart (a resuming viewer then starts over).
+///
+/// Thread-safe: immutable; each call uses a cipher context of its own.
 public struct CursorSeal: Sendable {
-    private let macKey: [UInt8]
-    private let encryptionKey: [UInt8]
-    /// Longest sealed cursor accepted by `open`.
-    public static let maxSealedLength = 8_192
+    private let key: [UInt8]
+    /// Longest sealed text `open` reads by default: a cursor inside a `Last-Event-ID` resume token (up to
+    /// ~3 KiB of cursor; room for the resume token's own fields is the token's business). Longer: refused unread.
+    public static let maxSealedLength = 4_096
+    /// Longest sealed cursor the JSON proxy's `?cursor=` takes (an upstream cursor up to ~1.5 KiB; real
+    /// cursors and next links are tens to hundreds of bytes). The proxy refuses to hand out a longer `next`.
+    public static let maxProxyCursorLength = 2_048
 
-    /// A seal with `key` (at least 16 bytes are advisable).
+    private static let tagLength = 16
+    /// The first plaintext byte: this format (and never an empty plaintext, which libcrypto's SIV cannot seal).
+    private static let format: UInt8 = 0x02
+
+    /// A seal with `key` (at least 16 random bytes are advisable).
     public init(key: [UInt8]) {
-        macKey = SHA256.hmac(key: key, message: Array("rowstream cursor mac".utf8))
-        encryptionKey = SHA256.hmac(key: key, message: Array("rowstream cursor encryption".utf8))
+        self.key = Self.deriveKey(from: key)
     }
 
     /// A seal with 32 fresh random bytes.
@@ -30,57 +42,110 @@ public struct CursorSeal: Sendable {
 
     /// The sealed form of `cursor` for `scope`.
     public func seal(_ cursor: String, scope: String) -> String {
-        let tag = tag(Array(cursor.utf8), scope: scope)
-        return Self.base64url(crypt(Array(cursor.utf8), tag: tag)) + "." + Self.base64url(tag)
+        let sealed = run(encrypt: true, [Self.format] + Array(cursor.utf8), tag: nil, scope: scope)
+        guard let sealed else { preconditionFailure("libcrypto failed to seal with AES-256-SIV") }
+        return Self.base64url(sealed.tag + sealed.output)
     }
 
-    /// The cursor inside `sealed` if it was sealed by this key for `scope`; nil otherwise.
-    public func open(_ sealed: String, scope: String) -> String? {
-        guard sealed.utf8.count <= Self.maxSealedLength else { return nil }
-        let parts = sealed.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, let ciphertext = Self.decode(parts[0]), let tag = Self.decode(parts[1]) else {
-            return nil
+    /// The cursor inside `sealed` if it was sealed by this key for `scope`; nil otherwise (also for input longer
+    /// than `maxLength`, refused before decoding).
+    public func open(_ sealed: String, scope: String, maxLength: Int = maxSealedLength) -> String? {
+        guard sealed.utf8.count <= maxLength, let bytes = Self.decode(sealed), bytes.count >= Self.tagLength,
+              let opened = run(encrypt: false, Array(bytes[Self.tagLength...]), tag: Array(bytes[..<Self.tagLength]),
+                               scope: scope)
+        else { return nil }
+        guard opened.output.first == Self.format else { return nil }
+        return String(validating: opened.output.dropFirst(), as: UTF8.self)
+    }
+
+    /// One AES-256-SIV operation: `input` sealed (its SIV returned as `tag`), or opened and checked against `tag`
+    /// (nil when it does not match: forged, altered, another scope or key).
+    private func run(encrypt: Bool, _ input: [UInt8], tag: [UInt8]?, scope: String) -> (output: [UInt8], tag: [UInt8])? {
+        guard let context = EVP_CIPHER_CTX_new() else { return nil }
+        defer { EVP_CIPHER_CTX_free(context) }
+        var tag = tag ?? [UInt8](repeating: 0, count: Self.tagLength)
+        var output = [UInt8](repeating: 0, count: input.count)
+        var length: Int32 = 0
+        let scope = Array(scope.utf8)
+        let ok = key.withUnsafeBufferPointer { key -> Bool in
+            guard EVP_CipherInit_ex2(context, Self.cipher.pointer, key.baseAddress, nil, encrypt ? 1 : 0, nil) == 1,
+                  encrypt || ccrypto_aead_set_tag(context, Int32(Self.tagLength), &tag) == 1,
+                  EVP_CipherUpdate(context, nil, &length, scope, Int32(scope.count)) == 1,
+                  EVP_CipherUpdate(context, &output, &length, input, Int32(input.count)) == 1,
+                  Int(length) == input.count
+            else { return false }
+            var final = [UInt8](repeating: 0, count: 16)
+            guard EVP_CipherFinal_ex(context, &final, &length) == 1 else { return false }
+            return !encrypt || ccrypto_aead_get_tag(context, Int32(Self.tagLength), &tag) == 1
         }
-        let plaintext = crypt(ciphertext, tag: tag)
-        let expected = self.tag(plaintext, scope: scope)
-        // Constant-time comparison: no early exit on the first differing byte.
-        guard tag.count == expected.count else { return nil }
-        var difference: UInt8 = 0
-        for (a, b) in zip(tag, expected) { difference |= a ^ b }
-        guard difference == 0 else { return nil }
-        return String(validating: plaintext, as: UTF8.self)
+        return ok ? (output, tag) : nil
     }
 
-    private func tag(_ cursor: [UInt8], scope: String) -> [UInt8] {
-        SHA256.hmac(key: macKey, message: Array(scope.utf8) + [0] + cursor)
-    }
-
-    /// XORs `bytes` with the keystream derived from `tag` (encrypts and decrypts alike).
-    private func crypt(_ bytes: [UInt8], tag: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var counter: UInt32 = 0
-        while out.count < bytes.count {
-            let counterBytes = [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: counter >> UInt32($0)) }
-            let block = SHA256.hmac(key: encryptionKey, message: tag + counterBytes)
-            for byte in block where out.count < bytes.count { out.append(bytes[out.count] ^ byte) }
-            counter += 1
+    /// The 64-byte AES-256-SIV key: HKDF-SHA-256 (RFC 5869) of `secret`, bound to this use by its info string.
+    private static func deriveKey(from secret: [UInt8]) -> [UInt8] {
+        var key = [UInt8](repeating: 0, count: 64)
+        var length = key.count
+        let info = Array("rowstream cursor seal v2: AES-256-SIV".utf8)
+        let salt = Array("rowstream".utf8)
+        guard let context = EVP_PKEY_CTX_new_id(ccrypto_pkey_hkdf(), nil) else {
+            preconditionFailure("libcrypto has no HKDF")
         }
-        return out
+        defer { EVP_PKEY_CTX_free(context) }
+        guard EVP_PKEY_derive_init(context) == 1,
+              EVP_PKEY_CTX_set_hkdf_md(context, EVP_sha256()) == 1,
+              EVP_PKEY_CTX_set1_hkdf_salt(context, salt, Int32(salt.count)) == 1,
+              EVP_PKEY_CTX_set1_hkdf_key(context, secret, Int32(secret.count)) == 1,
+              EVP_PKEY_CTX_add1_hkdf_info(context, info, Int32(info.count)) == 1,
+              EVP_PKEY_derive(context, &key, &length) == 1, length == 64
+        else { preconditionFailure("libcrypto failed to derive the cursor seal's key") }
+        return key
     }
 
+    /// libcrypto's AES-256-SIV, fetched once. Fetched algorithm objects are immutable and may be shared by
+    /// threads (OpenSSL 3 "Library contexts and fetching"), hence `@unchecked Sendable`.
+    private struct Cipher: @unchecked Sendable {
+        let pointer: OpaquePointer
+    }
+
+    private static let cipher: Cipher = {
+        guard let pointer = EVP_CIPHER_fetch(nil, "AES-256-SIV", nil) else {
+            preconditionFailure("libcrypto has no AES-256-SIV (OpenSSL 3.0 or later is required)")
+        }
+        return Cipher(pointer: pointer)
+    }()
+
+    /// base64url without padding (RFC 4648 section 5), on bytes (no Foundation string work: `open` is on every
+    /// resume and proxy request).
     private static func base64url(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        var out = [UInt8](Data(bytes).base64EncodedData())
+        while out.last == UInt8(ascii: "=") { out.removeLast() }
+        for index in out.indices {
+            if out[index] == UInt8(ascii: "+") { out[index] = UInt8(ascii: "-") }
+            if out[index] == UInt8(ascii: "/") { out[index] = UInt8(ascii: "_") }
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private static func decode(_ text: Substring) -> [UInt8]? {
-        guard text.utf8.allSatisfy({ $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0)
-            || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }) else { return nil }
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.utf8.count % 4 != 0 { base64.append("=") }
-        return Data(base64Encoded: base64).map { [UInt8]($0) }
+    /// The bytes of canonical unpadded base64url `text`; nil for any other character, a length no encoding
+    /// has, or set unused bits in the last character (which would give one value several spellings).
+    private static func decode(_ text: String) -> [UInt8]? {
+        var chars = Array(text.utf8)
+        guard chars.count % 4 != 1 else { return nil }
+        var last: UInt8 = 0
+        for index in chars.indices {
+            let char = chars[index]
+            switch char {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): last = char - UInt8(ascii: "A")
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): last = char - UInt8(ascii: "a") + 26
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): last = char - UInt8(ascii: "0") + 52
+            case UInt8(ascii: "-"): last = 62; chars[index] = UInt8(ascii: "+")
+            case UInt8(ascii: "_"): last = 63; chars[index] = UInt8(ascii: "/")
+            default: return nil
+            }
+        }
+        let unusedBits: UInt8 = switch chars.count % 4 { case 2: 0x0F; case 3: 0x03; default: 0 }
+        guard last & unusedBits == 0 else { return nil }
+        chars += repeatElement(UInt8(ascii: "="), count: (4 - chars.count % 4) % 4)
+        return Data(base64Encoded: Data(chars)).map { [UInt8]($0) }
     }
 }

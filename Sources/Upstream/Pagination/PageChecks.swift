@@ -12,6 +12,9 @@ public struct PageChecks: Sendable {
     /// A boolean "has more" flag (`has_more`, `meta.hasNextPage`). When set, it alone decides whether
     /// another page follows: `false` ends the list even if a cursor is present.
     public var hasMorePath: JSONPath? = nil
+    /// Removes secrets from the upstream's error text (at `errorPath`) before it is shortened and shown, should
+    /// the upstream echo a credential back (``SecretRedactor``).
+    public var redactor: SecretRedactor = .none
 
     /// No checks beyond status and JSON.
     public init() {}

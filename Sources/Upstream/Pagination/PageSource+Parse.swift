@@ -30,12 +30,18 @@ extension PageSource {
     /// Applies the ok and error paths.
     private func check(_ body: JSONValue) throws(UpstreamError) {
         if let okPath = checks.okPath, okPath.evaluate(body) != .bool(true) {
-            let detail = checks.errorPath.flatMap { $0.evaluate(body)?.displayText }.map { ": " + Self.shortened($0, 200) }
+            let detail = checks.errorPath.flatMap { $0.evaluate(body)?.displayText }.map { ": " + errorText($0) }
             throw .invalidPage("the upstream reported an error ('\(okPath)' is not true)\(detail ?? "")")
         }
         if let errorPath = checks.errorPath, let error = errorPath.evaluate(body), !error.isNull, error != .bool(false) {
-            throw .invalidPage("the upstream reported an error: \(Self.shortened(error.displayText ?? "", 200))")
+            throw .invalidPage("the upstream reported an error: \(errorText(error.displayText ?? ""))")
         }
+    }
+
+    /// The upstream's error text as shown: secrets redacted first (a secret cut in half would not match), then
+    /// the first 200 characters. Only the first 64 Ki characters are read.
+    private func errorText(_ text: String) -> String {
+        Self.shortened(checks.redactor.redact(String(text.prefix(65_536))), 200)
     }
 
     /// The items: the array at `itemsPath`, or every match when the path goes through `[]`.
