@@ -266,6 +266,7 @@ final class Connection: EventHandler, @unchecked Sendable {
 
     func close() {
         if isClosed { return }
+        if case .waiting(let pending) = state { pending.task.cancel() }  // nobody can receive its answer now
         if case .streaming(let writer, _) = state {
             context.counters.openStreams.add(-1, ordering: .relaxed)
             state = .closed
