@@ -9,9 +9,18 @@ import Foundation
 final class Connection: EventHandler, @unchecked Sendable {
     enum State {
         case idle
-        case waiting
+        case waiting(Pending)
         case streaming(StreamWriter, heartbeatDue: ContinuousClock.Instant?)
         case closed
+    }
+
+    /// A `.later` answer being produced. `id` tells its completion from a later request's (after a timeout).
+    struct Pending {
+        let id: UInt64
+        let task: Task<Void, Never>
+        let deadline: ContinuousClock.Instant
+        let head: Bool
+        let version: HTTPVersion
     }
 
     let fd: Int32
@@ -32,9 +41,8 @@ final class Connection: EventHandler, @unchecked Sendable {
     var lastWriteProgress = ContinuousClock.now
     /// Set once the answer is sent and the write side shut: until then, input is read and discarded (see `linger`).
     var lingerUntil: ContinuousClock.Instant?
-    /// The task computing a `.later` answer while `state` is `.waiting`: cancelled when the connection closes, so
-    /// work whose client went away can stop (``HTTPResult``).
-    var pendingAnswer: Task<Void, Never>?
+    /// Counts `.later` answers, to give each `Pending` its id.
+    private var pendingCount: UInt64 = 0
 
     init(fd: Int32, address: UInt32, owner: ServerLoop) {
         self.fd = fd
@@ -48,6 +56,8 @@ final class Connection: EventHandler, @unchecked Sendable {
 
     func handleEvents(_ events: UInt32) {
         if events & (csystem_EPOLLERR) != 0 { return close() }
+        // Hung up both ways while not reading (a pending answer's input is full): nothing can be delivered.
+        if events & csystem_EPOLLHUP != 0, readLimit == 0 { return close() }
         if events & (csystem_EPOLLIN | csystem_EPOLLHUP) != 0 { readAvailable() }
         if events & csystem_EPOLLOUT != 0 { flush() }
         processRequests()
@@ -57,7 +67,9 @@ final class Connection: EventHandler, @unchecked Sendable {
     /// Reads what is available (bounded per wake-up, for fairness).
     private func readAvailable() {
         for _ in 0..<4 where !isClosed && !inputClosed {
-            let count = owner.loop.readBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            let limit = readLimit
+            guard limit > 0 else { return }
+            let count = owner.loop.readBuffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, limit, 0) }
             if count == 0 {
                 inputClosed = true
             } else if count < 0 {
@@ -70,9 +82,18 @@ final class Connection: EventHandler, @unchecked Sendable {
             } else {
                 if parser.bufferedByteCount == 0, requestStartedAt == nil { requestStartedAt = .now }
                 parser.append(owner.loop.readBuffer[0..<count])
-                if count < owner.loop.readBuffer.count { return }
+                if count < limit { return }
             }
         }
+    }
+
+    /// Most bytes the next read may take. While a `.later` answer is pending, pipelined input is buffered only up
+    /// to `maxPendingInput`; past it the socket is not read until the answer is sent (TCP then slows the sender),
+    /// so a client cannot make the server hold more than that while it waits (it took 2 GB before).
+    private var readLimit: Int {
+        guard case .waiting = state else { return owner.loop.readBuffer.count }
+        let room = Self.maxPendingInput(context.configuration.limits) - parser.bufferedByteCount
+        return max(0, min(owner.loop.readBuffer.count, room))
     }
 
     /// Answers complete requests in order while idle and the write buffer has room.
@@ -102,20 +123,23 @@ final class Connection: EventHandler, @unchecked Sendable {
         case .now(let response):
             send(response, head: head, keepAlive: keepAlive, version: request.version)
         case .later(let produce):
-            state = .waiting
+            pendingCount += 1
+            let id = pendingCount
             let loop = owner.loop
-            pendingAnswer = Task {
+            let task = Task {
                 let response = await produce()
                 loop.execute {
-                    guard case .waiting = self.state else { return }
+                    // Not waiting for this answer any more: timed out (and answered 504), or closed.
+                    guard case .waiting(let pending) = self.state, pending.id == id else { return }
                     self.state = .idle
-                    self.pendingAnswer = nil
                     self.send(response, head: head, keepAlive: keepAlive && !self.shuttingDown,
                               version: request.version)
                     self.processRequests()
                     self.settle()
                 }
             }
+            state = .waiting(Pending(id: id, task: task, deadline: .now + context.configuration.responseTimeout,
+                                     head: head, version: request.version))
         }
     }
 
@@ -204,8 +228,12 @@ final class Connection: EventHandler, @unchecked Sendable {
             if inputClosed, isIdle { return close() }
         }
         var wanted: UInt32 = 0
-        let roomToRead = isIdle ? output.count <= context.configuration.maxWriteBufferBytes
-            && parser.bufferedByteCount < Self.maxBufferedInput(context.configuration.limits) : true
+        let roomToRead = switch state {
+        case .idle: output.count <= context.configuration.maxWriteBufferBytes
+            && parser.bufferedByteCount < Self.maxBufferedInput(context.configuration.limits)
+        case .waiting: readLimit > 0
+        case .streaming, .closed: true  // a stream's peer is read (and discarded) to see it hang up
+        }
         if !inputClosed && (!closeWhenFlushed || lingerUntil != nil) && roomToRead { wanted |= csystem_EPOLLIN }
         if output.count > 0 { wanted |= csystem_EPOLLOUT }
         if wanted != watchedEvents {
@@ -216,6 +244,11 @@ final class Connection: EventHandler, @unchecked Sendable {
 
     static func maxBufferedInput(_ limits: HTTPParserLimits) -> Int {
         limits.maxRequestLineBytes + limits.maxHeaderBytes + limits.maxBodyBytes + 4
+    }
+
+    /// Most unparsed input buffered while a `.later` answer is pending: one pipelined request head.
+    static func maxPendingInput(_ limits: HTTPParserLimits) -> Int {
+        limits.maxRequestLineBytes + limits.maxHeaderBytes + 4
     }
 
     /// Closes the fd and ends any stream. Idempotent.
@@ -235,8 +268,7 @@ final class Connection: EventHandler, @unchecked Sendable {
 
     func close() {
         if isClosed { return }
-        pendingAnswer?.cancel()
-        pendingAnswer = nil
+        if case .waiting(let pending) = state { pending.task.cancel() }  // nobody can receive its answer now
         if case .streaming(let writer, _) = state {
             context.counters.openStreams.add(-1, ordering: .relaxed)
             state = .closed
@@ -254,6 +286,18 @@ extension Connection {
     /// The request did not arrive in time: 408 and close.
     func timeOutRequest() {
         send(HTTPError(.requestTimeout, "Request timeout.").response, head: false, keepAlive: false, version: .http1_1)
+        flush()
+        settle()
+    }
+
+    /// A `.later` answer outlived `responseTimeout`: its task is cancelled (a late answer is dropped), the client
+    /// gets 504 and the connection closes (pipelined requests after it are not answered).
+    func timeOutResponse() {
+        guard case .waiting(let pending) = state else { return }
+        pending.task.cancel()
+        state = .idle
+        send(HTTPError(.gatewayTimeout, "Response timeout.").response, head: pending.head, keepAlive: false,
+             version: pending.version)
         flush()
         settle()
     }

@@ -44,8 +44,10 @@ final class ConnectionAdmission: Sendable {
     var admitted: Int { counts.withLock { $0.total } }
 
     /// The fixed answer to a refused connection: no request was read, so nothing of the client is echoed.
-    static let refusal: [UInt8] = Array((
-        "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
-        + "Content-Length: 27\r\nRetry-After: 1\r\nConnection: close\r\n\r\nToo many open connections.\n"
-    ).utf8)
+    static let refusal: [UInt8] = {
+        var response = HTTPError(.serviceUnavailable, "Too many open connections.").response
+        response.headers.add(name: "Retry-After", value: "1")
+        guard case .bytes(let body) = response.body else { return [] }
+        return ResponseHead.encode(response, contentLength: body.count, close: true, keepAliveHeader: false) + body
+    }()
 }

@@ -73,6 +73,26 @@ public final class HTTPServer: Sendable {
     /// A snapshot of the counters. Thread-safe.
     public var statistics: HTTPServerStatistics { context.counters.snapshot }
 
+    /// The most unparsed request bytes any open connection holds now (package-visible, for tests). Blocks until each
+    /// loop has answered: do not call it on a loop.
+    func largestBufferedInput() -> Int {
+        let loops = state.withLock { state -> [ServerLoop] in
+            if case .running(let loops, _) = state { loops } else { [] }
+        }
+        let largest = Mutex(0)
+        let answered = DispatchGroup()
+        for serverLoop in loops {
+            answered.enter()
+            serverLoop.loop.execute {
+                let value = serverLoop.largestBufferedInput
+                largest.withLock { $0 = max($0, value) }
+                answered.leave()
+            }
+        }
+        answered.wait()
+        return largest.withLock { $0 }
+    }
+
     /// Stops accepting, finishes open streams, closes idle connections, lets in-flight responses finish, and
     /// returns once every loop thread has exited - at most about `shutdownGrace` (then everything left is
     /// closed). Idempotent; a concurrent call waits for the first to complete.

@@ -22,6 +22,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(60)
     /// How long a request may take to arrive in full once its first byte came; then 408 and close.
     public var requestHeadTimeout: Duration = .seconds(10)
+    /// How long a deferred (`.later`) answer may take once its request has arrived; then the work producing it is
+    /// cancelled, the client gets `504` and the connection closes. Meanwhile at most one pipelined request head is
+    /// read from that connection. Keep it well above the slowest legitimate answer (an upstream's total timeout,
+    /// 15 s by default, plus its queueing).
+    public var responseTimeout: Duration = .seconds(120)
     /// How long `shutdown()` waits for responses and streams to finish before closing everything.
     public var shutdownGrace: Duration = .seconds(5)
     /// Most connections open at once; past it a new connection gets `503` and is closed. Each connection is one

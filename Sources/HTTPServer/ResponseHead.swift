@@ -17,9 +17,10 @@ enum ResponseHead {
         out.append(contentsOf: response.status.reason.utf8.lazy.filter { $0 >= 32 && $0 != 127 })
         out.append(contentsOf: "\r\n".utf8)
         for field in response.headers {
-            // The server owns framing headers.
+            // The server owns framing headers, and `X-Content-Type-Options` (written once, below).
             if HTTPHeaders.sameName(field.name, "Content-Length") || HTTPHeaders.sameName(field.name, "Connection")
-                || HTTPHeaders.sameName(field.name, "Transfer-Encoding") { continue }
+                || HTTPHeaders.sameName(field.name, "Transfer-Encoding")
+                || HTTPHeaders.sameName(field.name, "X-Content-Type-Options") { continue }
             // A name must be a token and a value must not hold CR, LF or NUL: otherwise the field is dropped,
             // so no value can split the response.
             guard !field.name.isEmpty, field.name.utf8.allSatisfy(RequestLine.isTokenByte),
@@ -30,6 +31,9 @@ enum ResponseHead {
             out.append(contentsOf: field.value.utf8)
             out.append(contentsOf: "\r\n".utf8)
         }
+        // Every response: a browser must never sniff a body as another type than it is declared (a plain-text
+        // error carrying upstream text rendered as HTML, a JSON or SSE body run as script).
+        out.append(contentsOf: "X-Content-Type-Options: nosniff\r\n".utf8)
         if let contentLength, !response.status.forbidsBody {
             out.append(contentsOf: "Content-Length: ".utf8)
             appendDecimal(contentLength, to: &out)
@@ -46,7 +50,7 @@ enum ResponseHead {
 
     /// Room for the status line, the fields and the framing headers, so the array grows once.
     private static func estimatedSize(_ response: HTTPResponse) -> Int {
-        var size = 96 + response.status.reason.utf8.count
+        var size = 128 + response.status.reason.utf8.count
         for field in response.headers { size += field.name.utf8.count + field.value.utf8.count + 4 }
         return size
     }

@@ -18,7 +18,8 @@ final class ServerLoop: @unchecked Sendable {
     /// Installs the sweep timer. - Important: loop-confined.
     func startSweeping() {
         let config = context.configuration
-        let shortest = min(config.heartbeatInterval, config.idleTimeout, config.requestHeadTimeout, .seconds(1))
+        let shortest = min(config.heartbeatInterval, config.idleTimeout, config.requestHeadTimeout,
+                           config.responseTimeout, .seconds(1))
         loop.addRepeatingTimer(every: max(shortest / 2, .milliseconds(10))) { [self] in sweep() }
     }
 
@@ -81,6 +82,11 @@ final class ServerLoop: @unchecked Sendable {
         if shuttingDown, connections.isEmpty { loop.stop() }
     }
 
+    /// The most unparsed request bytes any connection of this loop holds now (for tests). - Important: loop-confined.
+    var largestBufferedInput: Int {
+        connections.values.lazy.map(\.parser.bufferedByteCount).max() ?? 0
+    }
+
     /// The heartbeat comment, one array shared by every stream's write buffer.
     private static let ping = Array(": ping\n\n".utf8)
 
@@ -95,7 +101,9 @@ final class ServerLoop: @unchecked Sendable {
                 connection.streamOutput(.bytes(Self.ping))
                 continue
             }
-            if let until = connection.lingerUntil, until <= now {
+            if case .waiting(let pending) = connection.state, pending.deadline <= now {
+                connection.timeOutResponse()
+            } else if let until = connection.lingerUntil, until <= now {
                 connection.close()
             } else if connection.output.count > 0, now - connection.lastWriteProgress > config.idleTimeout {
                 connection.close()

@@ -4,22 +4,22 @@ import Foundation
 /// `Public/` folder; files added later are not seen).
 ///
 /// GET and HEAD only; content type by extension; strong `ETag` from a content hash, `If-None-Match` -> 304;
-/// `/` and `/dir/` -> `index.html`. Thread-safe: immutable after `init`.
+/// `/` and `/dir/` -> `index.html`; files and folders whose name starts with `.` are not served.
+/// Thread-safe: immutable after `init`.
 public struct StaticFiles: HTTPResponder {
     struct File: Sendable {
         let bytes: [UInt8]
         let etag: String
         let contentType: String
-        /// The response's fields, built once: `Content-Type`, `ETag`, `Cache-Control`, `X-Content-Type-Options`.
+        /// The response's fields, built once: `Content-Type`, `ETag`, `Cache-Control` (`X-Content-Type-Options`
+        /// is on every response, see `ResponseHead`).
         let headers: HTTPHeaders
 
         init(bytes: [UInt8], etag: String, contentType: String) {
             self.bytes = bytes
             self.etag = etag
             self.contentType = contentType
-            var headers: HTTPHeaders = ["Content-Type": contentType, "ETag": etag, "Cache-Control": "no-cache"]
-            headers.add(name: "X-Content-Type-Options", value: "nosniff")
-            self.headers = headers
+            headers = ["Content-Type": contentType, "ETag": etag, "Cache-Control": "no-cache"]
         }
     }
 
@@ -37,6 +37,12 @@ public struct StaticFiles: HTTPResponder {
             throw HTTPError(.internalServerError, "Static root is not a directory: \(root)")
         }
         while let relative = walker.nextObject() as? String {
+            // Dotfiles and dot-folders (`.env`, `.git/`) are never loaded, so never served: a request naming one,
+            // plainly or percent-encoded (`/%2eenv`, decoded before the lookup), finds no file and gets 404.
+            if relative.split(separator: "/").last?.hasPrefix(".") == true {
+                walker.skipDescendants()
+                continue
+            }
             let full = realRoot + "/" + relative
             // Symlinks are resolved and must stay inside the root: a link out of it is never served.
             guard let real = Self.realPath(full), real.hasPrefix(realRoot + "/") else { continue }

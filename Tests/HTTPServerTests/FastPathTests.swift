@@ -54,13 +54,15 @@ import Testing
         var response = HTTPResponse(status: .ok, headers: ["Content-Type": "text/css", "Content-Length": "9"])
         response.headers.add(name: "Bad Name", value: "x")
         response.headers.add(name: "X-Split", value: "a\r\nb")
+        response.headers.add(name: "x-content-type-options", value: "sniff-away")  // the server's own, once
         let head = ResponseHead.encode(response, contentLength: 1234567, close: false, keepAliveHeader: true)
         #expect(String(decoding: head, as: UTF8.self)
-            == "HTTP/1.1 200 OK\r\nContent-Type: text/css\r\nContent-Length: 1234567\r\nConnection: keep-alive\r\n\r\n")
+            == "HTTP/1.1 200 OK\r\nContent-Type: text/css\r\nX-Content-Type-Options: nosniff\r\n"
+            + "Content-Length: 1234567\r\nConnection: keep-alive\r\n\r\n")
         let notFound = ResponseHead.encode(HTTPResponse(status: .notFound), contentLength: 0, close: true,
                                            keepAliveHeader: false)
         #expect(String(decoding: notFound, as: UTF8.self)
-            == "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            == "HTTP/1.1 404 Not Found\r\nX-Content-Type-Options: nosniff\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
     }
 }
 

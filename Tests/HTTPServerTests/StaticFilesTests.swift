@@ -75,3 +75,34 @@ import Testing
         #expect(throws: (any Error).self) { try StaticFiles(root: "/nonexistent-rowstream-\(UUID().uuidString)") }
     }
 }
+
+/// Dotfiles in the public folder are never served (issue 13, item 7).
+@Suite struct StaticDotfileTests {
+    @Test func dotfilesAndDotFoldersAnswer404PlainOrEncoded() throws {
+        let root = NSTemporaryDirectory() + "rowstream-dotfiles-\(UUID().uuidString)"
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: root + "/.git", withIntermediateDirectories: true)
+        try manager.createDirectory(atPath: root + "/sub", withIntermediateDirectories: true)
+        defer { try? manager.removeItem(atPath: root) }
+        for path in ["/.env", "/.git/config", "/sub/.hidden"] {
+            try Data("API_KEY=s3cr3t".utf8).write(to: URL(fileURLWithPath: root + path))
+        }
+        try Data("ok".utf8).write(to: URL(fileURLWithPath: root + "/sub/visible.txt"))
+        let files = try StaticFiles(root: root)
+        for target in ["/.env", "/%2eenv", "/%2Eenv", "/.git/config", "/%2egit/config", "/sub/.hidden",
+                       "/sub/%2ehidden", "/.git/", "/sub/.hidden?x=1"] {
+            guard case .now(let response) = files.respond(to: HTTPRequest(method: .get, target: target)),
+                  case .bytes(let body) = response.body else {
+                Issue.record("no immediate response for \(target)")
+                continue
+            }
+            #expect(response.status == .notFound, "\(target)")
+            #expect(!String(decoding: body, as: UTF8.self).contains("s3cr3t"), "\(target)")
+        }
+        guard case .now(let visible) = files.respond(to: HTTPRequest(method: .get, target: "/sub/visible.txt")) else {
+            Issue.record("no immediate response")
+            return
+        }
+        #expect(visible.status == .ok)
+    }
+}
