@@ -5,6 +5,8 @@ import os
 import pytest
 from playwright.sync_api import sync_playwright
 
+from support import TIMEOUT_MS
+
 HERE = os.path.dirname(__file__)
 INSTRUMENT = open(os.path.join(HERE, "instrument.js")).read()
 FIGURES = []
@@ -87,7 +89,7 @@ def open_page(browser):
         probes.append(probe)
         probe.page.goto(url, wait_until="domcontentloaded")
         if wait_for_rows:
-            probe.page.wait_for_selector("#rs-rows tr", timeout=15_000)
+            probe.page.wait_for_selector("#rs-rows tr", timeout=TIMEOUT_MS)
         return probe
 
     yield make
