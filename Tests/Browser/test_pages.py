@@ -5,7 +5,7 @@ restarts its own table only."""
 import json
 import urllib.request
 
-from support import TIMEOUT, open_paused, proxy_fixture, server_fixture, wait_until
+from support import TIMEOUT, after_frames, open_paused, proxy_fixture, server_fixture, wait_until
 
 BATCH = 20
 TABLES = ["customers", "customers-by-city", "customers-cards"]
@@ -29,9 +29,17 @@ def counts(probe):
 
 
 def settled(probe):
-    """Every table idle (nothing pending) and showing rows."""
-    snapshot = probe.page.evaluate("window.Rowstream && window.Rowstream.snapshot()")
-    return snapshot and all(s["phase"] == "idle" and not s["pending"] and s["shown"] > 0 for s in snapshot.values())
+    """Every table idle (nothing pending) and showing rows, and still the same after the page handled a few more
+    frames: a batch that leaves a table's end near makes it ask for the next one a frame later."""
+    def idle():
+        snapshot = probe.page.evaluate("window.Rowstream && window.Rowstream.snapshot()")
+        ok = snapshot and all(s["phase"] == "idle" and not s["pending"] and s["shown"] > 0 for s in snapshot.values())
+        return ok and {name: s["shown"] for name, s in snapshot.items()}
+    before = idle()
+    if not before:
+        return False
+    after_frames(probe.page)
+    return idle() == before
 
 
 def open_overview(open_page, url):

@@ -62,7 +62,7 @@ def test_a_table_on_a_page_prunes_in_its_box_and_brings_rows_back(long_list, ope
     assert len(indexes(probe, "customers")) < 200
     for _ in range(100):                                                  # back to the top, a step at a time
         probe.page.evaluate("document.getElementById('rs-scroll--customers').scrollTop -= 400")
-        probe.page.wait_for_timeout(30)
+        after_frames(probe.page, 1)                   # the page handles each step's scroll
         if probe.page.evaluate("document.getElementById('rs-scroll--customers').scrollTop") == 0:
             break
     wait_until(lambda: 0 in indexes(probe, "customers"), message="the first batch back")
