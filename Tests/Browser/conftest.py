@@ -82,6 +82,7 @@ def open_page(browser):
 
     def make(url, allowed_console=(), wait_for_rows=True, init_config=None, **options):
         context = browser.new_context(viewport={"width": 1280, "height": 800}, **options)
+        context.set_default_timeout(TIMEOUT_MS)          # Playwright's own waits: the suite's one bound
         context.add_init_script(INSTRUMENT)
         if init_config:
             context.add_init_script("window.RowstreamConfig = %s;" % init_config)
