@@ -1,6 +1,7 @@
 """The page as a viewer uses it, against the real server and its demo upstream (95 rows, batches of 10)."""
 from support import (TIMEOUT, TIMEOUT_MS, after_frames, events, open_paused, proxy_fixture, scroll_to_end,  # noqa: F401
                      server_fixture, wait_until)
+# (`events` and `scroll_to_end` live in support.py; still importable from here, as older test files do.)
 
 BATCH = 10
 ITEMS = 95
