@@ -5,6 +5,8 @@ import os
 import pytest
 from playwright.sync_api import sync_playwright
 
+from support import TIMEOUT_MS
+
 HERE = os.path.dirname(__file__)
 INSTRUMENT = open(os.path.join(HERE, "instrument.js")).read()
 FIGURES = []
@@ -80,6 +82,7 @@ def open_page(browser):
 
     def make(url, allowed_console=(), wait_for_rows=True, init_config=None, **options):
         context = browser.new_context(viewport={"width": 1280, "height": 800}, **options)
+        context.set_default_timeout(TIMEOUT_MS)          # Playwright's own waits: the suite's one bound
         context.add_init_script(INSTRUMENT)
         if init_config:
             context.add_init_script("window.RowstreamConfig = %s;" % init_config)
@@ -87,7 +90,7 @@ def open_page(browser):
         probes.append(probe)
         probe.page.goto(url, wait_until="domcontentloaded")
         if wait_for_rows:
-            probe.page.wait_for_selector("#rs-rows tr", timeout=15_000)
+            probe.page.wait_for_selector("#rs-rows tr", timeout=TIMEOUT_MS)
         return probe
 
     yield make

@@ -1,8 +1,9 @@
 // Injected before the page's own scripts: records what the tests assert on and the figures they print.
 // Layout shifts (CLS), paint timings, every rowstream:* DOM event, the EventSources the page opens,
-// and the time from each batch's arrival to the next painted frame.
+// every `heartbeat` event (and the EventSource it came on), every fetch the page starts (logged when it starts,
+// synchronously), and the time from each batch's arrival to the next painted frame.
 (function () {
-  const log = { cls: 0, shifts: [], events: [], sources: [], rowsPainted: [], dialogs: 0 };
+  const log = { cls: 0, shifts: [], events: [], sources: [], rowsPainted: [], dialogs: 0, heartbeats: [], fetches: [] };
   window.__rs = log;
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
@@ -40,9 +41,16 @@
   window.EventSource = class extends NativeEventSource {
     constructor(url, init) {
       super(url, init);
+      const source = log.sources.length;
       log.sources.push({ url: String(url), t: performance.now() });
       open.push(this);
+      this.addEventListener('heartbeat', () => log.heartbeats.push({ t: performance.now(), source }));
     }
+  };
+  const nativeFetch = window.fetch;
+  window.fetch = function (input, init) {
+    log.fetches.push({ method: (init && init.method) || 'GET', url: String(input && input.url || input), t: performance.now() });
+    return nativeFetch.apply(this, arguments);
   };
   for (const name of ['alert', 'confirm', 'prompt']) {
     window[name] = () => { log.dialogs += 1; };

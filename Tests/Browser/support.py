@@ -1,5 +1,8 @@
-"""Test support: the real rowstream server (by PID), a TCP proxy that can cut or freeze live connections,
-and small helpers to read /metrics and the demo upstream. Every wait is bounded; every thread is stopped."""
+"""Test support: the real rowstream server (by PID) and `server_fixture` to start one per module or test, a TCP
+proxy that can cut, freeze or pause live connections, one wait (`wait_until`), one SSE reader (`read_sse`), and
+small helpers to read /metrics, the demo upstream and the page's instrumented log. Every wait is bounded (by
+`TIMEOUT`, generous: a busy machine is slow, not wrong); every thread and process is stopped."""
+import codecs
 import json
 import os
 import re
@@ -11,9 +14,13 @@ import threading
 import time
 import urllib.request
 
+import pytest
+
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BINARY = os.environ.get("ROWSTREAM_BINARY", os.path.join(ROOT, ".build", "release", "rowstream"))
 BANNER = re.compile(r"serving http://127\.0\.0\.1:(\d+)/ \(demo upstream on 127\.0\.0\.1:(\d+)\)")
+TIMEOUT = 30                      # seconds: the bound of every wait for something that must happen
+TIMEOUT_MS = TIMEOUT * 1000       # the same, for Playwright's waits
 
 
 class RowstreamServer:
@@ -23,7 +30,7 @@ class RowstreamServer:
         self.process = subprocess.Popen(
             [BINARY, "--port", "0", "--public", os.path.join(ROOT, "Public"), *map(str, flags)],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
-        line = self._read_banner(timeout=15)
+        line = self._read_banner(timeout=TIMEOUT)
         match = BANNER.search(line)
         if not match:
             self.stop()
@@ -47,7 +54,7 @@ class RowstreamServer:
         self.process.stdout.close()
         self.process.stderr.close()
 
-    def get(self, path, timeout=10):
+    def get(self, path, timeout=TIMEOUT):
         with urllib.request.urlopen(self.url + path, timeout=timeout) as response:
             return response.status, response.read().decode()
 
@@ -87,10 +94,34 @@ class RowstreamServer:
         raise AssertionError("the upstream never ended")
 
 
+def server_fixture(*flags, scope="module"):
+    """A pytest fixture (named by the variable it is assigned to) that starts `RowstreamServer(*flags)` once per
+    `scope` and stops it by PID afterwards: `grid = server_fixture("--demo-layout", "grid")`."""
+    @pytest.fixture(scope=scope)
+    def fixture():
+        server = RowstreamServer(*flags)
+        try:
+            yield server
+        finally:
+            server.stop()
+    return fixture
+
+
+def proxy_fixture(server="server"):
+    """A pytest fixture: a `CutProxy` per test in front of the server fixture named `server`."""
+    @pytest.fixture
+    def fixture(request):
+        with CutProxy(request.getfixturevalue(server).port) as proxy:
+            yield proxy
+    return fixture
+
+
 class CutProxy:
     """A TCP proxy in front of the server. `cut()` closes live connections whose request line matches;
     `freeze()` stops forwarding server bytes on them while keeping them open (a silent, half-dead stream);
-    `hold()` swallows new stream requests (never answered) until `release()`. Threads stop on `close()`."""
+    `hold()` swallows new stream requests (never answered) until `release()`; `pause()` keeps new stream
+    requests waiting, unforwarded, until `resume()` sends them on (a first batch that cannot come before the
+    test lets it). Threads stop on `close()`; usable as a context manager."""
 
     def __init__(self, target_port):
         self.target_port = target_port
@@ -102,6 +133,8 @@ class CutProxy:
         self.links = []            # [client, upstream, first_line, frozen_flag_list]
         self.holding = False
         self.held = []
+        self.pausing = False
+        self.paused = []
         self.stopping = False
         self.threads = [threading.Thread(target=self._accept, daemon=True)]
         self.threads[0].start()
@@ -134,7 +167,10 @@ class CutProxy:
         client, upstream = link["client"], link["upstream"]
         try:
             while not self.stopping:
-                ready, _, _ = select.select([client, upstream], [], [], 0.2)
+                if link.get("waiting") is not None and not self.pausing:   # resumed: send the request on
+                    upstream.sendall(b"".join(link["waiting"]))
+                    link["waiting"] = None
+                ready, _, _ = select.select([client, upstream], [], [], 0.05)
                 for sock in ready:
                     data = sock.recv(65536)
                     if not data:
@@ -146,7 +182,13 @@ class CutProxy:
                                 link["frozen"] = link["held"] = True       # swallowed: never answered
                                 with self.lock:
                                     self.held.append(link)
-                        if not link.get("held"):
+                            elif self.pausing and b"/stream" in link["line"] and link.get("waiting") is None:
+                                link["waiting"] = []                       # forwarded on resume()
+                                with self.lock:
+                                    self.paused.append(link)
+                        if link.get("waiting") is not None:
+                            link["waiting"].append(data)
+                        elif not link.get("held"):
                             upstream.sendall(data)
                     elif not link["frozen"]:
                         client.sendall(data)
@@ -191,6 +233,18 @@ class CutProxy:
     def release(self):
         self.holding = False
 
+    def pause(self):
+        """From now on, new stream requests wait in the proxy, unanswered, until `resume()` forwards them."""
+        self.pausing = True
+
+    def resume(self):
+        self.pausing = False
+
+    def paused_count(self):
+        """Stream requests that waited (or wait) for `resume()`."""
+        with self.lock:
+            return len(self.paused)
+
     def held_count(self):
         with self.lock:
             return len(self.held)
@@ -208,9 +262,16 @@ class CutProxy:
         for thread in threads:
             thread.join(timeout=5)
 
+    def __enter__(self):
+        return self
 
-def wait_until(predicate, timeout=15, interval=0.05, message="condition"):
-    """Polls `predicate` until it is truthy (returns its value) or fails after `timeout` seconds."""
+    def __exit__(self, *_):
+        self.close()
+
+
+def wait_until(predicate, timeout=TIMEOUT, interval=0.05, message="condition"):
+    """Polls `predicate` until it is truthy (returns its value) or fails after `timeout` seconds. The only wait
+    of the suite: wait for an outcome, never for a time."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()
@@ -218,3 +279,147 @@ def wait_until(predicate, timeout=15, interval=0.05, message="condition"):
             return value
         time.sleep(interval)
     raise AssertionError("timed out waiting for " + message)
+
+
+# ---- The event stream, read as a browser's EventSource reads it ------------------------------------------
+
+class SSEEvent:
+    """One dispatched event: its type (`message` when it names none), its data (lines joined by "\\n"), its id."""
+
+    def __init__(self, event, data, id):
+        self.event, self.data, self.id = event, data, id
+
+    def json(self):
+        return json.loads(self.data)
+
+    def __repr__(self):
+        return "SSEEvent(%r, %r, id=%r)" % (self.event, self.data[:80], self.id)
+
+
+LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def parse_sse(chunks):
+    """Yields the events in an iterable of byte chunks as the HTML spec's EventSource parser does: lines end in
+    CRLF, LF or CR (anywhere across chunk boundaries); comment lines (`: ping` heartbeats) may appear anywhere,
+    between events or inside one, and are skipped; `data` lines join with "\\n"; a blank line dispatches; one
+    space after the colon is dropped; unknown fields are ignored; an event without data is not dispatched."""
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    buffer, event, data, last_id, after_cr = "", "", [], None, False
+    for chunk in chunks:
+        buffer += decoder.decode(chunk)
+        while True:
+            if after_cr and buffer:                                       # a CR that ended the last chunk:
+                buffer, after_cr = (buffer[1:] if buffer[0] == "\n" else buffer), False   # drop its LF
+            match = LINE_END.search(buffer)
+            if not match:
+                break
+            line, buffer = buffer[:match.start()], buffer[match.end():]
+            after_cr = match.group() == "\r" and not buffer
+            if line == "":
+                if data:
+                    yield SSEEvent(event or "message", "\n".join(data), last_id)
+                event, data = "", []
+                continue
+            if line.startswith(":"):
+                continue
+            name, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if name == "event":
+                event = value
+            elif name == "data":
+                data.append(value)
+            elif name == "id" and "\0" not in value:
+                last_id = value
+
+
+def read_sse(url, until, timeout=TIMEOUT, headers=None):
+    """Opens the event stream at `url` and returns its events (comments skipped) up to and including the first
+    for which `until(event)` is true; fails when the stream ends first or after `timeout` seconds."""
+    request = urllib.request.Request(url, headers=dict({"Accept": "text/event-stream"}, **(headers or {})))
+    deadline = time.monotonic() + timeout
+    seen = []
+    with urllib.request.urlopen(request, timeout=timeout) as response:
+        def chunks():
+            while time.monotonic() < deadline:
+                chunk = response.read1(65536)
+                if not chunk:
+                    return
+                yield chunk
+        for event in parse_sse(chunks()):
+            seen.append(event)
+            if until(event):
+                return seen
+    raise AssertionError("the stream ended or timed out before the expected event; events: %r" % seen)
+
+
+# ---- The page: its instrumented log (instrument.js), frames, scrolling -----------------------------------
+
+def events(probe, kind):
+    """The page's `rowstream:KIND` events so far, as instrument.js logged them."""
+    return [event for event in probe.rs()["events"] if event["type"] == kind]
+
+
+FRAMES = """(n) => new Promise((done) => {
+  const step = (k) => (k > 0 ? requestAnimationFrame(() => step(k - 1)) : setTimeout(done, 0));
+  step(n);
+})"""
+
+
+def after_frames(page, frames=3):
+    """Returns once the page has rendered `frames` more frames and run a task after them: by then every scroll
+    event, IntersectionObserver callback and animation event that an earlier action caused has been dispatched.
+    What a "nothing happened" assertion waits for, instead of a sleep."""
+    page.evaluate(FRAMES, frames)
+
+
+def open_paused(proxy, open_page, path="", **options):
+    """Opens `path` through `proxy` with the page's event stream paused there (`CutProxy.pause()`): the first
+    paint, for as long as the test needs it; `proxy.resume()` lets the stream (and its first batch) through."""
+    proxy.pause()
+    paused = proxy.paused_count()
+    probe = open_page(proxy.url + path, wait_for_rows=False, **options)
+    wait_until(lambda: proxy.paused_count() > paused, message="the page's stream request, paused")
+    return probe
+
+
+TO_THE_BOTTOM = "window.scrollTo(0, document.documentElement.scrollHeight)"
+
+
+def scroll_until(probe, done, scroll=TO_THE_BOTTOM, timeout=2 * TIMEOUT, message="scrolling"):
+    """Runs the `scroll` script until `done()` is truthy (bounded: `timeout` seconds)."""
+    def step():
+        if done():
+            return True
+        probe.page.evaluate(scroll)
+        return False
+    wait_until(step, timeout=timeout, message=message)
+
+
+def scroll_to_end(probe, timeout=2 * TIMEOUT):
+    """Scrolls to the bottom until the list is complete (bounded)."""
+    scroll_until(probe, lambda: probe.table("data-state") == "complete", timeout=timeout,
+                 message="the list to complete while scrolling")
+
+
+# ---- Live changes (the demo's live mode) -----------------------------------------------------------------
+
+LIVE_DEMO = ("--demo-items", 300, "--batch-size", 30, "--demo-latency-ms", 20, "--demo-live-seconds", 1,
+             "--demo-refresh-seconds", 0)   # refreshed by the tests only
+
+WATCH_LIVE = """() => {
+  window.__live = { flashes: 0, events: [] };
+  document.addEventListener('animationstart', (e) => { if (e.animationName === 'rs-flash') window.__live.flashes += 1; });
+  document.addEventListener('rowstream:live', (e) => window.__live.events.push(e.detail));
+}"""
+
+
+def refresh_until_changed(server, table="customers"):
+    """POSTs the table's refresh until the demo's live mode has moved on (a generation per second; bounded);
+    returns the refresh's summary."""
+    def changed():
+        request = urllib.request.Request(server.url + "/tables/%s/refresh" % table, method="POST")
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
+            summary = json.load(response)
+        return summary if summary["inserted"] > 0 and summary["updated"] > 0 else None
+    return wait_until(changed, interval=0.3, message="a live change")

@@ -2,10 +2,8 @@
 without the scroll position jumping; 100,000 rows scroll by with a flat DOM and heap."""
 import os
 
-import pytest
-
 from conftest import figure
-from support import RowstreamServer, wait_until
+from support import server_fixture, wait_until
 
 ANCHOR = """() => {
   const row = Array.from(document.querySelectorAll('#rs-rows tr[data-index]'))
@@ -18,18 +16,8 @@ SCROLL_ROWS = int(os.environ.get("ROWSTREAM_SCROLL_ROWS", "30000"))
 TOP_OF = "(i) => document.querySelector('#rs-rows tr[data-index=\"' + i + '\"]').getBoundingClientRect().top"
 
 
-@pytest.fixture(scope="module")
-def small():
-    server = RowstreamServer("--demo-items", 2000, "--batch-size", 50, "--demo-latency-ms", 20)
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def huge():
-    server = RowstreamServer("--demo-items", SCROLL_ROWS, "--batch-size", 500, "--demo-latency-ms", 0)
-    yield server
-    server.stop()
+small = server_fixture("--demo-items", 2000, "--batch-size", 50, "--demo-latency-ms", 20)
+huge = server_fixture("--demo-items", SCROLL_ROWS, "--batch-size", 500, "--demo-latency-ms", 0)
 
 
 def stats(probe):

@@ -6,25 +6,14 @@ import statistics
 import pytest
 
 from conftest import figure
-from support import ROOT, RowstreamServer, wait_until
-from test_stream_page import events
+from support import ROOT, events, server_fixture, wait_until
 
 LATENCY_MS = 150
 SHOTS = os.environ.get("ROWSTREAM_SCREENSHOTS", os.path.join(ROOT, ".artifacts", "screenshots"))
 
 
-@pytest.fixture(scope="module")
-def server():
-    server = RowstreamServer("--demo-items", 2500, "--batch-size", 25, "--demo-latency-ms", LATENCY_MS)
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def slow():
-    server = RowstreamServer("--demo-items", 2500, "--batch-size", 25, "--demo-latency-ms", 60_000)
-    yield server
-    server.stop()
+server = server_fixture("--demo-items", 2500, "--batch-size", 25, "--demo-latency-ms", LATENCY_MS)
+slow = server_fixture("--demo-items", 2500, "--batch-size", 25, "--demo-latency-ms", 60_000)
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])

@@ -1,18 +1,11 @@
 """The grid layout: cards in a responsive grid, skeleton cards of the same shape first, the same batching and
 infinite scroll."""
-import pytest
-
-from support import RowstreamServer, wait_until
+from support import TIMEOUT_MS, open_paused, proxy_fixture, scroll_to_end, server_fixture
 
 BATCH = 12
 
-
-@pytest.fixture(scope="module")
-def grid():
-    server = RowstreamServer("--demo-items", 40, "--batch-size", BATCH, "--demo-latency-ms", 400,
-                             "--demo-layout", "grid")
-    yield server
-    server.stop()
+grid = server_fixture("--demo-items", 40, "--batch-size", BATCH, "--demo-latency-ms", 400, "--demo-layout", "grid")
+proxy = proxy_fixture("grid")      # the first paint: the page's stream waits in the proxy until the test resumes it
 
 
 BOXES = """(selector) => Array.from(document.querySelectorAll(selector)).slice(0, 4).map((card) => {
@@ -22,16 +15,18 @@ BOXES = """(selector) => Array.from(document.querySelectorAll(selector)).slice(0
 })"""
 
 
-def test_skeleton_cards_have_the_shape_of_real_cards(grid, open_page):
+def test_skeleton_cards_have_the_shape_of_real_cards(grid, proxy, open_page):
     status, html = grid.get("/")
     assert status == 200 and 'data-layout="grid"' in html
     pending = html.split('<tbody id="rs-pending">', 1)[1].split("</tbody>", 1)[0]
     assert pending.count('<tr class="rs-skeleton rs-card"') == BATCH     # in the first bytes, no script needed
-    probe = open_page(grid.url, wait_for_rows=False)
+    probe = open_paused(proxy, open_page)
     skeleton = probe.page.evaluate(BOXES, "#rs-pending tr.rs-skeleton")
     assert len(skeleton) == 4
     assert len({left for left, _, _, _ in skeleton}) == 4, "cards side by side in a grid, not rows"
-    probe.page.wait_for_selector("#rs-rows tr.rs-card", timeout=15_000)
+    assert probe.page.eval_on_selector_all("#rs-rows tr", "rows => rows.length") == 0
+    proxy.resume()
+    probe.page.wait_for_selector("#rs-rows tr.rs-card", timeout=TIMEOUT_MS)
     real = probe.page.evaluate(BOXES, "#rs-rows tr.rs-card")
     for (left_s, width_s, height_s, parts_s), (left_r, width_r, height_r, parts_r) in zip(skeleton, real):
         assert abs(left_s - left_r) < 0.5 and abs(width_s - width_r) < 0.5 and abs(height_s - height_r) < 0.5
@@ -45,13 +40,8 @@ def test_skeleton_cards_have_the_shape_of_real_cards(grid, open_page):
 
 def test_cards_scroll_in_batches_to_the_end(grid, open_page):
     probe = open_page(grid.url, wait_for_rows=False)
-    probe.page.wait_for_selector("#rs-rows tr.rs-card", timeout=15_000)
-    for _ in range(300):
-        if probe.table("data-state") == "complete":
-            break
-        probe.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
-        probe.page.wait_for_timeout(50)
-    assert probe.table("data-state") == "complete"
+    probe.page.wait_for_selector("#rs-rows tr.rs-card", timeout=TIMEOUT_MS)
+    scroll_to_end(probe)
     indexes = probe.indexes()
     assert indexes == list(range(40))
     assert len(probe.posts()) == 3, "one demand per batch after the first"

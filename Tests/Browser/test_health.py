@@ -2,23 +2,12 @@
 `online` / `visibilitychange` reconnect a dead one; never more than one EventSource per page."""
 import pytest
 
-from support import CutProxy, RowstreamServer, wait_until
-from test_stream_page import events, scroll_to_end
+from support import CutProxy, events, read_sse, scroll_to_end, server_fixture, wait_until
 
-
-@pytest.fixture(scope="module")
-def fast_heartbeat():
-    server = RowstreamServer("--demo-items", 95, "--batch-size", 10, "--demo-latency-ms", 100,
-                             "--heartbeat-seconds", 1)
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def slow_heartbeat():
-    server = RowstreamServer("--demo-items", 95, "--batch-size", 10, "--demo-latency-ms", 100)
-    yield server
-    server.stop()
+fast_heartbeat = server_fixture("--demo-items", 95, "--batch-size", 10, "--demo-latency-ms", 100, "--heartbeat-seconds", 1)
+slow_heartbeat = server_fixture("--demo-items", 95, "--batch-size", 10, "--demo-latency-ms", 100)
+HEARTBEAT_MS = 2000                          # `heartbeat` events every two `: ping`s of --heartbeat-seconds 1
+SILENCE_MS = 2.5 * HEARTBEAT_MS              # the watchdog's limit (health.js)
 
 
 def open_idle(open_page, url):
@@ -34,19 +23,30 @@ def finish_and_compare(probe, server):
     assert probe.page.evaluate("window.__rsOpenSources()") == 0            # complete: the stream is closed
 
 
+def test_the_stream_sends_heartbeats_between_ping_comments(fast_heartbeat):
+    seen = read_sse(fast_heartbeat.url + "/tables/customers/stream",
+                    until=lambda event: event.event == "heartbeat" and event.json()["interval"] > 0)
+    assert seen[0].event == "session"
+    assert seen[-1].json() == {"interval": HEARTBEAT_MS}
+
+
 def test_heartbeats_keep_a_quiet_stream_open(fast_heartbeat, open_page):
     probe = open_idle(open_page, fast_heartbeat.url)
-    probe.page.wait_for_timeout(6500)                # longer than the watchdog's limit (5 s) without rows
+    first = wait_until(lambda: probe.rs("window.__rs.heartbeats"), message="the first heartbeat")[0]
+    # The proof that the watchdog's moment passed is a later heartbeat on the same stream, not a sleep: one that
+    # came a whole interval after the watchdog would have fired had heartbeats not counted.
+    wait_until(lambda: events(probe, "reconnect") or any(
+        h["source"] == 0 and h["t"] > first["t"] + SILENCE_MS + HEARTBEAT_MS for h in probe.rs("window.__rs.heartbeats")),
+        message="heartbeats for longer than the watchdog's limit, or a reconnect")
     assert events(probe, "reconnect") == []
     assert len(probe.rs()["sources"]) == 1
     assert probe.page.evaluate("window.__rsOpenSources()") == 1
 
 
 def test_watchdog_reconnects_a_silent_stream(fast_heartbeat, open_page):
-    proxy = CutProxy(fast_heartbeat.port)
-    try:
+    with CutProxy(fast_heartbeat.port) as proxy:
         probe = open_idle(open_page, proxy.url)
-        wait_until(lambda: probe.page.evaluate("window.Rowstream.snapshot().heartbeat") == 2000,
+        wait_until(lambda: probe.page.evaluate("window.Rowstream.snapshot().heartbeat") == HEARTBEAT_MS,
                    message="the first heartbeat (it arms the watchdog)")
         assert proxy.freeze("/stream") == 1          # open but silent: EventSource alone would wait forever
         reconnect = wait_until(lambda: events(probe, "reconnect"), message="the watchdog")[0]
@@ -55,8 +55,6 @@ def test_watchdog_reconnects_a_silent_stream(fast_heartbeat, open_page):
         assert "lastEventId=" in probe.rs()["sources"][-1]["url"]
         assert probe.page.evaluate("window.__rsOpenSources()") == 1
         finish_and_compare(probe, fast_heartbeat)
-    finally:
-        proxy.close()
 
 
 @pytest.mark.parametrize("trigger", [
@@ -64,8 +62,7 @@ def test_watchdog_reconnects_a_silent_stream(fast_heartbeat, open_page):
     "document.dispatchEvent(new Event('visibilitychange'))",
 ])
 def test_online_and_visibility_reconnect_a_dead_stream(slow_heartbeat, open_page, trigger):
-    proxy = CutProxy(slow_heartbeat.port)
-    try:
+    with CutProxy(slow_heartbeat.port) as proxy:
         probe = open_idle(open_page, proxy.url)
         proxy.hold()
         assert proxy.cut("/stream") == 1
@@ -78,5 +75,3 @@ def test_online_and_visibility_reconnect_a_dead_stream(slow_heartbeat, open_page
         wait_until(lambda: len(events(probe, "session")) >= 2, message="a new session")
         assert probe.page.evaluate("window.__rsOpenSources()") == 1
         finish_and_compare(probe, slow_heartbeat)
-    finally:
-        proxy.close()

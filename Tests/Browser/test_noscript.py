@@ -3,37 +3,24 @@ bytes hold the skeleton, whose rows arrive batch by batch, and which links to th
 import socket
 import time
 
-import pytest
+from support import TIMEOUT, TIMEOUT_MS, server_fixture
 
-from support import RowstreamServer
-
-
-@pytest.fixture(scope="module")
-def server():
-    server = RowstreamServer("--demo-items", 95, "--batch-size", 10, "--demo-latency-ms", 100)
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def slow():
-    server = RowstreamServer("--demo-items", 95, "--batch-size", 10, "--demo-latency-ms", 3000)
-    yield server
-    server.stop()
+server = server_fixture("--demo-items", 95, "--batch-size", 10, "--demo-latency-ms", 100)
+slow = server_fixture("--demo-items", 95, "--batch-size", 10, "--demo-latency-ms", 3000)
 
 
 def test_first_bytes_hold_the_skeleton_before_any_row(slow):
-    with socket.create_connection(("127.0.0.1", slow.port), timeout=20) as connection:
+    with socket.create_connection(("127.0.0.1", slow.port), timeout=TIMEOUT) as connection:
         connection.sendall(b"GET /tables/customers/html HTTP/1.1\r\nHost: x\r\n\r\n")
         first = b""
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + TIMEOUT
         while b"</tbody>" not in first and time.monotonic() < deadline:
             first += connection.recv(65536)
         assert first.startswith(b"HTTP/1.1 200")
         assert first.count(b'<tr class="rs-skeleton"') == 10
         assert b"data-key" not in first                                    # no row yet: the upstream is slow
         rest = b""
-        while time.monotonic() < deadline + 30:
+        while time.monotonic() < deadline + TIMEOUT:
             chunk = connection.recv(65536)
             if not chunk:
                 break
@@ -47,8 +34,8 @@ def test_without_javascript_the_table_pages_through_every_row(server, open_page)
     probe = open_page(server.url, wait_for_rows=False, java_script_enabled=False)
     keys = []
     for _ in range(20):                                                    # bounded: 4 pages expected
-        probe.page.wait_for_url("**/tables/customers/html*", timeout=15_000)
-        probe.page.wait_for_selector("#rs-next, #rs-end", state="attached", timeout=15_000)
+        probe.page.wait_for_url("**/tables/customers/html*", timeout=TIMEOUT_MS)
+        probe.page.wait_for_selector("#rs-next, #rs-end", state="attached", timeout=TIMEOUT_MS)
         assert not probe.page.is_visible("tr.rs-skeleton")                # every skeleton was replaced
         keys += probe.page.eval_on_selector_all("#rs-table tbody tr[data-key]", "rows => rows.map(r => r.dataset.key)")
         if probe.page.query_selector("#rs-end"):

@@ -5,27 +5,13 @@ restarts its own table only."""
 import json
 import urllib.request
 
-import pytest
-
-from support import CutProxy, RowstreamServer, wait_until
+from support import TIMEOUT, after_frames, open_paused, proxy_fixture, server_fixture, wait_until
 
 BATCH = 20
 TABLES = ["customers", "customers-by-city", "customers-cards"]
 
-
-@pytest.fixture(scope="module")
-def server():
-    server = RowstreamServer("--demo-items", 300, "--batch-size", BATCH, "--demo-latency-ms", 250,
-                             "--demo-controls", "on")
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def proxy(server):
-    proxy = CutProxy(server.port)
-    yield proxy
-    proxy.close()
+server = server_fixture("--demo-items", 300, "--batch-size", BATCH, "--demo-latency-ms", 250, "--demo-controls", "on")
+proxy = proxy_fixture("server")
 
 
 def indexes(probe, table):
@@ -43,9 +29,17 @@ def counts(probe):
 
 
 def settled(probe):
-    """Every table idle (nothing pending) and showing rows."""
-    snapshot = probe.page.evaluate("window.Rowstream && window.Rowstream.snapshot()")
-    return snapshot and all(s["phase"] == "idle" and not s["pending"] and s["shown"] > 0 for s in snapshot.values())
+    """Every table idle (nothing pending) and showing rows, and still the same after the page handled a few more
+    frames: a batch that leaves a table's end near makes it ask for the next one a frame later."""
+    def idle():
+        snapshot = probe.page.evaluate("window.Rowstream && window.Rowstream.snapshot()")
+        ok = snapshot and all(s["phase"] == "idle" and not s["pending"] and s["shown"] > 0 for s in snapshot.values())
+        return ok and {name: s["shown"] for name, s in snapshot.items()}
+    before = idle()
+    if not before:
+        return False
+    after_frames(probe.page)
+    return idle() == before
 
 
 def open_overview(open_page, url):
@@ -58,19 +52,21 @@ def scroll_box(probe, table):
     probe.page.evaluate("document.getElementById('rs-scroll--%s').scrollTop = 1e9" % table)
 
 
-def test_one_event_source_skeletons_then_rows_in_every_table(server, open_page):
+def test_one_event_source_skeletons_then_rows_in_every_table(server, proxy, open_page):
     _, html = server.get("/pages/overview")
     for table in TABLES:                                                  # the first paint, before any script
         assert html.count('<tr class="rs-skeleton') >= 3 * BATCH
         assert ('<tbody id="rs-pending--%s"><tr class="rs-skeleton' % table) in html
-    probe = open_page(server.url + "/pages/overview", wait_for_rows=False)
+    probe = open_paused(proxy, open_page, "/pages/overview")             # no batch can come before resume()
     first = probe.page.evaluate("""() => Object.fromEntries(%s.map(t => [t,
         document.querySelectorAll('#rs-pending--' + t + ' tr.rs-skeleton').length]))""" % json.dumps(TABLES))
     assert all(n >= BATCH for n in first.values()), first
+    assert counts(probe) == {table: 0 for table in TABLES}
+    proxy.resume()
     wait_until(lambda: settled(probe), message="every table showing rows, idle")
     assert all(n >= BATCH for n in counts(probe).values())
     sources = probe.rs()["sources"]
-    assert [s["url"].split(":%d" % server.port, 1)[-1] for s in sources] == ["/pages/overview/stream"], \
+    assert [s["url"].split(":%d" % proxy.port, 1)[-1] for s in sources] == ["/pages/overview/stream"], \
         "exactly one EventSource for the page"
     assert probe.page.evaluate("window.__rsOpenSources()") == 1
     for table in TABLES:
@@ -126,7 +122,7 @@ def test_a_control_change_restarts_only_its_table_with_skeletons(server, open_pa
     probe.page.select_option("#rs-controls--customers select[name='p.sort']", "-mrr")
     assert probe.page.evaluate("window.__afterChange") == [BATCH, 0], "rows cleared, a batch of skeletons"
     url = "http://127.0.0.1:%d/v1/customers?limit=%d&sort=-mrr" % (server.demo_port, BATCH)
-    with urllib.request.urlopen(url, timeout=10) as response:
+    with urllib.request.urlopen(url, timeout=TIMEOUT) as response:
         expected = [str(item["id"]) for item in json.load(response)["data"]]
     wait_until(lambda: keys(probe, "customers")[:BATCH] == expected, message="the MRR order")
     assert any("/tables/customers/sessions/" in u and "/reload?p.sort=-mrr" in u

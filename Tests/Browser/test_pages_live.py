@@ -1,43 +1,12 @@
 """A page of several tables keeps what a table's own page does, per table and in its scroll box: live changes
 (flash, rows inserted above do not move the rows in view) and the bounded DOM (pruned batches come back)."""
-import json
-import urllib.request
-
-import pytest
-
-from support import RowstreamServer, wait_until
+from support import (LIVE_DEMO, WATCH_LIVE, CutProxy, after_frames, refresh_until_changed, scroll_until,
+                     server_fixture, wait_until)
 from test_pages import counts, indexes, open_overview
 
-
-@pytest.fixture(scope="module")
-def live():
-    server = RowstreamServer("--demo-items", 300, "--batch-size", 30, "--demo-latency-ms", 20,
-                             "--demo-live-seconds", 1, "--demo-refresh-seconds", 0)   # refreshed by the test only
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def long_list():
-    server = RowstreamServer("--demo-items", 600, "--batch-size", 20, "--demo-latency-ms", 0)
-    yield server
-    server.stop()
-
-
-def refresh_until_changed(server, table):
-    def changed():
-        request = urllib.request.Request(server.url + "/tables/%s/refresh" % table, method="POST")
-        with urllib.request.urlopen(request, timeout=10) as response:
-            summary = json.load(response)
-        return summary if summary["inserted"] > 0 and summary["updated"] > 0 else None
-    return wait_until(changed, timeout=15, interval=0.3, message="a live change")
-
-
-WATCH = """() => {
-  window.__live = { flashes: 0, events: [] };
-  document.addEventListener('animationstart', (e) => { if (e.animationName === 'rs-flash') window.__live.flashes += 1; });
-  document.addEventListener('rowstream:live', (e) => window.__live.events.push(e.detail));
-}"""
+live = server_fixture(*LIVE_DEMO)
+long_list = server_fixture("--demo-items", 600, "--batch-size", 20, "--demo-latency-ms", 0)
+fast_heartbeat = server_fixture("--demo-items", 200, "--batch-size", 20, "--demo-latency-ms", 50, "--heartbeat-seconds", 1)
 
 # The first customers row at least 60 px below the top of its scroll box: its key and its offset in the box.
 ANCHOR = """() => {
@@ -54,13 +23,13 @@ OFFSET = """(k) => document.querySelector('#rs-rows--customers tr[data-key="' + 
 
 def test_live_changes_on_a_page_flash_and_keep_the_rows_in_view(live, open_page):
     probe = open_overview(open_page, live.url)
-    probe.page.evaluate(WATCH)
+    probe.page.evaluate(WATCH_LIVE)
     probe.page.evaluate("""() => {
       const box = document.getElementById('rs-scroll--customers');
       const row = document.querySelector('#rs-rows--customers tr[data-index="12"]');
       box.scrollTop += row.getBoundingClientRect().top - box.getBoundingClientRect().top;
     }""")
-    probe.page.wait_for_timeout(100)
+    after_frames(probe.page)
     key, top = probe.page.evaluate(ANCHOR)
     scrolled = probe.page.evaluate("document.getElementById('rs-scroll--customers').scrollTop")
     page_scroll = probe.page.evaluate("window.scrollY")
@@ -85,18 +54,15 @@ def test_a_table_on_a_page_prunes_in_its_box_and_brings_rows_back(long_list, ope
     probe = open_page(long_list.url + "/pages/overview", wait_for_rows=False,
                       init_config="{maxRows: 60, pruneMargin: 200}")
     wait_until(lambda: counts(probe)["customers"] > 0, message="rows")
-    for _ in range(300):                                                  # bounded
-        if probe.page.evaluate("window.Rowstream.tables.customers.snapshot().shown") >= 200:
-            break
-        probe.page.evaluate("document.getElementById('rs-scroll--customers').scrollTop = 1e9")
-        probe.page.wait_for_timeout(30)
+    scroll_until(probe, lambda: probe.page.evaluate("window.Rowstream.tables.customers.snapshot().shown") >= 200,
+                 "document.getElementById('rs-scroll--customers').scrollTop = 1e9", message="200 rows in the box")
     stats = wait_until(lambda: (lambda s: s if s["pruned"] > 0 else None)(
         probe.page.evaluate("window.Rowstream.tables.customers.pruning()")), message="pruned batches")
     assert stats["liveRows"] <= 60 + 2 * 20
     assert len(indexes(probe, "customers")) < 200
     for _ in range(100):                                                  # back to the top, a step at a time
         probe.page.evaluate("document.getElementById('rs-scroll--customers').scrollTop -= 400")
-        probe.page.wait_for_timeout(30)
+        after_frames(probe.page, 1)                   # the page handles each step's scroll
         if probe.page.evaluate("document.getElementById('rs-scroll--customers').scrollTop") == 0:
             break
     wait_until(lambda: 0 in indexes(probe, "customers"), message="the first batch back")
@@ -105,18 +71,8 @@ def test_a_table_on_a_page_prunes_in_its_box_and_brings_rows_back(long_list, ope
     assert shown == sorted(set(shown)), "every row at most once, in order"
 
 
-@pytest.fixture(scope="module")
-def fast_heartbeat():
-    server = RowstreamServer("--demo-items", 200, "--batch-size", 20, "--demo-latency-ms", 50,
-                             "--heartbeat-seconds", 1)
-    yield server
-    server.stop()
-
-
 def test_the_watchdog_resumes_every_table_of_a_frozen_page_stream(fast_heartbeat, open_page):
-    from support import CutProxy
-    proxy = CutProxy(fast_heartbeat.port)
-    try:
+    with CutProxy(fast_heartbeat.port) as proxy:
         probe = open_overview(open_page, proxy.url)
         wait_until(lambda: probe.page.evaluate("window.Rowstream.heartbeat()") == 2000,
                    message="the first heartbeat (it arms the watchdog)")
@@ -134,8 +90,6 @@ def test_the_watchdog_resumes_every_table_of_a_frozen_page_stream(fast_heartbeat
         for table in ("customers", "customers-by-city", "customers-cards"):
             shown = indexes(probe, table)
             assert shown == list(range(len(shown))), table
-    finally:
-        proxy.close()
 
 
 def settled_after(probe):

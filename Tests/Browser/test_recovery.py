@@ -1,55 +1,33 @@
 """Failures a viewer meets: an upstream error (Retry recovers), and the SSE connection cut by the network
 mid-list (the page reconnects and every row arrives exactly once)."""
-import pytest
-
-from support import CutProxy, RowstreamServer, wait_until
-from test_stream_page import events, scroll_to_end
+from support import TO_THE_BOTTOM, events, proxy_fixture, scroll_to_end, scroll_until, server_fixture, wait_until
 
 BATCH = 10
 
-
-@pytest.fixture(scope="module")
-def failing():
-    server = RowstreamServer("--demo-items", 60, "--batch-size", BATCH, "--demo-latency-ms", 100,
-                             "--demo-fail-every", 3)
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def server():
-    server = RowstreamServer("--demo-items", 95, "--batch-size", BATCH, "--demo-latency-ms", 300)
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def proxy(server):
-    proxy = CutProxy(server.port)
-    yield proxy
-    proxy.close()
+failing = server_fixture("--demo-items", 60, "--batch-size", BATCH, "--demo-latency-ms", 100, "--demo-fail-every", 3)
+server = server_fixture("--demo-items", 95, "--batch-size", BATCH, "--demo-latency-ms", 300)
+proxy = proxy_fixture("server")
 
 
 def test_upstream_error_shows_error_row_and_retry_recovers(failing, open_page):
     probe = open_page(failing.url)
-    retries = 0
-    for _ in range(40):                                                   # bounded
-        state = wait_until(lambda: probe.table("data-state") in ("error", "complete", "idle")
-                           and probe.table("data-state"), message="a settled state")
-        if state == "complete":
-            break
+    retries = []
+
+    def complete_or_retried():
+        """Complete; or after an error row (checked), Retry clicked and the row gone; else scroll on."""
+        state = probe.table("data-state")
         if state == "error":
             assert probe.page.is_visible("#rs-error")
             assert "Loading rows failed" in probe.page.text_content("#rs-error")
             assert probe.table("aria-busy") == "false"
             assert "Loading rows failed" in probe.page.text_content("#rs-status")
             probe.page.click("#rs-retry")
-            retries += 1
+            retries.append(state)
             wait_until(lambda: probe.page.query_selector("#rs-error") is None, message="error row to go")
-        probe.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
-        probe.page.wait_for_timeout(50)
+        return state == "complete"
+    scroll_until(probe, complete_or_retried, message="the list to complete, with Retry after every error")
     assert probe.table("data-state") == "complete"
-    assert retries >= 2
+    assert len(retries) >= 2
     assert probe.keys() == [str(i) for i in range(1, 61)]                 # ids 1...60, each once, in order
 
 
@@ -59,7 +37,9 @@ def test_cut_stream_reconnects_and_delivers_every_row_once(server, proxy, open_p
                message="two batches, idle")
     assert proxy.cut("/stream") == 1                                      # cut while idle
     wait_until(lambda: len(events(probe, "session")) >= 2, message="a reconnection")
-    probe.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    wait_until(lambda: probe.table("data-state") == "idle", message="idle on the new stream")
+    assert proxy.freeze("/stream") == 1               # the next batch cannot arrive: the page stays loading
+    probe.page.evaluate(TO_THE_BOTTOM)
     wait_until(lambda: probe.table("data-state") == "loading", message="a batch loading")
     assert proxy.cut("/stream") == 1                                      # cut while a batch loads
     wait_until(lambda: len(events(probe, "session")) >= 3, message="a second reconnection")

@@ -2,12 +2,8 @@
 section with its header count and sum footer, batches that continue a section append to it, skeletons with a
 section header; live changes flash (not under reduced motion) and rows inserted above do not move the rows the
 viewer is looking at."""
-import json
-import urllib.request
-
-import pytest
-
-from support import RowstreamServer, wait_until
+from support import (LIVE_DEMO, TIMEOUT_MS, WATCH_LIVE, after_frames, refresh_until_changed, scroll_until,
+                     server_fixture, wait_until)
 
 SECTIONS = """() => Array.from(document.querySelectorAll('#rs-table tbody.rs-section')).map((body) => {
   const rows = Array.from(body.querySelectorAll('tr[data-key]'));
@@ -22,20 +18,8 @@ SECTIONS = """() => Array.from(document.querySelectorAll('#rs-table tbody.rs-sec
 })"""
 
 
-@pytest.fixture(scope="module")
-def sectioned():
-    server = RowstreamServer("--demo-items", 200, "--batch-size", 20, "--demo-latency-ms", 150,
-                             "--demo-sections", "city")
-    yield server
-    server.stop()
-
-
-@pytest.fixture(scope="module")
-def live():
-    server = RowstreamServer("--demo-items", 300, "--batch-size", 30, "--demo-latency-ms", 20,
-                             "--demo-live-seconds", 1, "--demo-refresh-seconds", 0)   # refreshed by the test only
-    yield server
-    server.stop()
+sectioned = server_fixture("--demo-items", 200, "--batch-size", 20, "--demo-latency-ms", 150, "--demo-sections", "city")
+live = server_fixture(*LIVE_DEMO)
 
 
 def check_sections(probe, sections=None):
@@ -57,17 +41,13 @@ def test_sections_group_rows_with_header_count_and_sum_footer(sectioned, open_pa
     pending = html.split('<tbody id="rs-pending">', 1)[1].split("</tbody>", 1)[0]
     assert pending.startswith('<tr class="rs-skeleton rs-section-head"'), "skeletons start with a section header"
     probe = open_page(sectioned.url, wait_for_rows=False)
-    probe.page.wait_for_selector("#rs-table tbody.rs-section tr[data-index]", timeout=15_000)
+    probe.page.wait_for_selector("#rs-table tbody.rs-section tr[data-index]", timeout=TIMEOUT_MS)
     first = check_sections(probe)
     # The page may already have asked for more (rows that do not fill the viewport): whole batches only.
     shown = sum(len(s["rows"]) for s in first)
     assert shown >= 20 and shown % 20 == 0
     # Scroll until 80 rows are in: batch boundaries fall inside sections (sorted by city, 10 cities, 200 rows).
-    for _ in range(200):
-        if int(probe.table("data-count") or 0) >= 80:
-            break
-        probe.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
-        probe.page.wait_for_timeout(50)
+    scroll_until(probe, lambda: int(probe.table("data-count") or 0) >= 80, message="80 rows while scrolling")
     # Sections and the row count read in one evaluation: the page may load another batch in between otherwise.
     snapshot, count = probe.page.evaluate(
         "() => [(" + SECTIONS + ")(), document.querySelector('#rs-table').dataset.count]")
@@ -79,22 +59,6 @@ def test_sections_group_rows_with_header_count_and_sum_footer(sectioned, open_pa
     assert indexes == list(range(len(indexes))), "every row once, in order"
 
 
-def refresh_until_changed(server):
-    """POSTs refresh until the demo's live mode has moved on (a generation per second; bounded)."""
-    def changed():
-        request = urllib.request.Request(server.url + "/tables/customers/refresh", method="POST")
-        with urllib.request.urlopen(request, timeout=10) as response:
-            summary = json.load(response)
-        return summary if summary["inserted"] > 0 and summary["updated"] > 0 else None
-    return wait_until(changed, timeout=15, interval=0.3, message="a live change")
-
-
-WATCH = """() => {
-  window.__live = { flashes: 0, events: [] };
-  document.addEventListener('animationstart', (e) => { if (e.animationName === 'rs-flash') window.__live.flashes += 1; });
-  document.addEventListener('rowstream:live', (e) => window.__live.events.push(e.detail));
-}"""
-
 ANCHOR = """() => {
   const row = Array.from(document.querySelectorAll('#rs-rows tr[data-index]'))
     .find((r) => r.getBoundingClientRect().top >= 60);
@@ -105,9 +69,9 @@ ANCHOR = """() => {
 def open_scrolled(server, open_page, **options):
     probe = open_page(server.url, **options)
     wait_until(lambda: int(probe.table("data-count") or 0) >= 30, message="the first batch")
-    probe.page.evaluate(WATCH)
+    probe.page.evaluate(WATCH_LIVE)
     probe.page.evaluate("window.scrollTo(0, document.querySelector('#rs-rows tr[data-index=\"12\"]').offsetTop)")
-    probe.page.wait_for_timeout(100)
+    after_frames(probe.page)
     return probe
 
 
@@ -137,5 +101,5 @@ def test_no_flash_under_reduced_motion(live, open_page):
                message="an update applied")
     assert probe.page.eval_on_selector_all("#rs-rows tr.rs-updated", "rows => rows.length") > 0
     assert probe.page.eval_on_selector_all("#rs-rows tr.rs-flash", "rows => rows.length") == 0
-    probe.page.wait_for_timeout(100)
+    after_frames(probe.page)                          # an animation the update started has announced itself by now
     assert probe.page.evaluate("window.__live.flashes") == 0

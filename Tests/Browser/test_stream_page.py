@@ -1,9 +1,7 @@
 """The page as a viewer uses it, against the real server and its demo upstream (95 rows, batches of 10)."""
-import time
-
-import pytest
-
-from support import RowstreamServer, wait_until
+from support import (TIMEOUT, TIMEOUT_MS, after_frames, events, open_paused, proxy_fixture, scroll_to_end,  # noqa: F401
+                     server_fixture, wait_until)
+# (`events` and `scroll_to_end` live in support.py; still importable from here, as older test files do.)
 
 BATCH = 10
 ITEMS = 95
@@ -15,25 +13,14 @@ HOSTILE = {  # index -> the exact text the upstream sends (Sources/Dashboard/Dem
 }
 
 
-@pytest.fixture(scope="module")
-def server():
-    server = RowstreamServer("--demo-items", ITEMS, "--batch-size", BATCH, "--demo-latency-ms", 400)
-    yield server
-    server.stop()
-
-
-def events(probe, kind):
-    return [event for event in probe.rs()["events"] if event["type"] == kind]
-
-
-def scroll_to_end(probe, limit=200):
-    """Scrolls to the bottom until the list is complete (bounded)."""
-    for _ in range(limit):
-        if probe.table("data-state") == "complete":
-            return
-        probe.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
-        probe.page.wait_for_timeout(50)
-    raise AssertionError("the list never completed")
+DEMO = ("--demo-items", ITEMS, "--batch-size", BATCH, "--demo-latency-ms", 400)
+server = server_fixture(*DEMO)
+# First-paint checks open the page through this proxy, paused: its event stream waits in the proxy until the test
+# resumes it, so no batch can replace the skeletons before they are measured, however busy the machine.
+proxy = proxy_fixture("server")
+# Counting upstream requests needs a server no other test used: the demo's 5 s page cache would serve a page that
+# another test fetched, and a page another test's viewer is still fetching would be counted too.
+fresh = server_fixture(*DEMO, scope="function")
 
 
 def cell_boxes(probe, selector):
@@ -41,27 +28,18 @@ def cell_boxes(probe, selector):
         const r = c.getBoundingClientRect(); return [r.left, r.width, r.height]; })""")
 
 
-@pytest.fixture
-def slow_server():
-    # The first batch takes 3 s: the first paint is measured long before it, however busy the machine. One server
-    # per test: another test's first page would still be in the demo's 5 s page cache, and come at once.
-    server = RowstreamServer("--demo-items", ITEMS, "--batch-size", BATCH, "--demo-latency-ms", 3000)
-    yield server
-    server.stop()
-
-
-def test_first_paint_has_skeleton_rows_shaped_like_real_rows(slow_server, open_page):
-    server = slow_server
+def test_first_paint_has_skeleton_rows_shaped_like_real_rows(server, proxy, open_page):
     status, html = server.get("/")
     assert status == 200
     pending = html.split('<tbody id="rs-pending">', 1)[1].split("</tbody>", 1)[0]
     assert pending.count('<tr class="rs-skeleton"') == BATCH          # in the first bytes, no script needed
-    probe = open_page(server.url, wait_for_rows=False)
+    probe = open_paused(proxy, open_page)
     skeleton = cell_boxes(probe, "#rs-pending tr.rs-skeleton")
     headers = probe.page.eval_on_selector_all("#rs-table thead th", "cells => cells.length")
     assert probe.page.eval_on_selector_all("#rs-rows tr", "rows => rows.length") == 0
     assert len(skeleton) == headers
-    probe.page.wait_for_selector("#rs-rows tr", timeout=15_000)
+    proxy.resume()
+    probe.page.wait_for_selector("#rs-rows tr", timeout=TIMEOUT_MS)
     real = cell_boxes(probe, "#rs-rows tr")
     assert len(real) == len(skeleton)
     for (left_s, width_s, height_s), (left_r, width_r, height_r) in zip(skeleton, real):
@@ -78,33 +56,30 @@ def test_first_batch_replaces_skeletons_without_layout_shift(server, open_page):
     assert cls < 0.01, "cumulative layout shift %.4f: %r" % (cls, probe.rs("window.__rs.shifts"))
 
 
-def test_scrolling_loads_each_batch_once_in_order(server, open_page):
-    before = server.quiet_upstream_requests()
-    probe = open_page(server.url)
+def test_scrolling_loads_each_batch_once_in_order(fresh, open_page):
+    probe = open_page(fresh.url)
     scroll_to_end(probe)
     loading = [event["offset"] for event in events(probe, "loading")]
     assert loading == list(range(0, ITEMS, BATCH))                       # every batch once, in order
     assert probe.indexes() == list(range(ITEMS))
     assert len(set(probe.keys())) == ITEMS
-    # No page fetched twice: at most one upstream request per batch (fewer when other tests of this module
-    # opened the table within the demo's 5 s page cache: viewers share fetches).
-    assert 0 < server.upstream_requests() - before <= len(loading)
+    assert fresh.upstream_requests() == len(loading), "one upstream page per batch, none twice"
 
 
-def test_fast_scrolling_never_loads_a_batch_twice(server, open_page):
-    before = server.quiet_upstream_requests()
-    probe = open_page(server.url)
-    for _ in range(400):                                                  # bounded: ~20 s at most
+def test_fast_scrolling_never_loads_a_batch_twice(fresh, open_page):
+    probe = open_page(fresh.url)
+
+    def wheeled_to_the_end():
         if probe.table("data-state") == "complete":
-            break
+            return True
         probe.page.mouse.wheel(0, 5000)
         probe.page.keyboard.press("End")
-        probe.page.wait_for_timeout(5)
-    wait_until(lambda: probe.table("data-state") == "complete", message="complete")
+        return False
+    wait_until(wheeled_to_the_end, timeout=2 * TIMEOUT, interval=0.005, message="complete, scrolling fast")
     loading = [event["offset"] for event in events(probe, "loading")]
     assert loading == list(range(0, ITEMS, BATCH))
     assert probe.indexes() == list(range(ITEMS))
-    assert 0 < server.upstream_requests() - before <= ITEMS // BATCH + 1   # (fewer: pages still in the cache)
+    assert fresh.upstream_requests() == len(loading), "one upstream page per batch, none twice"
 
 
 def test_end_of_list_shows_end_row_and_stops_asking(server, open_page):
@@ -113,13 +88,16 @@ def test_end_of_list_shows_end_row_and_stops_asking(server, open_page):
     end = probe.page.text_content("#rs-end")
     assert "All %d rows loaded" % ITEMS in end
     assert probe.page.is_visible("#rs-end")
+    fetches, sources = probe.rs("window.__rs.fetches.length"), probe.rs("window.__rs.sources.length")
     requests, upstream = len(probe.requests), server.upstream_requests()
     for _ in range(5):
         probe.page.evaluate("window.scrollTo(0, 0)")
-        probe.page.wait_for_timeout(100)
+        after_frames(probe.page)                        # the scroll events and the end's observer have run
         probe.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
-        probe.page.wait_for_timeout(100)
-    assert len(probe.requests) == requests                              # no POST, no reconnect
+        after_frames(probe.page)
+    assert probe.rs("window.__rs.fetches.length") == fetches, "no POST: %r" % probe.rs("window.__rs.fetches")
+    assert probe.rs("window.__rs.sources.length") == sources, "no reconnect"
+    assert len(probe.requests) == requests
     assert server.upstream_requests() == upstream
 
 
@@ -134,8 +112,8 @@ def test_reload_starts_over_with_skeletons(server, open_page):
     assert len(probe.posts("/reload")) == 1
 
 
-def test_first_paint_is_busy_with_skeletons_hidden_from_screen_readers(slow_server, open_page):
-    probe = open_page(slow_server.url, wait_for_rows=False)
+def test_first_paint_is_busy_with_skeletons_hidden_from_screen_readers(proxy, open_page):
+    probe = open_paused(proxy, open_page)
     assert probe.table("aria-busy") == "true"
     assert probe.page.get_attribute("#rs-status", "aria-live") == "polite"
     assert probe.page.get_attribute("#rs-status", "role") == "status"
@@ -156,10 +134,10 @@ def test_busy_state_and_live_region_announcements(server, open_page):
     assert probe.table("aria-busy") == "false"
 
 
-def test_reduced_motion_stops_the_shimmer(slow_server, open_page):
+def test_reduced_motion_stops_the_shimmer(proxy, open_page):
     animation = "getComputedStyle(document.querySelector('#rs-pending .rs-bone')).animationName"
-    moving = open_page(slow_server.url, wait_for_rows=False)
-    still = open_page(slow_server.url, wait_for_rows=False, reduced_motion="reduce")
+    moving = open_paused(proxy, open_page)
+    still = open_paused(proxy, open_page, reduced_motion="reduce")
     assert moving.page.evaluate(animation) == "rs-shimmer"
     assert still.page.evaluate(animation) == "none"
 
