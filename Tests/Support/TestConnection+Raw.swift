@@ -95,9 +95,3 @@ extension TestConnection {
         return nil
     }
 }
-
-/// Polls `condition` every 10 ms for up to about 5 s without blocking a thread; returns its last value.
-public func pollUntil(_ condition: () -> Bool) async -> Bool {
-    for _ in 0..<500 where !condition() { try? await Task.sleep(for: .milliseconds(10)) }
-    return condition()
-}
