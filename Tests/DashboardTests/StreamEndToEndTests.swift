@@ -79,32 +79,46 @@ struct StreamEndToEndTests {
 
     @Test("loadNext while a batch is loading loads nothing more")
     func demandWhileLoadingIsIgnored() async throws {
-        // The upstream takes 1.5 s per page: the five POSTs (a few milliseconds) all land while it loads.
-        // (The Batches tests prove the same rule deterministically with a fake loader.)
-        let dashboard = try startDashboard(items: 100, batchSize: 10, latencyMilliseconds: 1_500)
+        // The upstream holds the first page until the five POSTs have all been answered: they land while it loads
+        // however slow the machine. (The Batches tests prove the same rule with a fake loader.)
+        let gate = ReplyGate()
+        let upstream = try FixtureServer { _ in .held(gate, heldTablePage) }
+        defer { upstream.stop() }
+        let dashboard = try startDashboard(config: try heldTableConfig(port: upstream.port))
         defer { dashboard.shutdown() }
-        let client = try await SSEClient(port: dashboard.port, path: "/tables/customers/stream")
+        let client = try await SSEClient(port: dashboard.port, path: "/tables/held/stream")
         let session = try sessionInfo(try await client.next(named: "session").event)
         let next = try #require(session["next"] as? String)
         _ = try await client.next(named: "loading")
         for _ in 0..<5 { #expect(try await post(dashboard.port, next) == 202) }   // all while the first batch loads
+        #expect(await eventually { gate.waiting == 1 })
+        gate.release()
         let rows = try await client.next(named: "rows").event
         #expect(rowKeys(rows.data) == (1...10).map(String.init))
-        #expect(dashboard.demo.requestCount == 1)
+        #expect(upstream.requests.count == 1)
     }
 
-    @Test("viewers who open the demo table together share one upstream request per page")
-    func viewersShareTheDemoTablesFetches() async throws {
-        // The upstream takes 400 ms per page: all eight streams open (a few milliseconds) while the first fetch runs.
-        let dashboard = try startDashboard(items: 100, batchSize: 10, latencyMilliseconds: 400)
+    @Test("viewers who open a table together share one upstream request per page")
+    func viewersShareOneFetch() async throws {
+        // The upstream holds the page until all eight viewers are waiting for it, then the test releases it.
+        let gate = ReplyGate()
+        let upstream = try FixtureServer { _ in .held(gate, heldTablePage) }
+        defer { upstream.stop() }
+        let dashboard = try startDashboard(config: try heldTableConfig(port: upstream.port))
         defer { dashboard.shutdown() }
         var viewers: [SSEClient] = []
-        for _ in 0..<8 { viewers.append(try await SSEClient(port: dashboard.port, path: "/tables/customers/stream")) }
+        for _ in 0..<8 {
+            let viewer = try await SSEClient(port: dashboard.port, path: "/tables/held/stream")
+            _ = try await viewer.next(named: "loading")
+            viewers.append(viewer)
+        }
+        #expect(await eventually { gate.waiting >= 1 })
+        gate.releaseAll()
         for viewer in viewers {
             #expect(rowKeys(try await viewer.next(named: "rows").event.data) == (1...10).map(String.init))
             viewer.connection.closeNow()
         }
-        #expect(dashboard.demo.requestCount == 1)
+        #expect(upstream.requests.count == 1)
     }
 
     @Test("reload starts over with a reset and the first batch")
@@ -191,4 +205,21 @@ struct StreamEndToEndTests {
         }
         #expect(sawComment)
     }
+}
+
+/// The fixture upstream's page for table `held`: ten items, and a next cursor (more would follow on demand).
+private let heldTablePage = FixtureReply.json(
+    "{\"data\":[" + (1...10).map { "{\"id\":\($0)}" }.joined(separator: ",") + "],\"next_cursor\":\"p2\"}")
+
+/// Table `held` over the fixture upstream on `port`: batches of 10, no retries, no prefetch, a 60 s page cache
+/// (viewers arriving together share the fetch in flight; one arriving after it is served from memory).
+private func heldTableConfig(port: UInt16) throws -> ConfigFile {
+    let text = """
+        {"tables": [{"name": "held", "batchSize": 10,
+          "request": {"url": "http://127.0.0.1:\(port)/items", "timeoutSeconds": 60},
+          "items": "data", "key": "id", "columns": [{"title": "ID", "path": "id", "format": "number"}],
+          "pagination": {"style": "cursor", "cursorPath": "next_cursor", "cursorParameter": "cursor"},
+          "retry": {"attempts": 1}, "cache": {"ttlSeconds": 60, "prefetch": false}}]}
+        """
+    return try ConfigFile.parse(Array(text.utf8), file: "held.json", environment: [:])
 }
