@@ -72,7 +72,11 @@ import Testing
 
         try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<8 {
-                group.addTask { try await client.fetch(UpstreamRequest(url: server.baseURL + "/\(index)")).status }
+                group.addTask {
+                    var request = UpstreamRequest(url: server.baseURL + "/\(index)")
+                    request.timeout = .seconds(120)  // the test's own bounds (30 s each) report first
+                    return try await client.fetch(request).status
+                }
             }
             #expect(await eventually { gate.waiting == 2 }, "the cap of 2 was never reached")
             for released in 1...6 {
