@@ -81,44 +81,38 @@ struct StreamEndToEndTests {
     func demandWhileLoadingIsIgnored() async throws {
         // The upstream holds the first page until the five POSTs have all been answered: they land while it loads
         // however slow the machine. (The Batches tests prove the same rule with a fake loader.)
-        let gate = ReplyGate()
-        let upstream = try FixtureServer { _ in .held(gate, heldTablePage) }
-        defer { upstream.stop() }
-        let dashboard = try startDashboard(config: try heldTableConfig(port: upstream.port))
-        defer { dashboard.shutdown() }
-        let client = try await SSEClient(port: dashboard.port, path: "/tables/held/stream")
-        let session = try sessionInfo(try await client.next(named: "session").event)
-        let next = try #require(session["next"] as? String)
-        _ = try await client.next(named: "loading")
-        for _ in 0..<5 { #expect(try await post(dashboard.port, next) == 202) }   // all while the first batch loads
-        #expect(await eventually { gate.waiting == 1 })
-        gate.release()
-        let rows = try await client.next(named: "rows").event
-        #expect(rowKeys(rows.data) == (1...10).map(String.init))
-        #expect(upstream.requests.count == 1)
+        try await withHeldTable { gate, upstream, dashboard in
+            let client = try await SSEClient(port: dashboard.port, path: "/tables/held/stream")
+            let session = try sessionInfo(try await client.next(named: "session").event)
+            let next = try #require(session["next"] as? String)
+            _ = try await client.next(named: "loading")
+            for _ in 0..<5 { #expect(try await post(dashboard.port, next) == 202) }   // all while the first batch loads
+            #expect(await eventually { gate.waiting == 1 })
+            gate.release()
+            let rows = try await client.next(named: "rows").event
+            #expect(rowKeys(rows.data) == (1...10).map(String.init))
+            #expect(upstream.requests.count == 1)
+        }
     }
 
     @Test("viewers who open a table together share one upstream request per page")
     func viewersShareOneFetch() async throws {
         // The upstream holds the page until all eight viewers are waiting for it, then the test releases it.
-        let gate = ReplyGate()
-        let upstream = try FixtureServer { _ in .held(gate, heldTablePage) }
-        defer { upstream.stop() }
-        let dashboard = try startDashboard(config: try heldTableConfig(port: upstream.port))
-        defer { dashboard.shutdown() }
-        var viewers: [SSEClient] = []
-        for _ in 0..<8 {
-            let viewer = try await SSEClient(port: dashboard.port, path: "/tables/held/stream")
-            _ = try await viewer.next(named: "loading")
-            viewers.append(viewer)
+        try await withHeldTable { gate, upstream, dashboard in
+            var viewers: [SSEClient] = []
+            for _ in 0..<8 {
+                let viewer = try await SSEClient(port: dashboard.port, path: "/tables/held/stream")
+                _ = try await viewer.next(named: "loading")
+                viewers.append(viewer)
+            }
+            #expect(await eventually { gate.waiting >= 1 })
+            gate.releaseAll()
+            for viewer in viewers {
+                #expect(rowKeys(try await viewer.next(named: "rows").event.data) == (1...10).map(String.init))
+                viewer.connection.closeNow()
+            }
+            #expect(upstream.requests.count == 1)
         }
-        #expect(await eventually { gate.waiting >= 1 })
-        gate.releaseAll()
-        for viewer in viewers {
-            #expect(rowKeys(try await viewer.next(named: "rows").event.data) == (1...10).map(String.init))
-            viewer.connection.closeNow()
-        }
-        #expect(upstream.requests.count == 1)
     }
 
     @Test("reload starts over with a reset and the first batch")
@@ -205,6 +199,16 @@ struct StreamEndToEndTests {
         }
         #expect(sawComment)
     }
+}
+
+/// A dashboard serving table `held` over a fixture upstream whose every reply waits for `gate` (the test releases it).
+private func withHeldTable(_ body: (ReplyGate, FixtureServer, Dashboard) async throws -> Void) async throws {
+    let gate = ReplyGate()
+    let upstream = try FixtureServer { _ in .held(gate, heldTablePage) }
+    defer { upstream.stop() }
+    let dashboard = try startDashboard(config: try heldTableConfig(port: upstream.port))
+    defer { dashboard.shutdown() }
+    try await body(gate, upstream, dashboard)
 }
 
 /// The fixture upstream's page for table `held`: ten items, and a next cursor (more would follow on demand).
