@@ -216,14 +216,16 @@ private let heldTablePage = FixtureReply.json(
     "{\"data\":[" + (1...10).map { "{\"id\":\($0)}" }.joined(separator: ",") + "],\"next_cursor\":\"p2\"}")
 
 /// Table `held` over the fixture upstream on `port`: batches of 10, no retries, no prefetch, a 60 s page cache
-/// (viewers arriving together share the fetch in flight; one arriving after it is served from memory).
+/// (viewers arriving together share the fetch in flight; one arriving after it is served from memory), and a
+/// low-speed limit longer than any hold (a held reply sends nothing until the test releases it).
 private func heldTableConfig(port: UInt16) throws -> ConfigFile {
     let text = """
         {"tables": [{"name": "held", "batchSize": 10,
           "request": {"url": "http://127.0.0.1:\(port)/items", "timeoutSeconds": 60},
           "items": "data", "key": "id", "columns": [{"title": "ID", "path": "id", "format": "number"}],
           "pagination": {"style": "cursor", "cursorPath": "next_cursor", "cursorParameter": "cursor"},
-          "retry": {"attempts": 1}, "cache": {"ttlSeconds": 60, "prefetch": false}}]}
+          "retry": {"attempts": 1}, "cache": {"ttlSeconds": 60, "prefetch": false}}],
+         "upstream": {"lowSpeedSeconds": 600}}
         """
     return try ConfigFile.parse(Array(text.utf8), file: "held.json", environment: [:])
 }

@@ -3,7 +3,8 @@ import Synchronization
 
 /// Fixture replies the test holds back and lets go itself (`FixtureReply.held`), instead of racing a clock: a test
 /// of coalescing holds the one fetch until every viewer waits on it, a test of a cap holds replies until the cap is
-/// full. Thread-safe (one `Mutex`).
+/// full. A held reply sends nothing: give the client under test a low-speed limit longer than any hold
+/// (`lowSpeedSeconds`), or a slow run turns the hold into a timeout. Thread-safe (one `Mutex`).
 public final class ReplyGate: Sendable {
     private struct State {
         var releases = 0

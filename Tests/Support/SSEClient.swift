@@ -24,7 +24,7 @@ public final class SSEClient: @unchecked Sendable {
     public var comments: [String] { parser.comments }
 
     /// Opens `path`; `lastEventID` is sent as the Last-Event-ID header, as a reconnecting browser does.
-    public init(port: Int, path: String, lastEventID: String? = nil, timeoutSeconds: Int = 10) async throws {
+    public init(port: Int, path: String, lastEventID: String? = nil, timeoutSeconds: Int = 30) async throws {
         connection = try TestConnection(port: port, timeoutSeconds: timeoutSeconds)
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
         if let lastEventID { request += "Last-Event-ID: \(lastEventID)\r\n" }

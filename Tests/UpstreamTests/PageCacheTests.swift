@@ -21,7 +21,9 @@ import Testing
         let gate = ReplyGate()
         let server = try FixtureServer { .held(gate, Self.api($0)) }
         defer { server.stop() }
-        let client = try UpstreamClient()
+        var configuration = UpstreamClientConfiguration()
+        configuration.lowSpeedSeconds = 600  // a held reply sends nothing until released
+        let client = try UpstreamClient(configuration: configuration)
         defer { client.shutdown() }
         let cache = PageCache(ttl: .zero, prefetch: false)
         let source = try Self.source(server, client, cache: cache)

@@ -67,6 +67,7 @@ import Testing
         defer { server.stop() }
         var configuration = UpstreamClientConfiguration()
         configuration.maxConcurrentTransfers = 2
+        configuration.lowSpeedSeconds = 600  // a held reply sends nothing: no slot may be freed by a timeout
         let client = try UpstreamClient(configuration: configuration)
         defer { client.shutdown() }
 
