@@ -58,10 +58,15 @@ public struct SSEParser: Sendable {
 
 extension TestConnection {
     /// The next event `parser` dispatches from this connection's lines, or nil when the stream ends. Comments
-    /// (heartbeats) in between are skipped (and kept in `parser.comments`).
+    /// (heartbeats) in between are skipped (and kept in `parser.comments`). Bounded: throws when no event has come
+    /// within `timeoutSeconds` (a stream that only sends `: ping` never times out a single read).
     public func readEvent(_ parser: inout SSEParser) async throws -> ReceivedEvent? {
+        let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
         while let line = try await readLine() {
             if let event = parser.feed(line[...]) { return event }
+            guard ContinuousClock.now < deadline else {
+                throw Failure(description: "no event within \(timeoutSeconds) s (only \(parser.comments.count) comments)")
+            }
         }
         return nil
     }

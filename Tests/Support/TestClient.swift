@@ -21,6 +21,9 @@ public func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) asy
 public final class TestConnection: @unchecked Sendable {
     /// The socket, for tests that set options on it (`SO_LINGER`...). Closed by `closeNow()` or deinit.
     public let fd: Int32
+    /// The bound on each read, in seconds; `readEvent` also bounds a whole event by it (heartbeats keep every read
+    /// short, so only a deadline can end a wait for an event that never comes).
+    public let timeoutSeconds: Int
     /// Bytes received and not yet read (internal: `TestConnection+Raw.swift` reads them too).
     var buffer: [UInt8] = []
     public private(set) var isClosed = false
@@ -35,6 +38,7 @@ public final class TestConnection: @unchecked Sendable {
     public init(port: Int, timeoutSeconds: Int = 30, receiveBufferBytes: Int32? = nil,
                 sourceAddress: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.timeoutSeconds = timeoutSeconds
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
