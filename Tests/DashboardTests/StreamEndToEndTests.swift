@@ -184,7 +184,7 @@ struct StreamEndToEndTests {
     func heartbeats() async throws {
         let dashboard = try startDashboard(items: 30, batchSize: 10, heartbeatSeconds: 1)
         defer { dashboard.shutdown() }
-        let client = try await SSEClient(port: dashboard.port, path: "/tables/customers/stream", timeoutSeconds: 5)
+        let client = try await SSEClient(port: dashboard.port, path: "/tables/customers/stream")
         _ = try await client.next(named: "rows")
         // Nothing but heartbeats is sent until demand: a `: ping` comment (and, every other interval, a
         // `heartbeat` event for pages, which cannot see comments) and no rows.
