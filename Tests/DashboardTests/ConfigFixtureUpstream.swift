@@ -1,41 +1,44 @@
-import Foundation
-import TestSupport
+import Dashboard
+import HTTPServer
+import JSON
 
-/// A fixture upstream for config tests (the shared `FixtureServer`): `GET /v1/things?offset=&limit=` over `count`
+/// A fixture upstream for config tests, on 127.0.0.1 port 0: `GET /v1/things?offset=&limit=` over `count`
 /// items with offset drift (each page repeats the previous page's last item) and one id too large for Int64.
-/// It answers 403 unless `Authorization: Bearer <token>`.
+/// It answers 401 unless `Authorization: Bearer <token>`.
 final class ConfigFixtureUpstream: Sendable {
-    let server: FixtureServer
+    let server: HTTPServer
     let port: Int
     static let bigID = "12345678901234567890123"
 
     init(count: Int, token: String) throws {
-        server = try FixtureServer { request in
+        var configuration = HTTPServerConfiguration()
+        configuration.host = "127.0.0.1"
+        configuration.port = 0
+        configuration.eventLoopCount = 1
+        server = HTTPServer(configuration: configuration, responder: ClosureResponder { request in
             if request.path == "/v1/echo" {  // an API that echoes the credentials it got in an HTTP-200 error
-                return .json(Self.object(["error": "token not valid: \(request.header("Authorization") ?? "")"]))
+                let body: JSONValue = ["error": .string("token not valid: \(request.headers["Authorization"] ?? "")")]
+                return .now(.json(body.serialized()))
             }
-            guard request.header("Authorization") == "Bearer \(token)" else {
-                return .json("{\"error\":\"unauthorized\"}", status: 403)
+            guard request.headers["Authorization"] == "Bearer \(token)" else {
+                return .now(.json(Array("{\"error\":\"unauthorized\"}".utf8), status: .forbidden))
             }
-            let offset = Int(request.query["offset"] ?? "0") ?? 0
-            let limit = Int(request.query["limit"] ?? "10") ?? 10
+            let offset = Int(request.queryValue("offset") ?? "0") ?? 0
+            let limit = Int(request.queryValue("limit") ?? "10") ?? 10
             // Offset drift: a page starts one item early, repeating the previous page's last item.
             let start = max(0, offset - 1)
             let end = min(count, start + limit)
-            let items = (start..<max(start, end)).map { index in
-                "{\"id\":\(index == 3 ? Self.bigID : String(index + 1)),\"name\":\"thing \(index + 1)\"}"
-            }
-            return .json("{\"results\":[\(items.joined(separator: ","))],\"total\":\(count)}")
-        }
-        port = Int(server.port)
+            let items: [JSONValue] = start < end ? (start..<end).map { index in
+                let id: JSONValue = index == 3 ? .bigInteger(Self.bigID) : .int(Int64(index + 1))
+                return ["id": id, "name": .string("thing \(index + 1)")]
+            } : []
+            let body: JSONValue = ["results": .array(items), "total": .int(Int64(count))]
+            return .now(.json(body.serialized()))
+        })
+        port = try server.start()
     }
 
-    func stop() { server.stop() }
-
-    /// A JSON object of strings, escaped by Foundation.
-    private static func object(_ members: [String: String]) -> String {
-        String(decoding: (try? JSONSerialization.data(withJSONObject: members)) ?? Data("{}".utf8), as: UTF8.self)
-    }
+    func stop() { server.shutdown() }
 
     /// A config over this upstream: table `things` (offset style) and table `others` (same upstream).
     func config(tokenReference: String = "${FIXTURE_TOKEN}", extraPagination: String = "") -> String {
