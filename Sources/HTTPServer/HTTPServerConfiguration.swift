@@ -55,8 +55,13 @@ extension HTTPServerConfiguration {
     /// cannot be read or is unlimited (`RLIM_INFINITY`).
     public static func defaultMaxConnections() -> Int {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0,
-              limit.rlim_cur < rlim_t(Int32.max) else { return 16_000 }
-        return max(64, Int(limit.rlim_cur) - reservedDescriptors)
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 16_000 }
+        return defaultMaxConnections(openFileLimit: limit.rlim_cur)
+    }
+
+    /// The default cap for an open-file soft limit of `openFileLimit` (see ``defaultMaxConnections()``).
+    public static func defaultMaxConnections(openFileLimit: rlim_t) -> Int {
+        guard openFileLimit < rlim_t(Int32.max) else { return 16_000 }
+        return max(64, Int(openFileLimit) - reservedDescriptors)
     }
 }

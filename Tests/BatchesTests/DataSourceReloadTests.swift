@@ -1,4 +1,5 @@
 import Synchronization
+import TestSupport
 import Testing
 @testable import Batches
 
@@ -46,15 +47,15 @@ import Testing
             onEvent: recorder.onEvent)
         source.loadNext()
         // Reload only once the first load is inside the loader; before that, a cancelled task may never call it.
-        try await eventually("the first load started") { calls.load(ordering: .relaxed) == 1 }
+        try #require(await eventually { calls.load(ordering: .relaxed) == 1 }, "the first load started")
         source.reload()
-        try await eventually("the first task cancelled") { cancelled.load(ordering: .relaxed) }
-        try await eventually("the reload's batch") { recorder.events.count == 5 }
+        try #require(await eventually { cancelled.load(ordering: .relaxed) }, "the first task cancelled")
+        try #require(await eventually { recorder.events.count == 5 }, "the reload's batch")
         #expect(recorder.events == [
             .loading(offset: 0), .reset, .loading(offset: 0), .batch(items: [1], offset: 0, next: nil),
             .completed(total: 1),
         ])
-        try await eventually("the cancelled load discarded") { source.discardedOutcomeCount == 1 }
+        try #require(await eventually { source.discardedOutcomeCount == 1 }, "the cancelled load discarded")
     }
 
     @Test func reloadAfterCompletionStartsOver() async throws {
@@ -84,8 +85,8 @@ import Testing
         box.withLock { $0 = source }
         defer { box.withLock { $0 = nil } }
         source.loadNext()
-        try await eventually("completion") { source.snapshot.isCompleted }
-        try await eventually("all events") { recorder.events.count == 9 }
+        try #require(await eventually { source.snapshot.isCompleted }, "completion")
+        try #require(await eventually { recorder.events.count == 9 }, "all events")
         #expect(recorder.events.last == .completed(total: 4))
         #expect(recorder.overlapCount == 0)
     }

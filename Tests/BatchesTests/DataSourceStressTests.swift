@@ -1,4 +1,5 @@
 import Synchronization
+import TestSupport
 import Testing
 @testable import Batches
 
@@ -32,7 +33,7 @@ import Testing
             }
         }
         // Let every started load finish (delivered or discarded) and the outbox drain.
-        try await eventually("quiescence") {
+        let quiet = await eventually {
             let events = recorder.events
             let started = events.filter { if case .loading = $0 { true } else { false } }.count
             let delivered = events.filter { if case .batch = $0 { true } else { false } }.count
@@ -40,6 +41,7 @@ import Testing
                 && delivered + source.discardedOutcomeCount == started
                 && source.state.withLock { !$0.isDraining }
         }
+        try #require(quiet, "quiescence")
 
         var validator = EventOrderValidator()
         validator.check(recorder.events)

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import Batches
 
 @Suite struct LoadFailureTests {
@@ -23,7 +24,7 @@ import Testing
         _ = clock.schedule(after: .milliseconds(1)) { fired.onEvent(.reset) }
         let cancel = clock.schedule(after: .milliseconds(1)) { fired.onEvent(.completed(total: 0)) }
         cancel()
-        try await eventually("the timer fired") { fired.events.count >= 1 }
+        try #require(await eventually { fired.events.count >= 1 }, "the timer fired")
         #expect(fired.events.first == .reset)
     }
 }

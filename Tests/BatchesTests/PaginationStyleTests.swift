@@ -1,4 +1,5 @@
 import Synchronization
+import TestSupport
 import Testing
 @testable import Batches
 
@@ -13,7 +14,7 @@ import Testing
                                        onEvent: recorder.onEvent)
         for step in 0..<20 where !source.snapshot.isCompleted {
             source.loadNext()
-            try await eventually("step \(step) done") { !source.snapshot.isLoading }
+            try #require(await eventually { !source.snapshot.isLoading }, "step \(step) done")
         }
         #expect(source.snapshot.isCompleted)
         return recorder.events

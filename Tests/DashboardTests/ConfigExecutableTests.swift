@@ -5,32 +5,10 @@ import Testing
 /// `rowstream --config` and `--check-config` as an operator runs them.
 @Suite("rowstream with a config file")
 struct ConfigExecutableTests {
-    private static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rowstream")
-    }
-
-    /// Runs rowstream to its end (bounded: killed after 20 s); returns its status, stdout and stderr.
+    /// Runs rowstream to its end; returns its status, stdout and stderr.
     private func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> (Int32, String, String) {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "build the rowstream product first")
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let pid = process.processIdentifier
-        defer { if process.isRunning { kill(pid, SIGKILL) } }
-        return try await offPool { () -> (Int32, String, String) in
-            let watchdog = DispatchWorkItem { if process.isRunning { kill(pid, SIGKILL) } }
-            DispatchQueue.global().asyncAfter(deadline: .now() + 20, execute: watchdog)
-            let err = errors.fileHandleForReading.readDataToEndOfFile()
-            let out = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            watchdog.cancel()
-            return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
-        }
+        try #require(RowstreamProcess.isBuilt, "build the rowstream product first")
+        return try await RowstreamProcess.run(arguments, environment: environment)
     }
 
     private func writeTemporary(_ text: String) throws -> String {

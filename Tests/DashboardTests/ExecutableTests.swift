@@ -5,16 +5,11 @@ import Testing
 /// The `rowstream` executable as an operator runs it: flags, the banner, SIGTERM.
 @Suite("rowstream executable")
 struct ExecutableTests {
-    /// The executable sits beside the test bundle in the build folder (`swift build --build-tests` builds both).
-    private static var executable: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("rowstream")
-    }
-
     @Test("SIGTERM closes open streams and exits 0 within a bounded time")
     func sigtermShutsDownGracefully() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path), "build the rowstream product first")
+        try #require(RowstreamProcess.isBuilt, "build the rowstream product first")
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = RowstreamProcess.executable
         process.arguments = ["--port", "0", "--demo-items", "300", "--demo-latency-ms", "0", "--public", publicDirectory]
         let output = Pipe()
         process.standardOutput = output
@@ -22,11 +17,10 @@ struct ExecutableTests {
         try process.run()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
 
-        let banner = try await offPool { () -> String in
-            let data = output.fileHandleForReading.availableData   // the banner is one write
-            return String(decoding: data, as: UTF8.self)
-        }
-        let port = try #require(Int(banner.split(separator: ":")[2].prefix { $0.isNumber }), "banner: \(banner)")
+        // The banner, read to its newline (a pipe may hand it over in pieces); a missing or cut banner fails this
+        // test alone.
+        let banner = try await offPool { RowstreamProcess.firstLine(of: output) }
+        let port = try #require(RowstreamProcess.port(inBanner: banner), "banner: \(banner)")
         let stream = try await SSEClient(port: port, path: "/tables/customers/stream")
         _ = try await stream.next(named: "rows")
 
@@ -42,20 +36,9 @@ struct ExecutableTests {
 
     @Test("bad flags exit 64 with a message naming the flag")
     func badFlags() async throws {
-        try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path))
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["--port", "banana"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let message = try await offPool { () -> String in
-            let data = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
-        }
-        #expect(process.terminationStatus == 64)
+        try #require(RowstreamProcess.isBuilt, "build the rowstream product first")
+        let (status, _, message) = try await RowstreamProcess.run(["--port", "banana"])
+        #expect(status == 64)
         #expect(message.contains("--port"))
     }
 }

@@ -36,7 +36,14 @@ struct RoutesTests {
 
         let stream = try await SSEClient(port: dashboard.port, path: "/tables/customers/stream")
         _ = try await stream.next(named: "rows")
-        let metrics = try await fetch(dashboard.port, "GET", "/metrics")
+        // The counters are updated around the batch's delivery, not before the viewer can read it: poll.
+        var metrics = TestResponse(status: 0, headers: [:], body: "")
+        let counted = try await eventually {
+            metrics = try await fetch(dashboard.port, "GET", "/metrics")
+            return ["rowstream_batches_sent_total 1", "rowstream_upstream_requests_total{outcome=\"ok\"} 1",
+                    "rowstream_upstream_request_duration_seconds_count 1"].allSatisfy(metrics.body.contains)
+        }
+        #expect(counted, "metrics never counted the batch: \(metrics.body)")
         #expect(metrics.status == 200)
         #expect(metrics.body.contains("rowstream_batches_sent_total 1"))
         #expect(metrics.body.contains("rowstream_streams_open 1"))

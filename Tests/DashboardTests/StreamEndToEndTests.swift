@@ -79,32 +79,40 @@ struct StreamEndToEndTests {
 
     @Test("loadNext while a batch is loading loads nothing more")
     func demandWhileLoadingIsIgnored() async throws {
-        // The upstream takes 1.5 s per page: the five POSTs (a few milliseconds) all land while it loads.
-        // (The Batches tests prove the same rule deterministically with a fake loader.)
-        let dashboard = try startDashboard(items: 100, batchSize: 10, latencyMilliseconds: 1_500)
-        defer { dashboard.shutdown() }
-        let client = try await SSEClient(port: dashboard.port, path: "/tables/customers/stream")
-        let session = try sessionInfo(try await client.next(named: "session").event)
-        let next = try #require(session["next"] as? String)
-        _ = try await client.next(named: "loading")
-        for _ in 0..<5 { #expect(try await post(dashboard.port, next) == 202) }   // all while the first batch loads
-        let rows = try await client.next(named: "rows").event
-        #expect(rowKeys(rows.data) == (1...10).map(String.init))
-        #expect(dashboard.demo.requestCount == 1)
+        // The upstream holds the first page until the five POSTs have all been answered: they land while it loads
+        // however slow the machine. (The Batches tests prove the same rule with a fake loader.)
+        try await withHeldTable { gate, upstream, dashboard in
+            let client = try await SSEClient(port: dashboard.port, path: "/tables/held/stream")
+            let session = try sessionInfo(try await client.next(named: "session").event)
+            let next = try #require(session["next"] as? String)
+            _ = try await client.next(named: "loading")
+            for _ in 0..<5 { #expect(try await post(dashboard.port, next) == 202) }   // all while the first batch loads
+            #expect(await eventually { gate.waiting == 1 })
+            gate.release()
+            let rows = try await client.next(named: "rows").event
+            #expect(rowKeys(rows.data) == (1...10).map(String.init))
+            #expect(upstream.requests.count == 1)
+        }
     }
 
-    @Test("viewers who open the demo table together share one upstream request per page")
-    func viewersShareTheDemoTablesFetches() async throws {
-        // The upstream takes 400 ms per page: all eight streams open (a few milliseconds) while the first fetch runs.
-        let dashboard = try startDashboard(items: 100, batchSize: 10, latencyMilliseconds: 400)
-        defer { dashboard.shutdown() }
-        var viewers: [SSEClient] = []
-        for _ in 0..<8 { viewers.append(try await SSEClient(port: dashboard.port, path: "/tables/customers/stream")) }
-        for viewer in viewers {
-            #expect(rowKeys(try await viewer.next(named: "rows").event.data) == (1...10).map(String.init))
-            viewer.connection.closeNow()
+    @Test("viewers who open a table together share one upstream request per page")
+    func viewersShareOneFetch() async throws {
+        // The upstream holds the page until all eight viewers are waiting for it, then the test releases it.
+        try await withHeldTable { gate, upstream, dashboard in
+            var viewers: [SSEClient] = []
+            for _ in 0..<8 {
+                let viewer = try await SSEClient(port: dashboard.port, path: "/tables/held/stream")
+                _ = try await viewer.next(named: "loading")
+                viewers.append(viewer)
+            }
+            #expect(await eventually { gate.waiting >= 1 })
+            gate.releaseAll()
+            for viewer in viewers {
+                #expect(rowKeys(try await viewer.next(named: "rows").event.data) == (1...10).map(String.init))
+                viewer.connection.closeNow()
+            }
+            #expect(upstream.requests.count == 1)
         }
-        #expect(dashboard.demo.requestCount == 1)
     }
 
     @Test("reload starts over with a reset and the first batch")
@@ -176,7 +184,7 @@ struct StreamEndToEndTests {
     func heartbeats() async throws {
         let dashboard = try startDashboard(items: 30, batchSize: 10, heartbeatSeconds: 1)
         defer { dashboard.shutdown() }
-        let client = try await SSEClient(port: dashboard.port, path: "/tables/customers/stream", timeoutSeconds: 5)
+        let client = try await SSEClient(port: dashboard.port, path: "/tables/customers/stream")
         _ = try await client.next(named: "rows")
         // Nothing but heartbeats is sent until demand: a `: ping` comment (and, every other interval, a
         // `heartbeat` event for pages, which cannot see comments) and no rows.
@@ -191,4 +199,33 @@ struct StreamEndToEndTests {
         }
         #expect(sawComment)
     }
+}
+
+/// A dashboard serving table `held` over a fixture upstream whose every reply waits for `gate` (the test releases it).
+private func withHeldTable(_ body: (ReplyGate, FixtureServer, Dashboard) async throws -> Void) async throws {
+    let gate = ReplyGate()
+    let upstream = try FixtureServer { _ in .held(gate, heldTablePage) }
+    defer { upstream.stop() }
+    let dashboard = try startDashboard(config: try heldTableConfig(port: upstream.port))
+    defer { dashboard.shutdown() }
+    try await body(gate, upstream, dashboard)
+}
+
+/// The fixture upstream's page for table `held`: ten items, and a next cursor (more would follow on demand).
+private let heldTablePage = FixtureReply.json(
+    "{\"data\":[" + (1...10).map { "{\"id\":\($0)}" }.joined(separator: ",") + "],\"next_cursor\":\"p2\"}")
+
+/// Table `held` over the fixture upstream on `port`: batches of 10, no retries, no prefetch, a 60 s page cache
+/// (viewers arriving together share the fetch in flight; one arriving after it is served from memory), and a
+/// low-speed limit longer than any hold (a held reply sends nothing until the test releases it).
+private func heldTableConfig(port: UInt16) throws -> ConfigFile {
+    let text = """
+        {"tables": [{"name": "held", "batchSize": 10,
+          "request": {"url": "http://127.0.0.1:\(port)/items", "timeoutSeconds": 60},
+          "items": "data", "key": "id", "columns": [{"title": "ID", "path": "id", "format": "number"}],
+          "pagination": {"style": "cursor", "cursorPath": "next_cursor", "cursorParameter": "cursor"},
+          "retry": {"attempts": 1}, "cache": {"ttlSeconds": 60, "prefetch": false}}],
+         "upstream": {"lowSpeedSeconds": 600}}
+        """
+    return try ConfigFile.parse(Array(text.utf8), file: "held.json", environment: [:])
 }

@@ -8,7 +8,7 @@ import TestSupport
 /// order with its own writes; finished and closed streams are skipped; a slow consumer is dropped mid-broadcast.
 @Suite(.serialized) struct BroadcastTests {
     @Test func everyViewerOnEveryLoopGetsTheExactBytesInOrder() async throws {
-        try await offThread {
+        try await offPool {
             let fixture = try BroadcastFixture(viewers: 6, loops: 2)
             defer { fixture.server.shutdown() }
             // Sizes from one byte to well past a socket buffer, so some sends are partial and queue a tail.
@@ -24,7 +24,7 @@ import TestSupport
     }
 
     @Test func aBroadcastStaysBehindWritesAlreadyQueuedForAViewer() async throws {
-        try await offThread {
+        try await offPool {
             let fixture = try BroadcastFixture(viewers: 3, loops: 2, maxWriteBufferBytes: 32 * 1024 * 1024,
                                                receiveBufferBytes: [4096])
             defer { fixture.server.shutdown() }
@@ -53,7 +53,7 @@ import TestSupport
     }
 
     @Test func finishedAndClosedStreamsAreSkipped() async throws {
-        try await offThread {
+        try await offPool {
             let fixture = try BroadcastFixture(viewers: 3, loops: 1)
             defer { fixture.server.shutdown() }
             // Viewer 2's client hangs up (the fd itself is closed by the client's deinit); once the server has
@@ -73,7 +73,7 @@ import TestSupport
     }
 
     @Test func aSlowConsumerIsDroppedDuringABroadcastWhileOthersGetEveryEvent() async throws {
-        try await offThread {
+        try await offPool {
             let fixture = try BroadcastFixture(viewers: 2, loops: 1, maxWriteBufferBytes: 64 * 1024,
                                                receiveBufferBytes: [nil, 4096])
             defer { fixture.server.shutdown() }
@@ -101,7 +101,7 @@ import TestSupport
     }
 
     @Test func aBroadcastFromTheLoopItselfIsWrittenAtOnce() async throws {
-        try await offThread {
+        try await offPool {
             let greeting = event(0, size: 500)
             var builder = RouterBuilder()
             builder.get("/events") { _, _ in
@@ -187,6 +187,8 @@ private final class BroadcastFixture {
         config.port = 0
         config.eventLoopCount = loops
         config.maxWriteBufferBytes = maxWriteBufferBytes
+        // These tests compare the exact bytes of each event; no `: ping` may fall between them, however slow the run.
+        config.heartbeatInterval = .seconds(3_600)
         return config
     }
 
@@ -232,12 +234,4 @@ private final class BroadcastFixture {
 /// How many of a fixture's streams have closed. Thread-safe (an atomic).
 private final class ClosedStreams: Sendable {
     let count = Atomic<Int>(0)
-}
-
-/// Runs blocking test work on a thread of its own, so waiting on sockets never holds one of the cooperative
-/// pool's threads (2 on this machine) that other tests' servers need.
-private func offThread(_ work: @escaping @Sendable () throws -> Void) async throws {
-    try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
-    }
 }

@@ -47,11 +47,11 @@ import TestSupport
         let clients = [try TestConnection(port: ports.0), try TestConnection(port: ports.1)]
         defer { clients.forEach { $0.closeNow() } }
         for client in clients { try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n") }
-        let opened = waitUntil { detecting.statistics.openStreams == 1 && control.statistics.openStreams == 1 }
+        let opened = eventuallyBlocking { detecting.statistics.openStreams == 1 && control.statistics.openStreams == 1 }
         guard opened else { throw TestConnection.Failure(description: "the streams did not open") }
 
         try NetworkNamespace.run("tc", ["qdisc", "add", "dev", "lo", "root", "blackhole"])
-        let detected = waitUntil(seconds: 20) { detectingClosed.load(ordering: .relaxed) == 1 }
+        let detected = eventuallyBlocking { detectingClosed.load(ordering: .relaxed) == 1 }
         return Outcome(detected: detected,
                        detectingStreamsLeft: detecting.statistics.openStreams,
                        detectingConnectionsLeft: detecting.statistics.openConnections,
@@ -69,11 +69,5 @@ import TestSupport
         config.heartbeatInterval = .milliseconds(100)
         config.deadPeerTimeout = deadPeerTimeout
         return HTTPServer(configuration: config, responder: builder.build())
-    }
-
-    /// Blocking poll (this runs on its own thread): every 10 ms, for at most `seconds`.
-    static func waitUntil(seconds: Int = 5, _ condition: () -> Bool) -> Bool {
-        for _ in 0..<(seconds * 100) where !condition() { usleep(10_000) }
-        return condition()
     }
 }

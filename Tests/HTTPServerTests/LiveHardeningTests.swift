@@ -58,7 +58,7 @@ import TestSupport
             #expect(sent < 500, "the trickling client was never cut off")
             #expect(try await client.readResponse().status == 408)
             #expect(try await client.isClosedByServer())
-            #expect(await pollUntil { server.statistics.openConnections == 0 })
+            #expect(await eventually { server.statistics.openConnections == 0 })
         }
     }
 
@@ -88,7 +88,7 @@ import TestSupport
             // A closed connection frees its place.
             try first.send("GET / HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
             _ = try await first.readResponse()
-            #expect(await pollUntil { server.statistics.openConnections == 2 })
+            #expect(await eventually { server.statistics.openConnections == 2 })
             let again = try TestConnection(port: port)
             #expect(try await served(again))
         }

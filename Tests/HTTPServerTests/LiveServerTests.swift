@@ -73,7 +73,7 @@ import TestSupport
             #expect(head.contains("Content-Type: text/event-stream"))
             #expect(head.contains("Connection: close"))
             #expect(try await client.read(until: "\n\n") == "retry: 500\n\n")
-            #expect(await pollUntil { writerBox.withLock { $0 != nil } })
+            #expect(await eventually { writerBox.withLock { $0 != nil } })
             let writer = try #require(writerBox.withLock { $0 })
             Thread.detachNewThread { writer.send(SSEEvent(event: "rows", id: "1", data: "<tr>")) }
             let received = try await client.read(until: "data: <tr>\n\n")
@@ -81,9 +81,9 @@ import TestSupport
             #expect(try await client.read(until: ": ping\n\n").hasSuffix(": ping\n\n"))  // heartbeat
             #expect(server.statistics.openStreams == 1)
             client.closeNow()  // disconnect
-            #expect(await pollUntil { closed.load(ordering: .relaxed) == 1 })
+            #expect(await eventually { closed.load(ordering: .relaxed) == 1 })
             #expect(!writer.isOpen)
-            #expect(await pollUntil { server.statistics.openStreams == 0 })
+            #expect(await eventually { server.statistics.openStreams == 0 })
         }
     }
 
@@ -109,7 +109,7 @@ import TestSupport
             _ = try await client.read(until: "retry: 2000\n\n")
         }
         let idle = try TestConnection(port: port)
-        #expect(await pollUntil { opened.load(ordering: .relaxed) == 3 && server.statistics.openConnections == 4 })
+        #expect(await eventually { opened.load(ordering: .relaxed) == 3 && server.statistics.openConnections == 4 })
         try await offPool {
             server.shutdown()
             server.waitUntilShutdown()
@@ -135,12 +135,12 @@ import TestSupport
         try await withLiveServer({ $0.maxWriteBufferBytes = 64 * 1024 }, responder: builder.build()) { server, port in
             let client = try TestConnection(port: port, receiveBufferBytes: 4096)
             try client.send("GET /firehose HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(await pollUntil { writerBox.withLock { $0 != nil } })
+            #expect(await eventually { writerBox.withLock { $0 != nil } })
             let writer = try #require(writerBox.withLock { $0 })
             let chunk = [UInt8](repeating: UInt8(ascii: "x"), count: 16 * 1024)
             // The client never reads: kernel buffers fill, then the server's 64 KiB limit is passed.
             for _ in 0..<2000 where writer.isOpen { writer.write(chunk) }
-            #expect(await pollUntil { closed.load(ordering: .relaxed) == 1 })
+            #expect(await eventually { closed.load(ordering: .relaxed) == 1 })
             #expect(server.statistics.droppedSlowConsumers == 1)
             #expect(!writer.isOpen)
         }

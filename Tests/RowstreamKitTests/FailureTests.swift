@@ -83,10 +83,10 @@ struct FailureTests {
         let next = try #require(try object(try await stream.next(named: "session").event.data)["next"] as? String)
         _ = try await stream.next(named: "rows")
         #expect(try await post(server.port, next) == 202)
-        #expect(try await eventually { started.count == 1 }, "the second load started")
+        #expect(await eventually { started.count == 1 }, "the second load started")
         #expect(cancelled.count == 0)
         stream.connection.closeNow()
-        #expect(try await eventually { cancelled.count == 1 }, "closing the stream cancelled the load")
+        #expect(await eventually { cancelled.count == 1 }, "closing the stream cancelled the load")
     }
 
     @Test("start-up errors name what is wrong", arguments: [

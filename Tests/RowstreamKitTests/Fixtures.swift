@@ -82,12 +82,3 @@ final class Counter: Sendable {
     func increment() { value.withLock { $0 += 1 } }
     var count: Int { value.withLock { $0 } }
 }
-
-/// Waits until `condition` holds, checking up to 500 times, 10 ms apart (a bound, not a timing assertion).
-func eventually(_ condition: () -> Bool) async throws -> Bool {
-    for _ in 0..<500 {
-        if condition() { return true }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-}

@@ -1,5 +1,6 @@
 import HTTPServer
 import Synchronization
+import TestSupport
 import Testing
 @testable import RowstreamKit
 
@@ -20,13 +21,6 @@ import Testing
         }
     }
 
-    /// Polls (without blocking a thread) until `done`, at most `limit`.
-    static func wait(upTo limit: Duration = .seconds(10), until done: () -> Bool) async throws {
-        let clock = ContinuousClock()
-        let end = clock.now + limit
-        while !done(), clock.now < end { try await Task.sleep(for: .milliseconds(5)) }
-    }
-
     @Test func everyStreamGetsTheDocumentedEventEveryInterval() async throws {
         let heartbeats = StreamHeartbeat(commentInterval: .milliseconds(10))
         defer { heartbeats.stop() }
@@ -34,7 +28,7 @@ import Testing
         let clock = ContinuousClock()
         let started = clock.now
         for stream in streams { heartbeats.start(on: stream.writer()) }
-        try await Self.wait { streams.allSatisfy { $0.count >= 3 } }
+        #expect(await eventually { streams.allSatisfy { $0.count >= 3 } })
         let elapsed = clock.now - started
         for stream in streams {
             #expect(stream.count >= 3)
@@ -53,7 +47,7 @@ import Testing
         let quick = StreamHeartbeat(commentInterval: .milliseconds(5))
         defer { quick.stop() }
         quick.start(on: late.writer())
-        try await Self.wait { late.count >= 2 }
+        #expect(await eventually { late.count >= 2 })
         #expect(late.count >= 2)
         #expect(early.count == 0)
     }
@@ -65,13 +59,13 @@ import Testing
         let closingWriter = closing.writer()
         heartbeats.start(on: open.writer())
         heartbeats.start(on: closingWriter)
-        try await Self.wait { closing.count >= 1 }
+        #expect(await eventually { closing.count >= 1 })
         closingWriter.close()
         // Dropped when it comes due; the timer's ticks run one at a time, so no write to it is in flight after.
-        try await Self.wait { heartbeats.streamCount == 1 }
+        #expect(await eventually { heartbeats.streamCount == 1 })
         #expect(heartbeats.streamCount == 1)
         let sentBeforeClose = closing.count, openBefore = open.count
-        try await Self.wait { open.count >= openBefore + 3 }
+        #expect(await eventually { open.count >= openBefore + 3 })
         #expect(open.count >= openBefore + 3)
         #expect(closing.count == sentBeforeClose)
     }
@@ -80,10 +74,22 @@ import Testing
         let heartbeats = StreamHeartbeat(commentInterval: .milliseconds(5))
         let stream = Collected()
         heartbeats.start(on: stream.writer())
-        try await Self.wait { stream.count >= 1 }
+        #expect(await eventually { stream.count >= 1 })
         heartbeats.stop()
-        heartbeats.start(on: Collected().writer())
+        let afterStop = stream.count
+        // Silence is shown against a control on the same interval that keeps running: by the time it has had five
+        // heartbeats, a stream still being served would have had several more. At most one tick that took its
+        // streams before `stop()` may still write (the writes happen outside the lock).
+        let control = StreamHeartbeat(commentInterval: .milliseconds(5))
+        defer { control.stop() }
+        let witness = Collected()
+        control.start(on: witness.writer())
+        #expect(await eventually { witness.count >= 5 })
+        #expect(stream.count <= afterStop + 1, "heartbeats went on after stop()")
+        let late = Collected()
+        heartbeats.start(on: late.writer())
+        #expect(await eventually { witness.count >= 10 })
+        #expect(late.count == 0, "a stream started after stop() got heartbeats")
         #expect(heartbeats.streamCount == 0)
-        #expect(stream.count >= 1)
     }
 }

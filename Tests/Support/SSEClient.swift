@@ -13,17 +13,18 @@ public struct ReceivedEvent: Equatable, Sendable {
     }
 }
 
-/// Reads a text/event-stream the way a browser does (fields event, data, id; comments and retry skipped),
-/// over a `TestConnection`. Remembers the last event id, as EventSource does for Last-Event-ID.
+/// Reads a text/event-stream the way a browser does, through `SSEParser` over a `TestConnection`. Remembers the
+/// last event id, as EventSource does for Last-Event-ID.
 public final class SSEClient: @unchecked Sendable {
     public let connection: TestConnection
     public let status: Int
     public let headers: [String: String]
-    public private(set) var lastEventID: String?
-    public private(set) var comments: [String] = []
+    private var parser: SSEParser
+    public var lastEventID: String? { parser.lastEventID }
+    public var comments: [String] { parser.comments }
 
     /// Opens `path`; `lastEventID` is sent as the Last-Event-ID header, as a reconnecting browser does.
-    public init(port: Int, path: String, lastEventID: String? = nil, timeoutSeconds: Int = 10) async throws {
+    public init(port: Int, path: String, lastEventID: String? = nil, timeoutSeconds: Int = 30) async throws {
         connection = try TestConnection(port: port, timeoutSeconds: timeoutSeconds)
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
         if let lastEventID { request += "Last-Event-ID: \(lastEventID)\r\n" }
@@ -31,38 +32,12 @@ public final class SSEClient: @unchecked Sendable {
         let head = try await connection.readHead()
         status = head.status
         headers = head.headers
-        self.lastEventID = lastEventID
+        parser = SSEParser(lastEventID: lastEventID)
     }
 
     /// The next dispatched event, or nil when the stream ends.
     public func next() async throws -> ReceivedEvent? {
-        var event = ReceivedEvent(event: "message", data: "", id: nil)
-        var dataLines: [String] = []
-        var sawField = false
-        while let line = try await connection.readLine() {
-            if line.isEmpty {
-                guard sawField, !dataLines.isEmpty else {
-                    sawField = false
-                    continue
-                }
-                event.data = dataLines.joined(separator: "\n")
-                if let id = event.id { lastEventID = id }
-                return event
-            }
-            if line.hasPrefix(":") {
-                comments.append(String(line.dropFirst()))
-                continue
-            }
-            sawField = true
-            let (field, value) = Self.split(line)
-            switch field {
-            case "event": event.event = value
-            case "data": dataLines.append(value)
-            case "id": event.id = value
-            default: break
-            }
-        }
-        return nil
+        try await connection.readEvent(&parser)
     }
 
     /// Reads events until one named `name` (the skipped ones are returned too).
@@ -74,13 +49,6 @@ public final class SSEClient: @unchecked Sendable {
             skipped.append(event)
         }
         throw TestConnection.Failure(description: "stream ended before a '\(name)' event; saw \(skipped.map(\.event))")
-    }
-
-    private static func split(_ line: String) -> (String, String) {
-        guard let colon = line.firstIndex(of: ":") else { return (line, "") }
-        var value = line[line.index(after: colon)...]
-        if value.first == " " { value = value.dropFirst() }
-        return (String(line[..<colon]), String(value))
     }
 }
 

@@ -15,11 +15,15 @@ public func offPool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) asy
 }
 
 /// A deliberately plain HTTP/1.1 client over a blocking POSIX socket, for live tests: it sees exactly the bytes
-/// the server sends. Every read has a timeout, so no test can hang. Blocking calls run off the cooperative pool
+/// the server sends. Every read has a timeout (30 s unless told: generous, for a sanitized run on a busy machine),
+/// so no test can hang. Blocking calls run off the cooperative pool
 /// (`offPool`). Confined to the test that made it.
 public final class TestConnection: @unchecked Sendable {
     /// The socket, for tests that set options on it (`SO_LINGER`...). Closed by `closeNow()` or deinit.
     public let fd: Int32
+    /// The bound on each read, in seconds; `readEvent` also bounds a whole event by it (heartbeats keep every read
+    /// short, so only a deadline can end a wait for an event that never comes).
+    public let timeoutSeconds: Int
     /// Bytes received and not yet read (internal: `TestConnection+Raw.swift` reads them too).
     var buffer: [UInt8] = []
     public private(set) var isClosed = false
@@ -31,9 +35,10 @@ public final class TestConnection: @unchecked Sendable {
 
     /// Connects to 127.0.0.1:`port`. `receiveBufferBytes` shrinks the socket's receive buffer (slow consumers);
     /// `sourceAddress` binds the client end to another loopback address (any of 127/8 works on Linux).
-    public init(port: Int, timeoutSeconds: Int = 10, receiveBufferBytes: Int32? = nil,
+    public init(port: Int, timeoutSeconds: Int = 30, receiveBufferBytes: Int32? = nil,
                 sourceAddress: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        self.timeoutSeconds = timeoutSeconds
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

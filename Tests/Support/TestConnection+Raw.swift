@@ -21,11 +21,14 @@ extension TestConnection {
         }
     }
 
-    /// Reads until `marker` appears; returns everything up to and including it.
+    /// Reads until `marker` appears; returns everything up to and including it. Bounded by `timeoutSeconds` in
+    /// all, not only per read (heartbeats would keep a stream that never sends the marker going for ever).
     public func read(until marker: String) async throws -> String {
         let needle = Array(marker.utf8)
+        let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
         while true {
             if let text = take(through: needle) { return text }
+            try checkDeadline(deadline, marker)
             guard try await fill() else { throw Failure(description: "closed before \(marker.debugDescription)") }
         }
     }
@@ -33,9 +36,17 @@ extension TestConnection {
     /// `read(until:)` blocking the calling thread: only for tests that run on a thread of their own.
     public func readBlocking(until marker: String) throws -> String {
         let needle = Array(marker.utf8)
+        let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
         while true {
             if let text = take(through: needle) { return text }
+            try checkDeadline(deadline, marker)
             guard try fillBlocking() else { throw Failure(description: "closed before \(marker.debugDescription)") }
+        }
+    }
+
+    private func checkDeadline(_ deadline: ContinuousClock.Instant, _ marker: String) throws {
+        guard ContinuousClock.now < deadline else {
+            throw Failure(description: "no \(marker.debugDescription) within \(timeoutSeconds) s")
         }
     }
 
@@ -94,10 +105,4 @@ extension TestConnection {
         }
         return nil
     }
-}
-
-/// Polls `condition` every 10 ms for up to about 5 s without blocking a thread; returns its last value.
-public func pollUntil(_ condition: () -> Bool) async -> Bool {
-    for _ in 0..<500 where !condition() { try? await Task.sleep(for: .milliseconds(10)) }
-    return condition()
 }

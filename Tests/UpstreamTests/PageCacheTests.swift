@@ -1,4 +1,5 @@
 import JSON
+import TestSupport
 import Testing
 @testable import Upstream
 
@@ -11,23 +12,33 @@ import Testing
 
     static let api: @Sendable (FixtureRequest) -> FixtureReply = { request in
         let next = request.query["cursor"] == nil ? "\"p1\"" : "null"
-        return .slow(.milliseconds(100), .json("{\"data\":[{\"id\":1}],\"next\":\(next)}"))
+        return .json("{\"data\":[{\"id\":1}],\"next\":\(next)}")
     }
 
     @Test func concurrentRequestsForOnePageShareOneFetch() async throws {
-        let server = try FixtureServer(handler: Self.api)
+        // The upstream holds its reply until every request has either started a fetch or joined one: no clock
+        // decides whether the eight overlap.
+        let gate = ReplyGate()
+        let server = try FixtureServer { .held(gate, Self.api($0)) }
         defer { server.stop() }
-        let client = try UpstreamClient()
+        var configuration = UpstreamClientConfiguration()
+        configuration.lowSpeedSeconds = 600  // a held reply sends nothing until released
+        let client = try UpstreamClient(configuration: configuration)
         defer { client.shutdown() }
-        let source = try Self.source(server, client, cache: PageCache(ttl: .zero, prefetch: false))
+        let cache = PageCache(ttl: .zero, prefetch: false)
+        let source = try Self.source(server, client, cache: cache)
 
         let counts = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<8 { group.addTask { try await source.fetchPage(cursor: nil).items.count } }
+            let statistics = { cache.statistics }
+            #expect(await eventually { statistics().fetches + statistics().hits == 8 && gate.waiting >= 1 })
+            gate.releaseAll()
             return try await group.reduce(into: []) { $0.append($1) }
         }
 
         #expect(counts == Array(repeating: 1, count: 8))
         #expect(server.requests.count == 1)
+        #expect(cache.statistics.fetches == 1)
     }
 
     @Test func aFreshPageIsServedFromMemory() async throws {
@@ -53,7 +64,7 @@ import Testing
         let source = try Self.source(server, client, cache: PageCache(ttl: .seconds(60), prefetch: true))
 
         let first = try await source.fetchPage(cursor: nil)
-        #expect(await server.waitUntil { $0.requests.count == 2 }, "the next page was asked for ahead of demand")
+        #expect(await eventually { server.requests.count == 2 }, "the next page was asked for ahead of demand")
         _ = try await source.fetchPage(cursor: first.nextCursor)
 
         #expect(server.requests.map { $0.query["cursor"] } == [nil, "p1"])
@@ -84,7 +95,7 @@ extension PageCacheTests {
         let waiter = Task { () -> UpstreamError? in
             do throws(UpstreamError) { _ = try await source.fetchPage(cursor: nil); return nil } catch { return error }
         }
-        #expect(await server.waitUntil { $0.requests.count == 1 }, "the fetch started")
+        #expect(await eventually { server.requests.count == 1 }, "the fetch started")
         waiter.cancel()
 
         #expect(await waiter.value == .cancelled)

@@ -1,4 +1,5 @@
 import Synchronization
+import TestSupport
 import Testing
 @testable import Upstream
 
@@ -14,13 +15,13 @@ import Testing
         let request = hanging
 
         let task = Task { () async throws(UpstreamError) -> UpstreamResponse in try await client.fetch(request) }
-        #expect(await server.waitUntil { $0.requests.count == 1 })
+        #expect(await eventually { server.requests.count == 1 })
         task.cancel()
 
         let result = await task.result
         #expect(throws: UpstreamError.cancelled) { try result.get() }
         // The easy handle was removed: the fixture sees its connection closed.
-        #expect(await server.waitUntil { $0.connectionsClosedByPeer == 1 })
+        #expect(await eventually { server.connectionsClosedByPeer == 1 })
     }
 
     @Test func aTaskCancelledBeforeFetchingNeverSends() async throws {
@@ -59,22 +60,37 @@ import Testing
     }
 
     @Test func transfersBeyondTheCapWaitTheirTurn() async throws {
-        let server = try FixtureServer { _ in .slow(.milliseconds(20), .json("{}")) }
+        // The upstream holds every reply until the test releases it: the cap must fill (2 held at once) and then
+        // let exactly one more request through per reply released, never a third at once.
+        let gate = ReplyGate()
+        let server = try FixtureServer { _ in .held(gate, .json("{}")) }
         defer { server.stop() }
         var configuration = UpstreamClientConfiguration()
         configuration.maxConcurrentTransfers = 2
+        configuration.lowSpeedSeconds = 600  // a held reply sends nothing: no slot may be freed by a timeout
         let client = try UpstreamClient(configuration: configuration)
         defer { client.shutdown() }
 
         try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<8 {
-                group.addTask { try await client.fetch(UpstreamRequest(url: server.baseURL + "/\(index)")).status }
+                group.addTask {
+                    var request = UpstreamRequest(url: server.baseURL + "/\(index)")
+                    request.timeout = .seconds(120)  // the test's own bounds (30 s each) report first
+                    return try await client.fetch(request).status
+                }
             }
+            #expect(await eventually { gate.waiting == 2 }, "the cap of 2 was never reached")
+            for released in 1...6 {
+                gate.release()
+                #expect(await eventually { server.requests.count >= released + 2 && gate.waiting >= 2 })
+                #expect(server.requests.count == released + 2, "more than one transfer started per reply released")
+            }
+            gate.releaseAll()
             for try await status in group { #expect(status == 200) }
         }
 
         #expect(server.requests.count == 8)
-        #expect(server.maxInFlight <= 2)
+        #expect(server.maxInFlight == 2)
     }
 
     @Test func shutdownFailsInFlightTransfersAndIsIdempotent() async throws {
@@ -88,7 +104,7 @@ import Testing
         let tasks = (0..<3).map { _ in
             Task { () async throws(UpstreamError) -> UpstreamResponse in try await client.fetch(request) }
         }
-        #expect(await server.waitUntil { $0.requests.count == 3 })
+        #expect(await eventually { server.requests.count == 3 })
         client.shutdown()
 
         for task in tasks {

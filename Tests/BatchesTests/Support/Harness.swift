@@ -1,3 +1,5 @@
+import TestSupport
+import Testing
 @testable import Batches
 
 /// A data source over a ``FakeLoader`` with String cursors, a ``ManualClock`` and an ``EventRecorder``.
@@ -21,17 +23,17 @@ struct Harness {
 
     /// Waits until the loader has been called `count` times in all.
     func waitForCalls(_ count: Int) async throws {
-        try await eventually("\(count) loader calls") { loader.tokens.count >= count }
+        try #require(await eventually { loader.tokens.count >= count }, "\(count) loader calls")
     }
 
     /// Waits until `count` events have been delivered in all.
     func waitForEvents(_ count: Int) async throws {
-        try await eventually("\(count) events") { recorder.events.count >= count }
+        try #require(await eventually { recorder.events.count >= count }, "\(count) events")
     }
 
     /// Waits until `count` stale outcomes have been discarded in all.
     func waitForDiscarded(_ count: Int) async throws {
-        try await eventually("\(count) discarded outcomes") { source.discardedOutcomeCount >= count }
+        try #require(await eventually { source.discardedOutcomeCount >= count }, "\(count) discarded outcomes")
     }
 }
 

@@ -1,22 +1,22 @@
 /// A request as the fixture server received it.
-struct FixtureRequest: Sendable {
-    var method: String
+public struct FixtureRequest: Sendable {
+    public var method: String
     /// Path and query, as sent.
-    var target: String
+    public var target: String
     /// Header names lower-cased.
-    var headers: [(name: String, value: String)]
-    var body: [UInt8]
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
 
-    var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
+    public var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
 
     /// The raw (still percent-encoded) query string, "" if none.
-    var rawQuery: String {
+    public var rawQuery: String {
         guard let question = target.firstIndex(of: "?") else { return "" }
         return String(target[target.index(after: question)...])
     }
 
     /// Query parameters, percent-decoded.
-    var query: [String: String] {
+    public var query: [String: String] {
         var result: [String: String] = [:]
         for pair in rawQuery.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -26,17 +26,23 @@ struct FixtureRequest: Sendable {
         return result
     }
 
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         headers.last(where: { $0.name == name.lowercased() })?.value
     }
 }
 
 /// What the fixture server does with a request.
-indirect enum FixtureReply: Sendable {
+public indirect enum FixtureReply: Sendable {
     /// A complete answer with a Content-Length.
     case respond(status: Int, headers: [(name: String, value: String)], body: [UInt8])
     /// Waits, then replies (stops waiting early when the server stops).
     case slow(Duration, FixtureReply)
+    /// Waits until the test releases one of `gate`'s replies (or the server stops), then replies.
+    case held(ReplyGate, FixtureReply)
+    /// Writes these bytes as they are (framing and all), then closes the connection.
+    case raw([UInt8])
+    /// Closes the connection with an RST (SO_LINGER 0), answering nothing.
+    case reset
     /// Never answers; returns when the client closes the connection or the server stops.
     case hang
     /// Declares `declared` body bytes, sends `sent` of them, then closes the connection.
@@ -46,14 +52,14 @@ indirect enum FixtureReply: Sendable {
     /// A 302 to `location`.
     case redirect(to: String, headers: [(name: String, value: String)] = [])
 
-    static func json(_ text: String, status: Int = 200) -> FixtureReply {
+    public static func json(_ text: String, status: Int = 200) -> FixtureReply {
         .respond(status: status, headers: [("Content-Type", "application/json")], body: Array(text.utf8))
     }
 }
 
 extension String {
     /// Minimal percent-decoding for test assertions.
-    var percentDecoded: String? {
+    public var percentDecoded: String? {
         var bytes: [UInt8] = []
         var iterator = Array(utf8).makeIterator()
         while let byte = iterator.next() {

@@ -3,27 +3,29 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// A tiny blocking HTTP/1.1 server on 127.0.0.1, port 0, for tests: one thread per connection,
-/// keep-alive, a backlog of 128. Every wait inside it is bounded and notices `stop()`.
+/// The fixture upstream every test uses: a tiny blocking HTTP/1.1 server on 127.0.0.1, port 0, one thread per
+/// connection, keep-alive, a backlog of 128. It counts requests and how many are in flight, and a reply can be
+/// `.held` until the test releases it (`ReplyGate`), so tests of coalescing, caps and faults never race a clock.
+/// Every wait inside it is bounded and notices `stop()`.
 ///
 /// Thread-safe. Call `stop()` at the end of each test; it returns once every thread has exited.
-final class FixtureServer: Sendable {
+public final class FixtureServer: Sendable {
     private struct State {
         var stopped = false
-        var requests: [FixtureRequest] = []
+        public var requests: [FixtureRequest] = []
         var connectionsAccepted = 0
         var connectionsClosedByPeer = 0
         var inFlight = 0
         var maxInFlight = 0
     }
 
-    let port: UInt16
+    public let port: UInt16
     private let listener: Int32
     private let handler: @Sendable (FixtureRequest) -> FixtureReply
     private let state = Mutex(State())
     private let threads = DispatchGroup()
 
-    init(handler: @escaping @Sendable (FixtureRequest) -> FixtureReply) throws {
+    public init(handler: @escaping @Sendable (FixtureRequest) -> FixtureReply) throws {
         self.handler = handler
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw FixtureError.socket("socket", errno) }
@@ -51,28 +53,18 @@ final class FixtureServer: Sendable {
     }
 
     /// `http://127.0.0.1:<port>`
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    var requests: [FixtureRequest] { state.withLock { $0.requests } }
-    var connectionsAccepted: Int { state.withLock { $0.connectionsAccepted } }
-    var connectionsClosedByPeer: Int { state.withLock { $0.connectionsClosedByPeer } }
-    var maxInFlight: Int { state.withLock { $0.maxInFlight } }
-    var isStopped: Bool { state.withLock { $0.stopped } }
+    public var requests: [FixtureRequest] { state.withLock { $0.requests } }
+    public var connectionsAccepted: Int { state.withLock { $0.connectionsAccepted } }
+    public var connectionsClosedByPeer: Int { state.withLock { $0.connectionsClosedByPeer } }
+    public var maxInFlight: Int { state.withLock { $0.maxInFlight } }
+    public var isStopped: Bool { state.withLock { $0.stopped } }
 
     /// Stops accepting, ends every connection thread and waits (bounded) for them all.
-    func stop() {
+    public func stop() {
         state.withLock { $0.stopped = true }
         _ = threads.wait(timeout: .now() + 20)
-    }
-
-    /// Waits until `condition` holds, polling; gives up after `timeout`. Returns whether it held.
-    func waitUntil(timeout: Duration = .seconds(10), _ condition: (FixtureServer) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if condition(self) { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition(self)
     }
 
     // MARK: Threads
@@ -126,6 +118,15 @@ final class FixtureServer: Sendable {
             let deadline = ContinuousClock.now + delay
             while ContinuousClock.now < deadline, !isStopped { usleep(5_000) }
             return isStopped ? false : self.reply(next, on: connection, reader: &reader)
+        case .held(let gate, let next):
+            return gate.waitForRelease(unless: { isStopped }) ? self.reply(next, on: connection, reader: &reader) : false
+        case .raw(let bytes):
+            _ = send(connection, bytes)
+            return false
+        case .reset:
+            var linger = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+            return false
         case .hang:
             reader.waitForPeerClose(limit: .seconds(60))
             if reader.peerClosed { state.withLock { $0.connectionsClosedByPeer += 1 } }
@@ -165,6 +166,6 @@ final class FixtureServer: Sendable {
     }
 }
 
-enum FixtureError: Error {
+public enum FixtureError: Error {
     case socket(String, Int32)
 }

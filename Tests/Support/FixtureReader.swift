@@ -1,6 +1,4 @@
-@testable import Upstream
-
-import Glibc
+import Foundation
 
 /// Reads HTTP/1.1 requests off one fixture connection, noticing the server stopping.
 struct FixtureReader {
@@ -29,7 +27,7 @@ struct FixtureReader {
         guard requestLine.count == 3 else { return nil }
         let headers = lines.compactMap { line -> (name: String, value: String)? in
             guard let colon = line.firstIndex(of: ":") else { return nil }
-            return (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingHTTPWhitespace())
+            return (line[..<colon].lowercased(), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces))
         }
         let length = Int(headers.last(where: { $0.name == "content-length" })?.value ?? "0") ?? 0
         while buffer.count < length {
