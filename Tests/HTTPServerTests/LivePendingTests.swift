@@ -88,7 +88,7 @@ import TestSupport
             let cap = Connection.maxPendingInput(limits)
             let client = try TestConnection(port: port)
             try client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(await pollUntil { gate.entered == 1 })
+            #expect(await eventually { gate.entered == 1 })
             // 64 MiB after the request on the same socket (the probe sent 2,000 x 1 MiB and the server grew by 2 GB).
             let fd = client.fd
             let sent = try await offPool { Self.flood(fd, total: 64 << 20, stallMS: 2_000) }
@@ -119,8 +119,8 @@ import TestSupport
             #expect(response.headers["connection"] == "close")
             #expect(response.headers["x-content-type-options"] == "nosniff")
             #expect(try await client.isClosedByServer(), "the pipelined request after it is not answered")
-            #expect(await pollUntil { gate.cancelled == 1 })
-            #expect(await pollUntil { server.statistics.openConnections == 0 })
+            #expect(await eventually { gate.cancelled == 1 })
+            #expect(await eventually { server.statistics.openConnections == 0 })
 
             // The deadline counts per request: a quick answer on a new connection is unaffected.
             let other = try TestConnection(port: port)

@@ -31,13 +31,13 @@ import Testing
         try await withLiveServer(responder: Self.waiting(probe)) { _, port in
             let client = try TestConnection(port: port)
             try client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(await pollUntil { probe.started.load(ordering: .acquiring) })
+            #expect(await eventually { probe.started.load(ordering: .acquiring) })
             if reset {  // RST instead of FIN
                 var option = linger(l_onoff: 1, l_linger: 0)
                 setsockopt(client.fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
             }
             client.closeNow()
-            #expect(await pollUntil { probe.cancelled.load(ordering: .acquiring) })
+            #expect(await eventually { probe.cancelled.load(ordering: .acquiring) })
         }
     }
 

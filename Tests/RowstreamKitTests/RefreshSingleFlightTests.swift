@@ -64,7 +64,7 @@ struct RefreshSingleFlightTests {
         }
         // Every POST is admitted (waiting) while the first fetch is held; then the test releases the replies.
         #expect(try await Self.waitFor(100, on: server.port))
-        #expect(await pollUntil { upstream.held == 1 })
+        #expect(await eventually { upstream.held == 1 })
         #expect(upstream.fetches == 1)
         upstream.open()
         for connection in connections {
@@ -105,9 +105,9 @@ struct RefreshSingleFlightTests {
         let server = try Self.serve(upstream)
         defer { server.shutdown() }
         let leaving = try Self.posted(server.port)
-        #expect(await pollUntil { upstream.held == 1 })
+        #expect(await eventually { upstream.held == 1 })
         leaving.closeNow()
-        #expect(await pollUntil { upstream.cancelled == 1 && upstream.held == 0 })
+        #expect(await eventually { upstream.cancelled == 1 && upstream.held == 0 })
         #expect(try await Self.waitFor(0, on: server.port))
         upstream.open()
         #expect(try await fetch(server.port, "POST", "/tables/live/refresh").status == 200)
@@ -120,7 +120,7 @@ struct RefreshSingleFlightTests {
         let server = try Self.serve(upstream, limit: RefreshLimit(burst: 1, every: .seconds(3_600)))
         defer { server.shutdown() }
         let first = try Self.posted(server.port)
-        #expect(await pollUntil { upstream.held == 1 })
+        #expect(await eventually { upstream.held == 1 })
         let refused = try await fetch(server.port, "POST", "/tables/live/refresh")
         #expect(refused.status == 429)
         #expect(refused.headers["retry-after"] == "3600")
