@@ -19,6 +19,7 @@
 import { defaults } from './config.js';
 import { openStream } from './connection.js';
 import { createTable } from './table.js';
+import { withParameter, withQuery } from './urls.js';
 
 /**
  * @typedef {import('./config.js').Config} Config
@@ -34,22 +35,15 @@ const embedder = /** @type {Window & Embedder} */ (window);
 /** @type {Config} */
 const config = Object.assign({}, defaults, embedder.RowstreamConfig || {});
 
-/** @param {string} url @param {string} name @param {string} value @returns {string} */
-function withParameter(url, name, value) {
-  return url + (url.includes('?') ? '&' : '?') + name + '=' + encodeURIComponent(value);
-}
+/** @param {string} url @param {string} lastId '' for none @returns {string} url, resuming after lastId */
+function resumingAfter(url, lastId) { return lastId ? withParameter(url, 'lastEventId', lastId) : url; }
 
 /** A table's own page: one controller, its stream at the table's data-stream, with the controls' choice. */
 function startTablePage() {
   const stream = openStream({
     multi: false,
     health: embedder.RowstreamHealthConfig,
-    url() {
-      const base = table.table.dataset.stream || '';
-      const query = table.streamQuery();
-      const url = query ? base + (base.includes('?') ? '&' : '?') + query : base;
-      return table.lastToken() ? withParameter(url, 'lastEventId', table.lastToken()) : url;
-    },
+    url: () => resumingAfter(withQuery(table.table.dataset.stream || '', table.streamQuery()), table.lastToken()),
   });
   const table = createTable({ suffix: '', config, link: stream, multi: false, scroller: null });
   stream.start([table]);
@@ -65,10 +59,7 @@ function startPage(page) {
   const stream = openStream({
     multi: true,
     health: embedder.RowstreamHealthConfig,
-    url: (lastId) => {
-      const base = page.dataset.stream || '';
-      return lastId ? withParameter(base, 'lastEventId', lastId) : base;
-    },
+    url: (lastId) => resumingAfter(page.dataset.stream || '', lastId),
   });
   const panels = /** @type {HTMLElement[]} */ (Array.from(page.querySelectorAll('section.rs-panel[data-rs-table]')));
   const tables = panels.map((panel) => {

@@ -11,7 +11,7 @@
 //     options.link      the connection (connection.js): isOpen(), isConnecting(), restart() (a fresh stream: the
 //                       table's own page only), tableDone() (this table is over for good)
 //     options.multi     true on a page of several tables: a control change POSTs `reload` with the choice
-// Imports view.js, events.js, controls.js, demand.js, post.js, sections.js, live.js and prune.js.
+// Imports view.js, events.js, controls.js, demand.js, post.js, sections.js, live.js, prune.js and urls.js.
 //   Table: name, handle(type, event), opened(), connectionClosed(), reconnecting(), restarted(), isStopped(),
 //          streamQuery(), lastToken(), reload(), reask(), snapshot(), pruning()
 //
@@ -42,6 +42,7 @@ import { attachLive } from './live.js';
 import { sendPost } from './post.js';
 import { attachPruner } from './prune.js';
 import { attachSections } from './sections.js';
+import { withQuery } from './urls.js';
 import { createView } from './view.js';
 
 /**
@@ -301,9 +302,6 @@ export function createTable(options) {
     cleared();
     if (!link.isOpen() && !link.isConnecting()) link.restart();
   }
-
-  /** @param {string} url @param {string} query @returns {string} */
-  function withQuery(url, query) { return query ? url + (url.includes('?') ? '&' : '?') + query : url; }
 
   /** Sort and filter controls: a change starts this table over, with skeletons. On its own page, on a new
    *  stream for the choice; on a page, by POSTing `reload` with it (the other tables are untouched). */
