@@ -1,8 +1,9 @@
 // Rowstream stream health: a watchdog for a silent event stream, and reconnection when the browser comes
-// back online or the tab becomes visible again. Loaded before app.js, which uses it.
+// back online or the tab becomes visible again. Imported by connection.js.
 //
-// Public surface
-//   window.RowstreamHealth.watch(hooks) -> Watch
+// Exports
+//   watchHealth(hooks, overrides) -> Watch   (overrides: `silenceFactor`, `minimumSilence`; app.js passes
+//                                              window.RowstreamHealthConfig)
 //     hooks.isOpen()        whether the EventSource is OPEN
 //     hooks.isDone()        whether the stream is over for good (list complete, or closed on purpose)
 //     hooks.reconnect(why)  closes the current EventSource and opens a new one that resumes
@@ -16,76 +17,80 @@
 // intervals (at least `minimumSilence` ms); then the watchdog reconnects. `online` reconnects a stream that
 // is not open; `visibilitychange` (to visible) does the same, and also reconnects an open one that went
 // silent while the tab slept; both then wake the tables. Timers only: no polling of the network.
-'use strict';
+/** @typedef {{isOpen: () => boolean, isDone: () => boolean, reconnect: (why: string) => void,
+ *             wake?: () => void}} Hooks
+ *  @typedef {{heard: () => void, setInterval: (ms: number) => void, interval: () => number}} Watch
+ *  @typedef {{silenceFactor: number, minimumSilence: number}} HealthConfig */
 
-(function () {
-  /** @typedef {{isOpen: () => boolean, isDone: () => boolean, reconnect: (why: string) => void,
-   *             wake?: () => void}} Hooks
-   *  @typedef {{heard: () => void, setInterval: (ms: number) => void, interval: () => number}} Watch */
+/** @type {HealthConfig} */
+const defaults = {
+  /** silence, in heartbeat intervals, after which the stream counts as dead */ silenceFactor: 2.5,
+  /** never less than this, in ms */ minimumSilence: 3000,
+};
 
-  const defaults = {
-    /** silence, in heartbeat intervals, after which the stream counts as dead */ silenceFactor: 2.5,
-    /** never less than this, in ms */ minimumSilence: 3000,
-  };
+/**
+ * @param {Hooks} hooks
+ * @param {Partial<HealthConfig>} [overrides]
+ * @returns {Watch}
+ */
+export function watchHealth(hooks, overrides = {}) {
+  const options = Object.assign({}, defaults, overrides);
+  /** the server's heartbeat interval; 0 until its first `heartbeat` event states it (no watchdog until then) */
+  let interval = 0;
+  let lastHeard = Date.now();
+  /** @type {number | undefined} */ let timer;
 
-  /** @param {Hooks} hooks @returns {Watch} */
-  function watch(hooks) {
-    const options = Object.assign({}, defaults, /** @type {any} */ (window).RowstreamHealthConfig || {});
-    /** the server's heartbeat interval; 0 until its first `heartbeat` event states it (no watchdog until then) */
-    let interval = 0;
-    let lastHeard = Date.now();
-    /** @type {number | undefined} */ let timer;
+  /** @returns {number} the silence in ms that means the stream is dead */
+  function silenceLimit() { return Math.max(options.minimumSilence, interval * options.silenceFactor); }
 
-    /** @returns {number} the silence in ms that means the stream is dead */
-    function silenceLimit() { return Math.max(options.minimumSilence, interval * options.silenceFactor); }
-
-    function arm() {
-      clearTimeout(timer);
-      if (interval > 0) timer = window.setTimeout(expire, silenceLimit());
-    }
-
-    function expire() {
-      if (hooks.isDone()) return;
-      heard();
-      hooks.reconnect('silent');
-    }
-
-    function heard() {
-      lastHeard = Date.now();
-      arm();
-    }
-
-    /** @returns {boolean} */
-    function isSilent() { return interval > 0 && Date.now() - lastHeard > interval + 1000; }
-
-    /** @param {string} why */
-    function reconnectIfUnhealthy(why) {
-      if (hooks.isDone()) return;
-      if (!hooks.isOpen() || isSilent()) {
-        heard();
-        hooks.reconnect(why);
-      }
-    }
-
-    /** @param {string} why */
-    function wake(why) {
-      reconnectIfUnhealthy(why);
-      if (hooks.wake) hooks.wake();
-    }
-
-    window.addEventListener('online', () => wake('online'));
-    document.addEventListener('visibilitychange', () => {
-      if (document.visibilityState === 'visible') wake('visible');
-    });
-    return {
-      heard,
-      setInterval(ms) {
-        if (ms > 0) interval = ms;
-        heard();
-      },
-      interval: () => interval,
-    };
+  /** (Re)starts the watchdog's timer, once the interval is known. */
+  function arm() {
+    clearTimeout(timer);
+    if (interval > 0) timer = window.setTimeout(expire, silenceLimit());
   }
 
-  /** @type {any} */ (window).RowstreamHealth = { watch, defaults };
-})();
+  /** The timer ran out: the stream is silent. */
+  function expire() {
+    if (hooks.isDone()) return;
+    heard();
+    hooks.reconnect('silent');
+  }
+
+  /** Something arrived: the silence starts again. */
+  function heard() {
+    lastHeard = Date.now();
+    arm();
+  }
+
+  /** @returns {boolean} */
+  function isSilent() { return interval > 0 && Date.now() - lastHeard > interval + 1000; }
+
+  /** @param {string} why */
+  function reconnectIfUnhealthy(why) {
+    if (hooks.isDone()) return;
+    if (!hooks.isOpen() || isSilent()) {
+      heard();
+      hooks.reconnect(why);
+    }
+  }
+
+  /** @param {string} why */
+  function wake(why) {
+    reconnectIfUnhealthy(why);
+    if (hooks.wake) hooks.wake();
+  }
+
+  window.addEventListener('online', () => wake('online'));
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') wake('visible');
+  });
+  return {
+    heard,
+    /** @param {number} ms */
+    setInterval(ms) {
+      if (ms > 0) interval = ms;
+      heard();
+    },
+    interval: () => interval,
+  };
+}

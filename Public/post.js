@@ -2,10 +2,10 @@
 // POST that fails (no answer: a network error, or none within `postTimeout` ms, aborted with an AbortController;
 // or a 5xx / 429 answer) is sent again after a wait with exponential backoff and full jitter (a random wait up to
 // `postBackoff` ms × 2^attempt, at most `postBackoffCap`), at most `postAttempts` times in all. Any other answer
-// (a 404: the session ended) is final. Loaded before table.js, which uses it.
+// (a 404: the session ended) is final. Imported by table.js.
 //
-// Public surface
-//   window.RowstreamPost.send(url, options) -> Attempts
+// Exports
+//   sendPost(url, options) -> Attempts
 //     options.config     the tunables of app.js (postTimeout, postAttempts, postBackoff, postBackoffCap)
 //     options.isCurrent  () => boolean: false once the demand is void (its session is gone, or it was answered
 //                        on the stream); then nothing more is sent and neither callback runs
@@ -14,93 +14,91 @@
 //   Attempts.now()       sends at once if it is waiting to retry (the browser came back online, the tab became
 //                        visible); false when it is not waiting
 //   Attempts.cancel()    sends nothing more, aborts the POST in flight; neither callback runs
-'use strict';
+/** @typedef {{postTimeout: number, postAttempts: number, postBackoff: number, postBackoffCap: number}} PostConfig
+ *  @typedef {{message: string, status: number, retryable: boolean}} PostError
+ *  @typedef {{config: PostConfig, isCurrent: () => boolean, onDone: (response: Response) => void,
+ *             onFail: (error: PostError) => void}} PostOptions
+ *  @typedef {{now: () => boolean, cancel: () => void}} Attempts */
 
-(function () {
-  /** @typedef {{postTimeout: number, postAttempts: number, postBackoff: number, postBackoffCap: number}} PostConfig
-   *  @typedef {{message: string, status: number, retryable: boolean}} PostError
-   *  @typedef {{config: PostConfig, isCurrent: () => boolean, onDone: (response: Response) => void,
-   *             onFail: (error: PostError) => void}} PostOptions */
+/** @param {number} status @returns {boolean} an answer worth asking again for */
+function isTransient(status) { return status >= 500 || status === 429; }
 
-  /** @param {number} status @returns {boolean} an answer worth asking again for */
-  function isTransient(status) { return status >= 500 || status === 429; }
+/** Full jitter: a random wait in [0, min(cap, base × 2^attempt)).
+ *  @param {PostConfig} config @param {number} attempt 0 for the first retry @returns {number} ms */
+function backoff(config, attempt) {
+  return Math.random() * Math.min(config.postBackoffCap, config.postBackoff * 2 ** attempt);
+}
 
-  /** Full jitter: a random wait in [0, min(cap, base × 2^attempt)).
-   *  @param {PostConfig} config @param {number} attempt 0 for the first retry @returns {number} ms */
-  function backoff(config, attempt) {
-    return Math.random() * Math.min(config.postBackoffCap, config.postBackoff * 2 ** attempt);
+/** @param {string} url @param {PostOptions} options @returns {Attempts} */
+export function sendPost(url, options) {
+  const { config } = options;
+  let attempt = 0;
+  let cancelled = false;
+  /** @type {number | undefined} */ let waiting;
+  /** @type {AbortController | null} */ let inFlight = null;
+
+  /** @returns {boolean} */
+  function live() { return !cancelled && options.isCurrent(); }
+
+  /** One POST, aborted when it is not answered within postTimeout. @returns {Promise<Response>} */
+  async function post() {
+    const controller = new AbortController();
+    inFlight = controller;
+    const timer = window.setTimeout(() => controller.abort(), config.postTimeout);
+    try {
+      return await fetch(url, { method: 'POST', credentials: 'same-origin', signal: controller.signal });
+    } finally {
+      clearTimeout(timer);
+      inFlight = null;
+    }
   }
 
-  /** @param {string} url @param {PostOptions} options */
-  function send(url, options) {
-    const { config } = options;
-    let attempt = 0;
-    let cancelled = false;
-    /** @type {number | undefined} */ let waiting;
-    /** @type {AbortController | null} */ let inFlight = null;
-
-    /** @returns {boolean} */
-    function live() { return !cancelled && options.isCurrent(); }
-
-    /** One POST, aborted when it is not answered within postTimeout. @returns {Promise<Response>} */
-    async function post() {
-      const controller = new AbortController();
-      inFlight = controller;
-      const timer = window.setTimeout(() => controller.abort(), config.postTimeout);
-      try {
-        return await fetch(url, { method: 'POST', credentials: 'same-origin', signal: controller.signal });
-      } finally {
-        clearTimeout(timer);
-        inFlight = null;
-      }
+  /** @param {string} message @param {number} status */
+  function failed(message, status) {
+    if (!live()) return;
+    const retryable = status === 0 || isTransient(status);
+    if (retryable && attempt + 1 < config.postAttempts) {
+      waiting = window.setTimeout(retry, backoff(config, attempt));
+      attempt += 1;
+      return;
     }
-
-    /** @param {string} message @param {number} status */
-    function failed(message, status) {
-      if (!live()) return;
-      const retryable = status === 0 || isTransient(status);
-      if (retryable && attempt + 1 < config.postAttempts) {
-        waiting = window.setTimeout(retry, backoff(config, attempt));
-        attempt += 1;
-        return;
-      }
-      options.onFail({ message, status, retryable });
-    }
-
-    function retry() {
-      waiting = undefined;
-      if (live()) run();
-    }
-
-    async function run() {
-      /** @type {Response} */ let response;
-      try {
-        response = await post();
-      } catch (error) {
-        return failed('POST ' + url + ': no answer', 0);
-      }
-      if (!response.ok) return failed('POST ' + url + ' -> ' + response.status, response.status);
-      if (live()) options.onDone(response);
-    }
-
-    /** @returns {boolean} */
-    function now() {
-      if (waiting === undefined || !live()) return false;
-      clearTimeout(waiting);
-      retry();
-      return true;
-    }
-
-    function cancel() {
-      cancelled = true;
-      clearTimeout(waiting);
-      waiting = undefined;
-      if (inFlight) inFlight.abort();
-    }
-
-    run();
-    return { now, cancel };
+    options.onFail({ message, status, retryable });
   }
 
-  /** @type {any} */ (window).RowstreamPost = { send, backoff };
-})();
+  /** The backoff is over: send again, unless the demand is void. */
+  function retry() {
+    waiting = undefined;
+    if (live()) run();
+  }
+
+  /** One attempt, and what its answer means. @returns {Promise<void>} */
+  async function run() {
+    /** @type {Response} */ let response;
+    try {
+      response = await post();
+    } catch {
+      return failed('POST ' + url + ': no answer', 0);
+    }
+    if (!response.ok) return failed('POST ' + url + ' -> ' + response.status, response.status);
+    if (live()) options.onDone(response);
+  }
+
+  /** @returns {boolean} */
+  function now() {
+    if (waiting === undefined || !live()) return false;
+    clearTimeout(waiting);
+    retry();
+    return true;
+  }
+
+  /** Sends nothing more; aborts the POST in flight. */
+  function cancel() {
+    cancelled = true;
+    clearTimeout(waiting);
+    waiting = undefined;
+    if (inFlight) inFlight.abort();
+  }
+
+  run();
+  return { now, cancel };
+}

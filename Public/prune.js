@@ -1,11 +1,10 @@
 // Rowstream bounded DOM: keeps at most `maxRows` real rows in the table. Whole batches far from the viewport
 // are replaced by one spacer row of exactly their height, so nothing on screen moves; when a spacer comes
 // near the viewport again its batch is fetched again (GET {table}/rows?after=TOKEN, docs/PROTOCOL.md) and
-// put back in its place. Loaded before app.js, which uses it.
+// put back in its place. Imported by table.js.
 //
-// Public surface
-//   window.RowstreamPrune.attach(options) -> Pruner
-//     options.body        the <tbody> holding the rows (#rs-rows)
+// Exports
+//   attachPruner(options) -> Pruner
 //     options.rowsURL     the re-fetch route, e.g. /tables/customers/rows
 //     options.maxRows     real rows kept at most (0: no limit)
 //     options.margin      px around the viewport where spacers are refilled; twice that is never pruned
@@ -16,131 +15,132 @@
 //   Pruner.prune()               prunes if over the limit (call after appending, and on scroll)
 //   Pruner.reset()               forgets every batch (after a reset or reload)
 //   Pruner.stats()               {batches, pruned, liveRows, refetched}
-'use strict';
+/** @typedef {{first: number, count: number, before: string, rows: HTMLTableRowElement[],
+ *             spacer: HTMLTableRowElement | null, height: number, fetching: boolean}} Batch
+ *  @typedef {{rowsURL: string, maxRows: number, margin: number, parseRows: (html: string) => HTMLTableRowElement[],
+ *             columns: () => number, scroller: HTMLElement | null}} PruneOptions
+ *  @typedef {{batches: number, pruned: number, liveRows: number, refetched: number}} PruneStats
+ *  @typedef {ReturnType<typeof attachPruner>} Pruner */
 
-(function () {
-  /** @typedef {{first: number, count: number, before: string, rows: HTMLTableRowElement[],
-   *             spacer: HTMLTableRowElement | null, height: number, fetching: boolean}} Batch */
+/** @param {PruneOptions} options */
+export function attachPruner(options) {
+  /** @type {Batch[]} batches in index order */ let batches = [];
+  let refetched = 0;
+  const scroller = options.scroller;
+  const observer = new IntersectionObserver(onSpacers, { root: scroller, rootMargin: options.margin + 'px 0px' });
 
-  /** @param {any} options */
-  function attach(options) {
-    /** @type {Batch[]} batches in index order */ let batches = [];
-    let refetched = 0;
-    /** @type {HTMLElement | null} */ const scroller = options.scroller || null;
-    const observer = new IntersectionObserver(onSpacers, { root: scroller, rootMargin: options.margin + 'px 0px' });
-
-    /** @param {HTMLTableRowElement[]} rows @param {string} before */
-    function record(rows, before) {
-      if (rows.length === 0) return;
-      batches.push({ first: Number(rows[0].dataset.index), count: rows.length, before, rows,
-        spacer: null, height: 0, fetching: false });
-    }
-
-    /** @returns {number} real rows in the DOM */
-    function liveRows() { return batches.reduce((n, b) => n + (b.spacer ? 0 : b.count), 0); }
-
-    /** @returns {{top: number, bottom: number}} the visible area: the scroll box's, or the viewport */
-    function visible() {
-      if (!scroller) return { top: 0, bottom: window.innerHeight };
-      const rect = scroller.getBoundingClientRect();
-      return { top: rect.top, bottom: rect.bottom };
-    }
-
-    /** @param {Batch} batch @returns {number} px between the batch and the visible area (0: overlapping) */
-    function distance(batch) {
-      const top = batch.rows[0].getBoundingClientRect().top;
-      const bottom = batch.rows[batch.rows.length - 1].getBoundingClientRect().bottom;
-      const area = visible();
-      if (bottom < area.top) return area.top - bottom;
-      if (top > area.bottom) return top - area.bottom;
-      return 0;
-    }
-
-    /** Replaces the live batches farthest from the viewport (beyond the margin) until within the limit. */
-    function prune() {
-      if (!options.maxRows) return;
-      let live = liveRows();
-      while (live > options.maxRows) {
-        const candidates = batches.filter((b) => !b.spacer && distance(b) > 2 * options.margin);
-        if (candidates.length === 0) return;
-        const farthest = candidates.reduce((a, b) => (distance(b) > distance(a) ? b : a));
-        toSpacer(farthest);
-        live -= farthest.count;
-      }
-    }
-
-    /** @param {Batch} batch */
-    function toSpacer(batch) {
-      const top = batch.rows[0].getBoundingClientRect().top;
-      const height = batch.rows[batch.rows.length - 1].getBoundingClientRect().bottom - top;
-      const spacer = document.createElement('tr');
-      spacer.className = 'rs-gap';
-      spacer.setAttribute('aria-hidden', 'true');
-      const cell = document.createElement('td');
-      cell.colSpan = options.columns();
-      cell.style.height = height + 'px';
-      spacer.append(cell);
-      batch.rows[0].before(spacer);
-      for (const row of batch.rows) row.remove();
-      batch.rows = [];
-      batch.spacer = spacer;
-      batch.height = height;
-      observer.observe(spacer);
-    }
-
-    /** @param {IntersectionObserverEntry[]} entries */
-    function onSpacers(entries) {
-      for (const entry of entries) {
-        if (!entry.isIntersecting) continue;
-        const batch = batches.find((b) => b.spacer === entry.target);
-        if (batch && !batch.fetching) refill(batch);
-      }
-    }
-
-    /** Fetches a pruned batch again and puts its rows where its spacer is. @param {Batch} batch */
-    async function refill(batch) {
-      batch.fetching = true;
-      try {
-        const url = options.rowsURL + '?after=' + encodeURIComponent(batch.before);
-        const response = await fetch(url, { credentials: 'same-origin' });
-        if (!response.ok) throw new Error('rowstream: GET ' + url + ' -> ' + response.status);
-        const rows = options.parseRows(await response.text())
-          .filter((row) => Number(row.dataset.index) >= batch.first
-            && Number(row.dataset.index) < batch.first + batch.count);
-        if (!batch.spacer || !batches.includes(batch) || rows.length === 0) return;
-        observer.unobserve(batch.spacer);
-        batch.spacer.replaceWith(...rows);
-        batch.spacer = null;
-        batch.rows = rows;
-        refetched += 1;
-        prune();
-      } catch (error) {
-        setTimeout(() => { if (batch.spacer) { observer.unobserve(batch.spacer); observer.observe(batch.spacer); } },
-          2000);
-      } finally {
-        batch.fetching = false;
-      }
-    }
-
-    function reset() {
-      observer.disconnect();
-      batches = [];
-    }
-
-    function stats() {
-      return { batches: batches.length, pruned: batches.filter((b) => b.spacer).length, liveRows: liveRows(),
-        refetched };
-    }
-
-    let scheduled = false;
-    (scroller || window).addEventListener('scroll', () => {
-      if (scheduled) return;
-      scheduled = true;
-      requestAnimationFrame(() => { scheduled = false; prune(); });
-    }, { passive: true });
-
-    return { record, prune, reset, stats };
+  /** @param {HTMLTableRowElement[]} rows @param {string} before */
+  function record(rows, before) {
+    if (rows.length === 0) return;
+    batches.push({ first: Number(rows[0].dataset.index), count: rows.length, before, rows,
+      spacer: null, height: 0, fetching: false });
   }
 
-  /** @type {any} */ (window).RowstreamPrune = { attach };
-})();
+  /** @returns {number} real rows in the DOM */
+  function liveRows() { return batches.reduce((n, b) => n + (b.spacer ? 0 : b.count), 0); }
+
+  /** @returns {{top: number, bottom: number}} the visible area: the scroll box's, or the viewport */
+  function visible() {
+    if (!scroller) return { top: 0, bottom: window.innerHeight };
+    const rect = scroller.getBoundingClientRect();
+    return { top: rect.top, bottom: rect.bottom };
+  }
+
+  /** @param {Batch} batch @returns {number} px between the batch and the visible area (0: overlapping) */
+  function distance(batch) {
+    const top = batch.rows[0].getBoundingClientRect().top;
+    const bottom = batch.rows[batch.rows.length - 1].getBoundingClientRect().bottom;
+    const area = visible();
+    if (bottom < area.top) return area.top - bottom;
+    if (top > area.bottom) return top - area.bottom;
+    return 0;
+  }
+
+  /** Replaces the live batches farthest from the viewport (beyond the margin) until within the limit. */
+  function prune() {
+    if (!options.maxRows) return;
+    let live = liveRows();
+    while (live > options.maxRows) {
+      const candidates = batches.filter((b) => !b.spacer && distance(b) > 2 * options.margin);
+      if (candidates.length === 0) return;
+      const farthest = candidates.reduce((a, b) => (distance(b) > distance(a) ? b : a));
+      toSpacer(farthest);
+      live -= farthest.count;
+    }
+  }
+
+  /** @param {Batch} batch */
+  function toSpacer(batch) {
+    const top = batch.rows[0].getBoundingClientRect().top;
+    const height = batch.rows[batch.rows.length - 1].getBoundingClientRect().bottom - top;
+    const spacer = document.createElement('tr');
+    spacer.className = 'rs-gap';
+    spacer.setAttribute('aria-hidden', 'true');
+    const cell = document.createElement('td');
+    cell.colSpan = options.columns();
+    cell.style.height = height + 'px';
+    spacer.append(cell);
+    batch.rows[0].before(spacer);
+    for (const row of batch.rows) row.remove();
+    batch.rows = [];
+    batch.spacer = spacer;
+    batch.height = height;
+    observer.observe(spacer);
+  }
+
+  /** @param {IntersectionObserverEntry[]} entries */
+  function onSpacers(entries) {
+    for (const entry of entries) {
+      if (!entry.isIntersecting) continue;
+      const batch = batches.find((b) => b.spacer === entry.target);
+      if (batch && !batch.fetching) refill(batch);
+    }
+  }
+
+  /** Fetches a pruned batch again and puts its rows where its spacer is.
+   *  @param {Batch} batch @returns {Promise<void>} */
+  async function refill(batch) {
+    batch.fetching = true;
+    try {
+      const url = options.rowsURL + '?after=' + encodeURIComponent(batch.before);
+      const response = await fetch(url, { credentials: 'same-origin' });
+      if (!response.ok) throw new Error('rowstream: GET ' + url + ' -> ' + response.status);
+      const rows = options.parseRows(await response.text())
+        .filter((row) => Number(row.dataset.index) >= batch.first
+          && Number(row.dataset.index) < batch.first + batch.count);
+      if (!batch.spacer || !batches.includes(batch) || rows.length === 0) return;
+      observer.unobserve(batch.spacer);
+      batch.spacer.replaceWith(...rows);
+      batch.spacer = null;
+      batch.rows = rows;
+      refetched += 1;
+      prune();
+    } catch {
+      setTimeout(() => { if (batch.spacer) { observer.unobserve(batch.spacer); observer.observe(batch.spacer); } },
+        2000);
+    } finally {
+      batch.fetching = false;
+    }
+  }
+
+  /** Forgets every batch (after a reset or reload). */
+  function reset() {
+    observer.disconnect();
+    batches = [];
+  }
+
+  /** @returns {PruneStats} */
+  function stats() {
+    return { batches: batches.length, pruned: batches.filter((b) => b.spacer).length, liveRows: liveRows(),
+      refetched };
+  }
+
+  let scheduled = false;
+  (scroller || window).addEventListener('scroll', () => {
+    if (scheduled) return;
+    scheduled = true;
+    requestAnimationFrame(() => { scheduled = false; prune(); });
+  }, { passive: true });
+
+  return { record, prune, reset, stats };
+}

@@ -3,15 +3,15 @@
 // reload) and its sort and filter controls. It owns no connection: connection.js feeds it the events of its
 // table (from the table's own stream, or tagged with its name from a page's shared stream); app.js wires them.
 //
-// Public surface
-//   window.RowstreamTable.create(options) -> Table
+// Exports
+//   createTable(options) -> Table
 //     options.suffix    '' on a table's own page; '--NAME' on a page of several tables (element ids end in it)
-//     options.config    the tunables of app.js (prefetchMargin, skeletonRows, maxRows, pruneMargin)
+//     options.config    the tunables (config.js: prefetchMargin, skeletonRows, maxRows, pruneMargin, post*)
 //     options.scroller  the element whose scrolling reveals the table (a page's scroll box); null: the window
-//     options.link      the connection: isOpen(), isConnecting(), restart() (a fresh stream: the table's own
-//                       page only), tableDone() (this table is over for good)
+//     options.link      the connection (connection.js): isOpen(), isConnecting(), restart() (a fresh stream: the
+//                       table's own page only), tableDone() (this table is over for good)
 //     options.multi     true on a page of several tables: a control change POSTs `reload` with the choice
-// Needs view.js, events.js, controls.js, demand.js and post.js; uses sections.js, live.js and prune.js when loaded.
+// Imports view.js, events.js, controls.js, demand.js, post.js, sections.js, live.js, prune.js and urls.js.
 //   Table: name, handle(type, event), opened(), connectionClosed(), reconnecting(), restarted(), isStopped(),
 //          streamQuery(), lastToken(), reload(), reask(), snapshot(), pruning()
 //
@@ -34,309 +34,309 @@
 //   data-state  loading | idle | error | complete
 //   data-count  number of rows shown
 //   aria-busy   "true" while a batch is pending
-'use strict';
 
-(function () {
-  /**
-   * @typedef {{title: string, field: string, format: string, width?: string}} Column
-   * @typedef {{session: string, table: string, title: string, columns: Column[],
-   *            batchSize: number, next: string, reload: string}} Session
-   * @typedef {'loading' | 'idle' | 'error' | 'complete'} Phase
-   * @typedef {{isOpen: () => boolean, isConnecting: () => boolean, restart: () => void, tableDone: () => void}} Link
-   */
+import { attachControls } from './controls.js';
+import { watchDemand } from './demand.js';
+import { eventHandlers } from './events.js';
+import { attachLive } from './live.js';
+import { sendPost } from './post.js';
+import { attachPruner } from './prune.js';
+import { attachSections } from './sections.js';
+import { withQuery } from './urls.js';
+import { createView } from './view.js';
 
-  /** @param {any} options */
-  function create(options) {
-    const { suffix, config, link, multi } = options;
-    /** @type {HTMLElement | null} */ const scroller = options.scroller || null;
+/**
+ * @typedef {import('./config.js').Config} Config
+ * @typedef {import('./post.js').Attempts} Attempts
+ * @typedef {{title: string, field: string, format: string, width?: string}} Column
+ * @typedef {{session: string, table: string, title: string, columns: Column[], batchSize: number,
+ *            next: string, reload: string, live?: {interval: number | null, refresh: string}}} Session
+ * @typedef {'loading' | 'idle' | 'error' | 'complete'} Phase
+ * @typedef {{isOpen: () => boolean, isConnecting: () => boolean, restart: () => void, tableDone: () => void}} Link
+ * @typedef {{suffix: string, config: Config, link: Link, multi: boolean, scroller: HTMLElement | null}} TableOptions
+ * @typedef {{session: Session | null, shown: number, live: number, pending: boolean, phase: Phase,
+ *            lastToken: string, sawLast: boolean, stopped: boolean, query: string, wantReload: boolean,
+ *            demand: Attempts | null, stalled: (() => void) | null}} TableState
+ * @typedef {ReturnType<typeof createTable>} Table
+ */
 
-    /** @param {string} id @returns {HTMLElement} */
-    function byId(id) {
-      const element = document.getElementById(id + suffix);
-      if (!element) throw new Error('rowstream: missing #' + id + suffix);
-      return element;
-    }
+/** @param {TableOptions} options */
+export function createTable(options) {
+  const { suffix, config, link, multi, scroller } = options;
 
-    /** This table's only mutable state; touched only by the functions below. */
-    const state = {
-      /** @type {Session | null} */ session: null,
-      /** rows shown; rows whose data-index is below this are dropped */ shown: 0,
-      /** rows live updates added (inserts) less rows they removed: the count shown is shown + live */ live: 0,
-      /** a batch is in flight (requested by us or loaded by the server on its own) */ pending: true,
-      /** @type {Phase} */ phase: 'loading',
-      /** the id of the last `rows`/`reset` event of this table: where a new stream resumes it */ lastToken: '',
-      /** the final batch arrived (its `rows` ended with the marker); ask for nothing more */ sawLast: false,
-      /** this table is over for good: its list is complete, or the connection was refused */ stopped: false,
-      /** the controls' choices as URL parameters (`p.sort=city`), '' for none */ query: '',
-      /** a reload (with the choice) waits for the next session (the stream was not open) */ wantReload: false,
-      /** @type {{now: () => boolean, cancel: () => void} | null} the demand POST not yet answered (post.js) */
-      demand: null,
-      /** @type {(() => void) | null} a demand POST that failed for good (the error row shows): sends it again */
-      stalled: null,
-    };
-
-    const table = /** @type {HTMLTableElement} */ (byId('rs-table'));
-    const name = table.dataset.table || '';
-    const rowsBody = byId('rs-rows');
-    /** When the table's end nears (demand.js). */
-    const demand = /** @type {any} */ (window).RowstreamDemand.watch({ sentinel: byId('rs-sentinel'), scroller,
-      margin: config.prefetchMargin, onNear: () => maybeRequestMore() });
-    /** Skeletons, footer row, count and live region (view.js). */
-    const view = /** @type {any} */ (window).RowstreamView.create(table, config.skeletonRows, suffix);
-    const { formatCount, endText, announce, ensureSkeletons, removeSkeletons, showEndRow, showErrorRow,
-      removeErrorRow, parseRows } = view;
-    /** Sort and filter controls (controls.js). */
-    const controls = /** @type {any} */ (window).RowstreamControls.attach(
-      /** @type {HTMLFormElement | null} */ (document.getElementById('rs-controls' + suffix)));
-
-    /** Sections (sections.js): one <tbody> per section, with header and footer rows. */
-    const sections = /** @type {any} */ (window).RowstreamSections
-      ? /** @type {any} */ (window).RowstreamSections.attach({ table, anchor: rowsBody, columns: () => view.columnCount(),
-        format: formatCount })
-      : { enabled: false, place() { return []; }, insertTop() {}, refreshAll() {}, reset() {} };
-
-    /** Live updates (live.js): keyed insert, update and remove. */
-    const live = /** @type {any} */ (window).RowstreamLive
-      ? /** @type {any} */ (window).RowstreamLive.attach({ table, rowsBody, sections, parseRows, scroller })
-      : { insert() { return 0; }, update() { return 0; }, remove() { return 0; }, dropShown() { return 0; } };
-
-    /** The bounded DOM (prune.js): at most config.maxRows real rows; far batches become spacers. */
-    const pruner = /** @type {any} */ (window).RowstreamPrune
-      ? /** @type {any} */ (window).RowstreamPrune.attach({
-        body: rowsBody,
-        rowsURL: (table.dataset.stream || '').replace(/\/stream$/, '/rows'),
-        // sections, grids and tables with sort or filter controls are not pruned (yet)
-        maxRows: sections.enabled || table.dataset.layout === 'grid' || controls.present ? 0 : config.maxRows,
-        margin: config.pruneMargin,
-        parseRows: (/** @type {string} */ html) => parseRows(html),
-        columns: () => view.columnCount(),
-        scroller,
-      })
-      : { record() {}, prune() {}, reset() {}, stats() { return null; } };
-
-    // ---- Small helpers ---------------------------------------------------------------------
-
-    /** @param {string} type @param {object} detail */
-    function announceEvent(type, detail) {
-      table.dispatchEvent(new CustomEvent('rowstream:' + type, { detail: Object.assign({ table: name }, detail),
-        bubbles: true }));
-    }
-
-    /** @param {Phase} phase */
-    function setPhase(phase) {
-      state.phase = phase;
-      table.dataset.state = phase;
-      table.setAttribute('aria-busy', String(phase === 'loading'));
-    }
-
-    /** @returns {number} the rows in the list as the viewer knows it: the batches' rows and the live changes */
-    function rowTotal() { return Math.max(0, state.shown + state.live); }
-
-    /** Shows the number of rows in the count and data-count. */
-    function updateCount() {
-      const total = rowTotal();
-      view.showCount(total, total > 0 || state.phase === 'complete');
-    }
-
-    // ---- Batch states ----------------------------------------------------------------------
-
-    /** A batch is in flight: skeletons, busy, no error row. */
-    function beginBatch() {
-      state.pending = true;
-      state.stalled = null;
-      removeErrorRow();
-      ensureSkeletons(sections.enabled && state.shown === 0);
-      setPhase('loading');
-    }
-
-    /** Marks the pending batch as finished. */
-    function endBatch() { state.pending = false; state.stalled = null; removeSkeletons(); }
-
-    /** Drops every row shown and the footer. */
-    function clearShownRows() {
-      rowsBody.replaceChildren();
-      sections.reset();
-      pruner.reset();
-      state.live = 0;
-      view.clearFooter();
-      state.shown = 0;
-      updateCount();
-    }
-
-    // ---- Demand ----------------------------------------------------------------------------
-
-    /** @returns {boolean} open, idle, with a session, and nothing pending */
-    function canRequestMore() { return link.isOpen() && state.session !== null && !state.pending && state.phase === 'idle'; }
-
-    /** Asks for the next batch when the sentinel is near and nothing is pending. */
-    function maybeRequestMore() {
-      if (canRequestMore() && demand.isNear()) requestNext();
-    }
-
-    /** POSTs `next`. A 404 (session gone) is left alone: the next `session` event clears the pending flag
-     *  and re-evaluates demand. A POST the network fails, after its retries, shows the error row. */
-    function requestNext() {
-      if (!state.session) return;
-      beginBatch();
-      sendDemand(state.session.next, () => undefined, retryBatch);
-    }
-
-    /** POSTs a demand (post.js) for the current session only; the one before is void.
-     *  @param {string} url @param {() => void} onFinal a final answer other than 2xx, such as 404
-     *  @param {() => void} again what Retry does when the network failed it */
-    function sendDemand(url, onFinal, again) {
-      cancelDemand();
-      const session = state.session;
-      state.demand = /** @type {any} */ (window).RowstreamPost.send(url, {
-        config,
-        isCurrent: () => state.session === session,
-        onDone: () => { state.demand = null; },
-        onFail: (/** @type {{retryable: boolean}} */ error) => {
-          state.demand = null;
-          if (error.retryable) demandFailed(again); else onFinal();
-        },
-      });
-    }
-
-    /** The demand was answered on the stream (or its session is gone): send it no more. */
-    function cancelDemand() {
-      if (state.demand) state.demand.cancel();
-      state.demand = null;
-    }
-
-    /** Every attempt of a demand POST failed: the error row, with Retry. @param {() => void} again */
-    function demandFailed(again) {
-      const message = 'The server could not be reached.';
-      endBatch();
-      setPhase('error');
-      state.stalled = again;
-      showErrorRow(message, again);
-      announce(message);
-      announceEvent('error', { message, retryable: true, connection: true });
-    }
-
-    /** The browser is back online or the tab visible again: a demand waiting to be sent again goes now; one
-     *  that failed for good is sent again (the stream is open: connection.js reconnected it first if needed). */
-    function reask() {
-      if (state.demand && state.demand.now()) return;
-      if (state.stalled && link.isOpen() && state.session) state.stalled();
-    }
-
-    /** The stream this table's session lives on is gone (a reconnect): its URLs are void until the next
-     *  `session` event, and so is any demand POST for it. */
-    function sessionGone() {
-      state.session = null;
-      cancelDemand();
-    }
-
-    /** The connection is closed for good (EventSource stopped). */
-    function connectionClosed() {
-      if (state.stopped) return;
-      const message = 'The connection was closed. Reload to try again.';
-      state.stopped = true;
-      sessionGone();
-      endBatch();
-      setPhase('error');
-      showErrorRow(message, reload);
-      announce(message);
-      announceEvent('error', { message, retryable: true, connection: true });
-    }
-
-    /** The server retries the failed batch when `next` is POSTed again. While the stream is
-     *  reconnecting, show skeletons and let the coming `session` event ask for the batch. */
-    function retryBatch() {
-      if (link.isOpen() && state.session) requestNext();
-      else if (link.isOpen() || link.isConnecting()) beginBatch();
-      else reload();
-    }
-
-    /** What each event does (events.js). */
-    const handlers = /** @type {any} */ (window).RowstreamEvents.handlers({
-      state, view, sections, live, pruner, rowsBody, multi, link, beginBatch, endBatch, setPhase, updateCount,
-      rowTotal, clearShownRows, announceEvent, maybeRequestMore, retryBatch, reload, cancelDemand });
-
-    /** Handles one event of this table. @param {string} type @param {MessageEvent<string>} event */
-    function handle(type, event) { if (handlers[type]) handlers[type](event); }
-
-    // ---- Restarts --------------------------------------------------------------------------
-
-    /** A new stream is about to open: the session is gone until its `session` event. */
-    function opened() { sessionGone(); state.stopped = false; }
-
-    /** The stream starts over from nothing (no position): clear the rows, show skeletons. */
-    function cleared() {
-      if (scroller) scroller.scrollTop = 0;
-      state.lastToken = '';
-      state.sawLast = false;
-      clearShownRows();
-      beginBatch();
-      announceEvent('reset', {});
-    }
-
-    /** The connection starts over from nothing: clear; on a page, a table with a choice asks for it again
-     *  once its new session arrives (a fresh page stream starts every table as configured). */
-    function restarted() {
-      cleared();
-      if (multi && controls.query()) state.wantReload = true;
-    }
-
-    /** Reload: POST `reload` (with the controls' choice on a page) while the stream is open (the server
-     *  answers with `reset`); otherwise start over. A failed POST falls back to starting over. */
-    function reload() {
-      if (!link.isOpen() || !state.session) return startOver();
-      announce('Reloading…');
-      const url = multi ? withQuery(state.session.reload, controls.choice()) : state.session.reload;
-      sendDemand(url, startOver, reload);
-    }
-
-    /** A table's own page opens a new stream; a page waits for the table's next session to POST `reload`. */
-    function startOver() {
-      if (!multi) return link.restart();
-      state.wantReload = true;
-      cleared();
-      if (!link.isOpen() && !link.isConnecting()) link.restart();
-    }
-
-    /** @param {string} url @param {string} query @returns {string} */
-    function withQuery(url, query) { return query ? url + (url.includes('?') ? '&' : '?') + query : url; }
-
-    /** Sort and filter controls: a change starts this table over, with skeletons. On its own page, on a new
-     *  stream for the choice; on a page, by POSTing `reload` with it (the other tables are untouched). */
-    function watchControls() {
-      controls.onChange(() => {
-        state.query = controls.query();
-        if (!multi) return link.restart();
-        cleared();
-        reload();
-      });
-    }
-
-    /** @returns {{phase: Phase, shown: number, pending: boolean, session: string | null}} */
-    function snapshot() {
-      const session = state.session ? state.session.session : null;
-      return { phase: state.phase, shown: state.shown, pending: state.pending, session };
-    }
-
-    /** Wires the table once; the first batch comes from the server by itself. */
-    function start() {
-      ensureSkeletons(sections.enabled);
-      setPhase('loading');
-      updateCount();
-      byId('rs-reload').addEventListener('click', reload);
-      watchControls();
-    }
-
-    start();
-    return {
-      name, table, handle, opened, restarted, connectionClosed, reload, reask, snapshot,
-      reconnecting() { sessionGone(); announce('Reconnecting…'); },
-      announceReconnect: (/** @type {string} */ why) => announceEvent('reconnect', { why }),
-      isStopped: () => state.stopped,
-      streamQuery: () => state.query,
-      lastToken: () => state.lastToken,
-      pruning: () => pruner.stats(),
-    };
+  /** @param {string} id @returns {HTMLElement} */
+  function byId(id) {
+    const element = document.getElementById(id + suffix);
+    if (!element) throw new Error('rowstream: missing #' + id + suffix);
+    return element;
   }
 
-  /** @type {any} */ (window).RowstreamTable = { create };
-})();
+  /** This table's only mutable state; touched only by the functions below (and events.js's handlers).
+   *  @type {TableState} */
+  const state = {
+    /** the latest `session` event's data; null while the stream it belongs to is gone */ session: null,
+    /** rows shown; rows whose data-index is below this are dropped */ shown: 0,
+    /** rows live updates added (inserts) less rows they removed: the count shown is shown + live */ live: 0,
+    /** a batch is in flight (requested by us or loaded by the server on its own) */ pending: true,
+    /** what the table shows: data-state */ phase: 'loading',
+    /** the id of the last `rows`/`reset` event of this table: where a new stream resumes it */ lastToken: '',
+    /** the final batch arrived (its `rows` ended with the marker); ask for nothing more */ sawLast: false,
+    /** this table is over for good: its list is complete, or the connection was refused */ stopped: false,
+    /** the controls' choices as URL parameters (`p.sort=city`), '' for none */ query: '',
+    /** a reload (with the choice) waits for the next session (the stream was not open) */ wantReload: false,
+    /** the demand POST not yet answered (post.js) */ demand: null,
+    /** a demand POST that failed for good (the error row shows): sends it again */ stalled: null,
+  };
+
+  const table = /** @type {HTMLTableElement} */ (byId('rs-table'));
+  const name = table.dataset.table || '';
+  const rowsBody = byId('rs-rows');
+  /** When the table's end nears (demand.js). */
+  const demand = watchDemand({ sentinel: byId('rs-sentinel'), scroller,
+    margin: config.prefetchMargin, onNear: () => maybeRequestMore() });
+  /** Skeletons, footer row, count and live region (view.js). */
+  const view = createView(table, config.skeletonRows, suffix);
+  const { formatCount, announce, ensureSkeletons, removeSkeletons, showErrorRow, removeErrorRow, parseRows } = view;
+  /** Sort and filter controls (controls.js). */
+  const controls = attachControls(
+    /** @type {HTMLFormElement | null} */ (document.getElementById('rs-controls' + suffix)));
+
+  /** Sections (sections.js): one <tbody> per section, with header and footer rows. */
+  const sections = attachSections({ table, anchor: rowsBody, columns: () => view.columnCount(), format: formatCount });
+
+  /** Live updates (live.js): keyed insert, update and remove. */
+  const live = attachLive({ table, rowsBody, sections, parseRows, scroller });
+
+  /** The bounded DOM (prune.js): at most config.maxRows real rows; far batches become spacers. */
+  const pruner = attachPruner({
+    rowsURL: (table.dataset.stream || '').replace(/\/stream$/, '/rows'),
+    // sections, grids and tables with sort or filter controls are not pruned (yet)
+    maxRows: sections.enabled || table.dataset.layout === 'grid' || controls.present ? 0 : config.maxRows,
+    margin: config.pruneMargin,
+    parseRows,
+    columns: () => view.columnCount(),
+    scroller,
+  });
+
+  // ---- Small helpers ---------------------------------------------------------------------
+
+  /** @param {string} type @param {object} detail */
+  function announceEvent(type, detail) {
+    table.dispatchEvent(new CustomEvent('rowstream:' + type, { detail: Object.assign({ table: name }, detail),
+      bubbles: true }));
+  }
+
+  /** @param {Phase} phase */
+  function setPhase(phase) {
+    state.phase = phase;
+    table.dataset.state = phase;
+    table.setAttribute('aria-busy', String(phase === 'loading'));
+  }
+
+  /** @returns {number} the rows in the list as the viewer knows it: the batches' rows and the live changes */
+  function rowTotal() { return Math.max(0, state.shown + state.live); }
+
+  /** Shows the number of rows in the count and data-count. */
+  function updateCount() {
+    const total = rowTotal();
+    view.showCount(total, total > 0 || state.phase === 'complete');
+  }
+
+  // ---- Batch states ----------------------------------------------------------------------
+
+  /** A batch is in flight: skeletons, busy, no error row. */
+  function beginBatch() {
+    state.pending = true;
+    state.stalled = null;
+    removeErrorRow();
+    ensureSkeletons(sections.enabled && state.shown === 0);
+    setPhase('loading');
+  }
+
+  /** Marks the pending batch as finished. */
+  function endBatch() { state.pending = false; state.stalled = null; removeSkeletons(); }
+
+  /** Drops every row shown and the footer. */
+  function clearShownRows() {
+    rowsBody.replaceChildren();
+    sections.reset();
+    pruner.reset();
+    state.live = 0;
+    view.clearFooter();
+    state.shown = 0;
+    updateCount();
+  }
+
+  // ---- Demand ----------------------------------------------------------------------------
+
+  /** @returns {boolean} open, idle, with a session, and nothing pending */
+  function canRequestMore() { return link.isOpen() && state.session !== null && !state.pending && state.phase === 'idle'; }
+
+  /** Asks for the next batch when the sentinel is near and nothing is pending. */
+  function maybeRequestMore() {
+    if (canRequestMore() && demand.isNear()) requestNext();
+  }
+
+  /** POSTs `next`. A 404 (session gone) is left alone: the next `session` event clears the pending flag
+   *  and re-evaluates demand. A POST the network fails, after its retries, shows the error row. */
+  function requestNext() {
+    if (!state.session) return;
+    beginBatch();
+    sendDemand(state.session.next, () => undefined, retryBatch);
+  }
+
+  /** POSTs a demand (post.js) for the current session only; the one before is void.
+   *  @param {string} url @param {() => void} onFinal a final answer other than 2xx, such as 404
+   *  @param {() => void} again what Retry does when the network failed it */
+  function sendDemand(url, onFinal, again) {
+    cancelDemand();
+    const session = state.session;
+    state.demand = sendPost(url, {
+      config,
+      isCurrent: () => state.session === session,
+      onDone: () => { state.demand = null; },
+      onFail: (error) => {
+        state.demand = null;
+        if (error.retryable) demandFailed(again); else onFinal();
+      },
+    });
+  }
+
+  /** The demand was answered on the stream (or its session is gone): send it no more. */
+  function cancelDemand() {
+    if (state.demand) state.demand.cancel();
+    state.demand = null;
+  }
+
+  /** Every attempt of a demand POST failed: the error row, with Retry.
+   *  @param {() => void} again */
+  function demandFailed(again) {
+    const message = 'The server could not be reached.';
+    endBatch();
+    setPhase('error');
+    state.stalled = again;
+    showErrorRow(message, again);
+    announce(message);
+    announceEvent('error', { message, retryable: true, connection: true });
+  }
+
+  /** The browser is back online or the tab visible again: a demand waiting to be sent again goes now; one
+   *  that failed for good is sent again (the stream is open: connection.js reconnected it first if needed). */
+  function reask() {
+    if (state.demand && state.demand.now()) return;
+    if (state.stalled && link.isOpen() && state.session) state.stalled();
+  }
+
+  /** The stream this table's session lives on is gone (a reconnect): its URLs are void until the next
+   *  `session` event, and so is any demand POST for it. */
+  function sessionGone() {
+    state.session = null;
+    cancelDemand();
+  }
+
+  /** The connection is closed for good (EventSource stopped). */
+  function connectionClosed() {
+    if (state.stopped) return;
+    const message = 'The connection was closed. Reload to try again.';
+    state.stopped = true;
+    sessionGone();
+    endBatch();
+    setPhase('error');
+    showErrorRow(message, reload);
+    announce(message);
+    announceEvent('error', { message, retryable: true, connection: true });
+  }
+
+  /** The server retries the failed batch when `next` is POSTed again. While the stream is
+   *  reconnecting, show skeletons and let the coming `session` event ask for the batch. */
+  function retryBatch() {
+    if (link.isOpen() && state.session) requestNext();
+    else if (link.isOpen() || link.isConnecting()) beginBatch();
+    else reload();
+  }
+
+  /** What each event does (events.js). */
+  const handlers = eventHandlers({
+    state, view, sections, live, pruner, rowsBody, multi, link, beginBatch, endBatch, setPhase, updateCount,
+    rowTotal, clearShownRows, announceEvent, maybeRequestMore, retryBatch, reload, cancelDemand });
+
+  /** Handles one event of this table.
+   *  @param {string} type @param {MessageEvent<string>} event */
+  function handle(type, event) { if (handlers[type]) handlers[type](event); }
+
+  // ---- Restarts --------------------------------------------------------------------------
+
+  /** A new stream is about to open: the session is gone until its `session` event. */
+  function opened() { sessionGone(); state.stopped = false; }
+
+  /** The stream starts over from nothing (no position): clear the rows, show skeletons. */
+  function cleared() {
+    if (scroller) scroller.scrollTop = 0;
+    state.lastToken = '';
+    state.sawLast = false;
+    clearShownRows();
+    beginBatch();
+    announceEvent('reset', {});
+  }
+
+  /** The connection starts over from nothing: clear; on a page, a table with a choice asks for it again
+   *  once its new session arrives (a fresh page stream starts every table as configured). */
+  function restarted() {
+    cleared();
+    if (multi && controls.query()) state.wantReload = true;
+  }
+
+  /** Reload: POST `reload` (with the controls' choice on a page) while the stream is open (the server
+   *  answers with `reset`); otherwise start over. A failed POST falls back to starting over. */
+  function reload() {
+    if (!link.isOpen() || !state.session) return startOver();
+    announce('Reloading…');
+    const url = multi ? withQuery(state.session.reload, controls.choice()) : state.session.reload;
+    sendDemand(url, startOver, reload);
+  }
+
+  /** A table's own page opens a new stream; a page waits for the table's next session to POST `reload`. */
+  function startOver() {
+    if (!multi) return link.restart();
+    state.wantReload = true;
+    cleared();
+    if (!link.isOpen() && !link.isConnecting()) link.restart();
+  }
+
+  /** Sort and filter controls: a change starts this table over, with skeletons. On its own page, on a new
+   *  stream for the choice; on a page, by POSTing `reload` with it (the other tables are untouched). */
+  function watchControls() {
+    controls.onChange(() => {
+      state.query = controls.query();
+      if (!multi) return link.restart();
+      cleared();
+      reload();
+    });
+  }
+
+  /** @returns {{phase: Phase, shown: number, pending: boolean, session: string | null}} */
+  function snapshot() {
+    const session = state.session ? state.session.session : null;
+    return { phase: state.phase, shown: state.shown, pending: state.pending, session };
+  }
+
+  /** Wires the table once; the first batch comes from the server by itself. */
+  function start() {
+    ensureSkeletons(sections.enabled);
+    setPhase('loading');
+    updateCount();
+    byId('rs-reload').addEventListener('click', reload);
+    watchControls();
+  }
+
+  start();
+  return {
+    name, table, handle, opened, restarted, connectionClosed, reload, reask, snapshot,
+    reconnecting() { sessionGone(); announce('Reconnecting…'); },
+    announceReconnect: (/** @type {string} */ why) => announceEvent('reconnect', { why }),
+    isStopped: () => state.stopped,
+    streamQuery: () => state.query,
+    lastToken: () => state.lastToken,
+    pruning: () => pruner.stats(),
+  };
+}

@@ -1,126 +1,129 @@
 // Rowstream view: what the page script writes into the server-rendered table other than rows: skeleton rows,
 // the footer row (end of list, or an error with Retry), the row count and the polite live region. No state
-// of its own beyond the DOM. Loaded before app.js, which uses it.
+// of its own beyond the DOM. Imported by table.js.
 //
-// Public surface
-//   window.RowstreamView.create(table, skeletonRows, suffix) -> View   (skeletonRows 0: as many as the first paint;
+// Exports
+//   createView(table, skeletonRows, suffix) -> View   (skeletonRows 0: as many as the first paint;
 //                                      suffix: '' on a table's own page, '--NAME' on a page of several tables,
 //                                      where every id of the table ends in it)
 //   View: columnCount, formatCount, rowsText, endText, showCount, announce, statusText, ensureSkeletons,
 //         removeSkeletons,
 //         showEndRow, showErrorRow, removeErrorRow, clearFooter, parseRows (each documented below)
-'use strict';
 
-(function () {
-  /** @param {HTMLTableElement} table @param {number} skeletonRows @param {string} [suffix] */
-  function create(table, skeletonRows, suffix = '') {
-    /** @param {string} id @returns {HTMLElement} */
-    function byId(id) {
-      const element = document.getElementById(id + suffix);
-      if (!element) throw new Error('rowstream: missing #' + id + suffix);
-      return element;
-    }
+/** @typedef {ReturnType<typeof createView>} View */
 
-    /** Replaced by a fresh element whenever its skeletons go (see removeSkeletons). */
-    let pendingBody = /** @type {HTMLTableSectionElement} */ (byId('rs-pending'));
-    const footer = byId('rs-footer');
-    const skeletonTemplate = /** @type {HTMLTemplateElement} */ (byId('rs-skeleton-row'));
-    const status = byId('rs-status');
-    const count = byId('rs-count');
-    const skeletonCount = skeletonRows || pendingBody.rows.length
-      || Math.min(Number(table.dataset.batchSize) || 10, 20);
-    const numbers = new Intl.NumberFormat(document.documentElement.lang || undefined);
-
-    /** @param {number} n @returns {string} */
-    function formatCount(n) { return numbers.format(n); }
-
-    /** @returns {number} the number of columns, for colspan */
-    function columnCount() { return table.tHead ? table.tHead.rows[0].cells.length : 1; }
-
-    /** @param {number} n @returns {string} e.g. "1 row", "1,234 rows" */
-    function rowsText(n) { return formatCount(n) + (n === 1 ? ' row' : ' rows'); }
-
-    /** @param {number} total @returns {string} */
-    function endText(total) { return total === 0 ? 'No rows to show' : 'All ' + rowsText(total) + ' loaded'; }
-
-    /** Shows the number of rows in #rs-count and data-count. @param {number} shown @param {boolean} known */
-    function showCount(shown, known) {
-      table.dataset.count = String(shown);
-      count.textContent = known ? rowsText(shown) : '';
-    }
-
-    /** @param {string} message Polite live-region text (one announcement per batch). */
-    function announce(message) { status.textContent = message; }
-
-    /** @returns {string} what the live region says now */
-    function statusText() { return status.textContent || ''; }
-
-    /** Shows one batch of skeleton rows in #rs-pending unless some are shown; first a skeleton section header
-     *  when `withHeader` (a sectioned table with no rows yet) and the page has its template.
-     *  @param {boolean} [withHeader] */
-    function ensureSkeletons(withHeader) {
-      if (pendingBody.rows.length > 0) return;
-      const rows = document.createDocumentFragment();
-      const header = /** @type {HTMLTemplateElement | null} */ (document.getElementById('rs-skeleton-section' + suffix));
-      if (withHeader && header) rows.append(header.content.cloneNode(true));
-      for (let i = 0; i < skeletonCount; i += 1) rows.append(skeletonTemplate.content.cloneNode(true));
-      pendingBody.append(rows);
-    }
-
-    /** Removes every skeleton row by swapping in a fresh, empty #rs-pending. Emptying the old one in place
-     *  would make the browser see one element jump down the page (the rows arrive above it) and count it as
-     *  layout shift; a new element is new content, not a shift. */
-    function removeSkeletons() {
-      if (pendingBody.rows.length === 0) return;
-      const fresh = /** @type {HTMLTableSectionElement} */ (pendingBody.cloneNode(false));
-      pendingBody.replaceWith(fresh);
-      pendingBody = fresh;
-    }
-
-    /** @template {keyof HTMLElementTagNameMap} K
-     *  @param {K} tag @param {Partial<HTMLElementTagNameMap[K]>} props @returns {HTMLElementTagNameMap[K]} */
-    function make(tag, props) { return Object.assign(document.createElement(tag), props); }
-
-    /** Replaces the footer with one full-width row. @param {string} id @param {Node[]} content */
-    function showFooterRow(id, content) {
-      const cell = make('td', { colSpan: columnCount() });
-      const row = make('tr', { id: id + suffix, className: id });
-      cell.append(...content);
-      row.append(cell);
-      footer.replaceChildren(row);
-    }
-
-    /** @param {number} total */
-    function showEndRow(total) {
-      showFooterRow('rs-end', [document.createTextNode(endText(total) + ' - end of list.')]);
-    }
-
-    /** Removes the error row, if shown. */
-    function removeErrorRow() { footer.querySelector('tr.rs-error')?.remove(); }
-
-    /** Error text goes in with textContent only, never as HTML.
-     *  @param {string} message @param {(() => void) | null} retry */
-    function showErrorRow(message, retry) {
-      const text = make('span', { className: 'rs-error-text', textContent: message });
-      const button = make('button', { id: 'rs-retry' + suffix, className: 'rs-retry', type: 'button', textContent: 'Retry' });
-      if (retry) button.addEventListener('click', retry);
-      showFooterRow('rs-error', retry ? [text, button] : [text]);
-    }
-
-    /** Empties the footer. */
-    function clearFooter() { footer.replaceChildren(); }
-
-    /** Parses trusted, server-escaped row HTML in table context.
-     *  @param {string} html @returns {HTMLTableRowElement[]} */
-    function parseRows(html) {
-      const template = document.createElement('template');
-      template.innerHTML = html;
-      return Array.from(template.content.querySelectorAll('tr'));
-    }
-
-    return { columnCount, formatCount, rowsText, endText, showCount, announce, statusText, ensureSkeletons,
-      removeSkeletons, showEndRow, showErrorRow, removeErrorRow, clearFooter, parseRows };
+/**
+ * @param {HTMLTableElement} table
+ * @param {number} skeletonRows
+ * @param {string} [suffix]
+ */
+export function createView(table, skeletonRows, suffix = '') {
+  /** @param {string} id @returns {HTMLElement} */
+  function byId(id) {
+    const element = document.getElementById(id + suffix);
+    if (!element) throw new Error('rowstream: missing #' + id + suffix);
+    return element;
   }
 
-  /** @type {any} */ (window).RowstreamView = { create };
-})();
+  /** Replaced by a fresh element whenever its skeletons go (see removeSkeletons). */
+  let pendingBody = /** @type {HTMLTableSectionElement} */ (byId('rs-pending'));
+  const footer = byId('rs-footer');
+  const skeletonTemplate = /** @type {HTMLTemplateElement} */ (byId('rs-skeleton-row'));
+  const status = byId('rs-status');
+  const count = byId('rs-count');
+  const skeletonCount = skeletonRows || pendingBody.rows.length
+    || Math.min(Number(table.dataset.batchSize) || 10, 20);
+  const numbers = new Intl.NumberFormat(document.documentElement.lang || undefined);
+
+  /** @param {number} n @returns {string} */
+  function formatCount(n) { return numbers.format(n); }
+
+  /** @returns {number} the number of columns, for colspan */
+  function columnCount() { return table.tHead ? table.tHead.rows[0].cells.length : 1; }
+
+  /** @param {number} n @returns {string} e.g. "1 row", "1,234 rows" */
+  function rowsText(n) { return formatCount(n) + (n === 1 ? ' row' : ' rows'); }
+
+  /** @param {number} total @returns {string} */
+  function endText(total) { return total === 0 ? 'No rows to show' : 'All ' + rowsText(total) + ' loaded'; }
+
+  /** Shows the number of rows in #rs-count and data-count.
+   *  @param {number} shown @param {boolean} known */
+  function showCount(shown, known) {
+    table.dataset.count = String(shown);
+    count.textContent = known ? rowsText(shown) : '';
+  }
+
+  /** @param {string} message Polite live-region text (one announcement per batch). */
+  function announce(message) { status.textContent = message; }
+
+  /** @returns {string} what the live region says now */
+  function statusText() { return status.textContent || ''; }
+
+  /** Shows one batch of skeleton rows in #rs-pending unless some are shown; first a skeleton section header
+   *  when `withHeader` (a sectioned table with no rows yet) and the page has its template.
+   *  @param {boolean} [withHeader] */
+  function ensureSkeletons(withHeader) {
+    if (pendingBody.rows.length > 0) return;
+    const rows = document.createDocumentFragment();
+    const header = /** @type {HTMLTemplateElement | null} */ (document.getElementById('rs-skeleton-section' + suffix));
+    if (withHeader && header) rows.append(header.content.cloneNode(true));
+    for (let i = 0; i < skeletonCount; i += 1) rows.append(skeletonTemplate.content.cloneNode(true));
+    pendingBody.append(rows);
+  }
+
+  /** Removes every skeleton row by swapping in a fresh, empty #rs-pending. Emptying the old one in place
+   *  would make the browser see one element jump down the page (the rows arrive above it) and count it as
+   *  layout shift; a new element is new content, not a shift. */
+  function removeSkeletons() {
+    if (pendingBody.rows.length === 0) return;
+    const fresh = /** @type {HTMLTableSectionElement} */ (pendingBody.cloneNode(false));
+    pendingBody.replaceWith(fresh);
+    pendingBody = fresh;
+  }
+
+  /** @template {keyof HTMLElementTagNameMap} K
+   *  @param {K} tag @param {Partial<HTMLElementTagNameMap[K]>} props @returns {HTMLElementTagNameMap[K]} */
+  function make(tag, props) { return Object.assign(document.createElement(tag), props); }
+
+  /** Replaces the footer with one full-width row.
+   *  @param {string} id @param {Node[]} content */
+  function showFooterRow(id, content) {
+    const cell = make('td', { colSpan: columnCount() });
+    const row = make('tr', { id: id + suffix, className: id });
+    cell.append(...content);
+    row.append(cell);
+    footer.replaceChildren(row);
+  }
+
+  /** @param {number} total */
+  function showEndRow(total) {
+    showFooterRow('rs-end', [document.createTextNode(endText(total) + ' - end of list.')]);
+  }
+
+  /** Removes the error row, if shown. */
+  function removeErrorRow() { footer.querySelector('tr.rs-error')?.remove(); }
+
+  /** Error text goes in with textContent only, never as HTML.
+   *  @param {string} message @param {(() => void) | null} retry */
+  function showErrorRow(message, retry) {
+    const text = make('span', { className: 'rs-error-text', textContent: message });
+    const button = make('button', { id: 'rs-retry' + suffix, className: 'rs-retry', type: 'button', textContent: 'Retry' });
+    if (retry) button.addEventListener('click', retry);
+    showFooterRow('rs-error', retry ? [text, button] : [text]);
+  }
+
+  /** Empties the footer. */
+  function clearFooter() { footer.replaceChildren(); }
+
+  /** Parses trusted, server-escaped row HTML in table context.
+   *  @param {string} html @returns {HTMLTableRowElement[]} */
+  function parseRows(html) {
+    const template = document.createElement('template');
+    template.innerHTML = html;
+    return Array.from(template.content.querySelectorAll('tr'));
+  }
+
+  return { columnCount, formatCount, rowsText, endText, showCount, announce, statusText, ensureSkeletons,
+    removeSkeletons, showEndRow, showErrorRow, removeErrorRow, clearFooter, parseRows };
+}

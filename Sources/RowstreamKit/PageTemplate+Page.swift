@@ -30,7 +30,6 @@ extension PageTemplate {
     static func render(_ page: ResolvedPage, template: String) -> RenderedPage {
         let panels = page.tables.map(panel).joined(separator: "\n")
         let body = template
-            .replacingOccurrences(of: scriptsPlaceholder, with: scriptTags)
             .replacingOccurrences(of: titlePlaceholder, with: HTMLEscaping.escaped(page.page.title))
             .replacingOccurrences(of: streamPlaceholder, with: HTMLEscaping.escaped(page.page.streamPath))
             .replacingOccurrences(of: panelsPlaceholder, with: panels)

@@ -4,21 +4,11 @@ import Tables
 
 /// The page a person opens: Public/index.html with the table's title and server-rendered shell (header and
 /// skeleton rows) filled in, so the very first paint already shows shimmer rows shaped like the real ones.
-/// Rendered once per table at start-up; immutable afterwards.
+/// Rendered once per table at start-up; immutable afterwards. The templates load their script themselves: one
+/// `<script type="module" src="/app.js">`, which imports the rest (docs/BROWSER.md, "The page's modules").
 struct PageTemplate: Sendable {
     static let titlePlaceholder = "<!--rs:title-->"
     static let tablePlaceholder = "<!--rs:table-->"
-    static let scriptsPlaceholder = "<!--rs:scripts-->"
-
-    /// The page scripts in load order (all deferred), for both templates: index.html (one table) and page.html.
-    static let scripts = [
-        "view.js", "health.js", "prune.js", "sections.js", "live.js", "controls.js", "demand.js", "post.js",
-        "events.js",
-        "table.js", "connection.js", "app.js",
-    ]
-
-    /// `<script>` elements for ``scripts``, one a line.
-    static let scriptTags = scripts.map { "<script src=\"/\($0)\" defer></script>" }.joined(separator: "\n")
 
     private let template: String
 
@@ -41,7 +31,6 @@ struct PageTemplate: Sendable {
             streamURL: table.streamPath, batchSize: table.batchSize, skeletonCount: table.batchSize
         )
         let page = template
-            .replacingOccurrences(of: Self.scriptsPlaceholder, with: Self.scriptTags)
             .replacingOccurrences(of: Self.titlePlaceholder, with: HTMLEscaping.escaped(table.title))
             .replacingOccurrences(of: Self.tablePlaceholder, with: String(decoding: shell, as: UTF8.self))
             .replacingOccurrences(of: "<!--rs:plain-->", with: table.pagePath + "/html")  // the no-script page
