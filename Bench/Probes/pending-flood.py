@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Usage: Scripts/probes/pending-flood.py PORT SERVER_PID SLOW_PATH COUNT   (see docs/HARDENING.md, issue 13)
+# Usage: Bench/Probes/pending-flood.py PORT SERVER_PID SLOW_PATH COUNT   (see docs/HARDENING.md, issue 13)
 # Issue 13 item 1 probe: one GET to a slow route, then N x 1 MiB on the same socket; prints server RSS before/after.
 import socket, subprocess, sys, time, select
 port, pid, path, count = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], int(sys.argv[4])

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# Usage: Scripts/probes/trickled-head.py PORT SERVER_PID ROUNDS [PAUSE_US]   (see docs/HARDENING.md, issue 13)
+# Usage: Bench/Probes/trickled-head.py PORT SERVER_PID ROUNDS [PAUSE_US]   (see docs/HARDENING.md, issue 13)
 # PAUSE_US (default 0): a pause after each send(), so that each byte arrives in a read of its own.
 # Issue 13 item 3 probe: a 24 KB request head sent one byte per send(), N times; prints the server's CPU time per head.
 import socket, sys, time, os
