@@ -192,7 +192,7 @@ class CutProxy:
                             upstream.sendall(data)
                     elif not link["frozen"]:
                         client.sendall(data)
-        except OSError:
+        except (OSError, ValueError):   # ValueError: select() on a socket that cut() closed meanwhile
             return
         finally:
             self._close(link)
