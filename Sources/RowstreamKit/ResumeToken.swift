@@ -1,5 +1,5 @@
 import JSON
-import Upstream
+import Sealing
 
 /// A viewer's position in a table, carried as the SSE `id:` of `rows`, `reset` and `complete` events and sent
 /// back by the browser as `Last-Event-ID` when it reconnects.
