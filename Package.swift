@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "UpstreamTests", dependencies: ["TestSupport", "Upstream", "JSON"], swiftSettings: strict),
         .testTarget(
             name: "DashboardTests",
-            dependencies: ["TestSupport", "Dashboard", "RowstreamKit", "HTTPServer", "Upstream", "JSON"],
+            dependencies: ["TestSupport", "Dashboard", "RowstreamKit", "HTTPServer", "Upstream", "Sealing", "JSON"],
             swiftSettings: strict
         ),
         // Uses only RowstreamKit's public API (no @testable).
