@@ -3,9 +3,9 @@ import Foundation
 
 /// Makes upstream cursors opaque and tamper-evident before they leave the server (proxy `next`, resume tokens).
 ///
-/// Sealed form: `base64url(SIV || ciphertext)` (canonical, unpadded: ``Base64URL``), AES-256-SIV (RFC 5297) from OpenSSL's
-/// libcrypto over a format byte (`0x02`) and the cursor, with the scope (`proxy:NAME`, `resume:NAME`) as associated
-/// data; its 64-byte key is HKDF-SHA-256 of the seal key. A client
+/// Sealed form: `base64url(SIV || ciphertext)` (canonical, unpadded: ``Base64URL``), AES-256-SIV (RFC 5297) from
+/// OpenSSL's libcrypto over a format byte (`0x02`) and the cursor, with the scope (`proxy:NAME`, `resume:NAME`) as
+/// associated data; its 64-byte key is HKDF-SHA-256 of the seal key. A client
 /// cannot read one (a next link may carry an API key the upstream echoed), forge or alter one, nor move one to
 /// another table or route (the scope is authenticated), so it can never turn a cursor into an arbitrary upstream
 /// URL. Equal cursors seal equally (SIV is deterministic): a loader whose next position equals the one it was
