@@ -12,11 +12,12 @@ package enum Base64URL {
     package static func encode(_ bytes: [UInt8]) -> String {
         var out = [UInt8](Data(bytes).base64EncodedData())
         while out.last == UInt8(ascii: "=") { out.removeLast() }
-        for index in out.indices {
-            if out[index] == UInt8(ascii: "+") { out[index] = UInt8(ascii: "-") }
-            if out[index] == UInt8(ascii: "/") { out[index] = UInt8(ascii: "_") }
-        }
-        return String(decoding: out, as: UTF8.self)
+        return String(decoding: urlAlphabet(out), as: UTF8.self)
+    }
+
+    /// Standard base64 characters in the URL alphabet (`+` -> `-`, `/` -> `_`; padding left as it is).
+    package static func urlAlphabet(_ standard: [UInt8]) -> [UInt8] {
+        standard.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: "-") : $0 == UInt8(ascii: "/") ? UInt8(ascii: "_") : $0 }
     }
 
     /// The bytes of canonical unpadded base64url `text`; nil for any other character (padding included), a
