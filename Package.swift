@@ -1,7 +1,9 @@
 // swift-tools-version:6.0
 // Rowstream: slow paginated APIs as live, infinitely scrolling HTML tables over Server-Sent Events.
-// Dependencies point one way, down: rowstream -> Dashboard -> {Tables, Batches, Upstream, HTTPServer}
-// -> {JSON, Metrics, CCurl, CCrypto, CSystem}. Only Upstream imports CCurl and CCrypto; only HTTPServer imports CSystem.
+// Dependencies point one way, down: rowstream -> Dashboard -> {RowstreamKit, Upstream}; RowstreamKit (the library)
+// -> {HTTPServer, Batches, Tables, Sealing}; Upstream -> {Sealing, CCurl}; leaves JSON, Metrics, Sealing -> CCrypto,
+// HTTPServer -> CSystem. Sealing (one base64url, one sealing type) holds what tokens need, so the library does not
+// link libcurl. Only Upstream imports CCurl; only Sealing imports CCrypto; only HTTPServer imports CSystem.
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -35,12 +37,14 @@ let package = Package(
         .target(name: "Batches", swiftSettings: strict),
         .target(name: "Tables", dependencies: ["JSON"], swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CSystem", "Metrics"], swiftSettings: strict),
-        .target(name: "Upstream", dependencies: ["CCurl", "CCrypto", "JSON", "Metrics"], swiftSettings: strict),
+        // Tokens and sealing: one base64url, one sealing type (AES-256-SIV), shared by Upstream and RowstreamKit.
+        .target(name: "Sealing", dependencies: ["CCrypto"], swiftSettings: strict),
+        .target(name: "Upstream", dependencies: ["CCurl", "Sealing", "JSON", "Metrics"], swiftSettings: strict),
 
         // Wiring: the public library (bindings, server, routes, sessions), then the config/demo dashboard on it.
         .target(
             name: "RowstreamKit",
-            dependencies: ["HTTPServer", "Batches", "Tables", "Upstream", "JSON", "Metrics"],
+            dependencies: ["HTTPServer", "Batches", "Tables", "Sealing", "JSON", "Metrics"],
             swiftSettings: strict
         ),
         .target(
@@ -61,7 +65,7 @@ let package = Package(
                           path: "Fuzz/Targets/JSONParser", swiftSettings: strict),
         .executableTarget(name: "FuzzJSONPath", dependencies: ["FuzzReplay", "JSON"],
                           path: "Fuzz/Targets/JSONPath", swiftSettings: strict),
-        .executableTarget(name: "FuzzResumeToken", dependencies: ["FuzzReplay", "Dashboard", "Upstream"],
+        .executableTarget(name: "FuzzResumeToken", dependencies: ["FuzzReplay", "Dashboard", "Sealing"],
                           path: "Fuzz/Targets/ResumeToken", swiftSettings: strict),
         .executableTarget(name: "FuzzHTMLRenderer", dependencies: ["FuzzReplay", "Tables", "JSON"],
                           path: "Fuzz/Targets/HTMLRenderer", swiftSettings: strict),
@@ -80,10 +84,11 @@ let package = Package(
         .testTarget(name: "BatchesTests", dependencies: ["TestSupport", "Batches"], swiftSettings: strict),
         .testTarget(name: "TablesTests", dependencies: ["Tables", "JSON"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["TestSupport", "HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
         .testTarget(name: "UpstreamTests", dependencies: ["TestSupport", "Upstream", "JSON"], swiftSettings: strict),
         .testTarget(
             name: "DashboardTests",
-            dependencies: ["TestSupport", "Dashboard", "RowstreamKit", "HTTPServer", "Upstream", "JSON"],
+            dependencies: ["TestSupport", "Dashboard", "RowstreamKit", "HTTPServer", "Upstream", "Sealing", "JSON"],
             swiftSettings: strict
         ),
         // Uses only RowstreamKit's public API (no @testable).

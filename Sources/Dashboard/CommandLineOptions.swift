@@ -1,4 +1,5 @@
-/// The `rowstream` command line, parsed into a `DashboardConfiguration`. A pure function of the arguments.
+/// The `rowstream` command line, parsed into a `DashboardConfiguration` (its server part and the dashboard's
+/// own). A pure function of the arguments.
 public enum CommandLineOptions {
     public static let usage = """
     Usage: rowstream [options]
@@ -66,9 +67,9 @@ public enum CommandLineOptions {
             switch flag {
             case "--config": parsed = .runWithConfig(value)
             case "--check-config": parsed = .checkConfig(value)
-            case "--host": configuration.host = value
-            case "--port": configuration.port = try integer(flag, value, in: 0...65_535)
-            case "--public": configuration.publicDirectory = value
+            case "--host": configuration.server.host = value
+            case "--port": configuration.server.port = try integer(flag, value, in: 0...65_535)
+            case "--public": configuration.server.publicDirectory = value
             case "--batch-size": configuration.batchSize = try integer(flag, value, in: 1...500)
             case "--demo-items": configuration.demo.itemCount = try integer(flag, value, in: 0...10_000_000)
             case "--demo-latency-ms":
@@ -99,15 +100,15 @@ public enum CommandLineOptions {
                 guard value == "on" || value == "off" else { throw ParseError(description: "--bench-stamp takes on or off") }
                 configuration.demo.benchStamp = value == "on"
             case "--heartbeat-seconds":
-                configuration.heartbeatInterval = .seconds(try integer(flag, value, in: 1...3_600))
+                configuration.server.heartbeatInterval = .seconds(try integer(flag, value, in: 1...3_600))
             case "--dead-peer-seconds":
                 let seconds = try integer(flag, value, in: 0...86_400)
-                configuration.deadPeerTimeout = seconds == 0 ? nil : .seconds(seconds)
+                configuration.server.deadPeerTimeout = seconds == 0 ? nil : .seconds(seconds)
             case "--max-connections":
-                configuration.maxConnections = try integer(flag, value, in: 1...1_000_000)
+                configuration.server.maxConnections = try integer(flag, value, in: 1...1_000_000)
             case "--max-connections-per-address":
                 let cap = try integer(flag, value, in: 0...1_000_000)
-                configuration.maxConnectionsPerAddress = cap == 0 ? Int.max : cap
+                configuration.server.maxConnectionsPerAddress = cap == 0 ? Int.max : cap
             default:
                 throw ParseError(description: "unknown option \(flag) (see --help)")
             }

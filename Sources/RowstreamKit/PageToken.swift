@@ -1,5 +1,5 @@
 import JSON
-import Upstream
+import Sealing
 
 /// A page stream's resume token (the `id:` of its events, sent back as `Last-Event-ID`): every table's position in
 /// one value. Opaque to clients: `p1.` followed by base64url of `{"g": PAGE, "t": {TABLE: {"r": RESUME, "q":

@@ -1,5 +1,5 @@
 import JSON
-import Upstream
+import Sealing
 
 /// A viewer's position in a table, carried as the SSE `id:` of `rows`, `reset` and `complete` events and sent
 /// back by the browser as `Last-Event-ID` when it reconnects.
@@ -8,9 +8,9 @@ import Upstream
 /// not decode, or names another table, is treated as "no position" (the viewer starts over with a `reset`).
 /// The token holds the upstream's cursor, never a URL, credentials or headers, so it reveals nothing secret and
 /// cannot point the server anywhere the configuration did not allow. For config tables the sealed cursor is the
-/// walk's position (``WalkPosition``): the upstream cursor and the walk's dedup window (a 16-byte hash key and up
-/// to 64 key hashes of 8 bytes, about 19 characters of token per key, about 1.4 KB in all), so a reconnect drops
-/// the same repeats as the connection it continues.
+/// walk's position (Upstream's `WalkPosition`): the upstream cursor and the walk's dedup window (a 16-byte hash key
+/// and up to 64 key hashes of 8 bytes, about 19 characters of token per key, about 1.4 KB in all), so a reconnect
+/// drops the same repeats as the connection it continues. Base64url: `Sealing`'s ``Base64URL``, as every token.
 package struct ResumeToken: Sendable, Equatable {
     package enum Position: Sendable, Equatable {
         /// Nothing delivered yet.

@@ -1,6 +1,6 @@
 import HTTPServer
 import JSON
-import Upstream
+import Sealing
 
 /// The server's HTTP surface (docs/PROTOCOL.md): the page, the table list, one event stream per viewer, the
 /// demand and reload inputs, the normalized JSON page proxy, health and metrics; static files otherwise.

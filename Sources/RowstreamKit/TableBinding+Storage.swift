@@ -1,6 +1,6 @@
 import JSON
+import Sealing
 import Tables
-import Upstream
 
 extension TableBinding {
     /// What a ``TableBinding`` holds, boxed so that copies share it (a viewer's session and its events each keep

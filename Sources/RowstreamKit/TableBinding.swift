@@ -1,7 +1,7 @@
 import Foundation
 import JSON
+import Sealing
 import Tables
-import Upstream
 
 /// A table served from code: a ``BatchSource`` paired with a row template that fills the cells of one row for one
 /// item (the `rowsSubscriber(cellIdentifier:cellType:cellConfig:)` of the originals). Mount bindings on a

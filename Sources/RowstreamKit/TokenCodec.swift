@@ -1,6 +1,6 @@
 import Foundation
 import JSON
-import Upstream
+import Sealing
 
 /// Turns a table's own tokens into sealed positions a client may hold, and back; fills rows with the template.
 /// Thread-safe: an immutable value.

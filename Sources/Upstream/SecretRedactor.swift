@@ -1,4 +1,5 @@
 import Foundation
+import Sealing
 
 /// Replaces every secret (the values of environment variables a config references) in a text by `[redacted]`,
 /// in every form the server sends it and an upstream may echo it back in its error text:
@@ -36,7 +37,7 @@ public struct SecretRedactor: Sendable {
                 guard end - start >= 6 else { continue }
                 let core = Array(all[start..<end])
                 encoded.insert(core)
-                encoded.insert(core.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: "-") : $0 == UInt8(ascii: "/") ? UInt8(ascii: "_") : $0 })
+                encoded.insert(Base64URL.urlAlphabet(core))
             }
         }
         self.encoded = encoded.sorted { $0.count > $1.count }

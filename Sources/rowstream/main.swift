@@ -9,7 +9,6 @@ func fail(_ message: String, status: Int32) -> Never {
 }
 
 var configuration = DashboardConfiguration()
-configuration.publicDirectory = DashboardConfiguration.defaultPublicDirectory()
 let parsed: CommandLineOptions.Parsed
 do {
     parsed = try CommandLineOptions.parse(Array(CommandLine.arguments.dropFirst()), into: &configuration)
@@ -50,7 +49,8 @@ ShutdownSignals.install { _ in
     dashboard.shutdown()
 }
 
-let shownHost = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+let host = configuration.server.host
+let shownHost = host.contains(":") ? "[\(host)]" : host
 let source = config.map { "\($0.tables.count) table(s) from the config file" }
     ?? "demo upstream on 127.0.0.1:\(dashboard.demoPort)"
 FileHandle.standardOutput.write(Data("Rowstream serving http://\(shownHost):\(dashboard.port)/ (\(source))\n".utf8))

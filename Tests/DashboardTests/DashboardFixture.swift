@@ -13,14 +13,14 @@ func startDashboard(
     demo: (inout DemoUpstream.Configuration) -> Void = { _ in }
 ) throws -> Dashboard {
     var configuration = DashboardConfiguration()
-    configuration.port = 0
-    configuration.eventLoopCount = 2
+    configuration.server.port = 0
+    configuration.server.eventLoopCount = 2
     configuration.batchSize = batchSize
     configuration.demo.itemCount = items
     configuration.demo.latency = .milliseconds(latencyMilliseconds)
     configuration.demo.failEvery = failEvery
-    configuration.heartbeatInterval = .seconds(heartbeatSeconds)
-    configuration.publicDirectory = publicDirectory
+    configuration.server.heartbeatInterval = .seconds(heartbeatSeconds)
+    configuration.server.publicDirectory = publicDirectory
     demo(&configuration.demo)
     return try Dashboard.start(configuration)
 }
@@ -29,9 +29,9 @@ func startDashboard(
 /// `adjust` sets anything else.
 func startDashboard(config: ConfigFile, adjust: (inout DashboardConfiguration) -> Void = { _ in }) throws -> Dashboard {
     var configuration = DashboardConfiguration()
-    configuration.port = 0
-    configuration.eventLoopCount = 2
-    configuration.publicDirectory = publicDirectory
+    configuration.server.port = 0
+    configuration.server.eventLoopCount = 2
+    configuration.server.publicDirectory = publicDirectory
     adjust(&configuration)
     return try Dashboard.start(configuration, config: config)
 }

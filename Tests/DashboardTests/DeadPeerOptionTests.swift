@@ -6,11 +6,11 @@ import Dashboard
 struct DeadPeerOptionTests {
     @Test func defaultIsThirtySecondsAndTheFlagSetsOrDisablesIt() throws {
         var configuration = DashboardConfiguration()
-        #expect(configuration.deadPeerTimeout == .seconds(30))
+        #expect(configuration.server.deadPeerTimeout == .seconds(30))
         _ = try CommandLineOptions.parse(["--dead-peer-seconds", "5"], into: &configuration)
-        #expect(configuration.deadPeerTimeout == .seconds(5))
+        #expect(configuration.server.deadPeerTimeout == .seconds(5))
         _ = try CommandLineOptions.parse(["--dead-peer-seconds", "0"], into: &configuration)
-        #expect(configuration.deadPeerTimeout == nil)
+        #expect(configuration.server.deadPeerTimeout == nil)
         #expect(throws: CommandLineOptions.ParseError.self) {
             try CommandLineOptions.parse(["--dead-peer-seconds", "-1"], into: &configuration)
         }
@@ -18,12 +18,12 @@ struct DeadPeerOptionTests {
 
     @Test func connectionCapFlags() throws {
         var configuration = DashboardConfiguration()
-        #expect(configuration.maxConnections == nil && configuration.maxConnectionsPerAddress == 4_096)
+        #expect(configuration.server.maxConnections == nil && configuration.server.maxConnectionsPerAddress == 4_096)
         _ = try CommandLineOptions.parse(["--max-connections", "19000", "--max-connections-per-address", "50000"],
                                          into: &configuration)
-        #expect(configuration.maxConnections == 19_000 && configuration.maxConnectionsPerAddress == 50_000)
+        #expect(configuration.server.maxConnections == 19_000 && configuration.server.maxConnectionsPerAddress == 50_000)
         _ = try CommandLineOptions.parse(["--max-connections-per-address", "0"], into: &configuration)
-        #expect(configuration.maxConnectionsPerAddress == Int.max)
+        #expect(configuration.server.maxConnectionsPerAddress == Int.max)
         #expect(throws: CommandLineOptions.ParseError.self) {
             try CommandLineOptions.parse(["--max-connections", "0"], into: &configuration)
         }

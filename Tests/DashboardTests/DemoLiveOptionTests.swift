@@ -45,8 +45,8 @@ struct DemoLiveOptionTests {
         var configuration = DashboardConfiguration()
         _ = try CommandLineOptions.parse(["--demo-live-seconds", "1", "--demo-items", "20", "--batch-size", "4",
                                           "--demo-latency-ms", "0", "--port", "0"], into: &configuration)
-        configuration.eventLoopCount = 2
-        configuration.publicDirectory = publicDirectory
+        configuration.server.eventLoopCount = 2
+        configuration.server.publicDirectory = publicDirectory
         let dashboard = try Dashboard.start(configuration)
         defer { dashboard.shutdown() }
         for table in ["customers", "customers-cards"] {

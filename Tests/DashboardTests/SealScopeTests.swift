@@ -1,4 +1,5 @@
 import Foundation
+import Sealing
 import TestSupport
 import Testing
 
@@ -11,17 +12,13 @@ struct SealScopeTests {
     /// The JSON object inside a resume token (`v1.` + base64url JSON), and the token rebuilt from one.
     private func tokenObject(_ token: String) throws -> [String: Any] {
         let dot = try #require(token.firstIndex(of: "."))
-        var base64 = token[token.index(after: dot)...].replacingOccurrences(of: "-", with: "+")
-            .replacingOccurrences(of: "_", with: "/")
-        while base64.utf8.count % 4 != 0 { base64.append("=") }
-        let data = try #require(Data(base64Encoded: base64))
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let bytes = try #require(Base64URL.decode(token[token.index(after: dot)...]))
+        return try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
     }
 
     private func token(_ prefix: Substring, _ object: [String: Any]) throws -> String {
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        return prefix + "." + data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return prefix + "." + Base64URL.encode([UInt8](data))
     }
 
     @Test("a cursor from a rows event id is refused by the JSON proxy")

@@ -38,8 +38,8 @@ struct CommandLineTests {
             into: &configuration
         )
         #expect(parsed == .run)
-        #expect(configuration.host == "0.0.0.0")
-        #expect(configuration.port == 0)
+        #expect(configuration.server.host == "0.0.0.0")
+        #expect(configuration.server.port == 0)
         #expect(configuration.batchSize == 25)
         #expect(configuration.demo.latency == .milliseconds(5))
         #expect(configuration.demo.failEvery == 4)

@@ -97,9 +97,9 @@ struct UpstreamFaultTests {
         let text = "{\"tables\": [" + tables.joined(separator: ",") + "]}"
         let config = try ConfigFile.parse(Array(text.utf8), file: "faults.json", environment: [:])
         return try DashboardTests.startDashboard(config: config) { configuration in
-            configuration.eventLoopCount = 1
-            configuration.batchTimeout = .seconds(30)
-            configuration.heartbeatInterval = heartbeat
+            configuration.server.eventLoopCount = 1
+            configuration.server.batchTimeout = .seconds(30)
+            configuration.server.heartbeatInterval = heartbeat
         }
     }
 }

@@ -1,7 +1,7 @@
 // Part of FuzzResumeToken: the sealed cursor inside a resume token (and any raw text, as the JSON proxy's
 // `?cursor=` gets it) opened with a fixed key, as the server does with its own.
 #if DEBUG
-import Upstream
+import Sealing
 
 /// The fuzz target's seal: a fixed key, so seed files can hold genuine sealed cursors (Fuzz/corpus/FuzzResumeToken).
 let fuzzSeal = CursorSeal(key: Array(repeating: 0x5A, count: 32))

@@ -1,3 +1,5 @@
+import Sealing
+
 /// The part of a walk's dedup memory that travels with its position (``WalkPosition``, inside the sealed resume
 /// token): the walk's hash key and the hashes of the last keys it read, so a walk resumed on another connection or
 /// another instance drops the same repeats as the walk it continues.

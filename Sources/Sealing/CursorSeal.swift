@@ -3,9 +3,9 @@ import Foundation
 
 /// Makes upstream cursors opaque and tamper-evident before they leave the server (proxy `next`, resume tokens).
 ///
-/// Sealed form: `base64url(SIV || ciphertext)` (canonical, unpadded), AES-256-SIV (RFC 5297) from OpenSSL's
-/// libcrypto over a format byte (`0x02`) and the cursor, with the scope (`proxy:NAME`, `resume:NAME`) as associated
-/// data; its 64-byte key is HKDF-SHA-256 of the seal key. A client
+/// Sealed form: `base64url(SIV || ciphertext)` (canonical, unpadded: ``Base64URL``), AES-256-SIV (RFC 5297) from
+/// OpenSSL's libcrypto over a format byte (`0x02`) and the cursor, with the scope (`proxy:NAME`, `resume:NAME`) as
+/// associated data; its 64-byte key is HKDF-SHA-256 of the seal key. A client
 /// cannot read one (a next link may carry an API key the upstream echoed), forge or alter one, nor move one to
 /// another table or route (the scope is authenticated), so it can never turn a cursor into an arbitrary upstream
 /// URL. Equal cursors seal equally (SIV is deterministic): a loader whose next position equals the one it was
@@ -44,13 +44,13 @@ public struct CursorSeal: Sendable {
     public func seal(_ cursor: String, scope: String) -> String {
         let sealed = run(encrypt: true, [Self.format] + Array(cursor.utf8), tag: nil, scope: scope)
         guard let sealed else { preconditionFailure("libcrypto failed to seal with AES-256-SIV") }
-        return Self.base64url(sealed.tag + sealed.output)
+        return Base64URL.encode(sealed.tag + sealed.output)
     }
 
     /// The cursor inside `sealed` if it was sealed by this key for `scope`; nil otherwise (also for input longer
     /// than `maxLength`, refused before decoding).
     public func open(_ sealed: String, scope: String, maxLength: Int = maxSealedLength) -> String? {
-        guard sealed.utf8.count <= maxLength, let bytes = Self.decode(sealed), bytes.count >= Self.tagLength,
+        guard sealed.utf8.count <= maxLength, let bytes = Base64URL.decode(sealed), bytes.count >= Self.tagLength,
               let opened = run(encrypt: false, Array(bytes[Self.tagLength...]), tag: Array(bytes[..<Self.tagLength]),
                                scope: scope)
         else { return nil }
@@ -113,39 +113,4 @@ public struct CursorSeal: Sendable {
         }
         return Cipher(pointer: pointer)
     }()
-
-    /// base64url without padding (RFC 4648 section 5), on bytes (no Foundation string work: `open` is on every
-    /// resume and proxy request).
-    private static func base64url(_ bytes: [UInt8]) -> String {
-        var out = [UInt8](Data(bytes).base64EncodedData())
-        while out.last == UInt8(ascii: "=") { out.removeLast() }
-        for index in out.indices {
-            if out[index] == UInt8(ascii: "+") { out[index] = UInt8(ascii: "-") }
-            if out[index] == UInt8(ascii: "/") { out[index] = UInt8(ascii: "_") }
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    /// The bytes of canonical unpadded base64url `text`; nil for any other character, a length no encoding
-    /// has, or set unused bits in the last character (which would give one value several spellings).
-    private static func decode(_ text: String) -> [UInt8]? {
-        var chars = Array(text.utf8)
-        guard chars.count % 4 != 1 else { return nil }
-        var last: UInt8 = 0
-        for index in chars.indices {
-            let char = chars[index]
-            switch char {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): last = char - UInt8(ascii: "A")
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): last = char - UInt8(ascii: "a") + 26
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): last = char - UInt8(ascii: "0") + 52
-            case UInt8(ascii: "-"): last = 62; chars[index] = UInt8(ascii: "+")
-            case UInt8(ascii: "_"): last = 63; chars[index] = UInt8(ascii: "/")
-            default: return nil
-            }
-        }
-        let unusedBits: UInt8 = switch chars.count % 4 { case 2: 0x0F; case 3: 0x03; default: 0 }
-        guard last & unusedBits == 0 else { return nil }
-        chars += repeatElement(UInt8(ascii: "="), count: (4 - chars.count % 4) % 4)
-        return Data(base64Encoded: Data(chars)).map { [UInt8]($0) }
-    }
 }
