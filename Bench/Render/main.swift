@@ -3,8 +3,9 @@ import JSON
 import Tables
 
 // rowstream-bench-render: escaped table cells rendered per second on one thread (one core), through the
-// Tables module's TableRenderer over generated items full of characters that must be escaped.
-// Prints one JSON line. Usage: rowstream-bench-render [--items N] [--rounds R]   (both bounded)
+// Tables module's TableRenderer over typed rows made (by a RowMaker, once, untimed) from generated items full of
+// characters that must be escaped. Prints one JSON line; `make_cells_per_second` is the RowMaker's own rate
+// (items to rows), timed separately over the same rounds. Usage: rowstream-bench-render [--items N] [--rounds R]   (both bounded)
 // `--dump` prints instead the rendered bytes of plain, sectioned and grid tables over the bench items and edge
 // values (see Variety.swift): compare its output before and after a renderer change (it must be byte-identical).
 func fail(_ message: String) -> Never {
@@ -55,22 +56,33 @@ let columns = [
     Column(title: "Link", field: path("url"), format: .link),
     Column(title: "State", field: path("state"), format: .badge),
 ]
-let renderer = TableRenderer(spec: TableSpec(name: "bench", title: "Bench", columns: columns, keyField: path("id")))
+let spec = TableSpec(name: "bench", title: "Bench", columns: columns, keyField: path("id"))
+let renderer = TableRenderer(spec: spec)
+let maker = RowMaker(spec: spec)
 let items = (0..<itemCount).map(item)
+let rows = maker.rows(items)
 
 var buffer: [UInt8] = []
 buffer.reserveCapacity(itemCount * 1_024)
-renderer.appendRows(items, startIndex: 0, to: &buffer)   // warm-up
+renderer.appendRows(rows, startIndex: 0, to: &buffer)   // warm-up
 var bytes = 0
 let clock = ContinuousClock()
 let start = clock.now
 for _ in 0..<rounds {
     buffer.removeAll(keepingCapacity: true)
-    renderer.appendRows(items, startIndex: 0, to: &buffer)
+    renderer.appendRows(rows, startIndex: 0, to: &buffer)
     bytes &+= buffer.count
 }
-let elapsed = clock.now - start
-let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+let seconds = (clock.now - start).seconds
+var made = 0
+let makeStart = clock.now
+for _ in 0..<rounds { made &+= maker.rows(items).count }
+let makeSeconds = (clock.now - makeStart).seconds
 let cells = itemCount * rounds * columns.count
 print("{\"cells\":\(cells),\"bytes\":\(bytes),\"seconds\":\(seconds),"
-      + "\"cells_per_second\":\(Int(Double(cells) / seconds))}")
+      + "\"cells_per_second\":\(Int(Double(cells) / seconds)),"
+      + "\"make_cells_per_second\":\(Int(Double(made * columns.count) / makeSeconds))}")
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -1,4 +1,4 @@
-import JSON
+import Tables
 import Synchronization
 
 /// A viewer session's current sort and filter choice (the upstream query parameters its controls chose) and the
@@ -25,7 +25,7 @@ final class QueryChoice: Sendable {
     var query: Query { current.withLock { $0.query } }
 
     /// Loads `position` with the loader of the current choice.
-    func load(_ position: PageCursor) async throws -> LoadResult<JSONValue, PageCursor> {
+    func load(_ position: PageCursor) async throws -> LoadResult<Row, PageCursor> {
         let loader = current.withLock { $0.loader }
         return try await loader(position)
     }

@@ -1,5 +1,5 @@
 import Foundation
-import JSON
+import Tables
 
 /// One table's way from a loader's items to filled rows: opens the sealed position into the source's token,
 /// runs the viewer's loader, fills each item's row with the template and seals the next position.
@@ -10,22 +10,19 @@ final class RowFilling<Item: Sendable, Token: Codable & Sendable & Equatable>: S
     private let codec: TokenCodec<Token>
     private let initialToken: Token
     private let table: String
-    private let columnCount: Int
-    private let template: @Sendable (Item, inout RowCells) -> Void
+    private let makeRow: @Sendable (Item) -> Row
 
-    init(codec: TokenCodec<Token>, initialToken: Token, table: String, columnCount: Int,
-         template: @escaping @Sendable (Item, inout RowCells) -> Void) {
+    init(codec: TokenCodec<Token>, initialToken: Token, table: String, makeRow: @escaping @Sendable (Item) -> Row) {
         self.codec = codec
         self.initialToken = initialToken
         self.table = table
-        self.columnCount = columnCount
-        self.template = template
+        self.makeRow = makeRow
     }
 
     /// Loads `position` with `load`. Errors: a ``LoadFailure`` and cancellation pass through; any other error
     /// becomes a retryable "Loading rows failed" failure, written to standard error.
     func load(_ position: PageCursor, with load: BatchSource<Item, Token>.Loader) async throws
-        -> LoadResult<JSONValue, PageCursor>
+        -> LoadResult<Row, PageCursor>
     {
         let token = try codec.token(at: position, initial: initialToken)
         let result: LoadResult<Item, Token>
@@ -40,6 +37,6 @@ final class RowFilling<Item: Sendable, Token: Codable & Sendable & Equatable>: S
             if !Task.isCancelled { TableBinding.log("table \(table): \(message)") }
             throw LoadFailure(message: message, isRetryable: true)
         }
-        return try codec.rows(result, columnCount: columnCount, template: template)
+        return try codec.rows(result, makeRow: makeRow)
     }
 }

@@ -1,6 +1,7 @@
 import Batches
 import HTTPServer
 import JSON
+import Tables
 
 /// Turns a viewer's batch events into SSE events: the documented contract (docs/PROTOCOL.md) in one place.
 /// A pure value: no I/O, safe from any thread.
@@ -27,7 +28,7 @@ struct StreamEvents: Sendable {
     }
 
     /// The SSE event for one batch event; `.completed` is followed by the end of the stream.
-    func event(for batchEvent: BatchesEvent<JSONValue, PageCursor>) -> SSEEvent {
+    func event(for batchEvent: BatchesEvent<Row, PageCursor>) -> SSEEvent {
         switch batchEvent {
         case .loading(let offset):
             return SSEEvent(event: "loading", data: Self.text(["offset": .int(Int64(offset))]))

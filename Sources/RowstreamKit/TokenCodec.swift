@@ -1,5 +1,5 @@
 import Foundation
-import JSON
+import Tables
 import Upstream
 
 /// Turns a table's own tokens into sealed positions a client may hold, and back; fills rows with the template.
@@ -30,17 +30,11 @@ struct TokenCodec<Token: Codable & Sendable & Equatable>: Sendable {
         return .cursor(sealed)
     }
 
-    /// A loader's result as filled rows and a sealed next position.
+    /// A loader's result as rows (`makeRow` per item) and a sealed next position.
     func rows<Item>(
-        _ result: LoadResult<Item, Token>, columnCount: Int, template: (Item, inout RowCells) -> Void
-    ) throws -> LoadResult<JSONValue, PageCursor> {
-        func fill(_ items: [Item]) -> [JSONValue] {
-            items.map { item in
-                var cells = RowCells()
-                template(item, &cells)
-                return cells.object(columnCount: columnCount)
-            }
-        }
+        _ result: LoadResult<Item, Token>, makeRow: (Item) -> Row
+    ) throws -> LoadResult<Row, PageCursor> {
+        func fill(_ items: [Item]) -> [Row] { items.map(makeRow) }
         switch result {
         case .items(let items, let next):
             let position: PageCursor
