@@ -32,14 +32,18 @@ enum UpstreamTable {
                 return batch.next.map { .items(batch.page.items, next: $0) } ?? .completed(batch.page.items)
             }
         }
-        var batches = BatchSource<JSONValue, WalkPosition?>(initialToken: nil) { walk(source) }
         // Live refreshes read the head past the cache (a cached head would hide the changes).
         let uncached = PageSource(client: source.client, template: source.template, itemsPath: source.itemsPath,
                                   style: source.style, checks: source.checks, retry: source.retry, cache: nil)
-        batches.makeFreshLoader = { walk(uncached) }
         // Controls (sort, filter): the same requests with the chosen parameters, each choice with a cache of its own.
         let caches = QueryCaches(source: source)
-        batches.makeQueryLoader = { query in walk(caches.source(for: query)) }
+        let batches = BatchSource<JSONValue, WalkPosition?>(initialToken: nil, loaders: { use in
+            switch use {
+            case .fresh: walk(uncached)
+            case .viewer(let query) where !query.isEmpty: walk(caches.source(for: query))
+            case .viewer: walk(source)
+            }
+        })
         let rows = RowMaker(spec: spec)
         var binding = TableBinding(spec: spec, batchSize: batchSize, source: batches, makeRow: rows.row)
         if let proxyItems {

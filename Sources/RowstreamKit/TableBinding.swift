@@ -41,12 +41,9 @@ public struct TableBinding: Sendable {
     /// Seals tokens handed to clients: positions in resume tokens with scope ``resumeScope``, the JSON proxy's
     /// cursors with ``proxyScope``, so neither opens on the other's route.
     var seal: CursorSeal { storage.seal }
-    /// Makes one viewer's (or one refetch's) loader: sealed position in, filled rows and sealed next out.
-    var makeLoader: @Sendable () -> RowLoader { storage.loaders.make }
-    /// Like `makeLoader`, but past any cache: live refreshes of the head.
-    var makeFreshLoader: @Sendable () -> RowLoader { storage.loaders.makeFresh }
-    /// A viewer's loader for the query its controls chose.
-    var makeQueryLoader: @Sendable (_ query: [(name: String, value: String)]) -> RowLoader { storage.loaders.makeQuery }
+    /// Makes the loader of one use (a viewer's walk with its query, a refetch, a live refresh): sealed position in,
+    /// rows and sealed next out (``RowPipeline``).
+    func makeLoader(_ use: LoaderUse = .plain) -> RowLoader { storage.makeLoader(use) }
     /// Sort and filter controls shown above the table (config tables). See ``TableControl``.
     package var controls: [TableControl] {
         get { storage.settable.controls }
@@ -101,27 +98,10 @@ public struct TableBinding: Sendable {
         let name = spec.name
         let renderer = TableRenderer(spec: spec)
         let seal = CursorSeal.random()
-        let filling = RowFilling(codec: TokenCodec<Token>(seal: seal, scope: Self.resumeScope(name)), initialToken: source.initialToken,
-                                 table: name, makeRow: makeRow)
-        // A viewer's loader: its own `load` (its walk) and the table's shared filling.
-        let wrap: @Sendable (@escaping @Sendable () -> BatchSource<Item, Token>.Loader) -> (@Sendable () -> RowLoader) = {
-            makeLoad in
-            {
-                let load = makeLoad()
-                return { position in try await filling.load(position, with: load) }
-            }
-        }
-        let makeLoader = wrap(source.makeLoader)
-        let loaders = Storage.Loaders(
-            make: makeLoader,
-            makeFresh: wrap(source.makeFreshLoader ?? source.makeLoader),
-            makeQuery: { query in
-                guard let make = source.makeQueryLoader, !query.isEmpty else { return makeLoader() }
-                return wrap({ make(query) })()
-            }
-        )
+        let pipeline = RowPipeline(table: name, codec: TokenCodec<Token>(seal: seal, scope: Self.resumeScope(name)),
+                                   source: source, makeRow: makeRow)
         storage = Storage(spec: spec, renderer: renderer, columnsJSON: renderer.columnsJSON(),
-                          batchSize: batchSize, seal: seal, loaders: loaders, settable: Storage.Settable())
+                          batchSize: batchSize, seal: seal, makeLoader: pipeline.loader(for:), settable: Storage.Settable())
     }
 
     var name: String { spec.name }
@@ -185,7 +165,7 @@ extension TableBinding {
         -> (rows: [Row], next: PageCursor?)
     {
         do {
-            switch try await (fresh ? makeFreshLoader : makeLoader)()(position) {
+            switch try await makeLoader(fresh ? .fresh : .plain)(position) {
             case .items(let rows, let next): return (rows, next)
             case .completed(let rows): return (rows, nil)
             }
