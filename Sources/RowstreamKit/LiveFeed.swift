@@ -229,16 +229,16 @@ final class LiveFeed: Sendable {
             SSEEvent(event: prefix + "remove", data: String(decoding: keys.serialized(), as: UTF8.self)).encode(into: &bytes)
         }
         if !diff.updated.isEmpty {
-            SSEEvent(event: prefix + "update", data: Self.fragment(diff.updated)).encode(into: &bytes)
+            SSEEvent(event: prefix + "update", dataBytes: Self.fragment(diff.updated)).encode(into: &bytes)
         }
         if !diff.inserted.isEmpty {
-            SSEEvent(event: prefix + "insert", data: Self.fragment(diff.inserted)).encode(into: &bytes)
+            SSEEvent(event: prefix + "insert", dataBytes: Self.fragment(diff.inserted)).encode(into: &bytes)
         }
         return bytes
     }
 
-    private static func fragment(_ rows: [LiveRow]) -> String {
-        String(decoding: rows.flatMap(\.html), as: UTF8.self)
+    private static func fragment(_ rows: [LiveRow]) -> [UInt8] {
+        rows.flatMap(\.html)
     }
 }
 

@@ -43,7 +43,7 @@ struct StreamEvents: Sendable {
             var html = table.renderer.renderRows(items, startIndex: offset)
             // The final batch says so, so a page does not ask its finished session for more before `complete`.
             if next == nil { html.append(contentsOf: Self.lastBatchMarker) }
-            return SSEEvent(event: "rows", id: token(after, position), data: String(decoding: html, as: UTF8.self))
+            return SSEEvent(event: "rows", id: token(after, position), dataBytes: html)
         case .completed(let total):
             return complete(total: total)
         case .failed(let failure, _):
