@@ -37,6 +37,19 @@ struct RowPipeline<Item: Sendable, Token: Codable & Sendable & Equatable>: Senda
             if !Task.isCancelled { TableBinding.log("table \(table): \(message)") }
             throw LoadFailure(message: message, isRetryable: true)
         }
-        return try codec.rows(result, makeRow: makeRow)
+        switch result {
+        case .items(let items, let next):
+            let position: PageCursor
+            do {
+                position = try codec.position(of: next)
+            } catch let failure as LoadFailure {
+                throw failure
+            } catch {
+                throw LoadFailure(message: "The next token cannot be encoded: \(error)", isRetryable: false)
+            }
+            return .items(items.map(makeRow), next: position)
+        case .completed(let items):
+            return .completed(items.map(makeRow))
+        }
     }
 }

@@ -1,8 +1,7 @@
 import Foundation
-import Tables
 import Upstream
 
-/// Turns a table's own tokens into sealed positions a client may hold, and back; fills rows with the template.
+/// Turns a table's own tokens into sealed positions a client may hold, and back.
 /// Thread-safe: an immutable value.
 struct TokenCodec<Token: Codable & Sendable & Equatable>: Sendable {
     let seal: CursorSeal
@@ -28,26 +27,5 @@ struct TokenCodec<Token: Codable & Sendable & Equatable>: Sendable {
                               + "at most about 3,000 fit in a resume token).", isRetryable: false)
         }
         return .cursor(sealed)
-    }
-
-    /// A loader's result as rows (`makeRow` per item) and a sealed next position.
-    func rows<Item>(
-        _ result: LoadResult<Item, Token>, makeRow: (Item) -> Row
-    ) throws -> LoadResult<Row, PageCursor> {
-        func fill(_ items: [Item]) -> [Row] { items.map(makeRow) }
-        switch result {
-        case .items(let items, let next):
-            let position: PageCursor
-            do {
-                position = try self.position(of: next)
-            } catch let failure as LoadFailure {
-                throw failure
-            } catch {
-                throw LoadFailure(message: "The next token cannot be encoded: \(error)", isRetryable: false)
-            }
-            return .items(fill(items), next: position)
-        case .completed(let items):
-            return .completed(fill(items))
-        }
     }
 }
