@@ -4,8 +4,9 @@ import Tables
 
 // rowstream-bench-render: escaped table cells rendered per second on one thread (one core), through the
 // Tables module's TableRenderer over typed rows made (by a RowMaker, once, untimed) from generated items full of
-// characters that must be escaped. Prints one JSON line; `make_cells_per_second` is the RowMaker's own rate
-// (items to rows), timed separately over the same rounds. Usage: rowstream-bench-render [--items N] [--rounds R]   (both bounded)
+// characters that must be escaped. Prints one JSON line; with `--make-rounds M` also `make_cells_per_second`, the
+// RowMaker's own rate (items to rows), timed separately over M rounds.
+// Usage: rowstream-bench-render [--items N] [--rounds R] [--make-rounds M]   (all bounded)
 // `--dump` prints instead the rendered bytes of plain, sectioned and grid tables over the bench items and edge
 // values (see Variety.swift): compare its output before and after a renderer change (it must be byte-identical).
 func fail(_ message: String) -> Never {
@@ -13,7 +14,7 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
-var itemCount = 1_000, rounds = 200
+var itemCount = 1_000, rounds = 200, makeRounds = 0
 var arguments = CommandLine.arguments.dropFirst()
 if arguments.first == "--dump" {
     Variety.dump()
@@ -24,6 +25,7 @@ while let flag = arguments.popFirst() {
     switch flag {
     case "--items": itemCount = min(value, 100_000)
     case "--rounds": rounds = min(value, 100_000)
+    case "--make-rounds": makeRounds = min(value, 100_000)
     default: fail("unknown flag \(flag)")
     }
 }
@@ -74,14 +76,16 @@ for _ in 0..<rounds {
     bytes &+= buffer.count
 }
 let seconds = (clock.now - start).seconds
-var made = 0
-let makeStart = clock.now
-for _ in 0..<rounds { made &+= maker.rows(items).count }
-let makeSeconds = (clock.now - makeStart).seconds
 let cells = itemCount * rounds * columns.count
+var make = ""
+if makeRounds > 0 {
+    var made = 0
+    let makeStart = clock.now
+    for _ in 0..<makeRounds { made &+= maker.rows(items).count }
+    make = ",\"make_cells_per_second\":\(Int(Double(made * columns.count) / (clock.now - makeStart).seconds))"
+}
 print("{\"cells\":\(cells),\"bytes\":\(bytes),\"seconds\":\(seconds),"
-      + "\"cells_per_second\":\(Int(Double(cells) / seconds)),"
-      + "\"make_cells_per_second\":\(Int(Double(made * columns.count) / makeSeconds))}")
+      + "\"cells_per_second\":\(Int(Double(cells) / seconds))\(make)}")
 
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
