@@ -49,17 +49,20 @@ enum Variety {
         let items = items()
         var plain = TableSpec(name: "p", title: "P", columns: columns, keyField: path("id"))
         var out: [UInt8] = []
-        TableRenderer(spec: plain).appendRows(items, startIndex: 3, to: &out)
+        var rows = RowMaker(spec: plain).rows(items)
+        TableRenderer(spec: plain).appendRows(rows, startIndex: 3, to: &out)
         out.append(10)
         for index in [nil, 0, 42] as [Int?] {
-            TableRenderer(spec: plain).appendRow(items[5], index: index, to: &out)
+            TableRenderer(spec: plain).appendRow(rows[5], index: index, to: &out)
         }
         plain.sections = SectionSpec(field: path("s"), footer: .sum(path("b")), footerLabel: "Sum<>")
-        TableRenderer(spec: plain).appendRows(items, startIndex: 0, to: &out)
+        rows = RowMaker(spec: plain).rows(items)
+        TableRenderer(spec: plain).appendRows(rows, startIndex: 0, to: &out)
         out.append(10)
         plain.sections = nil
         plain.grid = GridSpec(titleField: path("a"), imageField: path("d"))
-        out.append(contentsOf: TableRenderer(spec: plain).renderRows(items, startIndex: 1))
+        rows = RowMaker(spec: plain).rows(items)
+        out.append(contentsOf: TableRenderer(spec: plain).renderRows(rows, startIndex: 1))
         out.append(contentsOf: TableRenderer(spec: plain).skeletonRows(count: 2))
         FileHandle.standardOutput.write(Data(out))
     }

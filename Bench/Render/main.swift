@@ -3,8 +3,10 @@ import JSON
 import Tables
 
 // rowstream-bench-render: escaped table cells rendered per second on one thread (one core), through the
-// Tables module's TableRenderer over generated items full of characters that must be escaped.
-// Prints one JSON line. Usage: rowstream-bench-render [--items N] [--rounds R]   (both bounded)
+// Tables module's TableRenderer over typed rows made (by a RowMaker, once, untimed) from generated items full of
+// characters that must be escaped. Prints one JSON line; with `--make-rounds M` also `make_cells_per_second`, the
+// RowMaker's own rate (items to rows), timed separately over M rounds.
+// Usage: rowstream-bench-render [--items N] [--rounds R] [--make-rounds M]   (all bounded)
 // `--dump` prints instead the rendered bytes of plain, sectioned and grid tables over the bench items and edge
 // values (see Variety.swift): compare its output before and after a renderer change (it must be byte-identical).
 func fail(_ message: String) -> Never {
@@ -12,7 +14,7 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
-var itemCount = 1_000, rounds = 200
+var itemCount = 1_000, rounds = 200, makeRounds = 0
 var arguments = CommandLine.arguments.dropFirst()
 if arguments.first == "--dump" {
     Variety.dump()
@@ -23,6 +25,7 @@ while let flag = arguments.popFirst() {
     switch flag {
     case "--items": itemCount = min(value, 100_000)
     case "--rounds": rounds = min(value, 100_000)
+    case "--make-rounds": makeRounds = min(value, 100_000)
     default: fail("unknown flag \(flag)")
     }
 }
@@ -55,22 +58,35 @@ let columns = [
     Column(title: "Link", field: path("url"), format: .link),
     Column(title: "State", field: path("state"), format: .badge),
 ]
-let renderer = TableRenderer(spec: TableSpec(name: "bench", title: "Bench", columns: columns, keyField: path("id")))
+let spec = TableSpec(name: "bench", title: "Bench", columns: columns, keyField: path("id"))
+let renderer = TableRenderer(spec: spec)
+let maker = RowMaker(spec: spec)
 let items = (0..<itemCount).map(item)
+let rows = maker.rows(items)
 
 var buffer: [UInt8] = []
 buffer.reserveCapacity(itemCount * 1_024)
-renderer.appendRows(items, startIndex: 0, to: &buffer)   // warm-up
+renderer.appendRows(rows, startIndex: 0, to: &buffer)   // warm-up
 var bytes = 0
 let clock = ContinuousClock()
 let start = clock.now
 for _ in 0..<rounds {
     buffer.removeAll(keepingCapacity: true)
-    renderer.appendRows(items, startIndex: 0, to: &buffer)
+    renderer.appendRows(rows, startIndex: 0, to: &buffer)
     bytes &+= buffer.count
 }
-let elapsed = clock.now - start
-let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+let seconds = (clock.now - start).seconds
 let cells = itemCount * rounds * columns.count
+var make = ""
+if makeRounds > 0 {
+    var made = 0
+    let makeStart = clock.now
+    for _ in 0..<makeRounds { made &+= maker.rows(items).count }
+    make = ",\"make_cells_per_second\":\(Int(Double(made * columns.count) / (clock.now - makeStart).seconds))"
+}
 print("{\"cells\":\(cells),\"bytes\":\(bytes),\"seconds\":\(seconds),"
-      + "\"cells_per_second\":\(Int(Double(cells) / seconds))}")
+      + "\"cells_per_second\":\(Int(Double(cells) / seconds))\(make)}")
+
+extension Duration {
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}

@@ -50,8 +50,8 @@ public enum ConfigCheck {
 
     private static func describe(_ page: Page, spec: TableSpec, style: PaginationStyle,
                                  redacted: (String) -> String, output: @Sendable (String) -> Void) {
-        let keys = Set(page.items.compactMap { spec.keyField.evaluate($0)?.serialized() })
-        output("  items: \(page.items.count) (\(keys.count) distinct keys at '\(spec.keyField)')")
+        let keys = Set(page.items.compactMap { spec.keyField?.evaluate($0)?.serialized() })
+        output("  items: \(page.items.count) (\(keys.count) distinct keys at '\(spec.keyField?.description ?? "")')")
         switch (page.nextCursor, style) {
         case (nil, _): output("  next: none (this is the only page)")
         case (_?, .linkHeader), (_?, .nextURL): output("  next: a link on the upstream's origin")
@@ -66,10 +66,10 @@ public enum ConfigCheck {
         }
         output("  columns (first item):")
         for column in spec.columns {
-            let value = column.field.evaluate(first)
+            let value = column.field?.evaluate(first)
             let shown = redacted(value.map { String(decoding: $0.serialized(), as: UTF8.self) } ?? "MISSING")
             let text = shown.count > 60 ? String(shown.prefix(60)) + "..." : shown
-            output(redacted("    \(column.title) [\(column.field)] = \(text)"))
+            output(redacted("    \(column.title) [\(column.field?.description ?? "")] = \(text)"))
         }
     }
 }

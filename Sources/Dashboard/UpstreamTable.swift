@@ -6,8 +6,8 @@ import Upstream
 
 /// A table over an upstream JSON API, built on the public library like any code-defined table: a `BatchSource`
 /// whose loader walks the upstream's pages (one `PageWalker` per viewer: no item twice, empty pages skipped),
-/// and a row template that fills each column's cell from its JSON path. Config-file tables and the demo table
-/// are made here.
+/// and the spec's JSON paths compiled once into a ``RowMaker`` (item in, typed `Row` out). Config-file tables and
+/// the demo table are made here.
 enum UpstreamTable {
     /// The binding for `spec` over `source`. `secrets` are redacted from every message shown or logged.
     /// `proxyItems`: what its JSON proxy shows of each item (nil: no proxy).
@@ -32,29 +32,20 @@ enum UpstreamTable {
                 return batch.next.map { .items(batch.page.items, next: $0) } ?? .completed(batch.page.items)
             }
         }
-        var batches = BatchSource<JSONValue, WalkPosition?>(initialToken: nil) { walk(source) }
         // Live refreshes read the head past the cache (a cached head would hide the changes).
         let uncached = PageSource(client: source.client, template: source.template, itemsPath: source.itemsPath,
                                   style: source.style, checks: source.checks, retry: source.retry, cache: nil)
-        batches.makeFreshLoader = { walk(uncached) }
         // Controls (sort, filter): the same requests with the chosen parameters, each choice with a cache of its own.
         let caches = QueryCaches(source: source)
-        batches.makeQueryLoader = { query in walk(caches.source(for: query)) }
-        var binding = TableBinding(
-            name: name, title: spec.title, columns: spec.columns.map(Self.column), batchSize: batchSize,
-            sections: spec.sections.map(Self.sections), layout: spec.grid == nil ? .rows : .grid, source: batches
-        ) { [columns = spec.columns, keyField = spec.keyField, sections = spec.sections, grid = spec.grid] item, row in
-            row.setKey(keyField.evaluate(item))
-            if let grid { row.setCard(title: grid.titleField.evaluate(item), image: grid.imageField?.evaluate(item)) }
-            if let sections {
-                var summand: JSONValue? = nil
-                if case .sum(let path) = sections.footer { summand = path.evaluate(item) }
-                row.setSection(sections.field.evaluate(item), summand: summand)
+        let batches = BatchSource<JSONValue, WalkPosition?>(initialToken: nil, loaders: { use in
+            switch use {
+            case .fresh: walk(uncached)
+            case .viewer(let query) where !query.isEmpty: walk(caches.source(for: query))
+            case .viewer: walk(source)
             }
-            for column in columns {
-                row.value(column.field.evaluate(item), label: column.labelField.flatMap { $0.evaluate(item) })
-            }
-        }
+        })
+        let rows = RowMaker(spec: spec)
+        var binding = TableBinding(spec: spec, batchSize: batchSize, source: batches, makeRow: rows.row)
         if let proxyItems {
             let shown = proxyItems == .raw ? nil : proxyPaths(spec)
             binding.pageProxy = { cursor in
@@ -79,27 +70,13 @@ enum UpstreamTable {
     /// Every path of an item the table shows (columns and their labels, key, section, sum, card title and image):
     /// what the JSON proxy keeps of each item by default.
     static func proxyPaths(_ spec: TableSpec) -> [JSONPath] {
-        var paths = [spec.keyField] + spec.columns.flatMap { [$0.field] + ($0.labelField.map { [$0] } ?? []) }
+        var paths: [JSONPath?] = [spec.keyField] + spec.columns.flatMap { [$0.field, $0.labelField] }
         if let sections = spec.sections {
             paths.append(sections.field)
             if case .sum(let path) = sections.footer { paths.append(path) }
         }
-        if let grid = spec.grid { paths += [grid.titleField] + (grid.imageField.map { [$0] } ?? []) }
-        return paths
-    }
-
-    private static func sections(_ spec: SectionSpec) -> TableSections {
-        switch spec.footer {
-        case .none: TableSections(footer: .none, footerLabel: spec.footerLabel)
-        case .count: TableSections(footer: .count, footerLabel: spec.footerLabel)
-        case .sum: TableSections(footer: .sum, footerLabel: spec.footerLabel)
-        }
-    }
-
-    private static func column(_ column: Column) -> TableColumn {
-        var result = TableColumn(column.title, format: column.format, width: column.width)
-        result.field = column.field.description
-        return result
+        if let grid = spec.grid { paths += [grid.titleField, grid.imageField] }
+        return paths.compactMap { $0 }
     }
 
     /// An upstream error as the failure a viewer sees, and a log line (not for cancellations). Messages are

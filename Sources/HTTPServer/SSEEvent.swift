@@ -10,20 +10,32 @@
 public struct SSEEvent: Sendable, Hashable {
     public var event: String?
     public var id: String?
-    public var data: String
+    /// The data as UTF-8 bytes (rendered rows go in as the renderer wrote them, with no `String` between).
+    public var dataBytes: [UInt8]
     public var retry: Int?
 
+    /// The data as text.
+    public var data: String {
+        get { String(decoding: dataBytes, as: UTF8.self) }
+        set { dataBytes = Array(newValue.utf8) }
+    }
+
     public init(event: String? = nil, id: String? = nil, data: String, retry: Int? = nil) {
+        self.init(event: event, id: id, dataBytes: Array(data.utf8), retry: retry)
+    }
+
+    /// An event whose data is `dataBytes` (UTF-8).
+    public init(event: String? = nil, id: String? = nil, dataBytes: [UInt8], retry: Int? = nil) {
         self.event = event
         self.id = id
-        self.data = data
+        self.dataBytes = dataBytes
         self.retry = retry
     }
 
     /// The wire bytes of this event.
     public func encoded() -> [UInt8] {
         var buffer: [UInt8] = []
-        buffer.reserveCapacity(data.utf8.count + 32)
+        buffer.reserveCapacity(dataBytes.count + 32)
         encode(into: &buffer)
         return buffer
     }
@@ -36,14 +48,14 @@ public struct SSEEvent: Sendable, Hashable {
         }
         if let id { Self.field("id", Self.singleLine(id), into: &buffer) }
         if let retry, retry >= 0 { Self.field("retry", Array(String(retry).utf8), into: &buffer) }
-        Self.encodeData(data, into: &buffer)
+        Self.encodeData(dataBytes, into: &buffer)
         buffer.append(Self.lf)
     }
 
     /// An SSE comment (`: text`), e.g. a heartbeat; line breaks become separate comment lines.
     public static func comment(_ text: String) -> [UInt8] {
         var buffer: [UInt8] = []
-        forEachLine(of: text) { line in
+        forEachLine(of: Array(text.utf8)) { line in
             buffer.append(contentsOf: ": ".utf8)
             buffer.append(contentsOf: line)
             buffer.append(lf)
@@ -66,7 +78,7 @@ public struct SSEEvent: Sendable, Hashable {
         text.utf8.filter { $0 != cr && $0 != lf && $0 != 0 }
     }
 
-    private static func encodeData(_ data: String, into buffer: inout [UInt8]) {
+    private static func encodeData(_ data: [UInt8], into buffer: inout [UInt8]) {
         forEachLine(of: data) { line in
             buffer.append(contentsOf: "data: ".utf8)
             buffer.append(contentsOf: line)
@@ -74,9 +86,8 @@ public struct SSEEvent: Sendable, Hashable {
         }
     }
 
-    /// Calls `body` for each line of `text`, splitting on CRLF, CR and LF; always at least one line.
-    private static func forEachLine(of text: String, _ body: (ArraySlice<UInt8>) -> Void) {
-        let bytes = Array(text.utf8)
+    /// Calls `body` for each line of `bytes`, splitting on CRLF, CR and LF; always at least one line.
+    private static func forEachLine(of bytes: [UInt8], _ body: (ArraySlice<UInt8>) -> Void) {
         var start = 0
         var index = 0
         while index < bytes.count {

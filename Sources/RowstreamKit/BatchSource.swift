@@ -29,13 +29,9 @@ public struct BatchSource<Item: Sendable, Token: Codable & Sendable & Equatable>
 
     /// The token of the first batch.
     public let initialToken: Token
-    /// Makes the loader of one viewer (the same loader for every viewer, unless made with `perViewer:`).
-    let makeLoader: @Sendable () -> Loader
-    /// Makes a loader that reads past any cache, for live refreshes of the head (nil: `makeLoader`).
-    package var makeFreshLoader: (@Sendable () -> Loader)?
-    /// Makes a viewer's loader for the query parameters its controls chose (``TableControl``); nil: controls
-    /// change nothing.
-    package var makeQueryLoader: (@Sendable (_ query: [(name: String, value: String)]) -> Loader)?
+    /// Makes the loader of one use: a viewer's walk (with its controls' query) or a live refresh (the same loader
+    /// for every use, unless made with `loaders:`).
+    let makeLoader: @Sendable (LoaderUse) -> Loader
 
     /// A source whose first batch is `initialToken` and whose batches come from `load`.
     ///
@@ -47,12 +43,13 @@ public struct BatchSource<Item: Sendable, Token: Codable & Sendable & Equatable>
     /// ```
     public init(initialToken: Token, load: @escaping Loader) {
         self.initialToken = initialToken
-        self.makeLoader = { load }
+        self.makeLoader = { _ in load }
     }
 
-    /// A source whose loader is made anew for every viewer (and every refetch), for loaders that keep per-walk
-    /// state, such as the set of keys seen so far. Used by the config-file tables.
-    package init(initialToken: Token, perViewer makeLoader: @escaping @Sendable () -> Loader) {
+    /// A source whose loader is made anew for every use (each viewer, refetch and refresh), for loaders that keep
+    /// per-walk state, such as the keys seen so far, or read another query or past a cache. Used by the config-file
+    /// tables.
+    package init(initialToken: Token, loaders makeLoader: @escaping @Sendable (LoaderUse) -> Loader) {
         self.initialToken = initialToken
         self.makeLoader = makeLoader
     }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import JSON
 import Synchronization
+import Tables
 
 /// The live updates of one table on one server (``LiveUpdates``): the head as last sent, the viewers' writers,
 /// and the refreshes. A refresh loads the first batch, diffs it against the head as sent (``LiveDiff``), encodes
@@ -98,7 +99,7 @@ final class LiveFeed: Sendable {
     }
 
     /// A viewer was sent the first batch `rows`: it is the head as sent, unless one is known already.
-    func observeFirstBatch(_ rows: [JSONValue]) {
+    func observeFirstBatch(_ rows: [Row]) {
         let head = render(rows)
         state.withLock { if $0.head == nil { $0.head = head } }
     }
@@ -187,7 +188,7 @@ final class LiveFeed: Sendable {
     }
 
     private func run() async -> LiveSummary {
-        let loaded: (rows: [JSONValue], next: PageCursor?)
+        let loaded: (rows: [Row], next: PageCursor?)
         do {
             loaded = try await table.loadBatch(at: .first, fresh: true)
         } catch {
@@ -211,9 +212,9 @@ final class LiveFeed: Sendable {
     }
 
     /// The head's rows, keyed (rows without a key cannot be followed and are left out).
-    private func render(_ rows: [JSONValue]) -> [LiveRow] {
+    private func render(_ rows: [Row]) -> [LiveRow] {
         rows.compactMap { row in
-            guard let key = row[RowLayout.key], !key.isNull, let text = key.displayText else { return nil }
+            guard let text = row.key else { return nil }
             var html: [UInt8] = []
             table.renderer.appendRow(row, index: nil, to: &html)
             return LiveRow(key: text, html: html)
@@ -228,16 +229,16 @@ final class LiveFeed: Sendable {
             SSEEvent(event: prefix + "remove", data: String(decoding: keys.serialized(), as: UTF8.self)).encode(into: &bytes)
         }
         if !diff.updated.isEmpty {
-            SSEEvent(event: prefix + "update", data: Self.fragment(diff.updated)).encode(into: &bytes)
+            SSEEvent(event: prefix + "update", dataBytes: Self.fragment(diff.updated)).encode(into: &bytes)
         }
         if !diff.inserted.isEmpty {
-            SSEEvent(event: prefix + "insert", data: Self.fragment(diff.inserted)).encode(into: &bytes)
+            SSEEvent(event: prefix + "insert", dataBytes: Self.fragment(diff.inserted)).encode(into: &bytes)
         }
         return bytes
     }
 
-    private static func fragment(_ rows: [LiveRow]) -> String {
-        String(decoding: rows.flatMap(\.html), as: UTF8.self)
+    private static func fragment(_ rows: [LiveRow]) -> [UInt8] {
+        rows.flatMap(\.html)
     }
 }
 

@@ -45,7 +45,7 @@ struct NoScriptPage: Sendable {
             case .after(let next): cursor = .cursor(next)
             case .end, .finished: return writer.finishing(closing(nil, total: position.offset))
             }
-            let page: (rows: [JSONValue], next: PageCursor?)
+            let page: (rows: [Row], next: PageCursor?)
             do throws(LoadFailure) {
                 page = try await table.loadBatch(at: cursor)
             } catch {

@@ -1,4 +1,4 @@
-import JSON
+import Tables
 import Synchronization
 
 /// A viewer session's current sort and filter choice (the upstream query parameters its controls chose) and the
@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Thread-safe: one `Mutex`.
 final class QueryChoice: Sendable {
-    typealias Query = [(name: String, value: String)]
+    typealias Query = LoaderUse.Query
 
     private struct Current: Sendable {
         var query: Query
@@ -19,20 +19,20 @@ final class QueryChoice: Sendable {
 
     init(table: TableBinding, query: Query) {
         self.table = table
-        current = Mutex(Current(query: query, loader: table.makeQueryLoader(query)))
+        current = Mutex(Current(query: query, loader: table.makeLoader(.viewer(query: query))))
     }
 
     var query: Query { current.withLock { $0.query } }
 
     /// Loads `position` with the loader of the current choice.
-    func load(_ position: PageCursor) async throws -> LoadResult<JSONValue, PageCursor> {
+    func load(_ position: PageCursor) async throws -> LoadResult<Row, PageCursor> {
         let loader = current.withLock { $0.loader }
         return try await loader(position)
     }
 
     /// Switches to `query` (and a loader for it); loads in flight keep the loader they started with.
     func choose(_ query: Query) {
-        let loader = table.makeQueryLoader(query)
+        let loader = table.makeLoader(.viewer(query: query))
         current.withLock { $0 = Current(query: query, loader: loader) }
     }
 }

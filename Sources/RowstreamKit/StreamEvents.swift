@@ -1,6 +1,7 @@
 import Batches
 import HTTPServer
 import JSON
+import Tables
 
 /// Turns a viewer's batch events into SSE events: the documented contract (docs/PROTOCOL.md) in one place.
 /// A pure value: no I/O, safe from any thread.
@@ -27,7 +28,7 @@ struct StreamEvents: Sendable {
     }
 
     /// The SSE event for one batch event; `.completed` is followed by the end of the stream.
-    func event(for batchEvent: BatchesEvent<JSONValue, PageCursor>) -> SSEEvent {
+    func event(for batchEvent: BatchesEvent<Row, PageCursor>) -> SSEEvent {
         switch batchEvent {
         case .loading(let offset):
             return SSEEvent(event: "loading", data: Self.text(["offset": .int(Int64(offset))]))
@@ -42,7 +43,7 @@ struct StreamEvents: Sendable {
             var html = table.renderer.renderRows(items, startIndex: offset)
             // The final batch says so, so a page does not ask its finished session for more before `complete`.
             if next == nil { html.append(contentsOf: Self.lastBatchMarker) }
-            return SSEEvent(event: "rows", id: token(after, position), data: String(decoding: html, as: UTF8.self))
+            return SSEEvent(event: "rows", id: token(after, position), dataBytes: html)
         case .completed(let total):
             return complete(total: total)
         case .failed(let failure, _):

@@ -8,13 +8,6 @@ extension TableBinding {
     ///
     /// Thread-safe: immutable. Setting a binding's `controls`, `live` or `pageProxy` makes a new box.
     final class Storage: Sendable {
-        /// The loader factories (see ``TableBinding/makeLoader``).
-        struct Loaders: Sendable {
-            let make: @Sendable () -> RowLoader
-            let makeFresh: @Sendable () -> RowLoader
-            let makeQuery: @Sendable (_ query: [(name: String, value: String)]) -> RowLoader
-        }
-
         /// The parts set after creation (at start-up, before serving).
         struct Settable: Sendable {
             var controls: [TableControl] = []
@@ -27,17 +20,18 @@ extension TableBinding {
         let columnsJSON: JSONValue
         let batchSize: Int
         let seal: CursorSeal
-        let loaders: Loaders
+        /// The table's ``RowPipeline``, type-erased: a loader per use.
+        let makeLoader: @Sendable (LoaderUse) -> RowLoader
         let settable: Settable
 
         init(spec: TableSpec, renderer: TableRenderer, columnsJSON: JSONValue, batchSize: Int, seal: CursorSeal,
-             loaders: Loaders, settable: Settable) {
+             makeLoader: @escaping @Sendable (LoaderUse) -> RowLoader, settable: Settable) {
             self.spec = spec
             self.renderer = renderer
             self.columnsJSON = columnsJSON
             self.batchSize = batchSize
             self.seal = seal
-            self.loaders = loaders
+            self.makeLoader = makeLoader
             self.settable = settable
         }
 
@@ -46,7 +40,7 @@ extension TableBinding {
             var settable = self.settable
             change(&settable)
             return Storage(spec: spec, renderer: renderer, columnsJSON: columnsJSON, batchSize: batchSize, seal: seal,
-                           loaders: loaders, settable: settable)
+                           makeLoader: makeLoader, settable: settable)
         }
     }
 }

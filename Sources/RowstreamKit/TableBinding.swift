@@ -31,7 +31,7 @@ public struct TableBinding: Sendable {
     /// its choice) is one pointer. The settable parts below replace the box (at start-up, before serving).
     private var storage: Storage
 
-    /// How rows look: columns reading the row objects the template fills (`c0`, `c1`, ..., key `k`).
+    /// How rows look: the columns, sections and layout (the rows come typed, ``Row``).
     var spec: TableSpec { storage.spec }
     var renderer: TableRenderer { storage.renderer }
     /// The protocol's column list (`session` event and `/api/tables`).
@@ -41,12 +41,9 @@ public struct TableBinding: Sendable {
     /// Seals tokens handed to clients: positions in resume tokens with scope ``resumeScope``, the JSON proxy's
     /// cursors with ``proxyScope``, so neither opens on the other's route.
     var seal: CursorSeal { storage.seal }
-    /// Makes one viewer's (or one refetch's) loader: sealed position in, filled rows and sealed next out.
-    var makeLoader: @Sendable () -> RowLoader { storage.loaders.make }
-    /// Like `makeLoader`, but past any cache: live refreshes of the head.
-    var makeFreshLoader: @Sendable () -> RowLoader { storage.loaders.makeFresh }
-    /// A viewer's loader for the query its controls chose.
-    var makeQueryLoader: @Sendable (_ query: [(name: String, value: String)]) -> RowLoader { storage.loaders.makeQuery }
+    /// Makes the loader of one use (a viewer's walk with its query, a refetch, a live refresh): sealed position in,
+    /// rows and sealed next out (``RowPipeline``).
+    func makeLoader(_ use: LoaderUse = .plain) -> RowLoader { storage.makeLoader(use) }
     /// Sort and filter controls shown above the table (config tables). See ``TableControl``.
     package var controls: [TableControl] {
         get { storage.settable.controls }
@@ -63,7 +60,7 @@ public struct TableBinding: Sendable {
         set { storage = storage.replacing { $0.pageProxy = newValue } }
     }
 
-    typealias RowLoader = @Sendable (PageCursor) async throws -> LoadResult<JSONValue, PageCursor>
+    typealias RowLoader = @Sendable (PageCursor) async throws -> LoadResult<Row, PageCursor>
     /// One upstream page for a raw (unsealed) cursor: its raw items and raw next cursor (nil: the last page).
     package typealias PageProxy = @Sendable (_ cursor: String?) async throws -> (items: [JSONValue], next: String?)
 
@@ -88,43 +85,23 @@ public struct TableBinding: Sendable {
         source: BatchSource<Item, Token>,
         row template: @escaping @Sendable (Item, inout RowCells) -> Void
     ) {
-        let specColumns = columns.enumerated().map { index, column in
-            Column(title: column.title, field: RowLayout.path(RowLayout.cell(index)), format: column.format,
-                   width: column.width, labelField: column.format == .link ? RowLayout.path(RowLayout.label(index)) : nil)
-        }
-        var spec = TableSpec(name: name, title: title, columns: specColumns, keyField: RowLayout.path(RowLayout.key))
+        var spec = TableSpec(name: name, title: title, columns: columns, keyField: nil)
         spec.sections = sections?.spec
         spec.grid = layout.spec
-        let columnsJSON: JSONValue = .array(columns.enumerated().map { index, column in
-            [
-                "title": .string(column.title),
-                "field": .string(column.field ?? RowLayout.cell(index)),
-                "format": .string(column.format.rawValue),
-                "width": column.width.flatMap { Column.isValidWidth($0) ? JSONValue.string($0) : nil } ?? .null,
-            ]
-        })
+        self.init(spec: spec, batchSize: batchSize, source: source) { item in RowCells.fill(item, with: template) }
+    }
+
+    /// A table drawn as `spec` says, whose rows `makeRow` makes (a config table: its ``RowMaker``).
+    package init<Item: Sendable, Token: Codable & Sendable & Equatable>(
+        spec: TableSpec, batchSize: Int, source: BatchSource<Item, Token>, makeRow: @escaping @Sendable (Item) -> Row
+    ) {
+        let name = spec.name
+        let renderer = TableRenderer(spec: spec)
         let seal = CursorSeal.random()
-        let filling = RowFilling(codec: TokenCodec<Token>(seal: seal, scope: Self.resumeScope(name)), initialToken: source.initialToken,
-                                 table: name, columnCount: columns.count, template: template)
-        // A viewer's loader: its own `load` (its walk) and the table's shared filling.
-        let wrap: @Sendable (@escaping @Sendable () -> BatchSource<Item, Token>.Loader) -> (@Sendable () -> RowLoader) = {
-            makeLoad in
-            {
-                let load = makeLoad()
-                return { position in try await filling.load(position, with: load) }
-            }
-        }
-        let makeLoader = wrap(source.makeLoader)
-        let loaders = Storage.Loaders(
-            make: makeLoader,
-            makeFresh: wrap(source.makeFreshLoader ?? source.makeLoader),
-            makeQuery: { query in
-                guard let make = source.makeQueryLoader, !query.isEmpty else { return makeLoader() }
-                return wrap({ make(query) })()
-            }
-        )
-        storage = Storage(spec: spec, renderer: TableRenderer(spec: spec), columnsJSON: columnsJSON,
-                          batchSize: batchSize, seal: seal, loaders: loaders, settable: Storage.Settable())
+        let pipeline = RowPipeline(table: name, codec: TokenCodec<Token>(seal: seal, scope: Self.resumeScope(name)),
+                                   source: source, makeRow: makeRow)
+        storage = Storage(spec: spec, renderer: renderer, columnsJSON: renderer.columnsJSON(),
+                          batchSize: batchSize, seal: seal, makeLoader: pipeline.loader(for:), settable: Storage.Settable())
     }
 
     var name: String { spec.name }
@@ -185,10 +162,10 @@ extension TableBinding {
     /// Every error comes back as the `LoadFailure` a viewer would see.
     /// `fresh`: past any cache (live refreshes).
     func loadBatch(at position: PageCursor, fresh: Bool = false) async throws(LoadFailure)
-        -> (rows: [JSONValue], next: PageCursor?)
+        -> (rows: [Row], next: PageCursor?)
     {
         do {
-            switch try await (fresh ? makeFreshLoader : makeLoader)()(position) {
+            switch try await makeLoader(fresh ? .fresh : .plain)(position) {
             case .items(let rows, let next): return (rows, next)
             case .completed(let rows): return (rows, nil)
             }

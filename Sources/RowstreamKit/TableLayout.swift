@@ -24,7 +24,7 @@ public enum TableLayout: Sendable, Hashable {
     var spec: GridSpec? {
         switch self {
         case .rows: nil
-        case .grid: GridSpec(titleField: RowLayout.path(RowLayout.cardTitle), imageField: RowLayout.path(RowLayout.cardImage))
+        case .grid: GridSpec(titleField: nil)   // the rows come with their card title and image
         }
     }
 }

@@ -36,14 +36,14 @@ public struct TableSections: Sendable, Hashable {
         self.footerLabel = footerLabel
     }
 
-    /// The renderer's spec over the filled row objects.
+    /// The renderer's spec: the rows come with their sections (`Row.section`, `Row.sectionValue`).
     var spec: SectionSpec {
         let footer: SectionSpec.Footer
         switch self.footer {
         case .none: footer = .none
         case .count: footer = .count
-        case .sum: footer = .sum(RowLayout.path(RowLayout.sectionValue))
+        case .sum: footer = .sum(nil)
         }
-        return SectionSpec(field: RowLayout.path(RowLayout.section), footer: footer, footerLabel: footerLabel)
+        return SectionSpec(field: nil, footer: footer, footerLabel: footerLabel)
     }
 }

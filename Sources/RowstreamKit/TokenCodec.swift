@@ -1,8 +1,7 @@
 import Foundation
-import JSON
 import Sealing
 
-/// Turns a table's own tokens into sealed positions a client may hold, and back; fills rows with the template.
+/// Turns a table's own tokens into sealed positions a client may hold, and back.
 /// Thread-safe: an immutable value.
 struct TokenCodec<Token: Codable & Sendable & Equatable>: Sendable {
     let seal: CursorSeal
@@ -28,32 +27,5 @@ struct TokenCodec<Token: Codable & Sendable & Equatable>: Sendable {
                               + "at most about 3,000 fit in a resume token).", isRetryable: false)
         }
         return .cursor(sealed)
-    }
-
-    /// A loader's result as filled rows and a sealed next position.
-    func rows<Item>(
-        _ result: LoadResult<Item, Token>, columnCount: Int, template: (Item, inout RowCells) -> Void
-    ) throws -> LoadResult<JSONValue, PageCursor> {
-        func fill(_ items: [Item]) -> [JSONValue] {
-            items.map { item in
-                var cells = RowCells()
-                template(item, &cells)
-                return cells.object(columnCount: columnCount)
-            }
-        }
-        switch result {
-        case .items(let items, let next):
-            let position: PageCursor
-            do {
-                position = try self.position(of: next)
-            } catch let failure as LoadFailure {
-                throw failure
-            } catch {
-                throw LoadFailure(message: "The next token cannot be encoded: \(error)", isRetryable: false)
-            }
-            return .items(fill(items), next: position)
-        case .completed(let items):
-            return .completed(fill(items))
-        }
     }
 }

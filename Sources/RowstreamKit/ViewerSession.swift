@@ -2,6 +2,7 @@ import Batches
 import Foundation
 import HTTPServer
 import JSON
+import Tables
 
 /// One viewer's stream of one table: its position (a `BatchesDataSource`) bound to its SSE connection.
 ///
@@ -13,14 +14,14 @@ import JSON
 final class ViewerSession: Sendable {
     let id: SessionID
     let table: TableBinding
-    private let dataSource: BatchesDataSource<JSONValue, PageCursor>
+    private let dataSource: BatchesDataSource<Row, PageCursor>
     /// The sort and filter choice it loads with.
     private let choice: QueryChoice
     /// On a page's stream: told of a new choice before the table starts over (nil: a table's own stream, whose
     /// choice is in its URL and never changes).
     private let onChoice: (@Sendable (QueryChoice.Query) -> Void)?
 
-    private init(id: SessionID, table: TableBinding, dataSource: BatchesDataSource<JSONValue, PageCursor>,
+    private init(id: SessionID, table: TableBinding, dataSource: BatchesDataSource<Row, PageCursor>,
                  choice: QueryChoice, onChoice: (@Sendable (QueryChoice.Query) -> Void)?) {
         self.id = id
         self.table = table
@@ -78,7 +79,7 @@ final class ViewerSession: Sendable {
         }
         let choice = QueryChoice(table: table, query: query)
         let batchesSent = metrics.batchesSent
-        let dataSource = BatchesDataSource<JSONValue, PageCursor>(
+        let dataSource = BatchesDataSource<Row, PageCursor>(
             initialToken: .first,
             start: start,
             loadTimeout: batchTimeout,

@@ -1,6 +1,6 @@
 import JSON
 
-/// Renders the inside of one `<td>` for a column: the value formatted and escaped, straight into bytes.
+/// Renders the inside of one `<td>`: a typed cell formatted by its column's format and escaped, straight into bytes.
 ///
 /// Thread-safe: stateless.
 enum CellRenderer {
@@ -8,63 +8,56 @@ enum CellRenderer {
     struct Plan: Sendable {
         /// `<td class="rs-c rs-FORMAT">` (and the card label).
         let opening: [UInt8]
-        let field: FieldLookup
         let format: ColumnFormat
-        let label: FieldLookup?
-
-        init(column: Column, opening: [UInt8]) {
-            self.opening = opening
-            field = FieldLookup(column.field)
-            format = column.format
-            label = column.labelField.map(FieldLookup.init)
-        }
     }
 
-    /// Appends the cell content for `plan` from `item`; nothing when the value is missing or null.
-    static func appendContent(of plan: Plan, item: JSONValue, to out: inout ByteWriter) {
-        guard let value = plan.field.evaluate(item), !value.isNull else { return }
-        switch plan.format {
+    /// Appends the content of `cell` in a column of `format`; nothing for an empty cell.
+    @inline(__always)
+    static func appendContent(_ cell: Cell, format: ColumnFormat, to out: inout ByteWriter) {
+        if case .empty = cell { return }
+        switch format {
         case .text:
-            appendText(value, to: &out)
+            appendText(cell, to: &out)
         case .number:
-            appendNumber(value, to: &out)
+            appendNumber(cell, to: &out)
         case .date:
-            if !DateFormatting.appendTime(value, to: &out) { appendText(value, to: &out) }
+            if !DateFormatting.appendTime(cell, to: &out) { appendText(cell, to: &out) }
         case .link:
-            appendLink(value, label: plan.label.flatMap { $0.evaluate(item) }, to: &out)
+            appendLink(cell, to: &out)
         case .badge:
-            appendBadge(value, to: &out)
+            appendBadge(cell, to: &out)
         }
     }
 
-    /// The value's display text, escaped. Strings are escaped without copying.
-    static func appendText(_ value: JSONValue, to out: inout ByteWriter) {
-        switch value {
-        case .string(let s): HTMLEscaping.appendEscaped(s, to: &out)
-        case .int(let i): out.appendDecimal(Int(i))
-        default: if let text = value.displayText { HTMLEscaping.appendEscaped(text, to: &out) }
+    /// The cell's display text, escaped. Text is escaped without copying.
+    static func appendText(_ cell: Cell, to out: inout ByteWriter) {
+        switch cell {
+        case .text(let text), .link(let text, _): HTMLEscaping.appendEscaped(text, to: &out)
+        case .integer(let number): out.appendDecimal(Int(number))
+        default: if let text = cell.displayText { HTMLEscaping.appendEscaped(text, to: &out) }
         }
     }
 
-    private static func appendNumber(_ value: JSONValue, to out: inout ByteWriter) {
-        switch value {
-        case .int(let i):
-            NumberFormatting.appendGrouped(i, to: &out)
-        case .double(let d):
-            if !NumberFormatting.appendGrouped(d, to: &out) { appendText(value, to: &out) }
-        case .bigInteger(let literal):
-            NumberFormatting.appendGrouped(literal: literal, to: &out)
+    private static func appendNumber(_ cell: Cell, to out: inout ByteWriter) {
+        switch cell {
+        case .integer(let number):
+            NumberFormatting.appendGrouped(number, to: &out)
+        case .decimal(let number):
+            if !NumberFormatting.appendGrouped(number, to: &out) { appendText(cell, to: &out) }
+        case .bigInteger(let digits):
+            NumberFormatting.appendGrouped(literal: digits, to: &out)
         default:
-            appendText(value, to: &out)
+            appendText(cell, to: &out)
         }
     }
 
     /// `<a href="URL" rel="noopener noreferrer nofollow">LABEL</a>` for http(s) URLs; otherwise the
     /// label (or the value) as plain escaped text. The URL is escaped from the value's bytes, not copied.
-    private static func appendLink(_ value: JSONValue, label: JSONValue?, to out: inout ByteWriter) {
-        let labelText = label?.displayText.flatMap { $0.isEmpty ? nil : $0 }
+    private static func appendLink(_ cell: Cell, to out: inout ByteWriter) {
+        var labelText: String? = nil
+        if case .link(_, let label?) = cell, !label.isEmpty { labelText = label }
         var linked = false
-        if var text = value.displayText {
+        if var text = cell.displayText {
             linked = text.withUTF8 { bytes -> Bool in
                 guard let range = LinkFormatting.safeRange(bytes) else { return false }
                 let url = UnsafeBufferPointer(rebasing: bytes[range])
@@ -81,12 +74,12 @@ enum CellRenderer {
             }
         }
         guard !linked else { return }
-        if let labelText { HTMLEscaping.appendEscaped(labelText, to: &out) } else { appendText(value, to: &out) }
+        if let labelText { HTMLEscaping.appendEscaped(labelText, to: &out) } else { appendText(cell, to: &out) }
     }
 
     /// `<span class="rs-badge rs-badge-SLUG">TEXT</span>`.
-    private static func appendBadge(_ value: JSONValue, to out: inout ByteWriter) {
-        guard let text = value.displayText else { return }
+    private static func appendBadge(_ cell: Cell, to out: inout ByteWriter) {
+        guard let text = cell.displayText else { return }
         out.append("<span class=\"rs-badge rs-badge-")
         BadgeFormatting.appendSlug(text, to: &out)
         out.append("\">")

@@ -1,23 +1,33 @@
 import JSON
 
-/// One column of a table: a header title, where its value lives in an item, and how it renders.
+/// One column of a table: a header title, how its cells render, an optional width and, for a config table, where
+/// its value lives in an item. The one column type of the library (code tables) and the config files.
+///
+/// ```swift
+/// let columns = [Column("Name"), Column("Joined", format: .date, width: "10rem")]
+/// ```
 ///
 /// Thread-safe: an immutable-by-value type, `Sendable`.
 public struct Column: Sendable, Hashable {
     /// Header text (escaped when rendered).
     public var title: String
-    /// Where the cell's value lives in each item.
-    public var field: JSONPath
+    /// Where the cell's value lives in each upstream item (config tables; nil: the row template fills the cell).
+    public var field: JSONPath?
     /// How the value renders.
     public var format: ColumnFormat
     /// A CSS length like "8rem", "120px", "20%". Only values matching
     /// `^\d+(\.\d+)?(rem|em|px|%|ch)$` are ever written out; see `validatedWidth`.
     public var width: String?
-    /// Link columns: where the link's text lives (default: the URL itself).
+    /// Link columns of a config table: where the link's text lives (default: the URL itself).
     public var labelField: JSONPath?
 
-    /// Creates a column.
-    public init(title: String, field: JSONPath, format: ColumnFormat = .text, width: String? = nil,
+    /// A column titled `title` whose cells a row template fills (``Row``, `RowCells`).
+    public init(_ title: String, format: ColumnFormat = .text, width: String? = nil) {
+        self.init(title: title, field: nil, format: format, width: width)
+    }
+
+    /// A column reading its value from `field` of each item.
+    public init(title: String, field: JSONPath?, format: ColumnFormat = .text, width: String? = nil,
                 labelField: JSONPath? = nil) {
         self.title = title
         self.field = field

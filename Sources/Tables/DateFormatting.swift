@@ -12,7 +12,7 @@ enum DateFormatting {
     }
 
     /// Appends the `<time>` element for `value`; returns false (appending nothing) if it is not a date.
-    static func appendTime(_ value: JSONValue, to buffer: inout ByteWriter) -> Bool {
+    static func appendTime(_ value: Cell, to buffer: inout ByteWriter) -> Bool {
         guard let parsed = parse(value) else { return false }
         switch parsed {
         case .date(let year, let month, let day):
@@ -34,16 +34,16 @@ enum DateFormatting {
         return true
     }
 
-    static func parse(_ value: JSONValue) -> Parsed? {
+    static func parse(_ value: Cell) -> Parsed? {
         switch value {
-        case .int(let seconds):
+        case .integer(let seconds):
             return CivilTime(unixSeconds: seconds).map(Parsed.instant)
-        case .double(let seconds):
+        case .decimal(let seconds):
             guard seconds.isFinite, seconds.magnitude < 1e12 else { return nil }
             var whole = Int64(seconds)  // toward zero; step down for negative fractions
             if Double(whole) > seconds { whole -= 1 }
             return CivilTime(unixSeconds: whole).map(Parsed.instant)
-        case .string(var text):
+        case .text(var text), .link(var text, _):
             return text.withUTF8 { bytes in
                 var parser = ISO8601Parser(bytes: bytes)
                 return parser.parse()

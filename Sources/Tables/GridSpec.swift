@@ -10,22 +10,22 @@ import JSON
 public struct GridSpec: Sendable, Hashable {
     /// Where each item's image URL lives (nil: monograms only).
     public var imageField: JSONPath?
-    /// Where each item's card title lives.
-    public var titleField: JSONPath
+    /// Where each item's card title lives (nil: the row template sets `Row.cardTitle`, and `Row.cardImage`).
+    public var titleField: JSONPath?
 
     /// Creates a grid spec.
-    public init(titleField: JSONPath, imageField: JSONPath? = nil) {
+    public init(titleField: JSONPath?, imageField: JSONPath? = nil) {
         self.titleField = titleField
         self.imageField = imageField
     }
 }
 
 extension TableRenderer {
-    /// The card's image cell and title cell for `item`: escaped; an `<img>` only for an http(s) URL.
-    func appendCardHead(_ grid: GridSpec, item: JSONValue, to buffer: inout ByteWriter) {
-        let title = grid.titleField.evaluate(item).flatMap { $0.isNull ? nil : $0.displayText } ?? ""
+    /// The card's image cell and title cell for `row`: escaped; an `<img>` only for an http(s) URL.
+    func appendCardHead(_ row: Row, to buffer: inout ByteWriter) {
+        let title = row.cardTitle
         buffer.append("<td class=\"rs-card-media\">")
-        if let image = grid.imageField?.evaluate(item)?.stringValue, let url = LinkFormatting.safeURL(image) {
+        if let image = row.cardImage, let url = LinkFormatting.safeURL(image) {
             buffer.append("<img src=\"")
             HTMLEscaping.appendEscaped(url, to: &buffer)
             buffer.append("\" alt=\"\" loading=\"lazy\" referrerpolicy=\"no-referrer\">")

@@ -13,8 +13,9 @@ public struct SectionSpec: Sendable, Hashable {
         case none
         /// The number of rows in the section.
         case count
-        /// The sum of `field` over the section's rows (missing or non-numeric values count as 0).
-        case sum(JSONPath)
+        /// The sum of `field` over the section's rows (missing or non-numeric values count as 0); nil: of each
+        /// row's `Row.sectionValue` as the row template set it.
+        case sum(JSONPath?)
 
         /// The name used in the protocol (`session.sections.footer`, `data-sections` on the table).
         public var name: String {
@@ -26,35 +27,18 @@ public struct SectionSpec: Sendable, Hashable {
         }
     }
 
-    /// Where each item's section value lives (its display text is the header and `data-section`).
-    public var field: JSONPath
+    /// Where each item's section value lives (its display text is the header and `data-section`); nil: the row
+    /// template sets `Row.section`.
+    public var field: JSONPath?
     /// The footer of each section.
     public var footer: Footer
     /// The footer's label (default "Total").
     public var footerLabel: String
 
     /// Creates a section spec.
-    public init(field: JSONPath, footer: Footer = .none, footerLabel: String = "Total") {
+    public init(field: JSONPath?, footer: Footer = .none, footerLabel: String = "Total") {
         self.field = field
         self.footer = footer
         self.footerLabel = footerLabel
-    }
-
-    /// The display text of `item`'s section ("" when missing).
-    func section(of item: JSONValue) -> String {
-        guard let value = field.evaluate(item), !value.isNull else { return "" }
-        return value.displayText ?? ""
-    }
-
-    /// The number `item` adds to a sum footer, if any.
-    func summand(of item: JSONValue) -> Double? {
-        guard case .sum(let path) = footer, let value = path.evaluate(item) else { return nil }
-        let number: Double?
-        switch value {
-        case .string(let text): number = Double(text)
-        case .bool: number = nil
-        default: number = value.doubleValue
-        }
-        return number.flatMap { $0.isFinite ? $0 : nil }
     }
 }

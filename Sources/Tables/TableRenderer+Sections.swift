@@ -21,10 +21,10 @@ extension TableRenderer {
         buffer.append("</span> <span class=\"rs-section-count\"></span></th></tr>")
     }
 
-    func appendSectionAttributes(_ sections: SectionSpec, item: JSONValue, to buffer: inout ByteWriter) {
+    func appendSectionAttributes(_ sections: SectionSpec, row: Row, to buffer: inout ByteWriter) {
         buffer.append("\" data-section=\"")
-        HTMLEscaping.appendEscaped(sections.section(of: item), to: &buffer)
-        if let summand = sections.summand(of: item) {
+        HTMLEscaping.appendEscaped(row.section, to: &buffer)
+        if case .sum = sections.footer, let summand = row.sectionValue {
             buffer.append("\" data-value=\"")
             buffer.appendUTF8(Self.numberText(summand))
         }

@@ -50,12 +50,13 @@ extension TableRenderer {
 
     /// The columns for the SSE `session` event:
     /// `[{"title": ..., "field": "path", "format": "text", "width": "8rem" or null}]`.
-    /// `field` is the path's canonical spelling; an invalid width is reported as null.
+    /// `field` is the path's canonical spelling (a column without one: its place in the row, `c0`, `c1`, ...); an
+    /// invalid width is reported as null.
     public func columnsJSON() -> JSONValue {
-        .array(spec.columns.map { column in
+        .array(spec.columns.enumerated().map { index, column in
             .object([
                 "title": .string(column.title),
-                "field": .string(column.field.description),
+                "field": .string(column.field?.description ?? "c\(index)"),
                 "format": .string(column.format.rawValue),
                 "width": column.validatedWidth.map(JSONValue.string) ?? .null,
             ])

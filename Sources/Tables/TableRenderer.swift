@@ -1,6 +1,7 @@
 import JSON
 
-/// Renders a `TableSpec` to HTML bytes: data rows, skeleton rows of the same shape, and the table shell.
+/// Renders a `TableSpec`'s typed ``Row``s to HTML bytes: data rows, skeleton rows of the same shape, and the table
+/// shell.
 /// Fixed markup (cell openings, the skeleton row) is built once in `init`; per-row work only formats
 /// and escapes values into the caller's buffer.
 ///
@@ -8,10 +9,8 @@ import JSON
 public struct TableRenderer: Sendable {
     /// The spec this renderer was built from.
     public let spec: TableSpec
-    /// Per column: its opening markup, lookup and format, prepared for the render loop.
+    /// Per column: its opening markup and format, prepared for the render loop.
     private let cells: [CellRenderer.Plan]
-    /// Where the key is.
-    private let key: FieldLookup
     /// One complete skeleton row.
     private let skeleton: [UInt8]
 
@@ -42,27 +41,26 @@ public struct TableRenderer: Sendable {
         }
         skeleton.append("</tr>")
         self.skeleton = skeleton
-        cells = zip(spec.columns, cellOpenings).map { CellRenderer.Plan(column: $0, opening: $1) }
-        key = FieldLookup(spec.keyField)
+        cells = zip(spec.columns, cellOpenings).map { CellRenderer.Plan(opening: $1, format: $0.format) }
     }
 
-    /// Appends one `<tr data-key="KEY" data-index="N">` per item (N = startIndex + i) with one `<td>`
-    /// per column, no newlines between rows. Missing values give empty cells; everything is escaped.
-    /// The key is the key field's display text, or the index when the key is missing or null.
+    /// Appends one `<tr data-key="KEY" data-index="N">` per row (N = startIndex + i) with one `<td>`
+    /// per column, no newlines between rows. Missing cells are empty; everything is escaped.
+    /// The key is the row's key, or the index when it has none.
     /// A sectioned table (``TableSpec/sections``) also writes `data-section` (and `data-value` for a sum footer)
     /// on each row, and a section header row first and before each row whose section differs from the row
     /// before it (see ``sectionHeader(_:)``).
-    public func appendRows(_ items: [JSONValue], startIndex: Int, to buffer: inout [UInt8]) {
-        var writer = ByteWriter(capacity: estimatedBytes(rows: items.count))
-        appendRows(items, startIndex: startIndex, to: &writer)
+    public func appendRows(_ rows: [Row], startIndex: Int, to buffer: inout [UInt8]) {
+        var writer = ByteWriter(capacity: estimatedBytes(rows: rows.count))
+        appendRows(rows, startIndex: startIndex, to: &writer)
         writer.copy(to: &buffer)
     }
 
-    /// One `<tr>` for `item` at `index`, without any section header row. A nil `index` (live updates,
+    /// One `<tr>` for `row` at `index`, without any section header row. A nil `index` (live updates,
     /// docs/PROTOCOL.md) writes no `data-index`, and a missing key as `0`.
-    public func appendRow(_ item: JSONValue, index: Int?, to buffer: inout [UInt8]) {
+    public func appendRow(_ row: Row, index: Int?, to buffer: inout [UInt8]) {
         var writer = ByteWriter(capacity: estimatedBytes(rows: 1))
-        appendRow(item, index: index, to: &writer)
+        appendRow(row, index: index, to: &writer)
         writer.copy(to: &buffer)
     }
 
@@ -71,24 +69,23 @@ public struct TableRenderer: Sendable {
         rows * (128 + cells.count * 96)
     }
 
-    func appendRows(_ items: [JSONValue], startIndex: Int, to out: inout ByteWriter) {
-        guard let sections = spec.sections else {
-            for (offset, item) in items.enumerated() { appendRow(item, index: startIndex + offset, to: &out) }
+    func appendRows(_ rows: [Row], startIndex: Int, to out: inout ByteWriter) {
+        guard spec.sections != nil else {
+            for (offset, row) in rows.enumerated() { appendRow(row, index: startIndex + offset, to: &out) }
             return
         }
         var previousSection: String? = nil
-        for (offset, item) in items.enumerated() {
-            let section = sections.section(of: item)
-            if section != previousSection { appendSectionHeader(section, to: &out) }
-            previousSection = section
-            appendRow(item, index: startIndex + offset, to: &out)
+        for (offset, row) in rows.enumerated() {
+            if row.section != previousSection { appendSectionHeader(row.section, to: &out) }
+            previousSection = row.section
+            appendRow(row, index: startIndex + offset, to: &out)
         }
     }
 
-    func appendRow(_ item: JSONValue, index: Int?, to out: inout ByteWriter) {
+    func appendRow(_ row: Row, index: Int?, to out: inout ByteWriter) {
         out.append(spec.grid == nil ? "<tr data-key=\"" : "<tr class=\"rs-card\" data-key=\"")
-        if let key = key.evaluate(item), !key.isNull {
-            CellRenderer.appendText(key, to: &out)
+        if let key = row.key {
+            HTMLEscaping.appendEscaped(key, to: &out)
         } else {
             out.appendDecimal(index ?? 0)
         }
@@ -96,23 +93,25 @@ public struct TableRenderer: Sendable {
             out.append("\" data-index=\"")
             out.appendDecimal(index)
         }
-        if let sections = spec.sections { appendSectionAttributes(sections, item: item, to: &out) }
+        if let sections = spec.sections { appendSectionAttributes(sections, row: row, to: &out) }
         out.append("\">")
-        if let grid = spec.grid { appendCardHead(grid, item: item, to: &out) }
-        cells.withUnsafeBufferPointer { cells in
-            for cell in cells {
-                out.append(cell.opening)
-                CellRenderer.appendContent(of: cell, item: item, to: &out)
-                out.append("</td>")
+        if spec.grid != nil { appendCardHead(row, to: &out) }
+        cells.withUnsafeBufferPointer { plans in
+            row.cells.withUnsafeBufferPointer { values in
+                for (index, plan) in plans.enumerated() {
+                    out.append(plan.opening)
+                    if index < values.count { CellRenderer.appendContent(values[index], format: plan.format, to: &out) }
+                    out.append("</td>")
+                }
             }
         }
         out.append("</tr>")
     }
 
     /// The rows of `appendRows` in a new buffer.
-    public func renderRows(_ items: [JSONValue], startIndex: Int) -> [UInt8] {
-        var writer = ByteWriter(capacity: estimatedBytes(rows: items.count))
-        appendRows(items, startIndex: startIndex, to: &writer)
+    public func renderRows(_ rows: [Row], startIndex: Int) -> [UInt8] {
+        var writer = ByteWriter(capacity: estimatedBytes(rows: rows.count))
+        appendRows(rows, startIndex: startIndex, to: &writer)
         return writer.bytes
     }
 

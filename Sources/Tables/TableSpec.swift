@@ -12,14 +12,15 @@ public struct TableSpec: Sendable, Hashable {
     /// The columns, left to right.
     public var columns: [Column]
     /// Where each item's key lives; the row's `data-key` is its display text (the row index if absent).
-    public var keyField: JSONPath
+    /// Nil: the rows come keyed (a row template sets `Row.key`).
+    public var keyField: JSONPath?
     /// How rows group into sections (nil: plain rows). See ``SectionSpec``.
     public var sections: SectionSpec? = nil
     /// Cards in a grid instead of rows (nil: rows). See ``GridSpec``.
     public var grid: GridSpec? = nil
 
     /// Creates a table spec.
-    public init(name: String, title: String, columns: [Column], keyField: JSONPath) {
+    public init(name: String, title: String, columns: [Column], keyField: JSONPath?) {
         self.name = name
         self.title = title
         self.columns = columns

@@ -8,7 +8,7 @@ import JSON
     @Test func sectionsWithASumFooter() throws {
         let config = try ConfigFileTests.parse(ConfigFileTests.table(extra: #", "sections": {"by": "address.city", "footer": "sum", "sum": "mrr", "label": "MRR"}"#))
         let sections = try #require(config.tables.first?.spec.sections)
-        #expect(sections.field.description == "address.city")
+        #expect(sections.field?.description == "address.city")
         #expect(sections.footer.name == "sum")
         #expect("\(sections.footer)".contains("mrr"))
         #expect(sections.footerLabel == "MRR")
@@ -36,7 +36,7 @@ import JSON
         let config = try ConfigFileTests.parse(ConfigFileTests.table(extra: #", "live": {"intervalSeconds": 7}, "grid": {"title": "name", "image": "avatar_url"}"#))
         let table = try #require(config.tables.first)
         #expect(table.live?.interval == .seconds(7))
-        #expect(table.spec.grid?.titleField.description == "name")
+        #expect(table.spec.grid?.titleField?.description == "name")
         #expect(table.spec.grid?.imageField?.description == "avatar_url")
         let refreshOnly = try ConfigFileTests.parse(ConfigFileTests.table(extra: #", "live": {}"#))
         #expect(refreshOnly.tables.first?.live != nil && refreshOnly.tables.first?.live?.interval == nil)

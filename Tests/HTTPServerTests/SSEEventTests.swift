@@ -16,6 +16,14 @@ import Testing
         #expect(text(SSEEvent(data: "\r\n\r\n")) == "data: \ndata: \ndata: \n\n")
     }
 
+    @Test func dataGivenAsBytesEncodesAsTheSameText() {
+        for data in ["a\nb\r\nc\rd", "end\n", "", "<tr data-key=\"Zürich\"></tr>"] {
+            let bytes = SSEEvent(event: "rows", id: "1", dataBytes: Array(data.utf8))
+            #expect(bytes.encoded() == SSEEvent(event: "rows", id: "1", data: data).encoded())
+            #expect(bytes.data == data)
+        }
+    }
+
     @Test func stripsLineBreaksAndNulFromEventAndID() {
         let event = SSEEvent(event: "ro\nws\r", id: "a\r\nb\0c", data: "x")
         #expect(text(event) == "event: rows\nid: abc\ndata: x\n\n")

@@ -44,7 +44,7 @@ import Testing
         var buffer = Array("prefix".utf8)
         Self.renderer.appendRows([["id": "k"]], startIndex: 0, to: &buffer)
         #expect(Support.text(buffer).hasPrefix("prefix<tr data-key=\"k\""))
-        #expect(Self.renderer.renderRows([], startIndex: 0).isEmpty)
+        #expect(Self.renderer.renderRows([Row](), startIndex: 0).isEmpty)
     }
 
     @Test func skeletonRowMatchesRealRowShape() {

@@ -36,3 +36,19 @@ enum Support {
         haystack.components(separatedBy: needle).count - 1
     }
 }
+
+/// The renderer over upstream items, as a config table renders them: each item made into a `Row` by the spec's
+/// `RowMaker`, then the rows rendered. The tests below state their cases as items.
+extension TableRenderer {
+    func renderRows(_ items: [JSONValue], startIndex: Int) -> [UInt8] {
+        renderRows(RowMaker(spec: spec).rows(items), startIndex: startIndex)
+    }
+
+    func appendRows(_ items: [JSONValue], startIndex: Int, to buffer: inout [UInt8]) {
+        appendRows(RowMaker(spec: spec).rows(items), startIndex: startIndex, to: &buffer)
+    }
+
+    func appendRow(_ item: JSONValue, index: Int?, to buffer: inout [UInt8]) {
+        appendRow(RowMaker(spec: spec).row(item), index: index, to: &buffer)
+    }
+}

@@ -22,7 +22,7 @@ public func fuzzHTMLRenderer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
         items = [everyField(.string(String(decoding: bytes, as: UTF8.self)))]
     }
     let renderer = TableRenderer(spec: spec)
-    let rows = renderer.renderRows(items, startIndex: 0)
+    let rows = renderer.renderRows(RowMaker(spec: spec).rows(items), startIndex: 0)
     if let problem = HTMLCheck.problem(in: rows, rowCount: items.count) {
         preconditionFailure("renderer output is not well-formed or not script-free: \(problem)")
     }
