@@ -12,6 +12,8 @@ let package = Package(
         .executable(name: "rowstream", targets: ["rowstream"]),
         // The library: bind your own data source and row template in code (docs/LIBRARY.md).
         .library(name: "RowstreamKit", targets: ["RowstreamKit"]),
+        // Test your bindings in-process, without sockets (docs/LIBRARY.md, "Testing your bindings").
+        .library(name: "RowstreamTesting", targets: ["RowstreamTesting", "HTTPServerTesting"]),
         .executable(name: "rowstream-load", targets: ["rowstream-load"]),
     ],
     targets: [
@@ -50,6 +52,12 @@ let package = Package(
         ),
         .executableTarget(name: "rowstream", dependencies: ["Dashboard"], swiftSettings: strict),
 
+        // In-process testing (as HummingbirdTesting): any responder called without sockets, then the library's
+        // server on it. Test code only.
+        .target(name: "HTTPServerTesting", dependencies: ["HTTPServer"], swiftSettings: strict),
+        .target(name: "RowstreamTesting", dependencies: ["RowstreamKit", "HTTPServerTesting", "HTTPServer"],
+                swiftSettings: strict),
+
         // Fuzz targets (libFuzzer): `Scripts/fuzz`, or `swift build --sanitize fuzzer --sanitize address --product X`.
         // Built normally (no libFuzzer) each replays the input files named on its command line.
         .target(name: "FuzzReplay", path: "Fuzz/Replay", swiftSettings: strict),
@@ -74,19 +82,21 @@ let package = Package(
                           swiftSettings: strict),
 
         // Tests mirror Sources. TestSupport: the plain socket HTTP and SSE clients the live tests share.
-        .target(name: "TestSupport", path: "Tests/Support", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["HTTPServerTesting"], path: "Tests/Support", swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
         .testTarget(name: "BatchesTests", dependencies: ["TestSupport", "Batches"], swiftSettings: strict),
         .testTarget(name: "TablesTests", dependencies: ["Tables", "JSON"], swiftSettings: strict),
-        .testTarget(name: "HTTPServerTests", dependencies: ["TestSupport", "HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["TestSupport", "HTTPServer", "HTTPServerTesting"],
+                    swiftSettings: strict),
         .testTarget(name: "UpstreamTests", dependencies: ["TestSupport", "Upstream", "JSON"], swiftSettings: strict),
         .testTarget(
             name: "DashboardTests",
-            dependencies: ["TestSupport", "Dashboard", "RowstreamKit", "HTTPServer", "Upstream", "JSON"],
+            dependencies: ["TestSupport", "Dashboard", "RowstreamKit", "HTTPServer", "HTTPServerTesting", "Upstream", "JSON"],
             swiftSettings: strict
         ),
-        // Uses only RowstreamKit's public API (no @testable).
-        .testTarget(name: "RowstreamKitTests", dependencies: ["TestSupport", "RowstreamKit"], swiftSettings: strict),
+        // Uses only the public API of RowstreamKit and RowstreamTesting (no @testable).
+        .testTarget(name: "RowstreamKitTests", dependencies: ["TestSupport", "RowstreamKit", "RowstreamTesting",
+                                                             "HTTPServerTesting"], swiftSettings: strict),
     ]
 )

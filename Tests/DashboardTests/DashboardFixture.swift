@@ -1,3 +1,4 @@
+import HTTPServerTesting
 import Dashboard
 import Foundation
 import TestSupport

@@ -1,3 +1,4 @@
+import HTTPServerTesting
 import Dashboard
 import TestSupport
 import Testing

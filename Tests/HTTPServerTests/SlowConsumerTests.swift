@@ -1,3 +1,4 @@
+import HTTPServerTesting
 import Foundation
 import Synchronization
 import Testing
