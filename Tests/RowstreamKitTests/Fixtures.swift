@@ -1,7 +1,9 @@
 import Foundation
-import TestSupport
+import HTTPServerTesting
 import RowstreamKit
+import RowstreamTesting
 import Synchronization
+import TestSupport
 
 /// A person of the in-memory directory the tests serve.
 struct Person: Sendable {
@@ -60,6 +62,22 @@ func startServer(_ bindings: [TableBinding]) throws -> RowstreamServer {
     configuration.port = 0
     configuration.eventLoopCount = 2
     return try RowstreamServer.start(bindings, configuration: configuration)
+}
+
+/// `bindings` served in-process (no socket), as a library user tests theirs.
+func testServer(_ bindings: [TableBinding]) throws -> RowstreamTestServer {
+    try RowstreamTestServer(bindings)
+}
+
+extension InProcessClient {
+    /// Opens the event stream at `target`; fails the test when it answers without one.
+    func stream(_ target: String, lastEventID: String? = nil) async throws -> InProcessStream {
+        let response = await get(target, headers: lastEventID.map { ["Last-Event-ID": $0] } ?? [:])
+        guard let stream = response.stream else {
+            throw TestConnection.Failure(description: "\(target): \(response.status), no stream: \(response.text)")
+        }
+        return stream
+    }
 }
 
 /// A JSON object's fields.
