@@ -43,7 +43,7 @@ public final class Dashboard: Sendable {
     }
 
     /// The routes the dashboard answers with.
-    package var responder: Router { server.responder }
+    package var responder: any HTTPResponder { server.responder }
 
     private static func make(_ configuration: DashboardConfiguration, config: ConfigFile?, listen: Bool) throws
         -> Dashboard

@@ -19,7 +19,7 @@ public final class RowstreamServer: Sendable {
     public let port: Int
     /// The routes the server answers with; an in-process server (``inProcess(_:pages:configuration:registry:)``)
     /// has only these.
-    package let responder: Router
+    package let responder: any HTTPResponder
     /// The listening server; nil in-process.
     private let server: HTTPServer?
     /// The live tables' feeds (``LiveUpdates``), stopped at shutdown.
@@ -27,7 +27,7 @@ public final class RowstreamServer: Sendable {
     /// Every viewer stream's `heartbeat` events, stopped at shutdown.
     private let heartbeats: StreamHeartbeat
 
-    private init(port: Int, responder: Router, server: HTTPServer?, feeds: [LiveFeed], heartbeats: StreamHeartbeat) {
+    private init(port: Int, responder: any HTTPResponder, server: HTTPServer?, feeds: [LiveFeed], heartbeats: StreamHeartbeat) {
         self.responder = responder
         self.feeds = feeds
         self.heartbeats = heartbeats
@@ -109,7 +109,7 @@ public final class RowstreamServer: Sendable {
         if let loops = configuration.eventLoopCount { serverConfiguration.eventLoopCount = loops }
         if let cap = configuration.maxConnections { serverConfiguration.maxConnections = cap }
         serverConfiguration.maxConnectionsPerAddress = configuration.maxConnectionsPerAddress
-        let responder = routes.router()
+        let responder = LoggedResponder(inner: routes.router(), logger: configuration.logger)
         var server: HTTPServer?
         var port = 0
         if listen {
@@ -124,7 +124,7 @@ public final class RowstreamServer: Sendable {
         }
         // Weak: the server's responder owns this registry, so a strong reference would be a cycle.
         metrics.observe(statistics: { [weak server] in server?.statistics }, sessions: sessions, feeds: feeds)
-        feeds.forEach { $0.start() }
+        RowstreamLogging.$current.withValue(configuration.logger) { feeds.forEach { $0.start() } }
         return RowstreamServer(port: port, responder: responder, server: server, feeds: feeds, heartbeats: heartbeats)
     }
 

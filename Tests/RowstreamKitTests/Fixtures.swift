@@ -100,3 +100,10 @@ final class Counter: Sendable {
     func increment() { value.withLock { $0 += 1 } }
     var count: Int { value.withLock { $0 } }
 }
+
+/// Keeps every line the server logs. Thread-safe: one `Mutex`.
+final class RecordingLogger: RowstreamLogger {
+    private let lines = Mutex<[String]>([])
+    func log(_ level: RowstreamLogLevel, _ message: String) { lines.withLock { $0.append("\(level): \(message)") } }
+    var messages: [String] { lines.withLock { $0 } }
+}
