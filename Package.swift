@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // Rowstream: slow paginated APIs as live, infinitely scrolling HTML tables over Server-Sent Events.
-// Dependencies point one way, down: rowstream -> Dashboard -> {Tables, Batches, Upstream, HTTPServer}
-// -> {JSON, Metrics, CCurl, CCrypto, CSystem}. Only Upstream imports CCurl and CCrypto; only HTTPServer imports CSystem.
+// Dependencies point one way, down: rowstream -> Dashboard -> RowstreamKit -> {Tables, Batches, Upstream, HTTPServer}
+// -> {JSON, Metrics, CCurl, CCrypto, CSystem}. Each target depends on exactly what its files import.
+// Only Upstream imports CCurl and CCrypto; only HTTPServer (and the load client) import CSystem.
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -36,8 +37,8 @@ let package = Package(
         .target(name: "Metrics", swiftSettings: strict),
         .target(name: "Batches", swiftSettings: strict),
         .target(name: "Tables", dependencies: ["JSON"], swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["CSystem", "Metrics"], swiftSettings: strict),
-        .target(name: "Upstream", dependencies: ["CCurl", "CCrypto", "JSON", "Metrics"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CSystem"], swiftSettings: strict),
+        .target(name: "Upstream", dependencies: ["CCurl", "CCrypto", "JSON"], swiftSettings: strict),
 
         // Wiring: the public library (bindings, server, routes, sessions), then the config/demo dashboard on it.
         .target(
@@ -47,7 +48,7 @@ let package = Package(
         ),
         .target(
             name: "Dashboard",
-            dependencies: ["RowstreamKit", "HTTPServer", "Batches", "Tables", "Upstream", "JSON", "Metrics"],
+            dependencies: ["RowstreamKit", "HTTPServer", "Tables", "Upstream", "JSON", "Metrics"],
             swiftSettings: strict
         ),
         .executableTarget(name: "rowstream", dependencies: ["Dashboard"], swiftSettings: strict),
@@ -92,11 +93,12 @@ let package = Package(
         .testTarget(name: "UpstreamTests", dependencies: ["TestSupport", "Upstream", "JSON"], swiftSettings: strict),
         .testTarget(
             name: "DashboardTests",
-            dependencies: ["TestSupport", "Dashboard", "RowstreamKit", "HTTPServer", "HTTPServerTesting", "Upstream", "JSON"],
+            dependencies: ["TestSupport", "Dashboard", "RowstreamKit", "HTTPServer", "HTTPServerTesting", "Upstream",
+                           "JSON"],
             swiftSettings: strict
         ),
         // Uses only the public API of RowstreamKit and RowstreamTesting (no @testable).
         .testTarget(name: "RowstreamKitTests", dependencies: ["TestSupport", "RowstreamKit", "RowstreamTesting",
-                                                             "HTTPServerTesting"], swiftSettings: strict),
+                                                             "HTTPServerTesting", "HTTPServer"], swiftSettings: strict),
     ]
 )

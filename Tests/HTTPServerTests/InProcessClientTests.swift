@@ -9,7 +9,8 @@ import Testing
     func client(onClose: @escaping @Sendable () -> Void = {}) -> InProcessClient {
         var builder = RouterBuilder()
         builder.get("/now/{name}") { request, parameters in
-            .now(.text("now \(parameters["name"] ?? "-") \(request.queryValue("q") ?? "-") \(request.headers["X-A"] ?? "-")"))
+            let query = request.queryValue("q") ?? "-", header = request.headers["X-A"] ?? "-"
+            return .now(.text("now \(parameters["name"] ?? "-") \(query) \(header)"))
         }
         builder.post("/later") { request, _ in
             .later {
