@@ -1,7 +1,7 @@
-import HTTPServerTesting
 import Dashboard
 import Foundation
 import HTTPServer
+import HTTPServerTesting
 import TestSupport
 import Testing
 

@@ -1,6 +1,6 @@
-import HTTPServerTesting
 import Dashboard
 import Foundation
+import HTTPServerTesting
 import TestSupport
 
 /// Starts a real dashboard on 127.0.0.1 port 0 against the demo upstream, with the repository's Public/;

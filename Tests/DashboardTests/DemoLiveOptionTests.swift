@@ -1,5 +1,5 @@
-import HTTPServerTesting
 import Dashboard
+import HTTPServerTesting
 import TestSupport
 import Testing
 

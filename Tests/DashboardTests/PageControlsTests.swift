@@ -1,6 +1,6 @@
-import HTTPServerTesting
 import Dashboard
 import Foundation
+import HTTPServerTesting
 import TestSupport
 import Testing
 

@@ -5,6 +5,9 @@ import Synchronization
 import TestSupport
 import Testing
 
+/// An error that is not a `LoadFailure`.
+private struct DirectoryDown: Error, CustomStringConvertible { var description: String { "directory down" } }
+
 /// Throwing and slow loaders, cancellation, and start-up errors, through the public API only: in-process, the
 /// disconnect live.
 @Suite("Code-defined tables: errors and cancellation")
@@ -42,7 +45,6 @@ struct FailureTests {
 
     @Test("any other error is a retryable 'Loading rows failed' with its description")
     func otherError() async throws {
-        struct DirectoryDown: Error, CustomStringConvertible { var description: String { "directory down" } }
         let source = BatchSource<Person, Int>(initialToken: 0) { _ in throw DirectoryDown() }
         let logger = RecordingLogger()
         var configuration = ServerConfiguration()
@@ -60,7 +62,6 @@ struct FailureTests {
 
     @Test("live: a loader's unexpected error reaches the configured logger from the server's own tasks")
     func otherErrorLoggedLive() async throws {
-        struct DirectoryDown: Error, CustomStringConvertible { var description: String { "directory down" } }
         let loads = Counter()
         let source = BatchSource<Person, Int>(initialToken: 0) { offset in
             loads.increment()
