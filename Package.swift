@@ -4,6 +4,7 @@
 // -> {HTTPServer, Batches, Tables, Sealing}; Upstream -> {Sealing, CCurl}; leaves JSON, Metrics, Sealing -> CCrypto,
 // HTTPServer -> CSystem. Sealing (one base64url, one sealing type) holds what tokens need, so the library does not
 // link libcurl. Only Upstream imports CCurl; only Sealing imports CCrypto; only HTTPServer imports CSystem.
+// Each target depends on exactly what its files import. RowstreamTesting -> HTTPServerTesting: in-process tests.
 import PackageDescription
 
 let strict: [SwiftSetting] = [.swiftLanguageMode(.v6)]
@@ -14,6 +15,8 @@ let package = Package(
         .executable(name: "rowstream", targets: ["rowstream"]),
         // The library: bind your own data source and row template in code (docs/LIBRARY.md).
         .library(name: "RowstreamKit", targets: ["RowstreamKit"]),
+        // Test your bindings in-process, without sockets (docs/LIBRARY.md, "Testing your bindings").
+        .library(name: "RowstreamTesting", targets: ["RowstreamTesting", "HTTPServerTesting"]),
         .executable(name: "rowstream-load", targets: ["rowstream-load"]),
     ],
     targets: [
@@ -36,10 +39,10 @@ let package = Package(
         .target(name: "Metrics", swiftSettings: strict),
         .target(name: "Batches", swiftSettings: strict),
         .target(name: "Tables", dependencies: ["JSON"], swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["CSystem", "Metrics"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CSystem"], swiftSettings: strict),
         // Tokens and sealing: one base64url, one sealing type (AES-256-SIV), shared by Upstream and RowstreamKit.
         .target(name: "Sealing", dependencies: ["CCrypto"], swiftSettings: strict),
-        .target(name: "Upstream", dependencies: ["CCurl", "Sealing", "JSON", "Metrics"], swiftSettings: strict),
+        .target(name: "Upstream", dependencies: ["CCurl", "Sealing", "JSON"], swiftSettings: strict),
 
         // Wiring: the public library (bindings, server, routes, sessions), then the config/demo dashboard on it.
         .target(
@@ -49,10 +52,16 @@ let package = Package(
         ),
         .target(
             name: "Dashboard",
-            dependencies: ["RowstreamKit", "HTTPServer", "Batches", "Tables", "Upstream", "JSON", "Metrics"],
+            dependencies: ["RowstreamKit", "HTTPServer", "Tables", "Upstream", "JSON", "Metrics"],
             swiftSettings: strict
         ),
         .executableTarget(name: "rowstream", dependencies: ["Dashboard"], swiftSettings: strict),
+
+        // In-process testing (as HummingbirdTesting): any responder called without sockets, then the library's
+        // server on it. Test code only.
+        .target(name: "HTTPServerTesting", dependencies: ["HTTPServer"], swiftSettings: strict),
+        .target(name: "RowstreamTesting", dependencies: ["RowstreamKit", "HTTPServerTesting", "HTTPServer"],
+                swiftSettings: strict),
 
         // Fuzz targets (libFuzzer): `Scripts/fuzz`, or `swift build --sanitize fuzzer --sanitize address --product X`.
         // Built normally (no libFuzzer) each replays the input files named on its command line.
@@ -78,20 +87,23 @@ let package = Package(
                           swiftSettings: strict),
 
         // Tests mirror Sources. TestSupport: the plain socket HTTP and SSE clients the live tests share.
-        .target(name: "TestSupport", path: "Tests/Support", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["HTTPServerTesting"], path: "Tests/Support", swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
         .testTarget(name: "BatchesTests", dependencies: ["TestSupport", "Batches"], swiftSettings: strict),
         .testTarget(name: "TablesTests", dependencies: ["Tables", "JSON"], swiftSettings: strict),
-        .testTarget(name: "HTTPServerTests", dependencies: ["TestSupport", "HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["TestSupport", "HTTPServer", "HTTPServerTesting"],
+                    swiftSettings: strict),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
         .testTarget(name: "UpstreamTests", dependencies: ["TestSupport", "Upstream", "JSON"], swiftSettings: strict),
         .testTarget(
             name: "DashboardTests",
-            dependencies: ["TestSupport", "Dashboard", "RowstreamKit", "HTTPServer", "Upstream", "Sealing", "JSON"],
+            dependencies: ["TestSupport", "Dashboard", "RowstreamKit", "HTTPServer", "HTTPServerTesting", "Upstream",
+                           "Sealing", "JSON"],
             swiftSettings: strict
         ),
-        // Uses only RowstreamKit's public API (no @testable).
-        .testTarget(name: "RowstreamKitTests", dependencies: ["TestSupport", "RowstreamKit"], swiftSettings: strict),
+        // Uses only the public API of RowstreamKit and RowstreamTesting (no @testable).
+        .testTarget(name: "RowstreamKitTests", dependencies: ["TestSupport", "RowstreamKit", "RowstreamTesting",
+                                                             "HTTPServerTesting", "HTTPServer"], swiftSettings: strict),
     ]
 )

@@ -93,7 +93,7 @@ final class LoadClient {
             return -1
         }
         sockets[fd] = socket
-        _ = csystem_epoll_ctl(epollFD, 1, fd, csystem_EPOLLOUT | csystem_EPOLLIN)
+        _ = csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_ADD, fd, csystem_EPOLLOUT | csystem_EPOLLIN)
         if case .stream = socket.role { openStreams += 1 }
         stats.peakOpenStreams = max(stats.peakOpenStreams, openStreams)
         return fd
@@ -104,7 +104,7 @@ final class LoadClient {
             let sent = socket.request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if sent > 0 { socket.request.removeFirst(sent) }
             if sent < 0, errno != EAGAIN { return lost(fd, socket) }
-            if socket.request.isEmpty { _ = csystem_epoll_ctl(epollFD, 3, fd, csystem_EPOLLIN) }
+            if socket.request.isEmpty { _ = csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_MOD, fd, csystem_EPOLLIN) }
         }
         guard events & (csystem_EPOLLIN | csystem_EPOLLHUP | csystem_EPOLLERR) != 0 else { return }
         let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
@@ -201,7 +201,7 @@ final class LoadClient {
 
     private func forget(_ fd: Int32) {
         guard let socket = sockets.removeValue(forKey: fd) else { return }
-        _ = csystem_epoll_ctl(epollFD, 2, fd, 0)
+        _ = csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_DEL, fd, 0)
         close(fd)
         if case .stream(let viewer) = socket.role {
             openStreams -= 1

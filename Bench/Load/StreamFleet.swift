@@ -79,7 +79,7 @@ final class StreamFleet {
             return
         }
         entries[fd] = .publish(Publish(request: Array(head.utf8) + body))
-        _ = csystem_epoll_ctl(epollFD, 1, fd, csystem_EPOLLOUT | csystem_EPOLLIN)
+        _ = csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_ADD, fd, csystem_EPOLLOUT | csystem_EPOLLIN)
         outstandingPublishes += 1
     }
 
@@ -113,7 +113,7 @@ final class StreamFleet {
                 continue
             }
             entries[fd] = .stream(stream)
-            _ = csystem_epoll_ctl(epollFD, 1, fd, csystem_EPOLLOUT | csystem_EPOLLIN)
+            _ = csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_ADD, fd, csystem_EPOLLOUT | csystem_EPOLLIN)
         }
     }
 
@@ -154,7 +154,7 @@ final class StreamFleet {
         guard !bytes.isEmpty else { return bytes }
         let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         let rest = sent > 0 ? Array(bytes[sent...]) : bytes
-        if rest.isEmpty { _ = csystem_epoll_ctl(epollFD, 3, fd, csystem_EPOLLIN) }
+        if rest.isEmpty { _ = csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_MOD, fd, csystem_EPOLLIN) }
         return rest
     }
 
@@ -187,7 +187,7 @@ final class StreamFleet {
 
     private func forget(_ fd: Int32) {
         entries[fd] = nil
-        _ = csystem_epoll_ctl(epollFD, 2, fd, 0)
+        _ = csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_DEL, fd, 0)
         close(fd)
     }
 

@@ -21,6 +21,11 @@ static const uint32_t csystem_EPOLLERR = EPOLLERR;
 static const uint32_t csystem_EPOLLHUP = EPOLLHUP;
 static const uint32_t csystem_EPOLLRDHUP = EPOLLRDHUP;
 
+/* epoll_ctl operations, by name (the kernel's own values, passed through unchanged). */
+static const int csystem_EPOLL_CTL_ADD = EPOLL_CTL_ADD;
+static const int csystem_EPOLL_CTL_DEL = EPOLL_CTL_DEL;
+static const int csystem_EPOLL_CTL_MOD = EPOLL_CTL_MOD;
+
 /* Linux values of SOCK_NONBLOCK / SOCK_CLOEXEC (== O_NONBLOCK / O_CLOEXEC). */
 static const int csystem_SOCK_NONBLOCK = 04000;
 static const int csystem_SOCK_CLOEXEC = 02000000;
@@ -30,14 +35,13 @@ static inline int csystem_epoll_create(void) {
     return epoll_create1(EPOLL_CLOEXEC);
 }
 
-/** epoll_ctl with `data.fd = fd`. op is 1 add, 2 delete, 3 modify. Returns 0 or -1 (errno set). */
+/** epoll_ctl with `data.fd = fd`. op is csystem_EPOLL_CTL_ADD, _DEL or _MOD. Returns 0 or -1 (errno set). */
 static inline int csystem_epoll_ctl(int epfd, int op, int fd, uint32_t events) {
     struct epoll_event event;
     event.events = events;
     event.data.u64 = 0;
     event.data.fd = fd;
-    int realOp = op == 1 ? EPOLL_CTL_ADD : (op == 2 ? EPOLL_CTL_DEL : EPOLL_CTL_MOD);
-    return epoll_ctl(epfd, realOp, fd, &event);
+    return epoll_ctl(epfd, op, fd, &event);
 }
 
 /** epoll_wait filling `fds[i]` / `events[i]` for up to `max` (<= 256) ready fds. Returns the count or -1. */

@@ -33,6 +33,21 @@ public final class Dashboard: Sendable {
     /// Starts everything and returns once the dashboard accepts connections. Errors name what failed.
     /// With `config`, its tables are served (from their upstreams) instead of the demo table.
     public static func start(_ configuration: DashboardConfiguration, config: ConfigFile? = nil) throws -> Dashboard {
+        try make(configuration, config: config, listen: true)
+    }
+
+    /// The same dashboard whose own routes answer in-process only (``responder``; ``port`` is 0): for tests. The
+    /// demo upstream still listens on 127.0.0.1, as the tables fetch from it.
+    package static func inProcess(_ configuration: DashboardConfiguration, config: ConfigFile? = nil) throws -> Dashboard {
+        try make(configuration, config: config, listen: false)
+    }
+
+    /// The routes the dashboard answers with.
+    package var responder: any HTTPResponder { server.responder }
+
+    private static func make(_ configuration: DashboardConfiguration, config: ConfigFile?, listen: Bool) throws
+        -> Dashboard
+    {
         guard configuration.batchSize >= 1, configuration.batchSize <= 500 else {
             throw DashboardError("batch size must be 1...500, not \(configuration.batchSize)")
         }
@@ -66,8 +81,10 @@ public final class Dashboard: Sendable {
                                                    batchSize: configuration.batchSize, demo: configuration.demo)
                 pages.append(DemoPage.page)
             }
-            server = try RowstreamServer.start(tables, pages: pages, configuration: configuration.server,
-                                               registry: registry)
+            server = listen
+                ? try RowstreamServer.start(tables, pages: pages, configuration: configuration.server, registry: registry)
+                : try RowstreamServer.inProcess(tables, pages: pages, configuration: configuration.server,
+                                                registry: registry)
         } catch {
             client.shutdown()
             demoServer.shutdown()

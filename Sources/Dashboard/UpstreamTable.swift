@@ -85,7 +85,7 @@ enum UpstreamTable {
         _ error: UpstreamError, table: String, redact: (String) -> String
     ) -> LoadFailure {
         let message = redact("\(error)")
-        if error != .cancelled { FileHandle.standardError.write(Data("rowstream: table \(table): \(message)\n".utf8)) }
+        if error != .cancelled { TableBinding.log("table \(table): \(message)") }
         return LoadFailure(message: "Loading rows failed: \(message)", isRetryable: error.isRetryable)
     }
 }

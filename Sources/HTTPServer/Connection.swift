@@ -55,7 +55,7 @@ final class Connection: EventHandler, @unchecked Sendable {
     var isIdle: Bool { if case .idle = state { true } else { false } }
 
     func handleEvents(_ events: UInt32) {
-        if events & (csystem_EPOLLERR) != 0 { return close() }
+        if events & csystem_EPOLLERR != 0 { return close() }
         // Hung up both ways while not reading (a pending answer's input is full): nothing can be delivered.
         if events & csystem_EPOLLHUP != 0, readLimit == 0 { return close() }
         if events & (csystem_EPOLLIN | csystem_EPOLLHUP) != 0 { readAvailable() }

@@ -46,7 +46,7 @@ final class ConnectionAdmission: Sendable {
     /// The fixed answer to a refused connection: no request was read, so nothing of the client is echoed.
     static let refusal: [UInt8] = {
         var response = HTTPError(.serviceUnavailable, "Too many open connections.").response
-        response.headers.add(name: "Retry-After", value: "1")
+        response.headers.add(name: HTTPFieldName.retryAfter, value: "1")
         guard case .bytes(let body) = response.body else { return [] }
         return ResponseHead.encode(response, contentLength: body.count, close: true, keepAliveHeader: false) + body
     }()

@@ -52,7 +52,7 @@ final class EventLoop: @unchecked Sendable {
             Glibc.close(epollFD)
             throw .system("eventfd")
         }
-        guard csystem_epoll_ctl(epollFD, 1, wakeFD, csystem_EPOLLIN) == 0 else {
+        guard csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_ADD, wakeFD, csystem_EPOLLIN) == 0 else {
             let error = HTTPServerError.system("epoll_ctl")
             Glibc.close(wakeFD)
             Glibc.close(epollFD)
@@ -99,18 +99,20 @@ final class EventLoop: @unchecked Sendable {
 
     /// Registers `handler` for `events` on `fd`. - Important: loop-confined.
     func register(_ fd: Int32, _ handler: any EventHandler, events: UInt32) throws(HTTPServerError) {
-        guard csystem_epoll_ctl(epollFD, 1, fd, events) == 0 else { throw .system("epoll_ctl(ADD)") }
+        guard csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_ADD, fd, events) == 0 else {
+            throw .system("epoll_ctl(ADD)")
+        }
         handlers[fd] = handler
     }
 
     /// Changes the events watched on `fd`. - Important: loop-confined.
     func modify(_ fd: Int32, events: UInt32) {
-        _ = csystem_epoll_ctl(epollFD, 3, fd, events)
+        _ = csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_MOD, fd, events)
     }
 
     /// Stops watching `fd` (call before closing it). - Important: loop-confined.
     func deregister(_ fd: Int32) {
-        _ = csystem_epoll_ctl(epollFD, 2, fd, 0)
+        _ = csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_DEL, fd, 0)
         handlers[fd] = nil
     }
 

@@ -58,8 +58,8 @@ public struct HTTPRequest: Sendable {
 
     /// Whether the connection stays open after this request's response (RFC 9112 §9.3).
     var wantsKeepAlive: Bool {
-        if headers.hasToken("close", in: "Connection") { return false }
+        if headers.hasToken("close", in: HTTPFieldName.connection) { return false }
         if version == .http1_1 { return true }
-        return headers.hasToken("keep-alive", in: "Connection")
+        return headers.hasToken("keep-alive", in: HTTPFieldName.connection)
     }
 }

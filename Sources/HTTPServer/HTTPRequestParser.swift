@@ -159,11 +159,11 @@ public struct HTTPRequestParser: Sendable {
     }
 
     private func bodyLength(_ headers: HTTPHeaders, version: HTTPVersion) throws(HTTPParseError) -> Int {
-        if version == .http1_1, headers.count(of: "Host") != 1 {
+        if version == .http1_1, headers.count(of: HTTPFieldName.host) != 1 {
             throw HTTPParseError(.badRequest, "HTTP/1.1 requires exactly one Host header.")
         }
-        let lengths = headers.values(for: "Content-Length")
-        if headers.contains("Transfer-Encoding") {
+        let lengths = headers.values(for: HTTPFieldName.contentLength)
+        if headers.contains(HTTPFieldName.transferEncoding) {
             // Both framings at once is a request-smuggling vector (RFC 9112 §6.1).
             if !lengths.isEmpty { throw HTTPParseError(.badRequest, "Both Content-Length and Transfer-Encoding.") }
             throw HTTPParseError(.notImplemented, "Transfer-Encoding is not supported on requests.")

@@ -21,17 +21,19 @@ public struct HTTPResponse: Sendable {
 
     /// `text/plain; charset=utf-8`.
     public static func text(_ string: String, status: HTTPStatus = .ok) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: .bytes(Array(string.utf8)))
+        HTTPResponse(status: status, headers: [HTTPFieldName.contentType: "text/plain; charset=utf-8"],
+                     body: .bytes(Array(string.utf8)))
     }
 
     /// `text/html; charset=utf-8`.
     public static func html(_ bytes: [UInt8], status: HTTPStatus = .ok) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: .bytes(bytes))
+        HTTPResponse(status: status, headers: [HTTPFieldName.contentType: "text/html; charset=utf-8"],
+                     body: .bytes(bytes))
     }
 
     /// `application/json`.
     public static func json(_ bytes: [UInt8], status: HTTPStatus = .ok) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: .bytes(bytes))
+        HTTPResponse(status: status, headers: [HTTPFieldName.contentType: "application/json"], body: .bytes(bytes))
     }
 
     /// An SSE response: `Content-Type: text/event-stream`, `Cache-Control: no-cache`, `X-Accel-Buffering: no`.
@@ -41,9 +43,9 @@ public struct HTTPResponse: Sendable {
         retryMilliseconds: Int = 2000, open: @escaping @Sendable (StreamWriter) -> Void
     ) -> HTTPResponse {
         let headers: HTTPHeaders = [
-            "Content-Type": "text/event-stream",
-            "Cache-Control": "no-cache",
-            "X-Accel-Buffering": "no",
+            HTTPFieldName.contentType: "text/event-stream",
+            HTTPFieldName.cacheControl: "no-cache",
+            HTTPFieldName.xAccelBuffering: "no",
         ]
         return HTTPResponse(status: .ok, headers: headers, body: .stream { writer in
             writer.write(Array("retry: \(max(0, retryMilliseconds))\n\n".utf8))
@@ -53,7 +55,7 @@ public struct HTTPResponse: Sendable {
 
     /// Whether this is an event stream (gets heartbeats).
     var isEventStream: Bool {
-        guard case .stream = body, let type = headers["Content-Type"] else { return false }
+        guard case .stream = body, let type = headers[HTTPFieldName.contentType] else { return false }
         return type.lowercased().hasPrefix("text/event-stream")
     }
 }

@@ -60,5 +60,5 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let httpVersionNotSupported = HTTPStatus(code: 505, reason: "HTTP Version Not Supported")
 
     /// Whether a response with this status never carries a body (1xx, 204, 304).
-    var forbidsBody: Bool { code < 200 || code == 204 || code == 304 }
+    package var forbidsBody: Bool { code < 200 || code == 204 || code == 304 }
 }

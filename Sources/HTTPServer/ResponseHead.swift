@@ -18,9 +18,10 @@ enum ResponseHead {
         out.append(contentsOf: "\r\n".utf8)
         for field in response.headers {
             // The server owns framing headers, and `X-Content-Type-Options` (written once, below).
-            if HTTPHeaders.sameName(field.name, "Content-Length") || HTTPHeaders.sameName(field.name, "Connection")
-                || HTTPHeaders.sameName(field.name, "Transfer-Encoding")
-                || HTTPHeaders.sameName(field.name, "X-Content-Type-Options") { continue }
+            if HTTPHeaders.sameName(field.name, HTTPFieldName.contentLength)
+                || HTTPHeaders.sameName(field.name, HTTPFieldName.connection)
+                || HTTPHeaders.sameName(field.name, HTTPFieldName.transferEncoding)
+                || HTTPHeaders.sameName(field.name, HTTPFieldName.xContentTypeOptions) { continue }
             // A name must be a token and a value must not hold CR, LF or NUL: otherwise the field is dropped,
             // so no value can split the response.
             guard !field.name.isEmpty, field.name.utf8.allSatisfy(RequestLine.isTokenByte),

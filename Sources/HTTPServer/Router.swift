@@ -63,7 +63,7 @@ public struct Router: HTTPResponder {
             return fallback?.respond(to: request) ?? .now(HTTPError(.notFound, "Not found.").response)
         }
         var response = HTTPError(.methodNotAllowed, "Method not allowed.").response
-        response.headers.add(name: "Allow", value: allowed.sorted().joined(separator: ", "))
+        response.headers.add(name: HTTPFieldName.allow, value: allowed.sorted().joined(separator: ", "))
         return .now(response)
     }
 

@@ -19,7 +19,9 @@ public struct StaticFiles: HTTPResponder {
             self.bytes = bytes
             self.etag = etag
             self.contentType = contentType
-            headers = ["Content-Type": contentType, "ETag": etag, "Cache-Control": "no-cache"]
+            headers = [
+                HTTPFieldName.contentType: contentType, HTTPFieldName.eTag: etag, HTTPFieldName.cacheControl: "no-cache",
+            ]
         }
     }
 
@@ -64,7 +66,7 @@ public struct StaticFiles: HTTPResponder {
         // Only GET and HEAD: files are read-only.
         guard request.method == .get || request.method == .head else {
             var response = HTTPError(.methodNotAllowed, "Method not allowed.").response
-            response.headers.add(name: "Allow", value: "GET, HEAD")
+            response.headers.add(name: HTTPFieldName.allow, value: "GET, HEAD")
             return response
         }
         guard let relative = Self.relativePath(request.path) else {
@@ -72,7 +74,7 @@ public struct StaticFiles: HTTPResponder {
         }
         guard let file = files[relative] else { return HTTPError(.notFound, "Not found.").response }
         let headers = file.headers
-        if let condition = request.headers["If-None-Match"], Self.matches(condition, file.etag) {
+        if let condition = request.headers[HTTPFieldName.ifNoneMatch], Self.matches(condition, file.etag) {
             return HTTPResponse(status: .notModified, headers: headers)
         }
         return HTTPResponse(status: .ok, headers: headers, body: .bytes(file.bytes))

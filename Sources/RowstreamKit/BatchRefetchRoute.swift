@@ -40,7 +40,7 @@ struct BatchRefetchRoute: Sendable {
 
     private static func fragment(_ html: [UInt8]) -> HTTPResponse {
         var response = HTTPResponse.html(html)
-        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        response.headers.replaceOrAdd(name: HTTPFieldName.cacheControl, value: "no-store")
         return response
     }
 }

@@ -26,7 +26,8 @@ struct NoScriptPage: Sendable {
         }
         let page = self, first = start
         let headers: HTTPHeaders = [
-            "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "X-Accel-Buffering": "no",
+            HTTPFieldName.contentType: "text/html; charset=utf-8", HTTPFieldName.cacheControl: "no-store",
+            HTTPFieldName.xAccelBuffering: "no",
         ]
         return .now(HTTPResponse(status: .ok, headers: headers, body: .stream { writer in
             writer.write(page.opening())

@@ -62,13 +62,13 @@ struct RenderedPage: Sendable {
     }
 
     func response(to request: HTTPRequest) -> HTTPResponse {
-        var headers: HTTPHeaders = ["ETag": etag, "Cache-Control": "no-cache"]
-        if let match = request.headers["If-None-Match"], match.split(separator: ",").contains(where: {
+        var headers: HTTPHeaders = [HTTPFieldName.eTag: etag, HTTPFieldName.cacheControl: "no-cache"]
+        if let match = request.headers[HTTPFieldName.ifNoneMatch], match.split(separator: ",").contains(where: {
             $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*"
         }) {
             return HTTPResponse(status: .notModified, headers: headers)
         }
-        headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
+        headers.add(name: HTTPFieldName.contentType, value: "text/html; charset=utf-8")
         return HTTPResponse(status: .ok, headers: headers, body: .bytes(body))
     }
 }

@@ -17,13 +17,18 @@ import Metrics
 public final class RowstreamServer: Sendable {
     /// The port the server listens on (the chosen one when configured with port 0).
     public let port: Int
-    private let server: HTTPServer
+    /// The routes the server answers with; an in-process server (``inProcess(_:pages:configuration:registry:)``)
+    /// has only these.
+    package let responder: any HTTPResponder
+    /// The listening server; nil in-process.
+    private let server: HTTPServer?
     /// The live tables' feeds (``LiveUpdates``), stopped at shutdown.
     private let feeds: [LiveFeed]
     /// Every viewer stream's `heartbeat` events, stopped at shutdown.
     private let heartbeats: StreamHeartbeat
 
-    private init(port: Int, server: HTTPServer, feeds: [LiveFeed], heartbeats: StreamHeartbeat) {
+    private init(port: Int, responder: any HTTPResponder, server: HTTPServer?, feeds: [LiveFeed], heartbeats: StreamHeartbeat) {
+        self.responder = responder
         self.feeds = feeds
         self.heartbeats = heartbeats
         self.port = port
@@ -52,6 +57,22 @@ public final class RowstreamServer: Sendable {
     package static func start(
         _ bindings: [TableBinding], pages: [TablePage] = [], configuration: ServerConfiguration,
         registry: MetricsRegistry
+    ) throws -> RowstreamServer {
+        try make(bindings, pages: pages, configuration: configuration, registry: registry, listen: true)
+    }
+
+    /// The same server with no socket: its ``responder`` answers requests in-process (RowstreamTesting), its live
+    /// feeds and heartbeats run as when listening; ``port`` is 0 and the connection metrics stay 0.
+    package static func inProcess(
+        _ bindings: [TableBinding], pages: [TablePage] = [], configuration: ServerConfiguration,
+        registry: MetricsRegistry = MetricsRegistry()
+    ) throws -> RowstreamServer {
+        try make(bindings, pages: pages, configuration: configuration, registry: registry, listen: false)
+    }
+
+    private static func make(
+        _ bindings: [TableBinding], pages: [TablePage], configuration: ServerConfiguration,
+        registry: MetricsRegistry, listen: Bool
     ) throws -> RowstreamServer {
         try validate(bindings)
         let tables = Dictionary(uniqueKeysWithValues: bindings.map { ($0.name, $0) })
@@ -88,31 +109,37 @@ public final class RowstreamServer: Sendable {
         if let loops = configuration.eventLoopCount { serverConfiguration.eventLoopCount = loops }
         if let cap = configuration.maxConnections { serverConfiguration.maxConnections = cap }
         serverConfiguration.maxConnectionsPerAddress = configuration.maxConnectionsPerAddress
-        let server = HTTPServer(configuration: serverConfiguration, responder: routes.router())
-        let port: Int
-        do {
-            port = try server.start()
-        } catch {
-            heartbeats.stop()
-            throw RowstreamError("cannot listen on \(configuration.host):\(configuration.port): \(error)")
+        let responder = LoggedResponder(inner: routes.router(), logger: configuration.logger)
+        var server: HTTPServer?
+        var port = 0
+        if listen {
+            let listening = HTTPServer(configuration: serverConfiguration, responder: responder)
+            do {
+                port = try listening.start()
+            } catch {
+                heartbeats.stop()
+                throw RowstreamError("cannot listen on \(configuration.host):\(configuration.port): \(error)")
+            }
+            server = listening
         }
-        metrics.observe(server: server, sessions: sessions, feeds: feeds)
-        feeds.forEach { $0.start() }
-        return RowstreamServer(port: port, server: server, feeds: feeds, heartbeats: heartbeats)
+        // Weak: the server's responder owns this registry, so a strong reference would be a cycle.
+        metrics.observe(statistics: { [weak server] in server?.statistics }, sessions: sessions, feeds: feeds)
+        RowstreamLogging.$current.withValue(configuration.logger) { feeds.forEach { $0.start() } }
+        return RowstreamServer(port: port, responder: responder, server: server, feeds: feeds, heartbeats: heartbeats)
     }
 
     /// Stops accepting, ends every open stream (cancelling the loads in flight), finishes in-flight responses,
     /// within the server's bounded grace time. Idempotent.
     public func shutdown() {
         feeds.forEach { $0.stop() }
-        server.shutdown()
+        server?.shutdown()
         heartbeats.stop()
     }
 
     /// Blocks the calling thread until ``shutdown()`` has completed. Call it from a thread of your own or the
     /// main thread, never from an `async` context (it would block a thread of the cooperative pool).
     public func waitUntilShutdown() {
-        server.waitUntilShutdown()
+        server?.waitUntilShutdown()
     }
 
     /// A URL path segment: 1-64 of letters, digits, `-` and `_`.

@@ -35,6 +35,9 @@ public struct ServerConfiguration: Sendable {
     /// Most connections open at once from one client address (past it: `503`). Behind a reverse proxy every viewer
     /// shares the proxy's address: raise it and let the proxy limit per client.
     public var maxConnectionsPerAddress = 4_096
+    /// Where the server reports what it does not hand to a viewer (a loader's unexpected error, an upstream
+    /// failure); by default `rowstream: ...` lines on standard error. See ``RowstreamLogger``.
+    public var logger: any RowstreamLogger = StandardErrorLogger()
 
     /// The defaults above.
     public init() {}

@@ -15,10 +15,12 @@ struct ServerMetrics: Sendable {
     }
 
     /// Connection and stream gauges, and the server's running totals as counters, read at render time.
-    /// The server is read through a weak reference: the server's responder owns this registry, so a strong one
-    /// would be a cycle and the whole server would never be freed (found by LeakSanitizer).
-    func observe(server: HTTPServer, sessions: SessionRegistry, feeds: [LiveFeed]) {
-        let stats: @Sendable () -> HTTPServerStatistics? = { [weak server] in server?.statistics }
+    /// `statistics` must read the server through a weak reference: the server's responder owns this registry, so a
+    /// strong one would be a cycle and the whole server would never be freed (found by LeakSanitizer). It returns
+    /// nil (gauges and totals read 0) in-process or once the server is gone.
+    func observe(
+        statistics stats: @escaping @Sendable () -> HTTPServerStatistics?, sessions: SessionRegistry, feeds: [LiveFeed]
+    ) {
         registry.gaugeFunction("rowstream_connections_open", help: "Open client connections.") {
             Double(stats()?.openConnections ?? 0)
         }

@@ -42,7 +42,7 @@ extension ServerRoutes {
     /// `reset`. Every table finished and none live: 204, so the browser stops. A token is read (decoded, its
     /// sealed cursors opened) off the event loops (`.later`): a client chooses what that costs.
     private func pageStream(_ request: HTTPRequest, page: ResolvedPage) throws(HTTPError) -> HTTPResult {
-        let lastEventID = request.headers["Last-Event-ID"] ?? request.queryValue("lastEventId")
+        let lastEventID = request.headers[HTTPFieldName.lastEventID] ?? request.queryValue("lastEventId")
         let given = lastEventID.map { !$0.isEmpty } == true
         let open: @Sendable () -> HTTPResponse = { [self] in
             pageStreamResponse(page: page, lastEventID: lastEventID, given: given)

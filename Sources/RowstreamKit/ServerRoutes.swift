@@ -62,7 +62,8 @@ struct ServerRoutes {
         router.get("/healthz") { _, _ in .now(.text("ok\n")) }
         router.get("/metrics") { _, _ in
             var response = HTTPResponse.text(metrics.registry.render())
-            response.headers.replaceOrAdd(name: "Content-Type", value: "text/plain; version=0.0.4; charset=utf-8")
+            response.headers.replaceOrAdd(name: HTTPFieldName.contentType,
+                                          value: "text/plain; version=0.0.4; charset=utf-8")
             return .now(response)
         }
         addPageRoutes(to: &router)
@@ -93,7 +94,7 @@ struct ServerRoutes {
     /// A token is read (decoded, its sealed cursor opened) off the event loops (`.later`): a client chooses
     /// what that costs.
     private func stream(_ request: HTTPRequest, table: TableBinding) throws(HTTPError) -> HTTPResult {
-        let lastEventID = request.headers["Last-Event-ID"] ?? request.queryValue("lastEventId")
+        let lastEventID = request.headers[HTTPFieldName.lastEventID] ?? request.queryValue("lastEventId")
         let query = try controlQuery(request, table: table)
         let open: @Sendable () -> HTTPResponse = { [self] in
             streamResponse(table: table, lastEventID: lastEventID, query: query)
@@ -170,7 +171,7 @@ struct ServerRoutes {
             "error": .string("too many refreshes of this table; try again in \(seconds) s"), "retryAfter": .int(seconds),
         ]
         var response = HTTPResponse.json(body.serialized(), status: .tooManyRequests)
-        response.headers.replaceOrAdd(name: "Retry-After", value: String(seconds))
+        response.headers.replaceOrAdd(name: HTTPFieldName.retryAfter, value: String(seconds))
         return response
     }
 

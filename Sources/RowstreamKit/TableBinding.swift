@@ -150,9 +150,9 @@ public struct TableBinding: Sendable {
         return ["interval": interval ?? .null, "refresh": .string("/tables/\(name)/refresh")]
     }
 
-    /// One line on standard error.
-    static func log(_ message: String) {
-        FileHandle.standardError.write(Data("rowstream: \(message)\n".utf8))
+    /// Reports `message` to the serving server's ``ServerConfiguration/logger`` (``RowstreamLogging/current``).
+    package static func log(_ message: String, level: RowstreamLogLevel = .error) {
+        RowstreamLogging.current.log(level, message)
     }
 }
 

@@ -1,6 +1,7 @@
 import Dashboard
 import Foundation
 import HTTPServer
+import HTTPServerTesting
 import TestSupport
 import Testing
 

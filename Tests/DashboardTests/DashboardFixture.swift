@@ -1,10 +1,13 @@
 import Dashboard
 import Foundation
+import HTTPServerTesting
 import TestSupport
 
 /// Starts a real dashboard on 127.0.0.1 port 0 against the demo upstream, with the repository's Public/;
-/// `demo` sets the demo's other options (controls, page, bench stamps, ...).
+/// `demo` sets the demo's other options (controls, page, bench stamps, ...). `inProcess`: the dashboard's own
+/// routes answer only in-process (`InProcessClient(dashboard.responder)`, no port); the demo upstream still listens.
 func startDashboard(
+    inProcess: Bool = false,
     items: Int = 95,
     batchSize: Int = 10,
     latencyMilliseconds: Int = 0,
@@ -22,7 +25,7 @@ func startDashboard(
     configuration.server.heartbeatInterval = .seconds(heartbeatSeconds)
     configuration.server.publicDirectory = publicDirectory
     demo(&configuration.demo)
-    return try Dashboard.start(configuration)
+    return inProcess ? try Dashboard.inProcess(configuration) : try Dashboard.start(configuration)
 }
 
 /// Starts a real dashboard on 127.0.0.1 port 0 serving `config`'s tables, with the repository's Public/;

@@ -1,4 +1,5 @@
 import Dashboard
+import HTTPServerTesting
 import TestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Dashboard
 import Foundation
+import HTTPServerTesting
 import TestSupport
 import Testing
 

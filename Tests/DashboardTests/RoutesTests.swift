@@ -1,29 +1,35 @@
 import Dashboard
 import Foundation
+import HTTPServer
+import HTTPServerTesting
 import TestSupport
 import Testing
 
-@Suite("Dashboard routes, live")
+/// The dashboard's routes in-process (`InProcessClient`, no port of its own); static files, health and metrics live.
+@Suite("Dashboard routes")
 struct RoutesTests {
     @Test("the page's first paint holds the table shell with skeleton rows; ETag answers 304")
     func pageHasSkeletonShell() async throws {
-        let dashboard = try startDashboard(batchSize: 12)
+        let dashboard = try startDashboard(inProcess: true, batchSize: 12)
         defer { dashboard.shutdown() }
-        let page = try await fetch(dashboard.port, "GET", "/")
-        #expect(page.status == 200)
+        let client = InProcessClient(dashboard.responder)
+        let page = await client.get("/")
+        #expect(page.status == .ok)
         #expect(page.headers["content-type"] == "text/html; charset=utf-8")
-        #expect(page.body.contains("id=\"rs-table\""))
-        #expect(page.body.contains("data-stream=\"/tables/customers/stream\""))
-        #expect(page.body.components(separatedBy: "class=\"rs-skeleton\"").count - 1 == 12 + 1, "12 rows + template")
-        #expect(!page.body.contains("<!--rs:"), "every placeholder filled")
+        #expect(page.text.contains("id=\"rs-table\""))
+        #expect(page.text.contains("data-stream=\"/tables/customers/stream\""))
+        #expect(page.text.components(separatedBy: "class=\"rs-skeleton\"").count - 1 == 12 + 1, "12 rows + template")
+        #expect(!page.text.contains("<!--rs:"), "every placeholder filled")
         let etag = try #require(page.headers["etag"])
-        #expect(try await fetch(dashboard.port, "GET", "/", headers: ["If-None-Match": etag]).status == 304)
-        #expect(try await fetch(dashboard.port, "GET", "/index.html").body == page.body)
-        #expect(try await fetch(dashboard.port, "GET", "/tables/customers").body == page.body)
-        #expect(try await fetch(dashboard.port, "GET", "/tables/nope").status == 404)
+        let cached = await client.get("/", headers: ["If-None-Match": etag])
+        #expect(cached.status == .notModified)
+        #expect(cached.body.isEmpty)
+        #expect(await client.get("/index.html").body == page.body)
+        #expect(await client.get("/tables/customers").body == page.body)
+        #expect(await client.get("/tables/nope").status == .notFound)
     }
 
-    @Test("static assets, health and metrics")
+    @Test("live: static assets, health and metrics")
     func assetsHealthMetrics() async throws {
         let dashboard = try startDashboard()
         defer { dashboard.shutdown() }
@@ -56,11 +62,11 @@ struct RoutesTests {
 
     @Test("GET /api/tables lists the table with its columns and stream URL")
     func tableListing() async throws {
-        let dashboard = try startDashboard(batchSize: 7)
+        let dashboard = try startDashboard(inProcess: true, batchSize: 7)
         defer { dashboard.shutdown() }
-        let response = try await fetch(dashboard.port, "GET", "/api/tables")
+        let response = await InProcessClient(dashboard.responder).get("/api/tables")
         #expect(response.headers["content-type"]?.hasPrefix("application/json") == true)
-        let object = try JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any]
+        let object = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
         let tables = try #require(object?["tables"] as? [[String: Any]])
         #expect(tables.count == 1)
         #expect(tables[0]["name"] as? String == "customers")
@@ -72,36 +78,41 @@ struct RoutesTests {
 
     @Test("the JSON page proxy normalizes the upstream's pages to {items, next, done}")
     func pageProxy() async throws {
-        let dashboard = try startDashboard(items: 25, batchSize: 10)
+        let dashboard = try startDashboard(inProcess: true, items: 25, batchSize: 10)
         defer { dashboard.shutdown() }
+        let client = InProcessClient(dashboard.responder)
         var cursor: String? = nil
         var ids: [Int] = []
         for _ in 0..<10 {
             let query = cursor.map { "?cursor=" + ($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "") } ?? ""
-            let response = try await fetch(dashboard.port, "GET", "/api/tables/customers/pages" + query)
-            #expect(response.status == 200)
-            let page = try #require(try JSONSerialization.jsonObject(with: Data(response.body.utf8)) as? [String: Any])
+            let response = await client.get("/api/tables/customers/pages" + query)
+            #expect(response.status == .ok)
+            let page = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
             ids += (page["items"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? Int }
             if page["done"] as? Bool == true { break }
             cursor = page["next"] as? String
         }
         #expect(ids == Array(1...25))
-        let bad = try await fetch(dashboard.port, "GET", "/api/tables/customers/pages?cursor=nonsense")
-        #expect(bad.status == 400, "cursors are sealed: one the server did not hand out never reaches the upstream")
-        #expect(bad.body.contains("cursor is not valid"))
+        let bad = await client.get("/api/tables/customers/pages?cursor=nonsense")
+        #expect(bad.status == .badRequest, "cursors are sealed: one the server did not hand out never reaches the upstream")
+        #expect(bad.text.contains("cursor is not valid"))
     }
 
     @Test("demand for unknown sessions or tables is 404; wrong methods are 405")
     func unknownSessions() async throws {
-        let dashboard = try startDashboard()
+        let dashboard = try startDashboard(inProcess: true)
         defer { dashboard.shutdown() }
+        let client = InProcessClient(dashboard.responder)
         let unknown = "/tables/customers/sessions/0123456789abcdef0123456789abcdef/next"
-        #expect(try await post(dashboard.port, unknown) == 404)
-        #expect(try await post(dashboard.port, "/tables/customers/sessions/<script>/next") == 404)
-        #expect(try await post(dashboard.port, "/tables/nope/sessions/0123456789abcdef0123456789abcdef/reload") == 404)
-        #expect(try await fetch(dashboard.port, "GET", unknown).status == 405)
-        #expect(try await fetch(dashboard.port, "GET", "/tables/nope/stream").status == 404)
-        let hostile = try await fetch(dashboard.port, "GET", "/tables/%3Cscript%3E/stream")
-        #expect(!hostile.body.contains("<script>"))
+        #expect(await client.post(unknown).status == .notFound)
+        #expect(await client.post("/tables/customers/sessions/<script>/next").status == .notFound)
+        #expect(await client.post("/tables/nope/sessions/0123456789abcdef0123456789abcdef/reload").status == .notFound)
+        let wrongMethod = await client.get(unknown)
+        #expect(wrongMethod.status == .methodNotAllowed)
+        #expect(wrongMethod.headers["Allow"] == "POST")
+        #expect(await client.get("/tables/nope/stream").status == .notFound)
+        let hostile = await client.get("/tables/%3Cscript%3E/stream")
+        #expect(hostile.status == .notFound)
+        #expect(!hostile.text.contains("<script>"))
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
+import HTTPServerTesting
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 @testable import HTTPServer
 
 /// Slow and dead consumers: bounded buffers, memory independent of the bytes sent, stalled and reset peers closed.

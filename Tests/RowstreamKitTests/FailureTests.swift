@@ -1,10 +1,15 @@
 import Foundation
 import RowstreamKit
+import RowstreamTesting
 import Synchronization
 import TestSupport
 import Testing
 
-/// Throwing and slow loaders, cancellation, and start-up errors, through the public API only.
+/// An error that is not a `LoadFailure`.
+private struct DirectoryDown: Error, CustomStringConvertible { var description: String { "directory down" } }
+
+/// Throwing and slow loaders, cancellation, and start-up errors, through the public API only: in-process, the
+/// disconnect live.
 @Suite("Code-defined tables: errors and cancellation")
 struct FailureTests {
     @Test("a thrown LoadFailure is an error event with its message; next retries the same token")
@@ -22,16 +27,17 @@ struct FailureTests {
             let batch = Array(everyone[offset..<(offset + 10)])
             return offset == 10 ? .completed(batch) : .items(batch, next: offset + 10)
         }
-        let server = try startServer([peopleTable(source)])
+        let server = try testServer([peopleTable(source)])
         defer { server.shutdown() }
-        let stream = try await SSEClient(port: server.port, path: "/tables/people/stream")
+        let stream = try await server.client.stream("/tables/people/stream")
+        defer { stream.close() }
         let next = try #require(try object(try await stream.next(named: "session").event.data)["next"] as? String)
         var keys = rowKeys(try await stream.next(named: "rows").event.data)
-        #expect(try await post(server.port, next) == 202)
+        #expect(await server.client.post(next).status == .accepted)
         let error = try object(try await stream.next(named: "error").event.data)
         #expect(error["message"] as? String == "The directory is busy.")
         #expect(error["retryable"] as? Bool == true)
-        #expect(try await post(server.port, next) == 202, "Retry")
+        #expect(await server.client.post(next).status == .accepted, "Retry")
         keys += rowKeys(try await stream.next(named: "rows").event.data)
         _ = try await stream.next(named: "complete")
         #expect(keys == (1...20).map { "p\($0)" })
@@ -39,14 +45,42 @@ struct FailureTests {
 
     @Test("any other error is a retryable 'Loading rows failed' with its description")
     func otherError() async throws {
-        struct DirectoryDown: Error, CustomStringConvertible { var description: String { "directory down" } }
         let source = BatchSource<Person, Int>(initialToken: 0) { _ in throw DirectoryDown() }
-        let server = try startServer([peopleTable(source)])
+        let logger = RecordingLogger()
+        var configuration = ServerConfiguration()
+        configuration.logger = logger
+        let server = try RowstreamTestServer([peopleTable(source)], configuration: configuration)
         defer { server.shutdown() }
-        let stream = try await SSEClient(port: server.port, path: "/tables/people/stream")
+        let stream = try await server.client.stream("/tables/people/stream")
+        defer { stream.close() }
         let error = try object(try await stream.next(named: "error").event.data)
         #expect(error["message"] as? String == "Loading rows failed: directory down")
         #expect(error["retryable"] as? Bool == true)
+        #expect(logger.messages == ["error: table people: Loading rows failed: directory down"],
+                "reported to the configured logger, not standard error")
+    }
+
+    @Test("live: a loader's unexpected error reaches the configured logger from the server's own tasks")
+    func otherErrorLoggedLive() async throws {
+        let loads = Counter()
+        let source = BatchSource<Person, Int>(initialToken: 0) { offset in
+            loads.increment()
+            if offset == 0 { return .items(people(2), next: 2) }
+            throw DirectoryDown()
+        }
+        let logger = RecordingLogger()
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.eventLoopCount = 2
+        configuration.logger = logger
+        let server = try RowstreamServer.start([peopleTable(source)], configuration: configuration)
+        defer { server.shutdown() }
+        let stream = try await SSEClient(port: server.port, path: "/tables/people/stream")
+        let next = try #require(try object(try await stream.next(named: "session").event.data)["next"] as? String)
+        _ = try await stream.next(named: "rows")
+        #expect(try await post(server.port, next) == 202, "the second load starts from a POST on an event loop")
+        _ = try await stream.next(named: "error")
+        #expect(logger.messages == ["error: table people: Loading rows failed: directory down"])
     }
 
     @Test("a next token too long to seal is an error event when it is made, not an unreadable position later")
@@ -55,16 +89,17 @@ struct FailureTests {
         let source = BatchSource<Person, String>(initialToken: "") { token in
             token.isEmpty ? .items(people(2), next: long) : .completed([])
         }
-        let server = try startServer([peopleTable(source)])
+        let server = try testServer([peopleTable(source)])
         defer { server.shutdown() }
-        let stream = try await SSEClient(port: server.port, path: "/tables/people/stream")
+        let stream = try await server.client.stream("/tables/people/stream")
+        defer { stream.close() }
         let error = try object(try await stream.next(named: "error").event.data)
         #expect((error["message"] as? String)?.hasPrefix("The next token is too long to hand out (3502 bytes") == true,
                 "\(error)")
         #expect(error["retryable"] as? Bool == false)
     }
 
-    @Test("closing a viewer's stream cancels its pending load (Task cancellation reaches the loader)")
+    @Test("live: closing a viewer's stream cancels its pending load (Task cancellation reaches the loader)")
     func closeCancelsLoad() async throws {
         let started = Counter(), cancelled = Counter()
         let source = BatchSource<Person, Int>(initialToken: 0) { offset in
@@ -94,11 +129,11 @@ struct FailureTests {
     ])
     func startErrors(names: [String]) {
         let bindings = names.map { peopleTable(offsetSource(people(1)), name: $0) }
-        #expect(throws: RowstreamError.self) { try startServer(bindings) }
+        #expect(throws: RowstreamError.self) { try testServer(bindings) }
     }
 
     @Test("a batch size outside 1...500 is refused")
     func badBatchSize() {
-        #expect(throws: RowstreamError.self) { try startServer([peopleTable(offsetSource(people(1)), batchSize: 0)]) }
+        #expect(throws: RowstreamError.self) { try testServer([peopleTable(offsetSource(people(1)), batchSize: 0)]) }
     }
 }

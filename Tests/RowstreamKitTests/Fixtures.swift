@@ -1,7 +1,9 @@
 import Foundation
-import TestSupport
+import HTTPServerTesting
 import RowstreamKit
+import RowstreamTesting
 import Synchronization
+import TestSupport
 
 /// A person of the in-memory directory the tests serve.
 struct Person: Sendable {
@@ -62,6 +64,22 @@ func startServer(_ bindings: [TableBinding]) throws -> RowstreamServer {
     return try RowstreamServer.start(bindings, configuration: configuration)
 }
 
+/// `bindings` served in-process (no socket), as a library user tests theirs.
+func testServer(_ bindings: [TableBinding]) throws -> RowstreamTestServer {
+    try RowstreamTestServer(bindings)
+}
+
+extension InProcessClient {
+    /// Opens the event stream at `target`; fails the test when it answers without one.
+    func stream(_ target: String, lastEventID: String? = nil) async throws -> InProcessStream {
+        let response = await get(target, headers: lastEventID.map { ["Last-Event-ID": $0] } ?? [:])
+        guard let stream = response.stream else {
+            throw TestConnection.Failure(description: "\(target): \(response.status), no stream: \(response.text)")
+        }
+        return stream
+    }
+}
+
 /// A JSON object's fields.
 func object(_ text: String) throws -> [String: Any] {
     let value = try JSONSerialization.jsonObject(with: Data(text.utf8))
@@ -81,4 +99,11 @@ final class Counter: Sendable {
     private let value = Mutex(0)
     func increment() { value.withLock { $0 += 1 } }
     var count: Int { value.withLock { $0 } }
+}
+
+/// Keeps every line the server logs. Thread-safe: one `Mutex`.
+final class RecordingLogger: RowstreamLogger {
+    private let lines = Mutex<[String]>([])
+    func log(_ level: RowstreamLogLevel, _ message: String) { lines.withLock { $0.append("\(level): \(message)") } }
+    var messages: [String] { lines.withLock { $0 } }
 }

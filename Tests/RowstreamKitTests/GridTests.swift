@@ -1,9 +1,10 @@
 import Foundation
 import RowstreamKit
+import RowstreamTesting
 import TestSupport
 import Testing
 
-/// A code-defined grid table, live on port 0.
+/// A code-defined grid table, in-process.
 @Suite("Grid layout in code-defined tables")
 struct GridTests {
     @Test("cards carry the template's title and image; the session and the page say grid; skeleton cards first")
@@ -15,9 +16,10 @@ struct GridTests {
             row.cardImage = person.id == 1 ? "https://example.com/\(person.id).png" : nil
             row.badge(person.status)
         }
-        let server = try startServer([table])
+        let server = try testServer([table])
         defer { server.shutdown() }
-        let stream = try await SSEClient(port: server.port, path: "/tables/cards/stream")
+        let stream = try await server.client.stream("/tables/cards/stream")
+        defer { stream.close() }
         #expect(try object(try await stream.next(named: "session").event.data)["layout"] as? String == "grid")
         let rows = try await stream.next(named: "rows").event.data
         #expect(rowKeys(rows) == ["p1", "p2", "p3"])
@@ -25,8 +27,8 @@ struct GridTests {
         #expect(rows.contains("<td class=\"rs-card-title\">&lt;b&gt;Bold&lt;/b&gt; &amp; co</td>"))
         #expect(rows.contains("<span class=\"rs-monogram\" aria-hidden=\"true\">P2</span>"))
         #expect(rows.contains("data-label=\"Status\""))
-        let page = try await fetch(server.port, "GET", "/tables/cards")
-        #expect(page.body.contains("data-layout=\"grid\""))
-        #expect(page.body.contains("<tbody id=\"rs-pending\"><tr class=\"rs-skeleton rs-card\""))
+        let page = await server.client.get("/tables/cards").text
+        #expect(page.contains("data-layout=\"grid\""))
+        #expect(page.contains("<tbody id=\"rs-pending\"><tr class=\"rs-skeleton rs-card\""))
     }
 }

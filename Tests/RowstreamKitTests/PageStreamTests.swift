@@ -1,11 +1,21 @@
 import Foundation
 import RowstreamKit
+import RowstreamTesting
 import TestSupport
 import Testing
 
-/// Several tables on one page over one event stream (``TablePage``), live on port 0, public API only.
+/// Several tables on one page over one event stream (``TablePage``), public API only: the stream live on port 0,
+/// the page and listings in-process.
 @Suite("Pages: several tables on one stream")
 struct PageStreamTests {
+    /// The tables and page of ``start()``, in-process.
+    static func testServer() throws -> RowstreamTestServer {
+        try RowstreamTestServer(
+            [peopleTable(offsetSource(people(25)), name: "big"), peopleTable(offsetSource(people(5)), name: "small")],
+            pages: [TablePage(name: "both", title: "Both <tables>", tables: ["big", "small"])]
+        )
+    }
+
     /// Two tables: `big` (25 people, 3 batches) and `small` (5 people, one batch), on the page `both`.
     static func start() throws -> RowstreamServer {
         var configuration = ServerConfiguration()
@@ -124,27 +134,28 @@ struct PageStreamTests {
 
     @Test("the page paints every table's skeletons; /api/pages and /api/tables list it; an unknown page is 404")
     func pageAndListing() async throws {
-        let server = try Self.start()
+        let server = try Self.testServer()
         defer { server.shutdown() }
-        let page = try await fetch(server.port, "GET", "/pages/both")
-        #expect(page.status == 200)
-        #expect(page.body.contains("<title>Both &lt;tables&gt; · Rowstream</title>"))
-        #expect(page.body.contains("data-stream=\"/pages/both/stream\""))
+        let response = await server.client.get("/pages/both")
+        let page = response.text
+        #expect(response.status == .ok)
+        #expect(page.contains("<title>Both &lt;tables&gt; · Rowstream</title>"))
+        #expect(page.contains("data-stream=\"/pages/both/stream\""))
         for table in ["big", "small"] {
-            #expect(page.body.contains("<section class=\"rs-panel\" data-rs-table=\"\(table)\""))
-            let pending = try #require(page.body.range(of: "<tbody id=\"rs-pending--\(table)\">"))
-            #expect(page.body[pending.upperBound...].hasPrefix("<tr class=\"rs-skeleton\""))
+            #expect(page.contains("<section class=\"rs-panel\" data-rs-table=\"\(table)\""))
+            let pending = try #require(page.range(of: "<tbody id=\"rs-pending--\(table)\">"))
+            #expect(page[pending.upperBound...].hasPrefix("<tr class=\"rs-skeleton\""))
         }
-        #expect(!page.body.contains("id=\"rs-rows\""), "ids are unique per table")
-        let single = try await fetch(server.port, "GET", "/tables/small").body
+        #expect(!page.contains("id=\"rs-rows\""), "ids are unique per table")
+        let single = await server.client.get("/tables/small").text
         #expect(single.contains("<a href=\"/pages/both\">Both &lt;tables&gt;</a>"), "the table's page links the page")
-        let pages = try object(try await fetch(server.port, "GET", "/api/pages").body)
+        let pages = try object(await server.client.get("/api/pages").text)
         let entry = try #require((pages["pages"] as? [[String: Any]])?.first)
         #expect(entry["stream"] as? String == "/pages/both/stream")
         #expect(entry["tables"] as? [String] == ["big", "small"])
-        #expect(try object(try await fetch(server.port, "GET", "/api/tables").body)["pages"] != nil)
-        #expect(try await fetch(server.port, "GET", "/pages/nope").status == 404)
-        #expect(try await fetch(server.port, "GET", "/pages/nope/stream").status == 404)
+        #expect(try object(await server.client.get("/api/tables").text)["pages"] != nil)
+        #expect(await server.client.get("/pages/nope").status == .notFound)
+        #expect(await server.client.get("/pages/nope/stream").status == .notFound)
     }
 
     @Test("pages are checked at start: unknown or repeated tables, bad or repeated names", arguments: [
@@ -155,11 +166,8 @@ struct PageStreamTests {
         [TablePage(name: "p", title: "P", tables: ["big"]), TablePage(name: "p", title: "Q", tables: ["big"])],
     ])
     func invalidPages(pages: [TablePage]) {
-        var configuration = ServerConfiguration()
-        configuration.port = 0
         #expect(throws: RowstreamError.self) {
-            let server = try RowstreamServer.start([peopleTable(offsetSource(people(5)), name: "big")], pages: pages,
-                                                   configuration: configuration)
+            let server = try RowstreamTestServer([peopleTable(offsetSource(people(5)), name: "big")], pages: pages)
             server.shutdown()
         }
     }

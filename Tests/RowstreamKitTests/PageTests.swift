@@ -1,49 +1,55 @@
 import Foundation
+import HTTPServerTesting
 import RowstreamKit
+import RowstreamTesting
 import TestSupport
 import Testing
 
-/// The page, the listing, the no-script page and row refetch for code-defined tables, live on port 0.
+/// The page, the listing and row refetch for code-defined tables in-process; the no-script page live on port 0.
 @Suite("Code-defined tables: page, listing, no-script page, refetch")
 struct PageTests {
     @Test("the page shows skeleton rows shaped like the template's columns; /api/tables lists every binding")
     func pageAndListing() async throws {
-        let server = try startServer([
+        let server = try testServer([
             peopleTable(offsetSource(people(5)), batchSize: 7),
             peopleTable(offsetSource(people(5)), name: "others"),
         ])
         defer { server.shutdown() }
         for path in ["/", "/tables/people"] {
-            let page = try await fetch(server.port, "GET", path)
-            #expect(page.status == 200)
-            #expect(page.body.contains("data-stream=\"/tables/people/stream\""))
-            #expect(page.body.contains("People &lt;&amp;&gt;"), "the title is escaped")
-            #expect(page.body.components(separatedBy: "<tr class=\"rs-skeleton\"").count - 1 == 7 + 1,
+            let response = await server.client.get(path)
+            let page = response.text
+            #expect(response.status == .ok)
+            #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
+            #expect(page.contains("data-stream=\"/tables/people/stream\""))
+            #expect(page.contains("People &lt;&amp;&gt;"), "the title is escaped")
+            #expect(page.components(separatedBy: "<tr class=\"rs-skeleton\"").count - 1 == 7 + 1,
                     "a batch of skeleton rows, plus the template row")
-            #expect(page.body.contains("<th scope=\"col\" class=\"rs-c rs-date\">Joined</th>"))
+            #expect(page.contains("<th scope=\"col\" class=\"rs-c rs-date\">Joined</th>"))
         }
-        let listing = try object(try await fetch(server.port, "GET", "/api/tables").body)
+        #expect(await server.client.execute(.head, "/").body.isEmpty, "HEAD: the headers only")
+        let listing = try object(await server.client.get("/api/tables").text)
         let tables = try #require(listing["tables"] as? [[String: Any]])
         #expect(tables.map { $0["name"] as? String } == ["people", "others"])
         #expect(tables[0]["pages"] == nil, "code-defined tables have no JSON page proxy")
-        #expect(try await fetch(server.port, "GET", "/api/tables/people/pages").status == 404)
-        #expect(try await fetch(server.port, "GET", "/tables/nobody").status == 404)
+        #expect(await server.client.get("/api/tables/people/pages").status == .notFound)
+        #expect(await server.client.get("/tables/nobody").status == .notFound)
     }
 
     @Test("GET /tables/NAME/rows?after=TOKEN refetches the batch after a resume token")
     func refetch() async throws {
-        let server = try startServer([peopleTable(offsetSource(people(25)))])
+        let server = try testServer([peopleTable(offsetSource(people(25)))])
         defer { server.shutdown() }
-        let stream = try await SSEClient(port: server.port, path: "/tables/people/stream")
+        let stream = try await server.client.stream("/tables/people/stream")
+        defer { stream.close() }
         let first = try await stream.next(named: "rows").event
         let token = try #require(first.id)
-        let again = try await fetch(server.port, "GET", "/tables/people/rows?after=")
-        #expect(rowKeys(again.body) == rowKeys(first.data))
-        let second = try await fetch(server.port, "GET", "/tables/people/rows?after=\(token)")
-        #expect(second.status == 200)
-        #expect(rowKeys(second.body) == (11...20).map { "p\($0)" })
-        #expect(second.body.contains("data-index=\"10\""))
-        #expect(try await fetch(server.port, "GET", "/tables/people/rows?after=garbage").status == 400)
+        let again = await server.client.get("/tables/people/rows?after=")
+        #expect(rowKeys(again.text) == rowKeys(first.data))
+        let second = await server.client.get("/tables/people/rows?after=\(token)")
+        #expect(second.status == .ok)
+        #expect(rowKeys(second.text) == (11...20).map { "p\($0)" })
+        #expect(second.text.contains("data-index=\"10\""))
+        #expect(await server.client.get("/tables/people/rows?after=garbage").status == .badRequest)
     }
 
     @Test("the no-script page streams the rows and links to the next page")

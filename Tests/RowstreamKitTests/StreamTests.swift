@@ -1,16 +1,20 @@
 import Foundation
+import HTTPServerTesting
 import RowstreamKit
+import RowstreamTesting
 import TestSupport
 import Testing
 
-/// A code-defined table through the whole protocol, live on port 0, using only the public API.
+/// A code-defined table through the whole protocol, using only the public API: in-process (RowstreamTesting), and
+/// the reconnect live on port 0.
 @Suite("Code-defined tables, end to end")
 struct StreamTests {
     @Test("every row once, in order, with typed and escaped cells; complete; a finished stream answers 204")
     func everyRowOnce() async throws {
-        let server = try startServer([peopleTable(offsetSource(people(25)))])
+        let server = try testServer([peopleTable(offsetSource(people(25)))])
         defer { server.shutdown() }
-        let stream = try await SSEClient(port: server.port, path: "/tables/people/stream")
+        let stream = try await server.client.stream("/tables/people/stream")
+        defer { stream.close() }
         let session = try object(try await stream.next(named: "session").event.data)
         let next = try #require(session["next"] as? String)
         let columns = try #require(session["columns"] as? [[String: Any]])
@@ -24,7 +28,7 @@ struct StreamTests {
             let rows = try await stream.next(named: "rows").event
             html += rows.data
             keys += rowKeys(rows.data)
-            if batch < 2 { #expect(try await post(server.port, next) == 202) }
+            if batch < 2 { #expect(await server.client.post(next).status == .accepted) }
         }
         #expect(keys == (1...25).map { "p\($0)" })
         #expect(html.contains("&lt;b&gt;Bold&lt;/b&gt; &amp; co"), "text is escaped")
@@ -36,13 +40,14 @@ struct StreamTests {
         #expect(html.contains(">2,000</td>"), "numbers are grouped")
         let complete = try await stream.next(named: "complete").event
         #expect(try object(complete.data)["total"] as? Int == 25)
-        #expect(try await stream.next() == nil)
+        #expect(try await stream.nextEvent() == nil)
 
-        let again = try await SSEClient(port: server.port, path: "/tables/people/stream", lastEventID: complete.id)
-        #expect(again.status == 204)
+        let again = await server.client.get("/tables/people/stream", headers: ["Last-Event-ID": complete.id ?? ""])
+        #expect(again.status == .noContent)
+        #expect(again.stream == nil)
     }
 
-    @Test("a reconnect with Last-Event-ID resumes after the last batch; a custom Codable token round-trips")
+    @Test("live: a reconnect with Last-Event-ID resumes after the last batch; a custom Codable token round-trips")
     func resume() async throws {
         struct Cursor: Codable, Sendable, Equatable { var page: Int; var tag: String }
         let everyone = people(30)
@@ -72,14 +77,15 @@ struct StreamTests {
 
     @Test("reload starts over: reset, then the first rows again")
     func reload() async throws {
-        let server = try startServer([peopleTable(offsetSource(people(30)))])
+        let server = try testServer([peopleTable(offsetSource(people(30)))])
         defer { server.shutdown() }
-        let stream = try await SSEClient(port: server.port, path: "/tables/people/stream")
+        let stream = try await server.client.stream("/tables/people/stream")
+        defer { stream.close() }
         let session = try object(try await stream.next(named: "session").event.data)
         #expect(rowKeys(try await stream.next(named: "rows").event.data).first == "p1")
-        #expect(try await post(server.port, try #require(session["next"] as? String)) == 202)
+        #expect(await server.client.post(try #require(session["next"] as? String)).status == .accepted)
         #expect(rowKeys(try await stream.next(named: "rows").event.data).first == "p11")
-        #expect(try await post(server.port, try #require(session["reload"] as? String)) == 202)
+        #expect(await server.client.post(try #require(session["reload"] as? String)).status == .accepted)
         _ = try await stream.next(named: "reset")
         #expect(rowKeys(try await stream.next(named: "rows").event.data).first == "p1")
     }
@@ -90,16 +96,17 @@ struct StreamTests {
         let source = BatchSource<Person, Int>.pages { page in
             Array(everyone.dropFirst((page - 1) * 5).prefix(5))
         }
-        let server = try startServer([peopleTable(source, batchSize: 5)])
+        let server = try testServer([peopleTable(source, batchSize: 5)])
         defer { server.shutdown() }
-        let stream = try await SSEClient(port: server.port, path: "/tables/people/stream")
+        let stream = try await server.client.stream("/tables/people/stream")
+        defer { stream.close() }
         let next = try #require(try object(try await stream.next(named: "session").event.data)["next"] as? String)
         var keys: [String] = []
         for _ in 0..<10 {
             let (event, _) = try await stream.next(named: "rows")
             keys += rowKeys(event.data)
             if event.data.hasSuffix("<!--rs:last-->") { break }
-            #expect(try await post(server.port, next) == 202)
+            #expect(await server.client.post(next).status == .accepted)
         }
         _ = try await stream.next(named: "complete")
         #expect(keys == (1...12).map { "p\($0)" })
@@ -107,9 +114,10 @@ struct StreamTests {
 
     @Test("an empty in-memory source completes at once with total 0")
     func emptySource() async throws {
-        let server = try startServer([peopleTable(BatchSource.array([Person](), batchSize: 10))])
+        let server = try testServer([peopleTable(BatchSource.array([Person](), batchSize: 10))])
         defer { server.shutdown() }
-        let stream = try await SSEClient(port: server.port, path: "/tables/people/stream")
+        let stream = try await server.client.stream("/tables/people/stream")
+        defer { stream.close() }
         let (rows, _) = try await stream.next(named: "rows")
         #expect(rowKeys(rows.data).isEmpty)
         #expect(try object(try await stream.next(named: "complete").event.data)["total"] as? Int == 0)

@@ -1,17 +1,5 @@
 import Foundation
-
-/// An event as the WHATWG event-stream parser dispatches it.
-public struct ReceivedEvent: Equatable, Sendable {
-    public var event: String
-    public var data: String
-    public var id: String?
-
-    public init(event: String, data: String, id: String?) {
-        self.event = event
-        self.data = data
-        self.id = id
-    }
-}
+import HTTPServerTesting
 
 /// Reads a text/event-stream the way a browser does, through `SSEParser` over a `TestConnection`. Remembers the
 /// last event id, as EventSource does for Last-Event-ID.
@@ -63,4 +51,20 @@ public func rowKeys(_ html: String) -> [String] {
         rest = after[end...]
     }
     return keys
+}
+
+extension TestConnection {
+    /// The next event `parser` dispatches from this connection's lines, or nil when the stream ends. Comments
+    /// (heartbeats) in between are skipped (and kept in `parser.comments`). Bounded: throws when no event has come
+    /// within `timeoutSeconds` (a stream that only sends `: ping` never times out a single read).
+    public func readEvent(_ parser: inout SSEParser) async throws -> ReceivedEvent? {
+        let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
+        while let line = try await readLine() {
+            if let event = parser.feed(line[...]) { return event }
+            guard ContinuousClock.now < deadline else {
+                throw Failure(description: "no event within \(timeoutSeconds) s (only \(parser.comments.count) comments)")
+            }
+        }
+        return nil
+    }
 }

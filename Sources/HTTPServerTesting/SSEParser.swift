@@ -1,7 +1,20 @@
+/// An event as the WHATWG event-stream parser dispatches it.
+public struct ReceivedEvent: Equatable, Sendable {
+    public var event: String
+    public var data: String
+    public var id: String?
+
+    public init(event: String, data: String, id: String?) {
+        self.event = event
+        self.data = data
+        self.id = id
+    }
+}
+
 /// The WHATWG event-stream parser as a value, fed one line at a time (without its line terminator): fields
 /// `event`, `data`, `id` and `retry`; comment lines (`: ping` heartbeats) are collected and may appear anywhere,
 /// between events or inside one. The one parser every test that reads a stream goes through (`SSEClient`,
-/// `TestConnection.readEvent`), so no test breaks on a heartbeat it did not expect.
+/// `TestConnection.readEvent`, `InProcessStream`), so no test breaks on a heartbeat it did not expect.
 public struct SSEParser: Sendable {
     /// The last `id` field seen, as EventSource keeps it for Last-Event-ID.
     public private(set) var lastEventID: String?
@@ -53,21 +66,5 @@ public struct SSEParser: Sendable {
         var value = line[line.index(after: colon)...]
         if value.first == " " { value = value.dropFirst() }
         return (line[..<colon], String(value))
-    }
-}
-
-extension TestConnection {
-    /// The next event `parser` dispatches from this connection's lines, or nil when the stream ends. Comments
-    /// (heartbeats) in between are skipped (and kept in `parser.comments`). Bounded: throws when no event has come
-    /// within `timeoutSeconds` (a stream that only sends `: ping` never times out a single read).
-    public func readEvent(_ parser: inout SSEParser) async throws -> ReceivedEvent? {
-        let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
-        while let line = try await readLine() {
-            if let event = parser.feed(line[...]) { return event }
-            guard ContinuousClock.now < deadline else {
-                throw Failure(description: "no event within \(timeoutSeconds) s (only \(parser.comments.count) comments)")
-            }
-        }
-        return nil
     }
 }

@@ -1,0 +1,31 @@
+/// The header field names the server and the library read or write, as named constants (in the manner of
+/// swift-http-types' `HTTPField.Name`): `headers[HTTPFieldName.contentType]`, `[HTTPFieldName.allow: "GET"]`.
+/// Spelled as RFC 9110 and the specs naming them do; lookups are case-insensitive (``HTTPHeaders``).
+public enum HTTPFieldName {
+    /// RFC 9110 §10.2.1.
+    public static let allow = "Allow"
+    /// RFC 9111 §5.2.
+    public static let cacheControl = "Cache-Control"
+    /// RFC 9110 §7.6.1.
+    public static let connection = "Connection"
+    /// RFC 9110 §8.6.
+    public static let contentLength = "Content-Length"
+    /// RFC 9110 §8.3.
+    public static let contentType = "Content-Type"
+    /// RFC 9110 §8.8.3.
+    public static let eTag = "ETag"
+    /// RFC 9110 §7.2.
+    public static let host = "Host"
+    /// RFC 9110 §13.1.2.
+    public static let ifNoneMatch = "If-None-Match"
+    /// The WHATWG HTML standard's server-sent events: the last event id a reconnecting client saw.
+    public static let lastEventID = "Last-Event-ID"
+    /// RFC 9110 §10.2.3.
+    public static let retryAfter = "Retry-After"
+    /// RFC 9112 §6.1.
+    public static let transferEncoding = "Transfer-Encoding"
+    /// nginx: `no` turns off its response buffering (an event stream must reach the viewer at once).
+    public static let xAccelBuffering = "X-Accel-Buffering"
+    /// The Fetch standard: `nosniff` stops browsers guessing a content type.
+    public static let xContentTypeOptions = "X-Content-Type-Options"
+}
