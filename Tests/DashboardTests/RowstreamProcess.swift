@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import TestSupport
 
 /// The `rowstream` executable as the tests run it: beside the test bundle in the build folder
@@ -14,14 +15,7 @@ enum RowstreamProcess {
     /// at once, so a process filling one while the test waits on the other cannot deadlock.
     static func run(_ arguments: [String], environment: [String: String] = [:],
                     limit: Duration = .seconds(60)) async throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
+        let (process, output, errors) = try launch(arguments, environment: environment)
         let pid = process.processIdentifier
         defer { if process.isRunning { kill(pid, SIGKILL) } }
         let watchdog = DispatchWorkItem { if process.isRunning { kill(pid, SIGKILL) } }
@@ -32,6 +26,65 @@ enum RowstreamProcess {
         let (outData, errData) = try await (out, err)
         try await offPool { process.waitUntilExit() }
         return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Starts rowstream with `arguments` (the environment plus `environment`), its stdout and stderr on pipes.
+    private static func launch(_ arguments: [String],
+                               environment: [String: String]) throws -> (process: Process, output: Pipe, errors: Pipe) {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        return (process, output, errors)
+    }
+
+    /// Starts a rowstream server (`arguments` should include `--port 0`) and reads its banner for the port. Its
+    /// stderr is drained from the start and the rest of its stdout after the banner, so it never blocks writing
+    /// either. The caller stops it by its PID: `defer { server.kill() }`, and `terminate()` to test a shutdown.
+    static func start(_ arguments: [String], environment: [String: String] = [:]) async throws -> Server {
+        let (process, output, errors) = try launch(arguments, environment: environment)
+        let pid = process.processIdentifier
+        let standardError = Task { try await offPool { String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) } }
+        // The banner, read to its newline (a pipe may hand it over in pieces); a missing or cut one fails the test.
+        let banner = try await offPool { firstLine(of: output) }
+        Task { _ = try await offPool { output.fileHandleForReading.readDataToEndOfFile() } }
+        guard let port = port(inBanner: banner) else {
+            if process.isRunning { Glibc.kill(pid, SIGKILL) }
+            throw TestConnection.Failure(description: "no port in the banner: \(banner)")
+        }
+        return Server(process: process, port: port, standardError: standardError)
+    }
+
+    /// A rowstream server a test started (`start`). Every wait is bounded; signals go to its PID.
+    struct Server: Sendable {
+        let process: Process
+        /// The port its banner names.
+        let port: Int
+        fileprivate let standardError: Task<String, any Error>
+
+        var pid: Int32 { process.processIdentifier }
+
+        /// Asks it to shut down (SIGTERM).
+        func terminate() { Glibc.kill(pid, SIGTERM) }
+
+        /// Kills it (SIGKILL) if it still runs.
+        func kill() { if process.isRunning { Glibc.kill(pid, SIGKILL) } }
+
+        /// Its exit status once it has exited within `limit`, or nil while it still runs.
+        func exitStatus(within limit: Duration) async -> Int32? {
+            guard await eventually(timeout: limit, { !process.isRunning }) else { return nil }
+            return process.terminationStatus
+        }
+
+        /// Everything it wrote to stderr, once it has exited (stop it first); killed if it still runs after `limit`.
+        func errors(within limit: Duration = .seconds(60)) async throws -> String {
+            if await exitStatus(within: limit) == nil { kill() }
+            return try await standardError.value
+        }
     }
 
     /// Reads `pipe` up to the first newline (the banner), or to its end; at most 64 KiB. Blocks: call off the pool.
