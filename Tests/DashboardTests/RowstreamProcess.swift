@@ -87,6 +87,14 @@ enum RowstreamProcess {
         }
     }
 
+    /// Writes `text` to a new file in the temporary folder (a config for `--config`); returns its path. The caller
+    /// removes it.
+    static func temporaryFile(_ text: String) throws -> String {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rowstream-\(UUID().uuidString).json").path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
     /// Reads `pipe` up to the first newline (the banner), or to its end; at most 64 KiB. Blocks: call off the pool.
     static func firstLine(of pipe: Pipe) -> String {
         var bytes = Data()

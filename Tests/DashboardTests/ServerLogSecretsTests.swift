@@ -19,8 +19,7 @@ struct ServerLogSecretsTests {
               "items": "results", "columns": [{"path": "name"}], "checks": {"errorPath": "error"},
               "pagination": {"style": "offset"}}]}
             """
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rowstream-\(UUID().uuidString).json").path
-        try Data(config.utf8).write(to: URL(fileURLWithPath: path))
+        let path = try RowstreamProcess.temporaryFile(config)
         defer { try? FileManager.default.removeItem(atPath: path) }
 
         try #require(RowstreamProcess.isBuilt, "build the rowstream product first")
