@@ -41,7 +41,9 @@ struct ConfigPromiseTests {
 
     /// A config of one table `items` over `upstream`'s `/v1/items` (offset style ending on a short page, batches
     /// of 5, no cache); `request`, `table` and `root` add members to the request, the table and the file.
-    static func config(_ upstream: FixtureServer, request: String = "", table: String = "", root: String = "") -> String {
+    static func config(
+        _ upstream: FixtureServer, request: String = "", table: String = "", root: String = ""
+    ) -> String {
         """
         {"tables": [{"name": "items", "batchSize": 5,
           "request": {"url": "\(upstream.baseURL)/v1/items"\(request)},

@@ -59,12 +59,16 @@ public indirect enum FixtureReply: Sendable {
     /// A 302 to `location`.
     case redirect(to: String, headers: [(name: String, value: String)] = [])
 
-    public static func json(_ text: String, status: Int = 200, headers: [(name: String, value: String)] = []) -> FixtureReply {
+    public static func json(
+        _ text: String, status: Int = 200, headers: [(name: String, value: String)] = []
+    ) -> FixtureReply {
         json(Array(text.utf8), status: status, headers: headers)
     }
 
     /// A JSON answer: `Content-Type: application/json`, then `headers`.
-    public static func json(_ bytes: [UInt8], status: Int = 200, headers: [(name: String, value: String)] = []) -> FixtureReply {
+    public static func json(
+        _ bytes: [UInt8], status: Int = 200, headers: [(name: String, value: String)] = []
+    ) -> FixtureReply {
         .respond(status: status, headers: [("Content-Type", "application/json")] + headers, body: bytes)
     }
 }
