@@ -31,15 +31,17 @@ import Testing
     }
 
     @Test func reloadCancelsTheTaskOfTheLoadInFlight() async throws {
-        let cancelled = Atomic<Bool>(false)
+        // The first load waits at a gate the test never releases before the end (no clock to race): the gate
+        // counts whether its task was cancelled while it waited.
+        let gate = ReplyGate()
+        defer { gate.releaseAll() }
         let calls = Atomic<Int>(0)
         let recorder = EventRecorder<Int, Int>()
         let source = BatchesDataSource<Int, Int>(
             initialToken: 1, clock: ManualClock(),
             loader: { page in
                 if calls.wrappingAdd(1, ordering: .relaxed).oldValue == 0 {
-                    // Wait (bounded) for the reload to cancel this task.
-                    do { try await Task.sleep(for: .seconds(10)) } catch { cancelled.store(true, ordering: .relaxed) }
+                    _ = await gate.pass()
                     throw CancellationError()
                 }
                 return .completed([page])
@@ -49,7 +51,7 @@ import Testing
         // Reload only once the first load is inside the loader; before that, a cancelled task may never call it.
         try #require(await eventually { calls.load(ordering: .relaxed) == 1 }, "the first load started")
         source.reload()
-        try #require(await eventually { cancelled.load(ordering: .relaxed) }, "the first task cancelled")
+        try #require(await eventually { gate.cancelled == 1 }, "the first task cancelled")
         try #require(await eventually { recorder.events.count == 5 }, "the reload's batch")
         #expect(recorder.events == [
             .loading(offset: 0), .reset, .loading(offset: 0), .batch(items: [1], offset: 0, next: nil),

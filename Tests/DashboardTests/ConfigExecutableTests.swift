@@ -11,15 +11,9 @@ struct ConfigExecutableTests {
         return try await RowstreamProcess.run(arguments, environment: environment)
     }
 
-    private func writeTemporary(_ text: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rowstream-\(UUID().uuidString).json").path
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
     @Test("an invalid config exits 1 with the file, the key path and what was expected")
     func invalidConfigExits() async throws {
-        let path = try writeTemporary(#"{"tables": [{"name": "x", "nmae": "typo"}]}"#)
+        let path = try RowstreamProcess.temporaryFile(#"{"tables": [{"name": "x", "nmae": "typo"}]}"#)
         defer { try? FileManager.default.removeItem(atPath: path) }
         let (status, _, errors) = try await run(["--config", path, "--port", "0"])
         #expect(status == 1)
@@ -31,7 +25,7 @@ struct ConfigExecutableTests {
         let secret = "exe-secret-99"
         let upstream = try ConfigFixtureUpstream(count: 12, token: secret)
         defer { upstream.stop() }
-        let path = try writeTemporary(upstream.config())
+        let path = try RowstreamProcess.temporaryFile(upstream.config())
         defer { try? FileManager.default.removeItem(atPath: path) }
 
         let (status, output, errors) = try await run(["--check-config", path], environment: ["FIXTURE_TOKEN": secret])
@@ -57,7 +51,7 @@ struct ConfigExecutableTests {
             .replacingOccurrences(of: #"/v1/things", "headers""#,
                                   with: #"/v1/echo-all", "query": {"api_key": "${FIXTURE_TOKEN}"}, "headers""#)
             .replacingOccurrences(of: "\"cache\": {", with: "\"checks\": {\"errorPath\": \"error\"}, \"cache\": {")
-        let path = try writeTemporary(config)
+        let path = try RowstreamProcess.temporaryFile(config)
         defer { try? FileManager.default.removeItem(atPath: path) }
 
         let (status, output, errors) = try await run(["--check-config", path], environment: ["FIXTURE_TOKEN": secret])

@@ -5,17 +5,18 @@ import HTTPServerTesting
 import TestSupport
 import Testing
 
-/// Promises of docs/CONFIG.md that had no test (issue 12, item 8), end to end against a fixture upstream that
-/// keeps its own request log: the `upstream` and `retry` blocks, `${VAR}` and `$$`, and a `Retry-After` date.
+/// Promises of docs/CONFIG.md that had no test (issue 12, item 8), end to end against TestSupport's fixture server,
+/// whose request log shows what really reached the upstream: the `upstream` and `retry` blocks, `${VAR}` and `$$`,
+/// and a `Retry-After` date.
 @Suite("docs/CONFIG.md promises")
 struct ConfigPromiseTests {
     /// A dashboard serving `config` (with `environment`), its upstream answering with `answer`.
     static func withDashboard(
-        _ answer: @escaping @Sendable (HTTPRequest, Int) -> HTTPResponse,
-        config: (RecordingUpstream) -> String, environment: [String: String] = [:],
-        _ body: (Dashboard, RecordingUpstream) async throws -> Void
+        _ answer: @escaping @Sendable (FixtureRequest) -> FixtureReply,
+        config: (FixtureServer) -> String, environment: [String: String] = [:],
+        _ body: (Dashboard, FixtureServer) async throws -> Void
     ) async throws {
-        let upstream = try RecordingUpstream(answer: answer)
+        let upstream = try FixtureServer(handler: answer)
         defer { upstream.stop() }
         let file = try ConfigFile.parse(Array(config(upstream).utf8), file: "promise.json", environment: environment)
         let dashboard = try startDashboard(config: file)
@@ -23,10 +24,34 @@ struct ConfigPromiseTests {
         try await body(dashboard, upstream)
     }
 
+    /// A page of `count` items `{"id": N, "name": "item N"}` from `offset` in `{"items": [...]}`.
+    static func page(offset: Int = 0, count: Int) -> FixtureReply {
+        let items = (offset..<offset + count).map { "{\"id\":\($0 + 1),\"name\":\"item \($0 + 1)\"}" }
+        return .json("{\"items\":[\(items.joined(separator: ","))]}")
+    }
+
     /// Pages of 5 from the request's `offset` (12 items in all).
-    static func pages(_ request: HTTPRequest) -> HTTPResponse {
-        let offset = Int(request.queryValue("offset") ?? "0") ?? 0
-        return RecordingUpstream.page(offset: offset, count: max(0, min(5, 12 - offset)))
+    static func pages(_ request: FixtureRequest) -> FixtureReply {
+        let offset = Int(request.query["offset"] ?? "0") ?? 0
+        return page(offset: offset, count: max(0, min(5, 12 - offset)))
+    }
+
+    /// `503` with `Retry-After: value`.
+    static func unavailable(retryAfter value: String) -> FixtureReply {
+        .json("{\"error\":\"busy\"}", status: 503, headers: [("Retry-After", value)])
+    }
+
+    /// A config of one table `items` over `upstream`'s `/v1/items` (offset style ending on a short page, batches
+    /// of 5, no cache); `request`, `table` and `root` add members to the request, the table and the file.
+    static func config(
+        _ upstream: FixtureServer, request: String = "", table: String = "", root: String = ""
+    ) -> String {
+        """
+        {"tables": [{"name": "items", "batchSize": 5,
+          "request": {"url": "\(upstream.baseURL)/v1/items"\(request)},
+          "items": "items", "columns": [{"path": "name"}],
+          "pagination": {"style": "offset"}, "cache": {"ttlSeconds": 0, "prefetch": false}\(table)}]\(root)}
+        """
     }
 
     /// The first event of the table's stream that is `rows` or `error`.
@@ -41,18 +66,18 @@ struct ConfigPromiseTests {
 
     @Test("`upstream.userAgent` is what the upstream sees; `upstream.maxBodyBytes` fails a larger page")
     func upstreamBlock() async throws {
-        try await Self.withDashboard({ request, _ in
-            request.queryValue("offset") == "5"
-                ? RecordingUpstream.page(offset: 5, count: 100)  // about 3 KB
+        try await Self.withDashboard({ request in
+            request.query["offset"] == "5"
+                ? Self.page(offset: 5, count: 100)  // about 3 KB
                 : Self.pages(request)
-        }, config: { $0.config(root: #", "upstream": {"userAgent": "promise-agent/7", "maxBodyBytes": 2048}"#) }) { dashboard, upstream in
+        }, config: { Self.config($0, root: #", "upstream": {"userAgent": "promise-agent/7", "maxBodyBytes": 2048}"#) }) { dashboard, upstream in
             let stream = try await SSEClient(port: dashboard.port, path: "/tables/items/stream", timeoutSeconds: 30)
             let next = try #require(try sessionInfo(try await stream.next(named: "session").event)["next"] as? String)
             #expect(rowKeys(try await stream.next(named: "rows").event.data).count == 5)
             #expect(try await post(dashboard.port, next) == 202)
             let error = try await stream.next(named: "error").event
             #expect(error.data.contains("too large"), "\(error.data)")
-            #expect(!upstream.requests.isEmpty && upstream.requests.allSatisfy { $0.userAgent == "promise-agent/7" })
+            #expect(!upstream.requests.isEmpty && upstream.requests.allSatisfy { $0.header("User-Agent") == "promise-agent/7" })
         }
     }
 
@@ -64,9 +89,9 @@ struct ConfigPromiseTests {
         (#"{"attempts": 3, "baseDelaySeconds": 0, "nonIdempotent": true}"#, #", "method": "POST""#, "rows", 3),
     ])
     func retryBlock(retry: String, request: String, expected: String, requests: Int) async throws {
-        try await Self.withDashboard({ request, number in
-            number <= 2 ? .json(Array("{}".utf8), status: .serviceUnavailable) : Self.pages(request)
-        }, config: { $0.config(request: request, table: #", "retry": \#(retry)"#) }) { dashboard, upstream in
+        try await Self.withDashboard({ request in
+            request.number <= 2 ? .json("{}", status: 503) : Self.pages(request)
+        }, config: { Self.config($0, request: request, table: #", "retry": \#(retry)"#) }) { dashboard, upstream in
             let outcome = try await Self.firstOutcome(dashboard)
             #expect(outcome.event == expected)
             #expect(upstream.requests.count == requests)
@@ -76,10 +101,10 @@ struct ConfigPromiseTests {
     @Test("`${VAR}` is replaced in url, query and body; `$$` is a literal `$` (and is not a reference)")
     func substitution() async throws {
         let environment = ["PROMISE_PATH": "items", "PROMISE_Q": "q value", "PROMISE_B": "b-value"]
-        try await Self.withDashboard({ request, _ in Self.pages(request) }, config: { upstream in
+        try await Self.withDashboard({ request in Self.pages(request) }, config: { upstream in
             """
             {"tables": [{"name": "items", "batchSize": 5,
-              "request": {"url": "http://127.0.0.1:\(upstream.port)/v1/${PROMISE_PATH}", "method": "POST",
+              "request": {"url": "\(upstream.baseURL)/v1/${PROMISE_PATH}", "method": "POST",
                           "query": {"key": "${PROMISE_Q}", "price": "$$5", "literal": "$${PROMISE_Q}"},
                           "body": {"filter": "${PROMISE_B}", "cost": "$$9", "nested": ["x${PROMISE_B}"]}},
               "items": "items", "columns": [{"path": "name"}], "pagination": {"style": "offset"}}]}
@@ -89,10 +114,10 @@ struct ConfigPromiseTests {
             #expect(outcome.event == "rows")
             let first = try #require(upstream.requests.first)
             #expect(first.path == "/v1/items")
-            let items = URLComponents(string: "http://x/?" + (first.query ?? ""))?.queryItems ?? []
+            let items = URLComponents(string: "http://x/?" + first.rawQuery)?.queryItems ?? []
             let query = Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { a, _ in a })
             #expect(query["key"] == "q value" && query["price"] == "$5" && query["literal"] == "${PROMISE_Q}", "\(first.target)")
-            let body = try #require(try JSONSerialization.jsonObject(with: Data(first.body.utf8)) as? [String: Any])
+            let body = try #require(try JSONSerialization.jsonObject(with: Data(first.body)) as? [String: Any])
             #expect(body["filter"] as? String == "b-value" && body["cost"] as? String == "$9")
             #expect(body["nested"] as? [String] == ["xb-value"])
         }
@@ -113,9 +138,9 @@ struct ConfigPromiseTests {
         let retryAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 2).rounded(.down))
         let header = Self.httpDate(retryAt)
         let retry = #", "retry": {"attempts": 3, "baseDelaySeconds": 0, "maxDelaySeconds": 0, "maxRetryAfterSeconds": 30}"#
-        try await Self.withDashboard({ request, number in
-            number == 1 ? RecordingUpstream.unavailable(retryAfter: header) : Self.pages(request)
-        }, config: { $0.config(table: retry) }) { dashboard, upstream in
+        try await Self.withDashboard({ request in
+            request.number == 1 ? Self.unavailable(retryAfter: header) : Self.pages(request)
+        }, config: { Self.config($0, table: retry) }) { dashboard, upstream in
             let outcome = try await Self.firstOutcome(dashboard)
             #expect(outcome.event == "rows")
             let log = upstream.requests
@@ -123,9 +148,9 @@ struct ConfigPromiseTests {
             #expect(log.count == 2 && log[1].arrived >= retryAt.addingTimeInterval(-0.01), "the retry waited for the date")
         }
         let farAway = Self.httpDate(Date().addingTimeInterval(3_600))
-        try await Self.withDashboard({ request, number in
-            number == 1 ? RecordingUpstream.unavailable(retryAfter: farAway) : Self.pages(request)
-        }, config: { $0.config(table: retry) }) { dashboard, upstream in
+        try await Self.withDashboard({ request in
+            request.number == 1 ? Self.unavailable(retryAfter: farAway) : Self.pages(request)
+        }, config: { Self.config($0, table: retry) }) { dashboard, upstream in
             let outcome = try await Self.firstOutcome(dashboard)
             #expect(outcome.event == "error" && outcome.data.contains("503"))
             #expect(upstream.requests.count == 1, "not retried: the date is beyond maxRetryAfterSeconds")

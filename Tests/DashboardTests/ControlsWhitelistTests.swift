@@ -1,6 +1,5 @@
 import Dashboard
 import Foundation
-import HTTPServer
 import TestSupport
 import Testing
 
@@ -28,8 +27,8 @@ struct ControlsWhitelistTests {
         ("sort=evil&status=evil", 200, "id", nil),                    // only p.* names are controls
     ] as [(String, Int, String?, String?)])
     func onlyOptionsReachTheUpstream(query: String, status: Int, sort: String?, filter: String?) async throws {
-        try await ConfigPromiseTests.withDashboard({ request, _ in ConfigPromiseTests.pages(request) }, config: {
-            $0.config(request: #", "query": {"sort": "id"}"#, table: Self.controls)
+        try await ConfigPromiseTests.withDashboard({ ConfigPromiseTests.pages($0) }, config: {
+            ConfigPromiseTests.config($0, request: #", "query": {"sort": "id"}"#, table: Self.controls)
         }) { dashboard, upstream in
             let stream = try await SSEClient(port: dashboard.port, path: "/tables/items/stream?\(query)")
             #expect(stream.status == status)
@@ -39,7 +38,7 @@ struct ControlsWhitelistTests {
             }
             _ = try await stream.next(named: "rows")
             let logged = try #require(upstream.requests.first)
-            let items = URLComponents(string: "http://x/?" + (logged.query ?? ""))?.queryItems ?? []
+            let items = URLComponents(string: "http://x/?" + logged.rawQuery)?.queryItems ?? []
             #expect(Set(items.map(\.name)).isSubset(of: ["sort", "status", "limit", "offset"]), "\(logged.target)")
             #expect(items.filter { $0.name == "sort" }.map(\.value) == (sort.map { [$0] } ?? []), "\(logged.target)")
             #expect(items.filter { $0.name == "status" }.map(\.value) == (filter.map { [$0] } ?? []), "\(logged.target)")

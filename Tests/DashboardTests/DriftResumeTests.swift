@@ -1,6 +1,5 @@
 import Dashboard
 import Foundation
-import HTTPServer
 import JSON
 import TestSupport
 import Testing
@@ -17,49 +16,39 @@ struct DriftResumeTests {
     static let count = 300, pageSize = 50, drift = 5
     static var batches: Int { (count - pageSize) / (pageSize - drift) + 2 }
 
-    /// The upstream: `GET /v1/rows?offset=&limit=`, page k drifted by `drift * k` rows, as above.
-    final class DriftingUpstream: Sendable {
-        let server: HTTPServer
-        let port: Int
-
-        init() throws {
-            var configuration = HTTPServerConfiguration()
-            configuration.host = "127.0.0.1"
-            configuration.port = 0
-            configuration.eventLoopCount = 1
-            server = HTTPServer(configuration: configuration, responder: ClosureResponder { request in
-                let offset = Int(request.queryValue("offset") ?? "0") ?? 0
-                let limit = Int(request.queryValue("limit") ?? "50") ?? 50
-                // Rows inserted on top so far (ids above 10,000: above the reader, never shown to it).
-                let inserted = DriftResumeTests.drift * (offset / max(limit, 1))
-                let list = (0..<inserted).map { 10_000 + inserted - $0 } + Array(1...DriftResumeTests.count)
-                let page = list[min(offset, list.count)..<min(offset + limit, list.count)]
-                let rows = page.map { ["id": .int(Int64($0)), "name": .string("row \($0)")] as JSONValue }
-                let body: JSONValue = ["data": .array(rows)]
-                return .now(.json(body.serialized()))
-            })
-            port = try server.start()
+    /// The upstream (TestSupport's fixture server): `GET /v1/rows?offset=&limit=`, page k drifted by `drift * k`
+    /// rows, as above.
+    static func driftingUpstream() throws -> FixtureServer {
+        try FixtureServer { request in
+            let offset = Int(request.query["offset"] ?? "0") ?? 0
+            let limit = Int(request.query["limit"] ?? "50") ?? 50
+            // Rows inserted on top so far (ids above 10,000: above the reader, never shown to it).
+            let inserted = drift * (offset / max(limit, 1))
+            let list = (0..<inserted).map { 10_000 + inserted - $0 } + Array(1...count)
+            let page = list[min(offset, list.count)..<min(offset + limit, list.count)]
+            let rows = page.map { ["id": .int(Int64($0)), "name": .string("row \($0)")] as JSONValue }
+            let body: JSONValue = ["data": .array(rows)]
+            return .json(body.serialized())
         }
+    }
 
-        func stop() { server.shutdown() }
-
-        func table(_ name: String) -> String {
-            """
-            {"name": "\(name)", "batchSize": \(DriftResumeTests.pageSize),
-             "request": {"url": "http://127.0.0.1:\(port)/v1/rows"}, "items": "data", "key": "id",
-             "columns": [{"title": "ID", "path": "id"}, {"title": "Name", "path": "name"}],
-             "pagination": {"style": "offset"}, "cache": {"ttlSeconds": 0, "prefetch": false}}
-            """
-        }
+    /// A table over `upstream` named `name`, in pages of `pageSize`.
+    static func table(_ name: String, on upstream: FixtureServer) -> String {
+        """
+        {"name": "\(name)", "batchSize": \(pageSize),
+         "request": {"url": "\(upstream.baseURL)/v1/rows"}, "items": "data", "key": "id",
+         "columns": [{"title": "ID", "path": "id"}, {"title": "Name", "path": "name"}],
+         "pagination": {"style": "offset"}, "cache": {"ttlSeconds": 0, "prefetch": false}}
+        """
     }
 
     /// Tables `t0`...`t7` (each drifting as above); `drift` is `t0`. Page `both`: `t0` and `t1`; page `all`: all 8.
     private func withDashboard(_ body: (Dashboard) async throws -> Void) async throws {
-        let upstream = try DriftingUpstream()
+        let upstream = try Self.driftingUpstream()
         defer { upstream.stop() }
-        let names = (0..<8).map { "t\($0)" }
-        let tables = ([upstream.table("drift")] + names.dropFirst().map(upstream.table)).joined(separator: ", ")
-        let all = names.map { $0 == "t0" ? "\"drift\"" : "\"\($0)\"" }.joined(separator: ", ")
+        let names = ["drift"] + (1..<8).map { "t\($0)" }
+        let tables = names.map { Self.table($0, on: upstream) }.joined(separator: ", ")
+        let all = names.map { "\"\($0)\"" }.joined(separator: ", ")
         let text = """
             {"tables": [\(tables)],
              "pages": [{"name": "both", "title": "Both", "tables": ["drift", "t1"]},

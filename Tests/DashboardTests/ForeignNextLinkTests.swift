@@ -3,7 +3,6 @@ import Foundation
 import HTTPServer
 import HTTPServerTesting
 import JSON
-import Synchronization
 import TestSupport
 import Testing
 
@@ -12,50 +11,38 @@ import Testing
 /// `Link` header alike (docs/CONFIG.md, "Errors").
 @Suite("A bad next link fails the following batch, not the page")
 struct ForeignNextLinkTests {
-    /// An upstream whose one page has 50 items and a next link to `foreign`, and a foreign server that counts
-    /// the requests it gets (it must get none).
-    final class Upstreams: Sendable {
-        let upstream: HTTPServer
-        let foreign: HTTPServer
-        let port: Int
+    /// An upstream whose one page has 50 items and a next link to `foreign`, and a foreign server whose request
+    /// log must stay empty: both TestSupport's fixture server.
+    struct Upstreams {
+        let upstream: FixtureServer
+        let foreign: FixtureServer
         /// Requests the foreign server got.
-        private let counter = Box()
-        var foreignCount: Int { counter.count.load(ordering: .relaxed) }
-
-        final class Box: Sendable { let count = Atomic<Int>(0) }
+        var foreignCount: Int { foreign.requests.count }
 
         init() throws {
-            var configuration = HTTPServerConfiguration()
-            configuration.host = "127.0.0.1"
-            configuration.port = 0
-            configuration.eventLoopCount = 1
-            let counter = counter
-            foreign = HTTPServer(configuration: configuration, responder: ClosureResponder { _ in
-                counter.count.add(1, ordering: .relaxed)
-                return .now(.json(Array(#"{"data":[{"id":666}]}"#.utf8)))
-            })
-            let foreignPort = try foreign.start()
+            foreign = try FixtureServer { _ in .json(#"{"data":[{"id":666}]}"#) }
             // Another port is another origin (scheme, host and port).
-            let link = "http://127.0.0.1:\(foreignPort)/v1/items?page=2"
-            upstream = HTTPServer(configuration: configuration, responder: ClosureResponder { _ in
-                let items = (1...50).map { ["id": .int(Int64($0)), "name": .string("item \($0)")] as JSONValue }
-                let body: JSONValue = ["data": .array(items), "next": .string(link)]
-                var response = HTTPResponse.json(body.serialized())
-                response.headers.add(name: "Link", value: "<\(link)>; rel=\"next\"")
-                return .now(response)
-            })
-            port = try upstream.start()
+            let link = "\(foreign.baseURL)/v1/items?page=2"
+            let items = (1...50).map { ["id": .int(Int64($0)), "name": .string("item \($0)")] as JSONValue }
+            let body: JSONValue = ["data": .array(items), "next": .string(link)]
+            let page = FixtureReply.json(body.serialized(), headers: [("Link", "<\(link)>; rel=\"next\"")])
+            do {
+                upstream = try FixtureServer { _ in page }
+            } catch {
+                foreign.stop()
+                throw error
+            }
         }
 
         func stop() {
-            upstream.shutdown()
-            foreign.shutdown()
+            upstream.stop()
+            foreign.stop()
         }
 
         func config() -> String {
             func table(_ name: String, _ pagination: String) -> String {
                 """
-                {"name": "\(name)", "batchSize": 50, "request": {"url": "http://127.0.0.1:\(port)/v1/items"},
+                {"name": "\(name)", "batchSize": 50, "request": {"url": "\(upstream.baseURL)/v1/items"},
                  "items": "data", "columns": [{"path": "id"}, {"path": "name"}], "pagination": \(pagination),
                  "cache": {"ttlSeconds": 0, "prefetch": true}}
                 """

@@ -14,13 +14,12 @@ struct ProtocolPromiseTests {
     }
 
     /// POSTs `path` until it answers `status` (the session ends with its stream, on the server's own time);
-    /// returns the last status. Bounded: about 5 s.
+    /// returns the last status. Polls with TestSupport's `eventually` (its generous bound).
     static func postUntil(_ port: Int, _ path: String, answers status: Int) async throws -> Int {
         var last = 0
-        for _ in 0..<250 {
+        _ = try await eventually {
             last = try await fetch(port, "POST", path).status
-            if last == status { break }
-            try await Task.sleep(for: .milliseconds(20))
+            return last == status
         }
         return last
     }

@@ -14,31 +14,83 @@ enum RowstreamProcess {
     /// at once, so a process filling one while the test waits on the other cannot deadlock.
     static func run(_ arguments: [String], environment: [String: String] = [:],
                     limit: Duration = .seconds(60)) async throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let pid = process.processIdentifier
-        defer { if process.isRunning { kill(pid, SIGKILL) } }
-        let watchdog = DispatchWorkItem { if process.isRunning { kill(pid, SIGKILL) } }
+        let process = try launch(arguments, environment: environment)
+        defer { process.send(SIGKILL) }
+        let watchdog = DispatchWorkItem { process.send(SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(Int(limit.components.seconds)), execute: watchdog)
         defer { watchdog.cancel() }
-        async let out = offPool { output.fileHandleForReading.readDataToEndOfFile() }
-        async let err = offPool { errors.fileHandleForReading.readDataToEndOfFile() }
+        async let out = offPool { process.output.readDataToEndOfFile() }
+        async let err = offPool { process.errors.readDataToEndOfFile() }
         let (outData, errData) = try await (out, err)
         try await offPool { process.waitUntilExit() }
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+        return (process.terminationStatus ?? -1, String(decoding: outData, as: UTF8.self),
+                String(decoding: errData, as: UTF8.self))
     }
 
-    /// Reads `pipe` up to the first newline (the banner), or to its end; at most 64 KiB. Blocks: call off the pool.
-    static func firstLine(of pipe: Pipe) -> String {
+    /// Starts rowstream with `arguments` (the environment plus `environment`), its stdout and stderr on pipes.
+    private static func launch(_ arguments: [String], environment: [String: String]) throws -> SpawnedProcess {
+        try SpawnedProcess(executable.path, arguments,
+                           environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+    }
+
+    /// Starts a rowstream server (`arguments` should include `--port 0`) and reads its banner for the port. Its
+    /// stderr is drained from the start and the rest of its stdout after the banner, so it never blocks writing
+    /// either. The caller stops it by its PID: `defer { server.kill() }`, and `terminate()` to test a shutdown.
+    static func start(_ arguments: [String], environment: [String: String] = [:]) async throws -> Server {
+        let process = try launch(arguments, environment: environment)
+        let standardError = Task {
+            try await offPool { String(decoding: process.errors.readDataToEndOfFile(), as: UTF8.self) }
+        }
+        // The banner, read to its newline (a pipe may hand it over in pieces); a missing or cut one fails the test.
+        let banner = try await offPool { firstLine(of: process.output) }
+        Task { _ = try await offPool { process.output.readDataToEndOfFile() } }
+        guard let port = port(inBanner: banner) else {
+            process.send(SIGKILL)
+            throw TestConnection.Failure(description: "no port in the banner: \(banner)")
+        }
+        return Server(process: process, port: port, standardError: standardError)
+    }
+
+    /// A rowstream server a test started (`start`). Every wait is bounded; signals go to its PID.
+    struct Server: Sendable {
+        let process: SpawnedProcess
+        /// The port its banner names.
+        let port: Int
+        fileprivate let standardError: Task<String, any Error>
+
+        /// Asks it to shut down (SIGTERM).
+        func terminate() { process.send(SIGTERM) }
+
+        /// Kills it (SIGKILL) if it still runs.
+        func kill() { process.send(SIGKILL) }
+
+        /// Its exit status once it has exited within `limit`, or nil while it still runs.
+        func exitStatus(within limit: Duration) async -> Int32? {
+            guard await eventually(timeout: limit, { !process.isRunning }) else { return nil }
+            return process.terminationStatus
+        }
+
+        /// Everything it wrote to stderr, once it has exited (stop it first); killed if it still runs after `limit`.
+        func errors(within limit: Duration = .seconds(60)) async throws -> String {
+            if await exitStatus(within: limit) == nil { kill() }
+            return try await standardError.value
+        }
+    }
+
+    /// Writes `text` to a new file in the temporary folder (a config for `--config`); returns its path. The caller
+    /// removes it.
+    static func temporaryFile(_ text: String) throws -> String {
+        let name = "rowstream-\(UUID().uuidString).json"
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent(name).path
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Reads `handle` up to the first newline (the banner), or to its end; at most 64 KiB. Blocks: call off the pool.
+    static func firstLine(of handle: FileHandle) -> String {
         var bytes = Data()
         while bytes.count < 65_536, !bytes.contains(10) {
-            let chunk = pipe.fileHandleForReading.availableData
+            let chunk = handle.availableData
             if chunk.isEmpty { break }
             bytes += chunk
         }

@@ -19,43 +19,22 @@ struct ServerLogSecretsTests {
               "items": "results", "columns": [{"path": "name"}], "checks": {"errorPath": "error"},
               "pagination": {"style": "offset"}}]}
             """
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("rowstream-\(UUID().uuidString).json").path
-        try Data(config.utf8).write(to: URL(fileURLWithPath: path))
+        let path = try RowstreamProcess.temporaryFile(config)
         defer { try? FileManager.default.removeItem(atPath: path) }
 
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-            .appendingPathComponent("rowstream")
-        try #require(FileManager.default.isExecutableFile(atPath: executable.path), "build the rowstream product first")
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = ["--config", path, "--port", "0", "--public", publicDirectory]
-        process.environment = ProcessInfo.processInfo.environment.merging(["FIXTURE_TOKEN": Self.secret]) { $1 }
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let pid = process.processIdentifier
-        defer { if process.isRunning { kill(pid, SIGKILL) } }
-        // stderr is drained from the start on a thread of its own, so the server can never block writing it.
-        let stderrText = Task { try await offPool { String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self) } }
-        let banner = try await offPool { () -> String in
-            var line = Data()
-            while let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty, byte != Data("\n".utf8) {
-                line += byte
-            }
-            return String(decoding: line, as: UTF8.self)
-        }
-        let port = try #require(banner.range(of: #"127\.0\.0\.1:(\d+)"#, options: .regularExpression)
-            .flatMap { Int(banner[$0].split(separator: ":").last ?? "") }, "\(banner)")
+        try #require(RowstreamProcess.isBuilt, "build the rowstream product first")
+        let server = try await RowstreamProcess.start(["--config", path, "--port", "0", "--public", publicDirectory],
+                                                      environment: ["FIXTURE_TOKEN": Self.secret])
+        defer { server.kill() }
+        let port = server.port
 
         let stream = try await SSEClient(port: port, path: "/tables/echo/stream", timeoutSeconds: 30)
         let error = try await stream.next(named: "error").event
         #expect(error.data.contains("[redacted]"), "\(error.data)")
         #expect(try await fetch(port, "GET", "/api/tables/echo/pages").status == 502)
 
-        kill(pid, SIGTERM)
-        let logged = try await stderrText.value
-        _ = try await offPool { process.waitUntilExit() }
+        server.terminate()
+        let logged = try await server.errors()
         #expect(logged.contains("[redacted]"), "the failures were logged: \(logged)")
         #expect(!logged.contains(Self.secret), "\(logged)")
     }

@@ -59,7 +59,7 @@ import TestSupport
             // Viewer 2's client hangs up (the fd itself is closed by the client's deinit); once the server has
             // seen it, its writer is closed.
             shutdown(fixture.clients[2].fd, Int32(SHUT_RDWR))
-            for _ in 0..<500 where fixture.closedCount() < 1 { usleep(10_000) }
+            _ = eventuallyBlocking { fixture.closedCount() >= 1 }
             #expect(fixture.closedCount() == 1)
             #expect(!fixture.writers[2].isOpen)
             // Viewer 1's stream is finished just before the broadcast: it must end without the change.
@@ -86,7 +86,7 @@ import TestSupport
                 sent += 1
             }
             #expect(fixture.server.statistics.droppedSlowConsumers == 1)
-            for _ in 0..<500 where fixture.closedCount() < 1 { usleep(10_000) }
+            _ = eventuallyBlocking { fixture.closedCount() >= 1 }
             #expect(fixture.closedCount() == 1)
             #expect(!fixture.writers[1].isOpen)
             #expect(fixture.writers[0].isOpen)
@@ -215,7 +215,7 @@ private final class BroadcastFixture {
             try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
             _ = try client.readBlocking(until: "\r\n\r\n")
             _ = try client.readBlocking(until: "\n\n")  // retry:
-            for _ in 0..<500 where box.withLock({ $0.count }) <= index { usleep(10_000) }
+            _ = eventuallyBlocking { box.withLock { $0.count } > index }
             let known = Set(writers.map(ObjectIdentifier.init))
             guard let writer = box.withLock({ $0.values.first { !known.contains(ObjectIdentifier($0)) } }) else {
                 server.shutdown()

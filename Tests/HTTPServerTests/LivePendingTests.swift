@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import TestSupport
 @testable import HTTPServer
@@ -7,54 +6,10 @@ import TestSupport
 /// A connection waiting for a deferred (`.later`) answer (issue 13, item 1): it buffers at most one pipelined
 /// request head however much the client sends, and the wait has a deadline.
 @Suite(.serialized) struct LivePendingTests {
-    /// Holds deferred answers until the test opens it; a cancelled waiter goes on at once. Thread-safe (a mutex).
-    final class Gate: Sendable {
-        private struct State {
-            var open = false
-            var waiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
-            var nextID: UInt64 = 0
-            var entered = 0
-            var cancelled = 0
-        }
-        private let state = Mutex(State())
-
-        var entered: Int { state.withLock { $0.entered } }
-        var cancelled: Int { state.withLock { $0.cancelled } }
-
-        func wait() async {
-            let id = state.withLock { state -> UInt64 in
-                state.entered += 1
-                state.nextID += 1
-                return state.nextID
-            }
-            await withTaskCancellationHandler {
-                await withCheckedContinuation { continuation in
-                    let resumeNow = state.withLock { state -> Bool in
-                        if state.open || Task.isCancelled { return true }
-                        state.waiters[id] = continuation
-                        return false
-                    }
-                    if resumeNow { continuation.resume() }
-                }
-            } onCancel: {
-                state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
-            }
-            if Task.isCancelled { state.withLock { $0.cancelled += 1 } }
-        }
-
-        func release() {
-            let waiters = state.withLock { state in
-                state.open = true
-                defer { state.waiters = [:] }
-                return Array(state.waiters.values)
-            }
-            waiters.forEach { $0.resume() }
-        }
-    }
-
-    static func responder(_ gate: Gate) -> Router {
+    /// `/slow` answers once the test releases `gate` (TestSupport's: a cancelled waiter goes on at once, counted).
+    static func responder(_ gate: ReplyGate) -> Router {
         var builder = RouterBuilder()
-        builder.get("/slow") { _, _ in .later { await gate.wait(); return .text("slow answer") } }
+        builder.get("/slow") { _, _ in .later { _ = await gate.pass(); return .text("slow answer") } }
         builder.get("/fast") { _, _ in .now(.text("fast answer")) }
         return builder.build()
     }
@@ -81,14 +36,14 @@ import TestSupport
     }
 
     @Test func aPendingAnswerBuffersAtMostOneRequestHeadOfWhatFollows() async throws {
-        let gate = Gate()
-        defer { gate.release() }
+        let gate = ReplyGate()
+        defer { gate.releaseAll() }
         try await withLiveServer(responder: Self.responder(gate)) { server, port in
             let limits = HTTPParserLimits()
             let cap = Connection.maxPendingInput(limits)
             let client = try TestConnection(port: port)
             try client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(await eventually { gate.entered == 1 })
+            #expect(await eventually { gate.arrived == 1 })
             // 64 MiB after the request on the same socket (the probe sent 2,000 x 1 MiB and the server grew by 2 GB).
             let fd = client.fd
             let sent = try await offPool { Self.flood(fd, total: 64 << 20, stallMS: 2_000) }
@@ -98,7 +53,7 @@ import TestSupport
             #expect(sent < 64 << 20, "the server read everything while the answer was pending")
 
             // Pipelining still works: the answer comes, then the flood is read as the next request (a 414).
-            gate.release()
+            gate.releaseAll()
             let answer = try await client.readResponse()
             #expect(answer.status == 200)
             #expect(answer.body == "slow answer")
@@ -108,8 +63,8 @@ import TestSupport
     }
 
     @Test func aPendingAnswerPastItsDeadlineGets504AndTheWorkIsCancelled() async throws {
-        let gate = Gate()
-        defer { gate.release() }
+        let gate = ReplyGate()
+        defer { gate.releaseAll() }
         try await withLiveServer({ $0.responseTimeout = .milliseconds(300) },
                                  responder: Self.responder(gate)) { server, port in
             let client = try TestConnection(port: port)

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// A fresh network namespace for the calling thread, so a test can make its loopback lose packets without
 /// touching the machine's. Linux namespaces belong to threads: `unshare(CLONE_NEWNET)` moves only the calling
@@ -26,17 +27,14 @@ enum NetworkNamespace {
         guard let path = ["/usr/sbin/", "/sbin/", "/usr/bin/"].map({ $0 + tool })
             .first(where: FileManager.default.isExecutableFile(atPath:))
         else { throw Failure(description: "\(tool) not installed") }
-        // posix_spawn, not Foundation's Process: Process sets up a CFSocket wake-up pair and a monitoring thread,
-        // which fail in a namespace whose loopback is not up yet, and then never sees the child exit.
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, nil, nil, argv, environ)
-        guard spawned == 0 else { throw Failure(description: "posix_spawn \(tool): error \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        guard status == 0 else {
-            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) failed (wait status \(status))")
+        // TestSupport's SpawnedProcess, not Foundation's Process: Process sets up a CFSocket wake-up pair and a
+        // monitoring thread, which fail in a namespace whose loopback is not up yet, and then never sees the child exit.
+        let child = try SpawnedProcess(path, arguments, environment: ProcessInfo.processInfo.environment)
+        child.waitUntilExit()
+        guard child.terminationStatus == 0 else {
+            let errors = String(decoding: child.errors.readDataToEndOfFile(), as: UTF8.self)
+            throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) failed "
+                          + "(status \(child.terminationStatus ?? -1)): \(errors)")
         }
     }
 }

@@ -101,15 +101,13 @@ struct FailureTests {
 
     @Test("live: closing a viewer's stream cancels its pending load (Task cancellation reaches the loader)")
     func closeCancelsLoad() async throws {
-        let started = Counter(), cancelled = Counter()
+        // The second load waits at a gate the test never releases before the end; the gate counts its arrival and
+        // whether its task was cancelled while it waited.
+        let gate = ReplyGate()
+        defer { gate.releaseAll() }
         let source = BatchSource<Person, Int>(initialToken: 0) { offset in
             if offset == 0 { return .items(people(2), next: 2) }
-            started.increment()
-            try await withTaskCancellationHandler {
-                try await Task.sleep(for: .seconds(60))
-            } onCancel: {
-                cancelled.increment()
-            }
+            guard await gate.pass() else { throw CancellationError() }
             return .completed([])
         }
         let server = try startServer([peopleTable(source)])
@@ -118,10 +116,10 @@ struct FailureTests {
         let next = try #require(try object(try await stream.next(named: "session").event.data)["next"] as? String)
         _ = try await stream.next(named: "rows")
         #expect(try await post(server.port, next) == 202)
-        #expect(await eventually { started.count == 1 }, "the second load started")
-        #expect(cancelled.count == 0)
+        #expect(await eventually { gate.arrived == 1 }, "the second load started")
+        #expect(gate.cancelled == 0)
         stream.connection.closeNow()
-        #expect(await eventually { cancelled.count == 1 }, "closing the stream cancelled the load")
+        #expect(await eventually { gate.cancelled == 1 }, "closing the stream cancelled the load")
     }
 
     @Test("start-up errors name what is wrong", arguments: [

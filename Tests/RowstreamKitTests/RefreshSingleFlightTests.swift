@@ -10,9 +10,10 @@ struct RefreshSingleFlightTests {
     struct UpstreamDown: Error {}
 
     /// A live table of 5 people whose head comes from `upstream` (or fails when `failing`).
-    static func table(_ upstream: HeldUpstream, limit: RefreshLimit, failing: Bool = false) -> TableBinding {
+    /// Each fetch passes `upstream` (the test's gate: counted, held until released, given up when cancelled).
+    static func table(_ upstream: ReplyGate, limit: RefreshLimit, failing: Bool = false) -> TableBinding {
         let source = BatchSource<Person, Int>(initialToken: 0) { _ in
-            guard await upstream.fetch() else { throw CancellationError() }
+            guard await upstream.pass() else { throw CancellationError() }
             if failing { throw UpstreamDown() }
             return .completed(people(5))
         }
@@ -28,20 +29,16 @@ struct RefreshSingleFlightTests {
         return line.flatMap { Double($0.split(separator: " ")[1]) }.map { Int($0) }
     }
 
-    /// Polls (bounded: about 5 s) until `metric` is `count`.
+    /// Polls (TestSupport's `eventually`: a generous bound) until `metric` is `count`.
     static func waitFor(_ count: Int, _ name: String = "rowstream_live_refresh_waiting", on port: Int) async throws -> Bool {
-        for _ in 0..<500 {
-            if try await metric(name, port: port) == count { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return false
+        try await eventually { try await metric(name, port: port) == count }
     }
 
     static let request = "POST /tables/live/refresh HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n\r\n"
     static let generous = RefreshLimit(burst: 1_000, every: .seconds(1))
 
     /// A server with the live table over `upstream`.
-    static func serve(_ upstream: HeldUpstream, limit: RefreshLimit = generous) throws -> RowstreamServer {
+    static func serve(_ upstream: ReplyGate, limit: RefreshLimit = generous) throws -> RowstreamServer {
         try startServer([table(upstream, limit: limit)])
     }
 
@@ -54,7 +51,7 @@ struct RefreshSingleFlightTests {
 
     @Test("100 concurrent POSTs cost at most 2 upstream fetches, one at a time, and all get the answer")
     func hundredConcurrentPosts() async throws {
-        let upstream = HeldUpstream()
+        let upstream = ReplyGate()
         let server = try Self.serve(upstream)
         defer { server.shutdown() }
         var connections: [TestConnection] = []
@@ -64,21 +61,21 @@ struct RefreshSingleFlightTests {
         }
         // Every POST is admitted (waiting) while the first fetch is held; then the test releases the replies.
         #expect(try await Self.waitFor(100, on: server.port))
-        #expect(await eventually { upstream.held == 1 })
-        #expect(upstream.fetches == 1)
-        upstream.open()
+        #expect(await eventually { upstream.waiting == 1 })
+        #expect(upstream.arrived == 1)
+        upstream.releaseAll()
         for connection in connections {
             let response = try await connection.readResponse()
             #expect(response.status == 200)
             #expect(try object(response.body)["baseline"] is Bool)
         }
-        #expect(upstream.fetches <= 2, "one running fetch and one follow-up, not one per POST")
-        #expect(upstream.maxInFlight == 1, "refreshes run one at a time")
+        #expect(upstream.arrived <= 2, "one running fetch and one follow-up, not one per POST")
+        #expect(upstream.maxWaiting == 1, "refreshes run one at a time")
     }
 
     @Test("100 anonymous POSTs that hang up leave nothing queued: a legit refresh is not delayed behind them")
     func anonymousPostsDoNotDelayALegitRefresh() async throws {
-        let upstream = HeldUpstream()
+        let upstream = ReplyGate()
         let server = try Self.serve(upstream)
         defer { server.shutdown() }
         for _ in 0..<100 {  // the probe: connect, post, close
@@ -88,53 +85,58 @@ struct RefreshSingleFlightTests {
         // The server has seen them all go (only the /metrics request's own connection is open) and nobody waits.
         #expect(try await Self.waitFor(1, "rowstream_connections_open", on: server.port))
         #expect(try await Self.waitFor(0, on: server.port))
-        let before = upstream.fetches
+        let before = upstream.arrived
         let legit = try Self.posted(server.port)
         #expect(try await Self.waitFor(1, on: server.port))
-        upstream.open()
+        upstream.releaseAll()
         let response = try await legit.readResponse()
         #expect(response.status == 200)
         // Its own fetch, after at most one cancelled fetch of theirs still winding down: no queue of 100.
-        #expect(upstream.fetches - before <= 2, "\(upstream.fetches - before) fetches after the legit POST")
-        #expect(upstream.maxInFlight == 1)
+        #expect(upstream.arrived - before <= 2, "\(upstream.arrived - before) fetches after the legit POST")
+        #expect(upstream.maxWaiting == 1)
     }
 
     @Test("a fetch whose only caller hangs up is cancelled; the next refresh runs normally")
     func hangUpCancelsTheFetch() async throws {
-        let upstream = HeldUpstream()
+        let upstream = ReplyGate()
         let server = try Self.serve(upstream)
         defer { server.shutdown() }
         let leaving = try Self.posted(server.port)
-        #expect(await eventually { upstream.held == 1 })
+        #expect(await eventually { upstream.waiting == 1 })
         leaving.closeNow()
-        #expect(await eventually { upstream.cancelled == 1 && upstream.held == 0 })
+        #expect(await eventually { upstream.cancelled == 1 && upstream.waiting == 0 })
         #expect(try await Self.waitFor(0, on: server.port))
-        upstream.open()
+        upstream.releaseAll()
         #expect(try await fetch(server.port, "POST", "/tables/live/refresh").status == 200)
-        #expect(upstream.fetches == 2)
+        #expect(upstream.arrived == 2)
     }
 
     @Test("a POST that would start a fetch past the table's limit gets 429 with Retry-After and fetches nothing")
     func rateLimited() async throws {
-        let upstream = HeldUpstream()
+        let upstream = ReplyGate()
         let server = try Self.serve(upstream, limit: RefreshLimit(burst: 1, every: .seconds(3_600)))
         defer { server.shutdown() }
+        let posted = ContinuousClock.now
         let first = try Self.posted(server.port)
-        #expect(await eventually { upstream.held == 1 })
+        #expect(await eventually { upstream.waiting == 1 })
         let refused = try await fetch(server.port, "POST", "/tables/live/refresh")
+        // The wait left of the hour the first POST took (whole seconds, rounded up): the test's own elapsed time
+        // bounds it from below, so a slow machine cannot fail it and a wrong period still does.
+        let elapsed = Int((ContinuousClock.now - posted).components.seconds) + 1
+        let retryAfter = try #require(refused.headers["retry-after"].flatMap { Int($0) })
         #expect(refused.status == 429)
-        #expect(refused.headers["retry-after"] == "3600")
-        #expect(try object(refused.body)["retryAfter"] as? Int == 3_600)
-        upstream.open()
+        #expect((3_600 - elapsed)...3_600 ~= retryAfter, "Retry-After \(retryAfter) after \(elapsed) s")
+        #expect(try object(refused.body)["retryAfter"] as? Int == retryAfter)
+        upstream.releaseAll()
         #expect(try await first.readResponse().status == 200)
         #expect(try await fetch(server.port, "POST", "/tables/live/refresh").status == 429)
-        #expect(upstream.fetches == 1, "a refused POST fetches nothing")
+        #expect(upstream.arrived == 1, "a refused POST fetches nothing")
     }
 
     @Test("a refresh whose upstream fails answers 502 with an error member (docs/PROTOCOL.md)")
     func upstreamFailureIs502() async throws {
-        let upstream = HeldUpstream()
-        upstream.open()
+        let upstream = ReplyGate()
+        upstream.releaseAll()
         let server = try startServer([Self.table(upstream, limit: .standard, failing: true)])
         defer { server.shutdown() }
         let answer = try await fetch(server.port, "POST", "/tables/live/refresh")

@@ -1,4 +1,7 @@
-/// A request as the fixture server received it.
+import Foundation
+
+/// A request as the fixture server received it, and when: the server's request log (`FixtureServer.requests`) keeps
+/// these in arrival order, and its handler gets each one, so a reply may depend on the request's `number`.
 public struct FixtureRequest: Sendable {
     public var method: String
     /// Path and query, as sent.
@@ -6,6 +9,10 @@ public struct FixtureRequest: Sendable {
     /// Header names lower-cased.
     public var headers: [(name: String, value: String)]
     public var body: [UInt8]
+    /// 1-based, in the order the server received its requests (set by the server before its handler runs).
+    public var number = 0
+    /// When the server had read the whole request (wall clock, to compare with an HTTP date).
+    public var arrived = Date()
 
     public var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
 
@@ -52,8 +59,17 @@ public indirect enum FixtureReply: Sendable {
     /// A 302 to `location`.
     case redirect(to: String, headers: [(name: String, value: String)] = [])
 
-    public static func json(_ text: String, status: Int = 200) -> FixtureReply {
-        .respond(status: status, headers: [("Content-Type", "application/json")], body: Array(text.utf8))
+    public static func json(
+        _ text: String, status: Int = 200, headers: [(name: String, value: String)] = []
+    ) -> FixtureReply {
+        json(Array(text.utf8), status: status, headers: headers)
+    }
+
+    /// A JSON answer: `Content-Type: application/json`, then `headers`.
+    public static func json(
+        _ bytes: [UInt8], status: Int = 200, headers: [(name: String, value: String)] = []
+    ) -> FixtureReply {
+        .respond(status: status, headers: [("Content-Type", "application/json")] + headers, body: bytes)
     }
 }
 

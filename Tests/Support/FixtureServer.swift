@@ -6,13 +6,14 @@ import Synchronization
 /// The fixture upstream every test uses: a tiny blocking HTTP/1.1 server on 127.0.0.1, port 0, one thread per
 /// connection, keep-alive, a backlog of 128. It counts requests and how many are in flight, and a reply can be
 /// `.held` until the test releases it (`ReplyGate`), so tests of coalescing, caps and faults never race a clock.
-/// Every wait inside it is bounded and notices `stop()`.
+/// Every wait inside it is bounded and notices `stop()`. It logs every request it reads (`requests`: method,
+/// target, headers, body, number and arrival time), and its handler may answer by request number.
 ///
 /// Thread-safe. Call `stop()` at the end of each test; it returns once every thread has exited.
 public final class FixtureServer: Sendable {
     private struct State {
         var stopped = false
-        public var requests: [FixtureRequest] = []
+        var requests: [FixtureRequest] = []
         var connectionsAccepted = 0
         var connectionsClosedByPeer = 0
         var inFlight = 0
@@ -95,8 +96,10 @@ public final class FixtureServer: Sendable {
 
     private func serve(_ connection: Int32) {
         var reader = FixtureReader(fd: connection, server: self)
-        while let request = reader.readRequest() {
+        while var request = reader.readRequest() {
             state.withLock {
+                request.number = $0.requests.count + 1
+                request.arrived = Date()
                 $0.requests.append(request)
                 $0.inFlight += 1
                 $0.maxInFlight = max($0.maxInFlight, $0.inFlight)
