@@ -56,9 +56,10 @@ public struct ServerConfiguration: Sendable {
             if holdsPage(folder.appendingPathComponent("Public")) { return folder.appendingPathComponent("Public").path }
             folder = folder.deletingLastPathComponent()
         }
-        // This file is Sources/RowstreamKit/ServerConfiguration.swift in the Rowstream package.
-        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        let packaged = sources.deletingLastPathComponent().appendingPathComponent("Public")
+        // This file is Sources/RowstreamKit/API/ServerConfiguration.swift in the Rowstream package.
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent()   // API
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let packaged = package.appendingPathComponent("Public")
         return holdsPage(packaged) ? packaged.path : "Public"
     }
 }
