@@ -51,8 +51,10 @@ def proxy():
 
 
 def open_hooked(open_page, url, on_reopen):
-    """Opens `url` with the reopen hook (init scripts apply from the next navigation on)."""
-    probe = open_page(url, wait_for_rows=False)
+    """Opens `url` with the reopen hook. Init scripts apply from the next navigation on, so the probe starts on a
+    blank page: a first load of `url` would have its own sessions and, on a busy machine, post to them before
+    the second load replaced it."""
+    probe = open_page("about:blank", wait_for_rows=False)
     probe.context.add_init_script(REOPEN_HOOK)
     probe.context.add_init_script(on_reopen)
     probe.page.goto(url, wait_until="domcontentloaded")
