@@ -29,6 +29,7 @@ public enum CommandLineOptions {
       --demo-sections FIELD   the demo table sorted by FIELD (city, status, plan, ...) in sections, MRR summed
       --bench-stamp on        bench mode: the demo table is live and every demo page's names carry ts=<unix us>
                               seq=<request number>, so each POST /tables/customers/refresh broadcasts an update
+                              (refresh not rate-limited)
       --heartbeat-seconds N   heartbeat comment interval on event streams (default 15)
       --dead-peer-seconds N   close a stream whose viewer leaves sent data unacknowledged this long (TCP user
                               timeout and keepalive; default 30, 0: kernel defaults, about 15 minutes)

@@ -43,7 +43,10 @@ enum DemoTable {
         if demo.grid { spec.grid = GridSpec(titleField: try JSONPath("name")) }
         var binding = UpstreamTable.binding(spec: spec, source: source, batchSize: batchSize)
         if demo.controls { binding.controls = controls }
-        if demo.liveEvery != nil || demo.refreshEvery != nil || demo.benchStamp { binding.live = LiveUpdates(every: demo.refreshEvery) }
+        if demo.liveEvery != nil || demo.refreshEvery != nil || demo.benchStamp {
+            // Bench mode publishes through POST refresh many times a second (Scripts/bench fanout): no rate limit.
+            binding.live = LiveUpdates(every: demo.refreshEvery, limit: demo.benchStamp ? .benchmark : .standard)
+        }
         return binding
     }
 

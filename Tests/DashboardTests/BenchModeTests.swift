@@ -2,6 +2,7 @@
 import Foundation
 import HTTPServer
 import JSON
+import RowstreamKit
 import TestSupport
 import Testing
 
@@ -66,6 +67,17 @@ struct BenchModeTests {
             seen.append(updates[0])
         }
         #expect(seen[0] != seen[1], "each refresh stamps anew")
+    }
+
+    @Test("bench mode publishes through refresh far past the standard rate limit: no POST gets 429")
+    func refreshIsNotRateLimited() async throws {
+        let dashboard = try startDashboard(items: 20, batchSize: 4) { $0.benchStamp = true }
+        defer { dashboard.shutdown() }
+        let burst = RefreshLimit.standard.burst * 4
+        for round in 0..<burst {
+            let answer = try await fetch(dashboard.port, "POST", "/tables/customers/refresh")
+            #expect(answer.status == 200, "POST \(round + 1) of \(burst): \(answer.status)")
+        }
     }
 
     private func page(_ upstream: DemoUpstream) async throws -> [JSONValue] {

@@ -12,6 +12,8 @@ public struct RefreshLimit: Sendable, Hashable {
 
     /// The default: 5 back to back, then one every 2 seconds (30 a minute).
     public static let standard = RefreshLimit(burst: 5, every: .seconds(2))
+    /// For benchmarks that publish through refresh: 1,000 back to back, then one every millisecond.
+    public static let benchmark = RefreshLimit(burst: 1_000, every: .milliseconds(1))
 
     public init(burst: Int, every: Duration) {
         self.burst = max(1, burst)
