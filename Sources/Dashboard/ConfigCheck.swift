@@ -48,7 +48,7 @@ public enum ConfigCheck {
         return allLoaded
     }
 
-    private static func describe(_ page: Page, spec: TableSpec, style: PaginationStyle,
+    private static func describe(_ page: UpstreamPage, spec: TableSpec, style: PaginationStyle,
                                  redacted: (String) -> String, output: @Sendable (String) -> Void) {
         let keys = Set(page.items.compactMap { spec.keyField?.evaluate($0)?.serialized() })
         output("  items: \(page.items.count) (\(keys.count) distinct keys at '\(spec.keyField?.description ?? "")')")

@@ -5,8 +5,8 @@ extension ConfigFile {
     /// The top-level `pages`: `[{"name": NAME, "title": TEXT, "tables": [TABLE, ...]}]`, several tables on one page
     /// over one event stream (docs/CONFIG.md, "Pages"). Names are 1-64 of a-z, 0-9, `-` and `_`, each used once;
     /// 1-8 tables per page, each a table of this file, each once.
-    static func pages(_ list: [JSONValue], file: String, tables: [TableConfig]) throws(ConfigError) -> [TablePage] {
-        var pages: [TablePage] = []
+    static func pages(_ list: [JSONValue], file: String, tables: [TableConfig]) throws(ConfigError) -> [DashboardPage] {
+        var pages: [DashboardPage] = []
         for (i, element) in list.enumerated() {
             var reader = try ConfigReader(element, file: file, path: "pages[\(i)]")
             try reader.rejectUnknown(["name", "title", "tables"])
@@ -16,8 +16,8 @@ extension ConfigFile {
                   !pages.contains(where: { $0.name == name })
             else { throw reader.error("name", "1 to 64 of a-z, 0-9, - and _ (part of the page's URL), no other page's") }
             let title = try reader.string("title") ?? name
-            guard let names = try reader.array("tables"), (1...TablePage.maxTables).contains(names.count) else {
-                throw reader.error("tables", "an array of 1 to \(TablePage.maxTables) table names")
+            guard let names = try reader.array("tables"), (1...DashboardPage.maxTables).contains(names.count) else {
+                throw reader.error("tables", "an array of 1 to \(DashboardPage.maxTables) table names")
             }
             var shown: [String] = []
             for (j, value) in names.enumerated() {
@@ -31,7 +31,7 @@ extension ConfigFile {
                 shown.append(table)
             }
             try reader.finish()
-            pages.append(TablePage(name: name, title: title, tables: shown))
+            pages.append(DashboardPage(name: name, title: title, tables: shown))
         }
         return pages
     }

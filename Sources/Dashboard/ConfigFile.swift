@@ -16,7 +16,7 @@ public struct ConfigFile: Sendable {
     /// Values of the environment variables the file references: redacted from every message shown or logged.
     public var secrets: [String] = []
     /// Pages of several tables on one event stream (`pages`), in file order.
-    public var pages: [TablePage] = []
+    public var pages: [DashboardPage] = []
 
     /// Reads and validates the file at `path`; `${NAME}` references are filled from `environment`.
     public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)

@@ -5,7 +5,7 @@ import Upstream
 /// demo table as configured by the flags, the same customers in sections by city (MRR summed), and as cards, all
 /// three on one event stream.
 enum DemoPage {
-    static let page = TablePage(name: "overview", title: "Customers overview",
+    static let page = DashboardPage(name: "overview", title: "Customers overview",
                                 tables: ["customers", "customers-by-city", "customers-cards"])
 
     /// The page's tables besides the demo table itself.

@@ -23,7 +23,7 @@ enum UpstreamTable {
         let walk: @Sendable (PageSource) -> Loader = { [keyField = spec.keyField] source in
             let walker = PageWalker(keyPath: keyField, maxEmptyPages: maxEmptyPages)
             return { position in
-                let batch: (page: Page, next: WalkPosition?)
+                let batch: (page: UpstreamPage, next: WalkPosition?)
                 do throws(UpstreamError) {
                     batch = try await walker.nextBatch(from: source, at: position)
                 } catch {

@@ -27,7 +27,7 @@ public final class RowstreamTestServer: Sendable {
     /// Validates and wires `bindings` and `pages` as `RowstreamServer.start` does; throws the same errors (except
     /// those of listening).
     public init(
-        _ bindings: [TableBinding], pages: [TablePage] = [], configuration: ServerConfiguration = ServerConfiguration()
+        _ bindings: [TableBinding], pages: [DashboardPage] = [], configuration: ServerConfiguration = ServerConfiguration()
     ) throws {
         server = try RowstreamServer.inProcess(bindings, pages: pages, configuration: configuration)
         client = InProcessClient(server.responder)

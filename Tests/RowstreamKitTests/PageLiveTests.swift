@@ -15,7 +15,7 @@ struct PageLiveTests {
         configuration.eventLoopCount = 2
         let server = try RowstreamServer.start(
             [LiveTests.table(store, batchSize: 6), peopleTable(offsetSource(people(3)), name: "still")],
-            pages: [TablePage(name: "watch", title: "Watch", tables: ["still", "live"])],
+            pages: [DashboardPage(name: "watch", title: "Watch", tables: ["still", "live"])],
             configuration: configuration
         )
         defer { server.shutdown() }

@@ -4,7 +4,7 @@ import RowstreamTesting
 import TestSupport
 import Testing
 
-/// Several tables on one page over one event stream (``TablePage``), public API only: the stream live on port 0,
+/// Several tables on one page over one event stream (``DashboardPage``), public API only: the stream live on port 0,
 /// the page and listings in-process.
 @Suite("Pages: several tables on one stream")
 struct PageStreamTests {
@@ -12,7 +12,7 @@ struct PageStreamTests {
     static func testServer() throws -> RowstreamTestServer {
         try RowstreamTestServer(
             [peopleTable(offsetSource(people(25)), name: "big"), peopleTable(offsetSource(people(5)), name: "small")],
-            pages: [TablePage(name: "both", title: "Both <tables>", tables: ["big", "small"])]
+            pages: [DashboardPage(name: "both", title: "Both <tables>", tables: ["big", "small"])]
         )
     }
 
@@ -23,7 +23,7 @@ struct PageStreamTests {
         configuration.eventLoopCount = 2
         return try RowstreamServer.start(
             [peopleTable(offsetSource(people(25)), name: "big"), peopleTable(offsetSource(people(5)), name: "small")],
-            pages: [TablePage(name: "both", title: "Both <tables>", tables: ["big", "small"])],
+            pages: [DashboardPage(name: "both", title: "Both <tables>", tables: ["big", "small"])],
             configuration: configuration
         )
     }
@@ -159,13 +159,13 @@ struct PageStreamTests {
     }
 
     @Test("pages are checked at start: unknown or repeated tables, bad or repeated names", arguments: [
-        [TablePage(name: "p", title: "P", tables: ["big", "nope"])],
-        [TablePage(name: "p", title: "P", tables: ["big", "big"])],
-        [TablePage(name: "p", title: "P", tables: [])],
-        [TablePage(name: "bad name", title: "P", tables: ["big"])],
-        [TablePage(name: "p", title: "P", tables: ["big"]), TablePage(name: "p", title: "Q", tables: ["big"])],
+        [DashboardPage(name: "p", title: "P", tables: ["big", "nope"])],
+        [DashboardPage(name: "p", title: "P", tables: ["big", "big"])],
+        [DashboardPage(name: "p", title: "P", tables: [])],
+        [DashboardPage(name: "bad name", title: "P", tables: ["big"])],
+        [DashboardPage(name: "p", title: "P", tables: ["big"]), DashboardPage(name: "p", title: "Q", tables: ["big"])],
     ])
-    func invalidPages(pages: [TablePage]) {
+    func invalidPages(pages: [DashboardPage]) {
         #expect(throws: RowstreamError.self) {
             let server = try RowstreamTestServer([peopleTable(offsetSource(people(5)), name: "big")], pages: pages)
             server.shutdown()

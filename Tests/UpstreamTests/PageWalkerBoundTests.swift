@@ -5,11 +5,11 @@ import Testing
 /// The walk's dedup memory is bounded by the page size: the keys of the last two pages, never every row read.
 @Suite struct PageWalkerBoundTests {
     /// A page of items `{"id": N}` for `ids`, followed by cursor `next`.
-    static func page(_ ids: [Int], next: String?) -> Page {
-        Page(items: ids.map { ["id": .int(Int64($0))] }, nextCursor: next)
+    static func page(_ ids: [Int], next: String?) -> UpstreamPage {
+        UpstreamPage(items: ids.map { ["id": .int(Int64($0))] }, nextCursor: next)
     }
 
-    static func ids(_ page: Page) -> [Int64] { page.items.compactMap { $0["id"]?.intValue } }
+    static func ids(_ page: UpstreamPage) -> [Int64] { page.items.compactMap { $0["id"]?.intValue } }
 
     @Test func heldKeysDoNotGrowWithRowsRead() throws {
         let walker = PageWalker(keyPath: try JSONPath("id"))
@@ -59,8 +59,8 @@ import Testing
 
     @Test func keysOfDifferentTypesAreDifferent() throws {
         let walker = PageWalker(keyPath: try JSONPath("id"))
-        _ = try walker.admit(Page(items: [["id": .int(1)]], nextCursor: "a"), from: nil)
-        let second = try walker.admit(Page(items: [["id": .string("1")], ["id": .int(1)]], nextCursor: nil), from: "a")
+        _ = try walker.admit(UpstreamPage(items: [["id": .int(1)]], nextCursor: "a"), from: nil)
+        let second = try walker.admit(UpstreamPage(items: [["id": .string("1")], ["id": .int(1)]], nextCursor: nil), from: "a")
         #expect(second.items.count == 1)
         #expect(second.items.first?["id"] == .string("1"))
     }

@@ -6,11 +6,11 @@ import Testing
 /// A walk resumed from its position (a reconnect, another instance: a new `PageWalker`) drops the same repeats as
 /// the walk it continues (issue 12, item 1); the position's dedup window is bounded and round-trips.
 @Suite struct WalkResumeTests {
-    static func page(_ ids: ClosedRange<Int>, next: String?) -> Page {
-        Page(items: ids.map { ["id": .int(Int64($0))] }, nextCursor: next)
+    static func page(_ ids: ClosedRange<Int>, next: String?) -> UpstreamPage {
+        UpstreamPage(items: ids.map { ["id": .int(Int64($0))] }, nextCursor: next)
     }
 
-    static func ids(_ page: Page) -> [Int64] { page.items.compactMap { $0["id"]?.intValue } }
+    static func ids(_ page: UpstreamPage) -> [Int64] { page.items.compactMap { $0["id"]?.intValue } }
 
     /// SipHash-2-4's reference vectors (key 00 01 ... 0f; messages 00 01 ... of length 0, 8 and 15): the hash is
     /// the same in every process, so any instance reads a window the same way.

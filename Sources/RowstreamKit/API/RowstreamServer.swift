@@ -35,7 +35,7 @@ public final class RowstreamServer: Sendable {
         self.server = server
     }
 
-    /// Starts serving `bindings` (and `pages`, several tables on one page over one stream: ``TablePage``) and
+    /// Starts serving `bindings` (and `pages`, several tables on one page over one stream: ``DashboardPage``) and
     /// returns once the server accepts connections. Throws a ``RowstreamError`` for no tables, a bad or repeated
     /// table or page name, a page naming an unknown table, a bad batch size, a `publicDirectory` without the page
     /// templates, or an address it cannot listen on.
@@ -47,7 +47,7 @@ public final class RowstreamServer: Sendable {
     /// defer { server.shutdown() }
     /// ```
     public static func start(
-        _ bindings: [TableBinding], pages: [TablePage] = [], configuration: ServerConfiguration = ServerConfiguration()
+        _ bindings: [TableBinding], pages: [DashboardPage] = [], configuration: ServerConfiguration = ServerConfiguration()
     ) throws -> RowstreamServer {
         try start(bindings, pages: pages, configuration: configuration, registry: MetricsRegistry())
     }
@@ -55,7 +55,7 @@ public final class RowstreamServer: Sendable {
     /// `start(_:configuration:)` with the metrics registry `/metrics` renders, for a caller that registers
     /// metrics of its own (the dashboard's upstream client).
     package static func start(
-        _ bindings: [TableBinding], pages: [TablePage] = [], configuration: ServerConfiguration,
+        _ bindings: [TableBinding], pages: [DashboardPage] = [], configuration: ServerConfiguration,
         registry: MetricsRegistry
     ) throws -> RowstreamServer {
         try make(bindings, pages: pages, configuration: configuration, registry: registry, listen: true)
@@ -64,21 +64,21 @@ public final class RowstreamServer: Sendable {
     /// The same server with no socket: its ``responder`` answers requests in-process (RowstreamTesting), its live
     /// feeds and heartbeats run as when listening; ``port`` is 0 and the connection metrics stay 0.
     package static func inProcess(
-        _ bindings: [TableBinding], pages: [TablePage] = [], configuration: ServerConfiguration,
+        _ bindings: [TableBinding], pages: [DashboardPage] = [], configuration: ServerConfiguration,
         registry: MetricsRegistry = MetricsRegistry()
     ) throws -> RowstreamServer {
         try make(bindings, pages: pages, configuration: configuration, registry: registry, listen: false)
     }
 
     private static func make(
-        _ bindings: [TableBinding], pages: [TablePage], configuration: ServerConfiguration,
+        _ bindings: [TableBinding], pages: [DashboardPage], configuration: ServerConfiguration,
         registry: MetricsRegistry, listen: Bool
     ) throws -> RowstreamServer {
         try validate(bindings)
         let tables = Dictionary(uniqueKeysWithValues: bindings.map { ($0.name, $0) })
-        let resolved = try TablePage.resolve(pages, tables: tables)
+        let resolved = try DashboardPage.resolve(pages, tables: tables)
         let metrics = ServerMetrics(registry: registry)
-        let template = try PageTemplate(directory: configuration.publicDirectory)
+        let template = try DocumentTemplate(directory: configuration.publicDirectory)
         let staticFiles: StaticFiles
         do {
             staticFiles = try StaticFiles(root: configuration.publicDirectory)
@@ -92,7 +92,7 @@ public final class RowstreamServer: Sendable {
             tables: tables,
             order: bindings.map(\.name),
             pages: Dictionary(uniqueKeysWithValues: bindings.map { ($0.name, template.render($0, pages: pages)) }),
-            tablePages: PageSet(resolved, template: try PageTemplate.pageTemplate(directory: configuration.publicDirectory,
+            tablePages: PageSet(resolved, template: try DocumentTemplate.pageTemplate(directory: configuration.publicDirectory,
                                                                                    needed: !pages.isEmpty)),
             registry: sessions,
             feeds: Dictionary(uniqueKeysWithValues: feeds.map { ($0.table.name, $0) }),

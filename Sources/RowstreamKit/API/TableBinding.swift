@@ -60,7 +60,7 @@ public struct TableBinding: Sendable {
         set { storage = storage.replacing { $0.pageProxy = newValue } }
     }
 
-    typealias RowLoader = @Sendable (PageCursor) async throws -> LoadResult<Row, PageCursor>
+    typealias RowLoader = @Sendable (TablePosition) async throws -> LoadResult<Row, TablePosition>
     /// One upstream page for a raw (unsealed) cursor: its raw items and raw next cursor (nil: the last page).
     package typealias PageProxy = @Sendable (_ cursor: String?) async throws -> (items: [JSONValue], next: String?)
 
@@ -161,8 +161,8 @@ extension TableBinding {
     /// Loads one batch outside any viewer's session (the no-script page, row refetch), with a loader of its own.
     /// Every error comes back as the `LoadFailure` a viewer would see.
     /// `fresh`: past any cache (live refreshes).
-    func loadBatch(at position: PageCursor, fresh: Bool = false) async throws(LoadFailure)
-        -> (rows: [Row], next: PageCursor?)
+    func loadBatch(at position: TablePosition, fresh: Bool = false) async throws(LoadFailure)
+        -> (rows: [Row], next: TablePosition?)
     {
         do {
             switch try await makeLoader(fresh ? .fresh : .plain)(position) {

@@ -17,7 +17,7 @@ final class LiveFeed: Sendable {
         /// The head as last sent (nil until a viewer's first batch or the first refresh).
         var head: [LiveRow]?
         var viewers: [ObjectIdentifier: StreamWriter] = [:]
-        /// Page streams (``PageStream``): the events tagged with the table's name are broadcast to those that
+        /// Page streams (``DashboardPageStream``): the events tagged with the table's name are broadcast to those that
         /// want them at the time.
         var taggedWriters: [ObjectIdentifier: TaggedWriter] = [:]
         /// Which refresh runs, which is queued, who waits, the rate limit (``RefreshStateMachine``).
@@ -188,7 +188,7 @@ final class LiveFeed: Sendable {
     }
 
     private func run() async -> LiveSummary {
-        let loaded: (rows: [Row], next: PageCursor?)
+        let loaded: (rows: [Row], next: TablePosition?)
         do {
             loaded = try await table.loadBatch(at: .first, fresh: true)
         } catch {

@@ -5,7 +5,7 @@ import HTTPServer
 ///
 /// The page uses it to bring back rows it pruned from a bounded DOM: it keeps, per batch, the token of the
 /// batch before (empty for the first batch). One batch (one loader call) per request, like a batch of the stream; the
-/// viewer's stream and session are not touched. `TOKEN` may also be a page stream's id (``PageToken``): its entry
+/// viewer's stream and session are not touched. `TOKEN` may also be a page stream's id (``DashboardPageToken``): its entry
 /// for this table is used. A pure function of the table: safe from any thread.
 struct BatchRefetchRoute: Sendable {
     let table: TableBinding
@@ -13,8 +13,8 @@ struct BatchRefetchRoute: Sendable {
     func respond(to request: HTTPRequest) throws(HTTPError) -> HTTPResult {
         var raw = request.queryValue("after") ?? ""
         // A page stream's id: this table's own token inside it.
-        if raw.hasPrefix("p1.") { raw = PageToken.resume(in: raw, table: table.name) ?? "unreadable" }
-        var cursor = PageCursor.first
+        if raw.hasPrefix("p1.") { raw = DashboardPageToken.resume(in: raw, table: table.name) ?? "unreadable" }
+        var cursor = TablePosition.first
         var offset = 0
         if !raw.isEmpty {
             guard let token = ResumeToken(decoding: raw, table: table.name) else {

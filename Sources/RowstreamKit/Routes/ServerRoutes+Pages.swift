@@ -1,7 +1,7 @@
 import HTTPServer
 import JSON
 
-/// The routes of pages (``TablePage``, docs/PROTOCOL.md "Pages"): the page, its one event stream, the page list,
+/// The routes of pages (``DashboardPage``, docs/PROTOCOL.md "Pages"): the page, its one event stream, the page list,
 /// and `reload` with a new sort and filter choice for a table on a page.
 extension ServerRoutes {
     func addPageRoutes(to router: inout RouterBuilder) {
@@ -52,7 +52,7 @@ extension ServerRoutes {
 
     /// The stream of `pageStream(_:page:)` from the client's token (nil: none); `given`: the client sent one.
     private func pageStreamResponse(page: ResolvedPage, lastEventID: String?, given: Bool) -> HTTPResponse {
-        var token = lastEventID.flatMap { PageToken(decoding: $0, page: page.name) }
+        var token = lastEventID.flatMap { DashboardPageToken(decoding: $0, page: page.name) }
         var plans = page.tables.map { Plan(table: $0, resume: nil, query: []) }
         for index in plans.indices {
             guard let decoded = token, let entry = decoded.tables[plans[index].table.name] else { continue }
@@ -76,7 +76,7 @@ extension ServerRoutes {
         let registry = registry, metrics = metrics, timeout = configuration.batchTimeout, liveFeeds = self.feeds
         let heartbeats = heartbeats
         return .eventStream(retryMilliseconds: configuration.retryMilliseconds) { writer in
-            let stream = PageStream(page: page.name, tables: page.tables.map(\.name), writer: writer, token: resumeToken)
+            let stream = DashboardPageStream(page: page.name, tables: page.tables.map(\.name), writer: writer, token: resumeToken)
             for plan in opened {
                 let name = plan.table.name
                 ViewerSession.open(
@@ -91,7 +91,7 @@ extension ServerRoutes {
 
     /// A table's start from its entry in a page token; nil if the entry is not this server's (unreadable resume
     /// token, a cursor it did not seal, a choice that is not one of the table's options).
-    private static func plan(_ table: TableBinding, entry: PageToken.Entry) -> Plan? {
+    private static func plan(_ table: TableBinding, entry: DashboardPageToken.Entry) -> Plan? {
         guard let resume = ResumeToken(decoding: entry.resume, table: table.name) else { return nil }
         if case .after(let cursor) = resume.position, !table.isValid(cursor) { return nil }
         guard let query = try? controlQuery(entry.query, table: table) else { return nil }

@@ -9,7 +9,7 @@ struct ServerRoutes {
     let tables: [String: TableBinding]
     let order: [String]
     let pages: [String: RenderedPage]
-    /// Pages of several tables (``TablePage``).
+    /// Pages of several tables (``DashboardPage``).
     let tablePages: PageSet
     let registry: SessionRegistry
     /// Live tables' feeds by table name.
@@ -54,7 +54,7 @@ struct ServerRoutes {
             try proxyPage(request, table: try table(parameters["name"]))
         }
         router.get("/tables/{name}/html") { request, parameters throws(HTTPError) in
-            try NoScriptPage(table: try table(parameters["name"])).respond(to: request)
+            try NoScriptDocument(table: try table(parameters["name"])).respond(to: request)
         }
         router.get("/tables/{name}/rows") { request, parameters throws(HTTPError) in
             try BatchRefetchRoute(table: try table(parameters["name"])).respond(to: request)

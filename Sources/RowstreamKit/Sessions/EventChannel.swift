@@ -1,7 +1,7 @@
 import HTTPServer
 
 /// Where one viewer session's events go: straight to its own stream (`/tables/NAME/stream`, the bytes the v1
-/// protocol documents), or tagged with the table's name into a page's shared stream (``PageStream``).
+/// protocol documents), or tagged with the table's name into a page's shared stream (``DashboardPageStream``).
 ///
 /// A value of two pointers at most (no closures to allocate per viewer). Thread-safe: it holds thread-safe
 /// writers and streams; any thread may call it.
@@ -9,7 +9,7 @@ enum EventChannel: Sendable {
     /// A table's own stream: events as they are, on the writer.
     case direct(StreamWriter)
     /// Table `table`'s part of a page's stream.
-    case page(PageStream, table: String)
+    case page(DashboardPageStream, table: String)
 
     /// Writes one event of this table.
     func send(_ event: SSEEvent) {

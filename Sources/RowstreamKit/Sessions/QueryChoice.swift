@@ -25,7 +25,7 @@ final class QueryChoice: Sendable {
     var query: Query { current.withLock { $0.query } }
 
     /// Loads `position` with the loader of the current choice.
-    func load(_ position: PageCursor) async throws -> LoadResult<Row, PageCursor> {
+    func load(_ position: TablePosition) async throws -> LoadResult<Row, TablePosition> {
         let loader = current.withLock { $0.loader }
         return try await loader(position)
     }

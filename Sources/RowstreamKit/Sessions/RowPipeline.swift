@@ -4,7 +4,7 @@ import Tables
 /// One table's way from a sealed position to rows, composed once where the table is made: open the position into
 /// the source's token (``TokenCodec``), load the batch with the use's loader (``BatchSource``), make each item's
 /// ``Row`` (`makeRow`: a row template through ``RowCells``, or a config table's ``RowMaker``) and seal the next
-/// position. The state machine calls the loader it makes: one signature, `PageCursor` in, rows out.
+/// position. The state machine calls the loader it makes: one signature, `TablePosition` in, rows out.
 ///
 /// Thread-safe: an immutable value; what it holds is `Sendable`.
 struct RowPipeline<Item: Sendable, Token: Codable & Sendable & Equatable>: Sendable {
@@ -21,8 +21,8 @@ struct RowPipeline<Item: Sendable, Token: Codable & Sendable & Equatable>: Senda
 
     /// Loads `position` with `load`. Errors: a ``LoadFailure`` and cancellation pass through; any other error
     /// becomes a retryable "Loading rows failed" failure, logged.
-    func load(_ position: PageCursor, with load: BatchSource<Item, Token>.Loader) async throws
-        -> LoadResult<Row, PageCursor>
+    func load(_ position: TablePosition, with load: BatchSource<Item, Token>.Loader) async throws
+        -> LoadResult<Row, TablePosition>
     {
         let token = try codec.token(at: position, initial: source.initialToken)
         let result: LoadResult<Item, Token>
@@ -39,7 +39,7 @@ struct RowPipeline<Item: Sendable, Token: Codable & Sendable & Equatable>: Senda
         }
         switch result {
         case .items(let items, let next):
-            let position: PageCursor
+            let position: TablePosition
             do {
                 position = try codec.position(of: next)
             } catch let failure as LoadFailure {

@@ -28,7 +28,7 @@ struct StreamEvents: Sendable {
     }
 
     /// The SSE event for one batch event; `.completed` is followed by the end of the stream.
-    func event(for batchEvent: BatchesEvent<Row, PageCursor>) -> SSEEvent {
+    func event(for batchEvent: BatchesEvent<Row, TablePosition>) -> SSEEvent {
         switch batchEvent {
         case .loading(let offset):
             return SSEEvent(event: "loading", data: Self.text(["offset": .int(Int64(offset))]))

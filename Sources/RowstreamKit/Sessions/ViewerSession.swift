@@ -14,14 +14,14 @@ import Tables
 final class ViewerSession: Sendable {
     let id: SessionID
     let table: TableBinding
-    private let dataSource: BatchesDataSource<Row, PageCursor>
+    private let dataSource: BatchesDataSource<Row, TablePosition>
     /// The sort and filter choice it loads with.
     private let choice: QueryChoice
     /// On a page's stream: told of a new choice before the table starts over (nil: a table's own stream, whose
     /// choice is in its URL and never changes).
     private let onChoice: (@Sendable (QueryChoice.Query) -> Void)?
 
-    private init(id: SessionID, table: TableBinding, dataSource: BatchesDataSource<Row, PageCursor>,
+    private init(id: SessionID, table: TableBinding, dataSource: BatchesDataSource<Row, TablePosition>,
                  choice: QueryChoice, onChoice: (@Sendable (QueryChoice.Query) -> Void)?) {
         self.id = id
         self.table = table
@@ -73,13 +73,13 @@ final class ViewerSession: Sendable {
             if let feed { channel.subscribe(feed) } else { channel.finish() }
             return
         }
-        var start: (token: PageCursor, offset: Int)? = nil
+        var start: (token: TablePosition, offset: Int)? = nil
         if let resume, case .after(let cursor) = resume.position {
             start = (.cursor(cursor), resume.offset)
         }
         let choice = QueryChoice(table: table, query: query)
         let batchesSent = metrics.batchesSent
-        let dataSource = BatchesDataSource<Row, PageCursor>(
+        let dataSource = BatchesDataSource<Row, TablePosition>(
             initialToken: .first,
             start: start,
             loadTimeout: batchTimeout,

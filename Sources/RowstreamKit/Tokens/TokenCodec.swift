@@ -9,7 +9,7 @@ struct TokenCodec<Token: Codable & Sendable & Equatable>: Sendable {
 
     /// The token a position stands for; a position that is not sealed by this process for this table (forged,
     /// altered, from before a restart) is a non-retryable failure.
-    func token(at position: PageCursor, initial: Token) throws -> Token {
+    func token(at position: TablePosition, initial: Token) throws -> Token {
         guard case .cursor(let sealed) = position else { return initial }
         guard let opened = seal.open(sealed, scope: scope),
               let token = try? JSONDecoder().decode(Token.self, from: Data(opened.utf8))
@@ -19,7 +19,7 @@ struct TokenCodec<Token: Codable & Sendable & Equatable>: Sendable {
 
     /// The sealed position of `token`. A token whose sealed form `open` would refuse (longer than
     /// `CursorSeal.maxSealedLength`) is a non-retryable failure here, not an unreadable position later.
-    func position(of token: Token) throws -> PageCursor {
+    func position(of token: Token) throws -> TablePosition {
         let data = try JSONEncoder().encode(token)
         let sealed = seal.seal(String(decoding: data, as: UTF8.self), scope: scope)
         guard sealed.utf8.count <= CursorSeal.maxSealedLength else {

@@ -9,12 +9,12 @@ import Synchronization
 ///
 /// Thread-safe: all state is in one `Mutex`; fetches run outside it.
 public final class PageCache: Sendable {
-    public typealias Load = @Sendable () async -> Result<Page, UpstreamError>
-    private typealias Fetch = Task<Result<Page, UpstreamError>, Never>
+    public typealias Load = @Sendable () async -> Result<UpstreamPage, UpstreamError>
+    private typealias Fetch = Task<Result<UpstreamPage, UpstreamError>, Never>
 
     private enum Entry {
         case loading(Fetch)
-        case ready(Page, expires: ContinuousClock.Instant)
+        case ready(UpstreamPage, expires: ContinuousClock.Instant)
     }
 
     private struct State {
@@ -47,7 +47,7 @@ public final class PageCache: Sendable {
 
     /// The page for `cursor`: from memory if fresh, else joined to the fetch in flight, else fetched by `load`.
     /// A cancelled caller stops waiting at once (`.cancelled`); the fetch goes on for the others.
-    public func page(for cursor: String?, load: @escaping Load) async -> Result<Page, UpstreamError> {
+    public func page(for cursor: String?, load: @escaping Load) async -> Result<UpstreamPage, UpstreamError> {
         await SharedFetchWait.value(of: fetch(for: cursor, load: load))
     }
 
@@ -81,7 +81,7 @@ public final class PageCache: Sendable {
         }
     }
 
-    private func store(_ result: Result<Page, UpstreamError>, key: String) {
+    private func store(_ result: Result<UpstreamPage, UpstreamError>, key: String) {
         let now = ContinuousClock.now
         state.withLock { state in
             if case .success(let page) = result, ttl > .zero {

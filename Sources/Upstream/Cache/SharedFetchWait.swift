@@ -6,11 +6,11 @@ import Synchronization
 /// Thread-safe: the continuation is resumed exactly once, under a `Mutex`, by whichever comes first.
 enum SharedFetchWait {
     private final class Once: Sendable {
-        private let state = Mutex<(continuation: CheckedContinuation<Result<Page, UpstreamError>, Never>?, result: Result<Page, UpstreamError>?)>((nil, nil))
+        private let state = Mutex<(continuation: CheckedContinuation<Result<UpstreamPage, UpstreamError>, Never>?, result: Result<UpstreamPage, UpstreamError>?)>((nil, nil))
 
         /// Hands over the continuation; resumes it at once if a result (or a cancel) came first.
-        func attach(_ continuation: CheckedContinuation<Result<Page, UpstreamError>, Never>) {
-            let early = state.withLock { state -> Result<Page, UpstreamError>? in
+        func attach(_ continuation: CheckedContinuation<Result<UpstreamPage, UpstreamError>, Never>) {
+            let early = state.withLock { state -> Result<UpstreamPage, UpstreamError>? in
                 guard let result = state.result else {
                     state.continuation = continuation
                     return nil
@@ -21,8 +21,8 @@ enum SharedFetchWait {
         }
 
         /// Delivers `result` unless one was delivered already.
-        func resume(_ result: Result<Page, UpstreamError>) {
-            let continuation = state.withLock { state -> CheckedContinuation<Result<Page, UpstreamError>, Never>? in
+        func resume(_ result: Result<UpstreamPage, UpstreamError>) {
+            let continuation = state.withLock { state -> CheckedContinuation<Result<UpstreamPage, UpstreamError>, Never>? in
                 guard state.result == nil else { return nil }
                 state.result = result
                 defer { state.continuation = nil }
@@ -33,7 +33,7 @@ enum SharedFetchWait {
     }
 
     /// The fetch's result, or `.failure(.cancelled)` if the calling task is cancelled first.
-    static func value(of fetch: Task<Result<Page, UpstreamError>, Never>) async -> Result<Page, UpstreamError> {
+    static func value(of fetch: Task<Result<UpstreamPage, UpstreamError>, Never>) async -> Result<UpstreamPage, UpstreamError> {
         let once = Once()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

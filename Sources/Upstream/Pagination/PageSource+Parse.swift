@@ -2,7 +2,7 @@ import JSON
 
 extension PageSource {
     /// Reads a 2xx response into a page: the body's checks, its items and the cursor of the next page.
-    func parse(_ response: UpstreamResponse, cursor: String?) throws(UpstreamError) -> Page {
+    func parse(_ response: UpstreamResponse, cursor: String?) throws(UpstreamError) -> UpstreamPage {
         let body: JSONValue
         do {
             body = try JSONValue.parse(response.body)
@@ -24,7 +24,7 @@ extension PageSource {
             }
         }
         if let next, next == cursor { throw .invalidPage("the next cursor repeats the current one (a loop)") }
-        return Page(items: items, nextCursor: next)
+        return UpstreamPage(items: items, nextCursor: next)
     }
 
     /// Applies the ok and error paths.

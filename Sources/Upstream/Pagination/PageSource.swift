@@ -71,13 +71,13 @@ public struct PageSource: Sendable {
     /// A page whose own next link leads to another origin is returned with its items and that link as its next
     /// cursor: the fetch of that cursor fails, so its items are shown and the following batch fails. An empty
     /// page that still carries a next cursor is not the end. A next cursor equal to the one just sent throws `.invalidPage`, since following it would loop.
-    public func fetchPage(cursor: String?) async throws(UpstreamError) -> Page {
+    public func fetchPage(cursor: String?) async throws(UpstreamError) -> UpstreamPage {
         guard let cache else { return try await fetchUncached(cursor: cursor) }
-        let page = try await cache.page(for: cursor) { () async -> Result<Page, UpstreamError> in
+        let page = try await cache.page(for: cursor) { () async -> Result<UpstreamPage, UpstreamError> in
             do throws(UpstreamError) { return .success(try await fetchUncached(cursor: cursor)) } catch { return .failure(error) }
         }.get()
         if cache.prefetch, let next = page.nextCursor {
-            cache.prefetch(next) { () async -> Result<Page, UpstreamError> in
+            cache.prefetch(next) { () async -> Result<UpstreamPage, UpstreamError> in
                 do throws(UpstreamError) { return .success(try await fetchUncached(cursor: next)) } catch { return .failure(error) }
             }
         }
@@ -85,7 +85,7 @@ public struct PageSource: Sendable {
     }
 
     /// One page straight from the upstream (no cache).
-    func fetchUncached(cursor: String?) async throws(UpstreamError) -> Page {
+    func fetchUncached(cursor: String?) async throws(UpstreamError) -> UpstreamPage {
         let response = try await send(try request(cursor: cursor))
         return try parse(response, cursor: cursor)
     }

@@ -38,7 +38,7 @@ public final class PageWalker: Sendable {
 
     /// The next non-empty batch from `cursor` (nil = first page, which starts the walk afresh), or the empty
     /// last page. Its `nextCursor` is where the following batch starts.
-    public func nextBatch(from source: PageSource, cursor: String?) async throws(UpstreamError) -> Page {
+    public func nextBatch(from source: PageSource, cursor: String?) async throws(UpstreamError) -> UpstreamPage {
         if cursor == nil { state.withLock { $0 = State() } }
         return try await walk(source, from: cursor)
     }
@@ -48,7 +48,7 @@ public final class PageWalker: Sendable {
     /// return (a resumed walk) brings its own key window.
     public func nextBatch(
         from source: PageSource, at position: WalkPosition?
-    ) async throws(UpstreamError) -> (page: Page, next: WalkPosition?) {
+    ) async throws(UpstreamError) -> (page: UpstreamPage, next: WalkPosition?) {
         if let position { resume(from: position) } else { state.withLock { $0 = State() } }
         let page = try await walk(source, from: position?.cursor)
         return state.withLock { state in
@@ -74,7 +74,7 @@ public final class PageWalker: Sendable {
     var window: KeyWindow? { keyPath == nil ? nil : state.withLock { $0.recentKeys.window } }
 
     /// Pages from `cursor` until one with items (or the last), within the empty-page bound.
-    private func walk(_ source: PageSource, from cursor: String?) async throws(UpstreamError) -> Page {
+    private func walk(_ source: PageSource, from cursor: String?) async throws(UpstreamError) -> UpstreamPage {
         var cursor = cursor
         var emptyInARow = 0
         while true {
@@ -93,8 +93,8 @@ public final class PageWalker: Sendable {
     var held: (keys: Int, cursors: Int) { state.withLock { ($0.recentKeys.count, $0.seenCursors.count) } }
 
     /// Records `page` as read from `cursor`: drops repeated items, fails on a cursor loop.
-    func admit(_ page: Page, from cursor: String?) throws(UpstreamError) -> Page {
-        try state.withLock { (state: inout State) throws(UpstreamError) -> Page in
+    func admit(_ page: UpstreamPage, from cursor: String?) throws(UpstreamError) -> UpstreamPage {
+        try state.withLock { (state: inout State) throws(UpstreamError) -> UpstreamPage in
             if let cursor { state.seenCursors.insert(RecentKeys.hash(cursor)) }
             if let next = page.nextCursor, state.seenCursors.contains(RecentKeys.hash(next)) {
                 throw .invalidPage("the upstream's next cursor repeats an earlier one (a loop)")

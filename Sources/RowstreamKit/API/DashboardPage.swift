@@ -6,12 +6,12 @@ import JSON
 /// reload, controls and completion.
 ///
 /// ```swift
-/// let overview = TablePage(name: "overview", title: "Overview", tables: ["orders", "customers"])
+/// let overview = DashboardPage(name: "overview", title: "Overview", tables: ["orders", "customers"])
 /// let server = try RowstreamServer.start([orders, customers], pages: [overview])
 /// ```
 ///
 /// Thread-safe: an immutable value, `Sendable`.
-public struct TablePage: Sendable, Hashable {
+public struct DashboardPage: Sendable, Hashable {
     /// The page's name, used in its URL: 1-64 letters, digits, `-` and `_`.
     public var name: String
     /// The page's heading and document title.
@@ -32,9 +32,9 @@ public struct TablePage: Sendable, Hashable {
     var streamPath: String { "/pages/\(name)/stream" }
 }
 
-/// A ``TablePage`` with its tables resolved: built once at start-up, immutable afterwards.
+/// A ``DashboardPage`` with its tables resolved: built once at start-up, immutable afterwards.
 struct ResolvedPage: Sendable {
-    let page: TablePage
+    let page: DashboardPage
     let tables: [TableBinding]
 
     var name: String { page.name }
@@ -48,9 +48,9 @@ struct ResolvedPage: Sendable {
     }
 }
 
-extension TablePage {
+extension DashboardPage {
     /// Checks `pages` against the served tables; the errors name the page and what is wrong.
-    static func resolve(_ pages: [TablePage], tables: [String: TableBinding]) throws -> [ResolvedPage] {
+    static func resolve(_ pages: [DashboardPage], tables: [String: TableBinding]) throws -> [ResolvedPage] {
         var seen: Set<String> = []
         return try pages.map { page in
             guard RowstreamServer.isValidName(page.name) else {

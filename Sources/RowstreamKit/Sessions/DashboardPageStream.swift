@@ -1,15 +1,15 @@
 import HTTPServer
 import Synchronization
 
-/// One viewer's page stream (`GET /pages/NAME/stream`): the sessions of every table on a ``TablePage`` share its
+/// One viewer's page stream (`GET /pages/NAME/stream`): the sessions of every table on a ``DashboardPage`` share its
 /// one connection. Each event goes out with its type prefixed by its table's name (`orders:rows`) and its data
 /// unchanged; every event that moves a table's position (`rows`, `reset`, `complete`) carries as its `id:` the
-/// page's whole position (``PageToken``), so the browser's `Last-Event-ID` always covers every table.
+/// page's whole position (``DashboardPageToken``), so the browser's `Last-Event-ID` always covers every table.
 ///
 /// Thread-safe: the positions live in one `Mutex`, and an event is written while it is held, so the ids reach
 /// the connection in the order they were computed (the last id the viewer saw is the most complete one).
 /// Ownership: made by the stream's `open` closure; the sessions' channels keep it until the connection ends.
-final class PageStream: Sendable {
+final class DashboardPageStream: Sendable {
     private struct State {
         /// Each table's own resume token, as of the last event that moved it.
         var resumes: [String: String]
@@ -25,7 +25,7 @@ final class PageStream: Sendable {
 
     /// A stream for the tables `tables` of page `page`, resuming from `token` (its entries are the positions the
     /// tables start from).
-    init(page: String, tables: [String], writer: StreamWriter, token: PageToken?) {
+    init(page: String, tables: [String], writer: StreamWriter, token: DashboardPageToken?) {
         self.page = page
         self.writer = writer
         let entries = token?.tables ?? [:]
@@ -75,11 +75,11 @@ final class PageStream: Sendable {
         if allDone { writer.finish() }
     }
 
-    private static func token(page: String, _ state: State) -> PageToken {
-        var tables: [String: PageToken.Entry] = [:]
+    private static func token(page: String, _ state: State) -> DashboardPageToken {
+        var tables: [String: DashboardPageToken.Entry] = [:]
         for (name, resume) in state.resumes {
-            tables[name] = PageToken.Entry(resume: resume, query: state.queries[name] ?? [:])
+            tables[name] = DashboardPageToken.Entry(resume: resume, query: state.queries[name] ?? [:])
         }
-        return PageToken(page: page, tables: tables)
+        return DashboardPageToken(page: page, tables: tables)
     }
 }

@@ -12,7 +12,7 @@ import Tables
 ///
 /// Thread-safe: an immutable value. The loading task runs on the cooperative pool and awaits the upstream
 /// (never blocks); the stream's close cancels it.
-struct NoScriptPage: Sendable {
+struct NoScriptDocument: Sendable {
     static let batchesPerPage = 3
     let table: TableBinding
 
@@ -40,13 +40,13 @@ struct NoScriptPage: Sendable {
     private func stream(from start: ResumeToken, to writer: StreamWriter) async {
         var position = start
         for batch in 0..<Self.batchesPerPage {
-            let cursor: PageCursor
+            let cursor: TablePosition
             switch position.position {
             case .start: cursor = .first
             case .after(let next): cursor = .cursor(next)
             case .end, .finished: return writer.finishing(closing(nil, total: position.offset))
             }
-            let page: (rows: [Row], next: PageCursor?)
+            let page: (rows: [Row], next: TablePosition?)
             do throws(LoadFailure) {
                 page = try await table.loadBatch(at: cursor)
             } catch {

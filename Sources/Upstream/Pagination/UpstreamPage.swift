@@ -1,7 +1,7 @@
 import JSON
 
 /// One page of items from an upstream. A plain value: thread-safe.
-public struct Page: Sendable {
+public struct UpstreamPage: Sendable {
     /// The page's items, in upstream order; may be empty even when more pages follow.
     public var items: [JSONValue]
     /// The cursor to ask for the next page; `nil` means this is the last page.

@@ -1,11 +1,11 @@
 import Foundation
 import Tables
 
-/// The page of a ``TablePage``: Public/page.html with one panel per table. Each panel holds the table's heading,
+/// The page of a ``DashboardPage``: Public/page.html with one panel per table. Each panel holds the table's heading,
 /// count, status, controls and Reload, and a scroll box with the table's server-rendered shell (header and
 /// skeleton rows), so the first paint shows every table's shimmer. A table's element ids carry the suffix
 /// `--NAME` (`rs-rows--orders`), unique on the page; the panel is `<section class="rs-panel" data-rs-table="NAME">`.
-extension PageTemplate {
+extension DocumentTemplate {
     static let pagesPlaceholder = "<!--rs:pages-->"
     static let panelsPlaceholder = "<!--rs:panels-->"
     static let streamPlaceholder = "<!--rs:stream-->"
@@ -68,7 +68,7 @@ extension PageTemplate {
     }
 
     /// Links from a table's own page to the pages that show it (empty when none does).
-    static func pageLinks(_ table: TableBinding, pages: [TablePage]) -> String {
+    static func pageLinks(_ table: TableBinding, pages: [DashboardPage]) -> String {
         let showing = pages.filter { $0.tables.contains(table.name) }
         guard !showing.isEmpty else { return "" }
         let links = showing.map { page in
@@ -78,7 +78,7 @@ extension PageTemplate {
     }
 }
 
-/// The served pages (``TablePage``), rendered once at start-up. Immutable.
+/// The served pages (``DashboardPage``), rendered once at start-up. Immutable.
 struct PageSet: Sendable {
     let order: [String]
     let pages: [String: ResolvedPage]
@@ -88,7 +88,7 @@ struct PageSet: Sendable {
         order = resolved.map(\.name)
         pages = Dictionary(uniqueKeysWithValues: resolved.map { ($0.name, $0) })
         rendered = template.map { template in
-            Dictionary(uniqueKeysWithValues: resolved.map { ($0.name, PageTemplate.render($0, template: template)) })
+            Dictionary(uniqueKeysWithValues: resolved.map { ($0.name, DocumentTemplate.render($0, template: template)) })
         } ?? [:]
     }
 }

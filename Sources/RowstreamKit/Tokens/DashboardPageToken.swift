@@ -10,7 +10,7 @@ import Sealing
 /// that moved its position yet. Decoding is strict; anything malformed, oversized or of another page is nil.
 ///
 /// Thread-safe: a value type.
-struct PageToken: Sendable, Equatable {
+struct DashboardPageToken: Sendable, Equatable {
     struct Entry: Sendable, Equatable {
         /// The table's own resume token (``ResumeToken/encoded()``).
         var resume: String
@@ -69,12 +69,12 @@ struct PageToken: Sendable, Equatable {
     }
 }
 
-extension PageToken {
+extension DashboardPageToken {
     /// The resume token of `table` inside the page token `token` (of any page); nil if unreadable or absent.
     static func resume(in token: String, table: String) -> String? {
         guard token.hasPrefix(prefix), let bytes = Base64URL.decode(token.dropFirst(prefix.count)),
               let json = try? JSONValue.parse(bytes), let page = json["g"]?.stringValue
         else { return nil }
-        return PageToken(decoding: token, page: page)?.tables[table]?.resume
+        return DashboardPageToken(decoding: token, page: page)?.tables[table]?.resume
     }
 }

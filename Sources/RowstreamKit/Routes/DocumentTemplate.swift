@@ -6,7 +6,7 @@ import Tables
 /// skeleton rows) filled in, so the very first paint already shows shimmer rows shaped like the real ones.
 /// Rendered once per table at start-up; immutable afterwards. The templates load their script themselves: one
 /// `<script type="module" src="/app.js">`, which imports the rest (docs/BROWSER.md, "The page's modules").
-struct PageTemplate: Sendable {
+struct DocumentTemplate: Sendable {
     static let titlePlaceholder = "<!--rs:title-->"
     static let tablePlaceholder = "<!--rs:table-->"
 
@@ -26,7 +26,7 @@ struct PageTemplate: Sendable {
     }
 
     /// The page for `table`, as a response with a strong ETag; it links the `pages` that show the table.
-    func render(_ table: TableBinding, pages: [TablePage] = []) -> RenderedPage {
+    func render(_ table: TableBinding, pages: [DashboardPage] = []) -> RenderedPage {
         let shell = table.renderer.renderShell(
             streamURL: table.streamPath, batchSize: table.batchSize, skeletonCount: table.batchSize
         )
@@ -40,7 +40,7 @@ struct PageTemplate: Sendable {
     }
 }
 
-extension PageTemplate {
+extension DocumentTemplate {
     /// The sort and filter controls (``TableControl``) as a form of `<select>`s (empty without controls).
     static func controls(_ table: TableBinding) -> String {
         guard !table.controls.isEmpty else { return "" }
