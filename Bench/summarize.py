@@ -2,6 +2,8 @@
 """Scripts/bench's summary: medians of every metric over the runs, the ratios to each peer (paired within a run,
 then the median), and the issue's targets met or not. Prints the table; writes the JSON file.
 
+A metric with `_before` in its name is the --against build's; its ratio is printed as `<metric>_vs_before`.
+
 Usage: summarize.py RESULTS.jsonl OUT.json key=value...   (the key=values are the run's settings, kept in the JSON)
 RESULTS.jsonl: one {"run": N, "metric": NAME, "value": X} per line.
 """
@@ -25,6 +27,12 @@ def ratio_specs(metrics):
                           f"fanout{n}_{peer}_cpu_us_per_event", f"x {peer} CPU/event (lower better)"))
             specs.append((f"fanout{n}_events_ratio_to_{peer}", f"fanout{n}_rowstream_events_per_s",
                           f"fanout{n}_{peer}_events_per_s", f"x {peer} events/s (higher better)"))
+    # Scripts/bench --against REV: each figure of this tree over the same figure of REV's build, paired within a run
+    for before in sorted(m for m in metrics if "_before" in m):
+        now = before.replace("_before", "_rowstream", 1)
+        if now not in metrics:
+            now = before.replace("_before", "", 1)
+        specs.append((now + "_vs_before", now, before, "x the --against build (same run)"))
     return specs
 
 
@@ -44,10 +52,10 @@ def main():
                 samples[name] = values
                 units[name] = meaning
     medians = {k: statistics.median(v) for k, v in samples.items()}
-    print(f"\n{'benchmark':40} {'median':>14}  {'unit':36} {'runs (min..max)':>24}")
+    print(f"\n{'benchmark':48} {'median':>14}  {'unit':36} {'runs (min..max)':>24}")
     for k in samples:
         v = samples[k]
-        print(f"{k:40} {medians[k]:14.3f}  {units[k]:36} {min(v):11.3f}..{max(v):<11.3f}")
+        print(f"{k:48} {medians[k]:14.3f}  {units[k]:36} {min(v):11.3f}..{max(v):<11.3f}")
     targets = []
     def target(text, metric, ok):
         if metric in medians:
