@@ -2,6 +2,7 @@
 import Dashboard
 import Dispatch
 import Foundation
+import RowstreamKit
 
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("rowstream: \(message)\n".utf8))
@@ -20,6 +21,9 @@ var config: ConfigFile? = nil
 switch parsed {
 case .help:
     print(CommandLineOptions.usage)
+    exit(0)
+case .keygen:
+    print(SealingKeyFile.newKey())
     exit(0)
 case .run:
     break
