@@ -41,7 +41,7 @@ public struct SealingKeysError: Error, Sendable, Equatable, CustomStringConverti
 
     public var description: String {
         let place = file.map { name in line.map { "\(name) line \($0)" } ?? name } ?? line.map { "key \($0)" } ?? "keys"
-        let make = "make one with `rowstream keygen` (docs/SCALING.md)"
+        let make = "make one with `rowstream keygen`, docs/SCALING.md"
         return switch code {
         case .unreadable: "\(place): cannot read the sealing key file"
         case .noKey: "\(place): no sealing key (one base64 key per line, the first seals; \(make))"

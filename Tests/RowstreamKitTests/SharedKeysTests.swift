@@ -103,4 +103,26 @@ struct SharedKeysTests {
             #expect(again.keys == (1...30).map { "p\($0)" }, "from the first row, never misread")
         }
     }
+
+    @Test("a listening server without configured keys says so once at start; with keys it says nothing")
+    func noticeWithoutKeys() throws {
+        for keys in [SealingKeys.random(), try SealingKeys(current: Self.keyA)] {
+            let logger = RecordingLogger()
+            var configuration = ServerConfiguration()
+            configuration.port = 0
+            configuration.eventLoopCount = 1
+            configuration.logger = logger
+            configuration.sealingKeys = keys
+            let server = try RowstreamServer.start([peopleTable(offsetSource(people(3)))], configuration: configuration)
+            server.shutdown()
+            let notices = logger.messages.filter { $0.contains("sealing key") }
+            if keys.isEphemeral {
+                #expect(notices.count == 1)
+                #expect(notices.first?.hasPrefix("info: no sealing key configured: resume tokens will not survive a restart") == true)
+                #expect(notices.first?.contains("--secret-file") == true)
+            } else {
+                #expect(notices.isEmpty)
+            }
+        }
+    }
 }
