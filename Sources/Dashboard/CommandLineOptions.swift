@@ -72,10 +72,6 @@ public enum CommandLineOptions {
         _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
         into configuration: inout DashboardConfiguration
     ) throws(ParseError) -> Parsed {
-        if arguments.first == "keygen" {
-            guard arguments.count == 1 else { throw ParseError(description: "keygen takes no options") }
-            return .keygen
-        }
         if let path = environment[secretFileVariable], !path.isEmpty { configuration.secretFile = path }
         var remaining = arguments[...]
         var parsed = Parsed.run
@@ -83,6 +79,10 @@ public enum CommandLineOptions {
         configuration.demo.page = true   // the command line serves the demo page unless --demo-page off
         while let flag = remaining.popFirst() {
             if flag == "-h" || flag == "--help" { return .help }
+            if flag == "keygen" {   // last, so that Scripts/run keygen (after its --public) works too
+                guard remaining.isEmpty else { throw ParseError(description: "keygen takes no options") }
+                return .keygen
+            }
             guard let value = remaining.popFirst() else {
                 throw ParseError(description: "\(flag) needs a value (see --help)")
             }

@@ -135,6 +135,8 @@ struct SecretFileTests {
             try CommandLineOptions.parse(["--secret-file", ""], environment: [:], into: &configuration)
         }
         #expect(try CommandLineOptions.parse(["keygen"], environment: [:], into: &configuration) == .keygen)
+        #expect(try CommandLineOptions.parse(["--public", "Public", "keygen"], environment: [:], into: &configuration) == .keygen,
+                "as Scripts/run passes it")
         #expect(throws: CommandLineOptions.ParseError.self) {
             try CommandLineOptions.parse(["keygen", "--port", "1"], environment: [:], into: &configuration)
         }
