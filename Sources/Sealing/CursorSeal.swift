@@ -114,3 +114,10 @@ public struct CursorSeal: Sendable {
         return Cipher(pointer: pointer)
     }()
 }
+
+/// A seal's key never shows in a log line, `print`, `dump` or a test failure.
+extension CursorSeal: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "CursorSeal" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}

@@ -55,3 +55,10 @@ public struct SealingKeys: Sendable {
         return nil
     }
 }
+
+/// Keys never show in a log line, `print`, `dump` or a test failure: only how many there are.
+extension SealingKeys: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "SealingKeys(\(count) key\(count == 1 ? "" : "s")\(isEphemeral ? ", random" : ""))" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
+}

@@ -100,4 +100,17 @@ import Testing
         #expect(a != SealingKeyFile.newKey())
         #expect(try SealingKeyFile.parse(a + "\n", file: "f").count == 1)
     }
+
+    @Test("keys never show in descriptions, dumps or mirrors")
+    func noKeyInDescriptions() throws {
+        let keys = try SealingKeys(current: Self.new, previous: [Self.old])
+        var dumped = ""
+        dump(keys, to: &dumped)
+        for text in ["\(keys)", String(reflecting: keys), dumped, "\(CursorSeal(key: Self.new))"] {
+            #expect(!text.contains("2, 2, 2") && !text.contains("key:"), "\(text)")
+        }
+        #expect("\(keys)" == "SealingKeys(2 keys)")
+        #expect("\(SealingKeys.random())" == "SealingKeys(1 key, random)")
+        #expect(Mirror(reflecting: keys).children.isEmpty)
+    }
 }
