@@ -1,4 +1,5 @@
 import Foundation
+import Sealing
 import TestSupport
 import Testing
 
@@ -54,5 +55,33 @@ struct SecretFileProcessTests {
         keyless.terminate()
         let keylessErrors = try await keyless.errors()
         #expect(keylessErrors.contains("rowstream: no sealing key configured: resume tokens will not survive a restart"))
+    }
+
+    @Test("--check-config reads the key file too: its key count, or the start-up error, never a key")
+    func checkConfigReadsTheKeyFile() async throws {
+        try #require(RowstreamProcess.isBuilt, "build the rowstream product first")
+        let upstream = try ConfigFixtureUpstream(count: 12, token: "t0ken-1")
+        defer { upstream.stop() }
+        let config = try RowstreamProcess.temporaryFile(upstream.config())
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        let key = SealingKeyFile.newKey()
+        let good = try RowstreamProcess.temporaryFile("# now\n\(key)\n\(SealingKeyFile.newKey())\n")
+        defer { try? FileManager.default.removeItem(atPath: good) }
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: good)
+        let bad = try RowstreamProcess.temporaryFile("\(key.prefix(20))\n")
+        defer { try? FileManager.default.removeItem(atPath: bad) }
+
+        let (status, output, _) = try await RowstreamProcess.run(["--check-config", config, "--secret-file", good],
+                                                                 environment: ["FIXTURE_TOKEN": "t0ken-1"])
+        #expect(status == 0)
+        #expect(output.contains("\(good): 2 sealing key(s), the first seals"), "\(output)")
+        #expect(!output.contains(key))
+
+        let (failed, _, errors) = try await RowstreamProcess.run(["--check-config", config],
+                                                                 environment: ["FIXTURE_TOKEN": "t0ken-1",
+                                                                               "ROWSTREAM_SECRET_FILE": bad])
+        #expect(failed == 1)
+        #expect(errors.contains("\(bad) line 1: "), "\(errors)")
+        #expect(!errors.contains(String(key.prefix(20))))
     }
 }
