@@ -1,8 +1,11 @@
+import Foundation
+
 /// The `rowstream` command line, parsed into a `DashboardConfiguration` (its server part and the dashboard's
-/// own). A pure function of the arguments.
+/// own). A pure function of the arguments and the environment (`ROWSTREAM_SECRET_FILE`).
 public enum CommandLineOptions {
     public static let usage = """
     Usage: rowstream [options]
+           rowstream keygen        print a new sealing key (a line for the --secret-file file)
 
     Serves live, infinitely scrolling tables over Server-Sent Events, fed by the upstream APIs of a config file
     (docs/CONFIG.md), or by the built-in demo upstream when no config is given.
@@ -10,6 +13,10 @@ public enum CommandLineOptions {
     Options:
       --config FILE           serve the tables of this JSON config file (secrets via ${ENV_VAR})
       --check-config FILE     validate FILE, fetch the first page of each table, print what was found, exit
+      --secret-file FILE      seal resume tokens and proxy cursors with the keys in FILE (one base64 key per line,
+                              the first seals, the others still open; docs/SCALING.md), so every instance and every
+                              restart reads them; default: $ROWSTREAM_SECRET_FILE, else the config's secretFile,
+                              else a random key per process
       --host ADDRESS          address to listen on (default 127.0.0.1)
       --port N                port to listen on, 0 for any free port (default 8080)
       --public DIR            folder with index.html, app.css, app.js (default: ./Public, or beside the build)
@@ -47,6 +54,8 @@ public enum CommandLineOptions {
         case runWithConfig(String)
         /// Validate the config file at this path, fetch each table's first page, report, exit.
         case checkConfig(String)
+        /// Print a new sealing key and exit.
+        case keygen
         case help
     }
 
@@ -54,20 +63,35 @@ public enum CommandLineOptions {
         public let description: String
     }
 
-    /// Parses `arguments` (without the program name) into `configuration`.
-    public static func parse(_ arguments: [String], into configuration: inout DashboardConfiguration) throws(ParseError) -> Parsed {
+    /// The environment variable naming the sealing key file when `--secret-file` is not given.
+    public static let secretFileVariable = "ROWSTREAM_SECRET_FILE"
+
+    /// Parses `arguments` (without the program name) into `configuration`; `environment` gives the key file when
+    /// no `--secret-file` does (``secretFileVariable``).
+    public static func parse(
+        _ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment,
+        into configuration: inout DashboardConfiguration
+    ) throws(ParseError) -> Parsed {
+        if let path = environment[secretFileVariable], !path.isEmpty { configuration.secretFile = path }
         var remaining = arguments[...]
         var parsed = Parsed.run
         var refreshGiven = false
         configuration.demo.page = true   // the command line serves the demo page unless --demo-page off
         while let flag = remaining.popFirst() {
             if flag == "-h" || flag == "--help" { return .help }
+            if flag == "keygen" {   // last, so that Scripts/run keygen (after its --public) works too
+                guard remaining.isEmpty else { throw ParseError(description: "keygen takes no options") }
+                return .keygen
+            }
             guard let value = remaining.popFirst() else {
                 throw ParseError(description: "\(flag) needs a value (see --help)")
             }
             switch flag {
             case "--config": parsed = .runWithConfig(value)
             case "--check-config": parsed = .checkConfig(value)
+            case "--secret-file":
+                guard !value.isEmpty else { throw ParseError(description: "--secret-file takes a file path") }
+                configuration.secretFile = value
             case "--host": configuration.server.host = value
             case "--port": configuration.server.port = try integer(flag, value, in: 0...65_535)
             case "--public": configuration.server.publicDirectory = value

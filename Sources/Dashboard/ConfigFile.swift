@@ -17,6 +17,9 @@ public struct ConfigFile: Sendable {
     public var secrets: [String] = []
     /// Pages of several tables on one event stream (`pages`), in file order.
     public var pages: [DashboardPage] = []
+    /// The sealing key file (`secretFile`, `${NAME}` filled from the environment; docs/SCALING.md): the keys
+    /// themselves never appear in a config file. `--secret-file` and `ROWSTREAM_SECRET_FILE` take precedence.
+    public var secretFile: String?
 
     /// Reads and validates the file at `path`; `${NAME}` references are filled from `environment`.
     public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
@@ -50,12 +53,17 @@ public struct ConfigFile: Sendable {
         }
         let pages = try root.array("pages").map { (list) throws(ConfigError) in try Self.pages(list, file: file, tables: tables) }
         let upstream = try root.object("upstream").map { (reader) throws(ConfigError) in try upstreamOptions(reader) }
+        let secretFile = try root.string("secretFile").map { (path) throws(ConfigError) in
+            let path = try ConfigEnvironment.substitute(path, environment: environment, at: "secretFile", file: file)
+            guard !path.isEmpty else { throw root.error("secretFile", "the path of a sealing key file") }
+            return path
+        }
         try root.finish()
         let secrets = ConfigEnvironment.referencedValues(in: String(decoding: bytes, as: UTF8.self), environment: environment)
         let redactor = SecretRedactor(secrets: secrets)
         for index in tables.indices { tables[index].checks.redactor = redactor }
         return ConfigFile(tables: tables, upstream: upstream ?? UpstreamClientConfiguration(), secrets: secrets,
-                          pages: pages ?? [])
+                          pages: pages ?? [], secretFile: secretFile)
     }
 
     private static func upstreamOptions(_ reader: ConfigReader) throws(ConfigError) -> UpstreamClientConfiguration {

@@ -51,6 +51,8 @@ public final class Dashboard: Sendable {
         guard configuration.batchSize >= 1, configuration.batchSize <= 500 else {
             throw DashboardError("batch size must be 1...500, not \(configuration.batchSize)")
         }
+        var configuration = configuration
+        configuration.server.sealingKeys = try sealingKeys(configuration, config: config)
         let registry = MetricsRegistry()
         let demo = DemoUpstream(configuration: configuration.demo)
         var demoServerConfiguration = HTTPServerConfiguration()
@@ -92,6 +94,21 @@ public final class Dashboard: Sendable {
         }
         return Dashboard(port: server.port, demoPort: demoPort, demo: demo, server: server, demoServer: demoServer,
                          client: client)
+    }
+
+    /// The keys of the key file `--secret-file` or `ROWSTREAM_SECRET_FILE` names, else the config's `secretFile`;
+    /// without either, `server.sealingKeys` as given (random by default). A file others may read is logged.
+    private static func sealingKeys(_ configuration: DashboardConfiguration, config: ConfigFile?) throws -> SealingKeys {
+        guard let path = configuration.secretFile ?? config?.secretFile else { return configuration.server.sealingKeys }
+        do {
+            let keys = try SealingKeyFile.load(path: path)
+            if let warning = SealingKeyFile.permissionWarning(path: path) {
+                configuration.server.logger.log(.warning, warning)
+            }
+            return keys
+        } catch {
+            throw DashboardError("\(error)")
+        }
     }
 
     /// Stops accepting, ends every open stream, finishes in-flight responses and stops the upstream side, within

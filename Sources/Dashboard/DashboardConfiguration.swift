@@ -12,6 +12,9 @@ public struct DashboardConfiguration: Sendable {
     public var batchSize = 50
     /// The built-in demo upstream, served on 127.0.0.1 on a port of its own.
     public var demo = DemoUpstream.Configuration()
+    /// The sealing key file (`--secret-file`, `ROWSTREAM_SECRET_FILE`; docs/SCALING.md): read at start into
+    /// `server.sealingKeys`, before the config's `secretFile`. nil: the config's, else `server.sealingKeys` as set.
+    public var secretFile: String?
 
     public init() {}
 }

@@ -12,8 +12,8 @@ import Foundation
 /// given ends the list (``Batches``), which needs equal sealed positions.
 ///
 /// `open` costs microseconds whatever a client sends: input longer than `maxLength` is refused before any work,
-/// and libcrypto's AES (AES-NI where the CPU has it) checks the SIV in one pass. The key is random per process
-/// unless given: sealed cursors do not survive a restart (a resuming viewer then starts over).
+/// and libcrypto's AES (AES-NI where the CPU has it) checks the SIV in one pass. Servers seal through
+/// ``SealingKeys`` (the operator's keys, with rotation; random per process when none are configured).
 ///
 /// Thread-safe: immutable; each call uses a cipher context of its own.
 public struct CursorSeal: Sendable {
@@ -113,4 +113,11 @@ public struct CursorSeal: Sendable {
         }
         return Cipher(pointer: pointer)
     }()
+}
+
+/// A seal's key never shows in a log line, `print`, `dump` or a test failure.
+extension CursorSeal: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    public var description: String { "CursorSeal" }
+    public var debugDescription: String { description }
+    public var customMirror: Mirror { Mirror(self, children: [:]) }
 }

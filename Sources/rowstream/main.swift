@@ -2,6 +2,7 @@
 import Dashboard
 import Dispatch
 import Foundation
+import RowstreamKit
 
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("rowstream: \(message)\n".utf8))
@@ -21,6 +22,9 @@ switch parsed {
 case .help:
     print(CommandLineOptions.usage)
     exit(0)
+case .keygen:
+    print(SealingKeyFile.newKey())
+    exit(0)
 case .run:
     break
 case .runWithConfig(let path), .checkConfig(let path):
@@ -33,6 +37,15 @@ case .runWithConfig(let path), .checkConfig(let path):
 
 if case .checkConfig(let path) = parsed, let config {
     print("\(path): valid, \(config.tables.count) table(s)")
+    if let secretFile = configuration.secretFile ?? config.secretFile {
+        do {
+            let keys = try SealingKeyFile.load(path: secretFile)
+            print("\(secretFile): \(keys.count) sealing key(s), the first seals")
+            if let warning = SealingKeyFile.permissionWarning(path: secretFile) { print(warning) }
+        } catch {
+            fail("\(error)", status: 1)
+        }
+    }
     let ok = ConfigCheck.run(config) { line in print(line) }
     exit(ok ? 0 : 1)
 }

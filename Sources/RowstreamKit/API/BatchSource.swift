@@ -11,8 +11,8 @@ import Batches
 /// and cancellable awaits (`Task.sleep`, `URLSession`) end the load early.
 ///
 /// Tokens travel to the browser inside resume tokens (`Last-Event-ID`) and come back when it reconnects: they are
-/// JSON-encoded and sealed with a per-process key, so a client can neither read nor forge one, and a token from
-/// before a restart starts the table over.
+/// JSON-encoded and sealed with ``ServerConfiguration/sealingKeys``, so a client can neither read nor forge one,
+/// and a token sealed with a key the server does not hold (random keys and a restart) starts the table over.
 ///
 /// ```swift
 /// let source = BatchSource<Order, Int>(initialToken: 0) { offset in

@@ -75,6 +75,7 @@ public final class RowstreamServer: Sendable {
         registry: MetricsRegistry, listen: Bool
     ) throws -> RowstreamServer {
         try validate(bindings)
+        let bindings = bindings.map { $0.sealing(with: configuration.sealingKeys) }
         let tables = Dictionary(uniqueKeysWithValues: bindings.map { ($0.name, $0) })
         let resolved = try DashboardPage.resolve(pages, tables: tables)
         let metrics = ServerMetrics(registry: registry)
@@ -121,12 +122,18 @@ public final class RowstreamServer: Sendable {
                 throw RowstreamError("cannot listen on \(configuration.host):\(configuration.port): \(error)")
             }
             server = listening
+            if configuration.sealingKeys.isEphemeral { configuration.logger.log(.info, ephemeralKeyNotice) }
         }
         // Weak: the server's responder owns this registry, so a strong reference would be a cycle.
         metrics.observe(statistics: { [weak server] in server?.statistics }, sessions: sessions, feeds: feeds)
         RowstreamLogging.$current.withValue(configuration.logger) { feeds.forEach { $0.start() } }
         return RowstreamServer(port: port, responder: responder, server: server, feeds: feeds, heartbeats: heartbeats)
     }
+
+    /// Said at start by a listening server without configured keys.
+    static let ephemeralKeyNotice = "no sealing key configured: resume tokens will not survive a restart nor open on "
+        + "another instance (viewers then start over); give every instance the same key file (--secret-file, "
+        + "ROWSTREAM_SECRET_FILE or the config's secretFile; docs/SCALING.md)"
 
     /// Stops accepting, ends every open stream (cancelling the loads in flight), finishes in-flight responses,
     /// within the server's bounded grace time. Idempotent.

@@ -38,6 +38,15 @@ public struct ServerConfiguration: Sendable {
     /// Where the server reports what it does not hand to a viewer (a loader's unexpected error, an upstream
     /// failure); by default `rowstream: ...` lines on standard error. See ``RowstreamLogger``.
     public var logger: any RowstreamLogger = StandardErrorLogger()
+    /// The keys that seal resume tokens and the JSON proxy's cursors. By default a random key made for this value:
+    /// tokens then open only on this server until it stops (a restart or another instance answers a resuming viewer
+    /// with `reset`). Give every instance the same keys, from a file (``SealingKeyFile``), so any of them, and any
+    /// after a restart, reads any token (docs/SCALING.md, "Keys: tokens valid on every instance").
+    ///
+    /// ```swift
+    /// configuration.sealingKeys = try SealingKeyFile.load(path: "/etc/rowstream/secret")
+    /// ```
+    public var sealingKeys: SealingKeys = .random()
 
     /// The defaults above.
     public init() {}

@@ -19,20 +19,31 @@ extension TableBinding {
         let renderer: TableRenderer
         let columnsJSON: JSONValue
         let batchSize: Int
-        let seal: CursorSeal
-        /// The table's ``RowPipeline``, type-erased: a loader per use.
+        let seal: SealingKeys
+        /// The table's ``RowPipeline`` sealing with given keys, type-erased: a loader per use.
+        let makePipeline: MakePipeline
+        /// The table's ``RowPipeline`` sealing with `seal`.
         let makeLoader: @Sendable (LoaderUse) -> RowLoader
         let settable: Settable
 
-        init(spec: TableSpec, renderer: TableRenderer, columnsJSON: JSONValue, batchSize: Int, seal: CursorSeal,
-             makeLoader: @escaping @Sendable (LoaderUse) -> RowLoader, settable: Settable) {
+        typealias MakePipeline = @Sendable (SealingKeys) -> @Sendable (LoaderUse) -> RowLoader
+
+        init(spec: TableSpec, renderer: TableRenderer, columnsJSON: JSONValue, batchSize: Int, seal: SealingKeys,
+             makePipeline: @escaping MakePipeline, settable: Settable) {
             self.spec = spec
             self.renderer = renderer
             self.columnsJSON = columnsJSON
             self.batchSize = batchSize
             self.seal = seal
-            self.makeLoader = makeLoader
+            self.makePipeline = makePipeline
+            self.makeLoader = makePipeline(seal)
             self.settable = settable
+        }
+
+        /// A new box whose tokens are sealed with `keys`.
+        func sealing(with keys: SealingKeys) -> Storage {
+            Storage(spec: spec, renderer: renderer, columnsJSON: columnsJSON, batchSize: batchSize, seal: keys,
+                    makePipeline: makePipeline, settable: settable)
         }
 
         /// A new box with the settable parts changed by `change`.
@@ -40,7 +51,7 @@ extension TableBinding {
             var settable = self.settable
             change(&settable)
             return Storage(spec: spec, renderer: renderer, columnsJSON: columnsJSON, batchSize: batchSize, seal: seal,
-                           makeLoader: makeLoader, settable: settable)
+                           makePipeline: makePipeline, settable: settable)
         }
     }
 }

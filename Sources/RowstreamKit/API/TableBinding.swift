@@ -39,8 +39,15 @@ public struct TableBinding: Sendable {
     /// Rows per batch, and skeleton rows shown while one loads.
     var batchSize: Int { storage.batchSize }
     /// Seals tokens handed to clients: positions in resume tokens with scope ``resumeScope``, the JSON proxy's
-    /// cursors with ``proxyScope``, so neither opens on the other's route.
-    var seal: CursorSeal { storage.seal }
+    /// cursors with ``proxyScope``, so neither opens on the other's route. Random until the binding is mounted: the
+    /// server seals with its ``ServerConfiguration/sealingKeys`` (``sealing(with:)``).
+    var seal: SealingKeys { storage.seal }
+    /// The same table sealing its tokens with `keys` (set by the server that mounts it).
+    func sealing(with keys: SealingKeys) -> TableBinding {
+        var binding = self
+        binding.storage = storage.sealing(with: keys)
+        return binding
+    }
     /// Makes the loader of one use (a viewer's walk with its query, a refetch, a live refresh): sealed position in,
     /// rows and sealed next out (``RowPipeline``).
     func makeLoader(_ use: LoaderUse = .plain) -> RowLoader { storage.makeLoader(use) }
@@ -97,11 +104,12 @@ public struct TableBinding: Sendable {
     ) {
         let name = spec.name
         let renderer = TableRenderer(spec: spec)
-        let seal = CursorSeal.random()
-        let pipeline = RowPipeline(table: name, codec: TokenCodec<Token>(seal: seal, scope: Self.resumeScope(name)),
-                                   source: source, makeRow: makeRow)
-        storage = Storage(spec: spec, renderer: renderer, columnsJSON: renderer.columnsJSON(),
-                          batchSize: batchSize, seal: seal, makeLoader: pipeline.loader(for:), settable: Storage.Settable())
+        let makePipeline: Storage.MakePipeline = { keys in
+            RowPipeline(table: name, codec: TokenCodec<Token>(seal: keys, scope: Self.resumeScope(name)),
+                        source: source, makeRow: makeRow).loader(for:)
+        }
+        storage = Storage(spec: spec, renderer: renderer, columnsJSON: renderer.columnsJSON(), batchSize: batchSize,
+                          seal: .random(), makePipeline: makePipeline, settable: Storage.Settable())
     }
 
     var name: String { spec.name }
@@ -115,7 +123,7 @@ public struct TableBinding: Sendable {
     /// The seal scope of this table's JSON proxy cursors (`/api/tables/NAME/pages?cursor=`).
     var proxyScope: String { "proxy:\(name)" }
 
-    /// True if `sealed` is a resume-token position this process handed out for this table. Costs a seal's
+    /// True if `sealed` is a resume-token position sealed for this table with one of the server's keys. Costs a seal's
     /// `open` (microseconds, input capped): call it off the event loops.
     func isValid(_ sealed: String) -> Bool { seal.open(sealed, scope: Self.resumeScope(name)) != nil }
 

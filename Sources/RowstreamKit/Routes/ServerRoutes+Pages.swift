@@ -38,8 +38,8 @@ extension ServerRoutes {
 
     /// Opens a viewer's page stream: one session per table on one connection. `Last-Event-ID` (or `?lastEventId=`)
     /// resumes every table after its last delivered batch; a token this server cannot read for this page (garbage,
-    /// another page, a cursor from before a restart, a choice that is no option) starts every table over with a
-    /// `reset`. Every table finished and none live: 204, so the browser stops. A token is read (decoded, its
+    /// another page, a cursor sealed with a key this server does not hold, a choice that is no option) starts every
+    /// table over with a `reset`. Every table finished and none live: 204, so the browser stops. A token is read (decoded, its
     /// sealed cursors opened) off the event loops (`.later`): a client chooses what that costs.
     private func pageStream(_ request: HTTPRequest, page: ResolvedPage) throws(HTTPError) -> HTTPResult {
         let lastEventID = request.headers[HTTPFieldName.lastEventID] ?? request.queryValue("lastEventId")

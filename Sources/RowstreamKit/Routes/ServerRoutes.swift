@@ -107,8 +107,8 @@ struct ServerRoutes {
         table: TableBinding, lastEventID: String?, query: [(name: String, value: String)]
     ) -> HTTPResponse {
         var decoded = lastEventID.flatMap { ResumeToken(decoding: $0, table: table.name) }
-        // A cursor that is not sealed by this process for this table is no position (forged, or from before a
-        // restart): start over.
+        // A cursor not sealed for this table with one of the server's keys is no position (forged, or sealed with
+        // a retired key or another process's random key): start over.
         if case .after(let cursor)? = decoded?.position, !table.isValid(cursor) { decoded = nil }
         if let finished = decoded, finished.position == .finished {
             // A live table's finished list still changes: say `complete` again and keep the stream for its changes.
@@ -188,7 +188,7 @@ struct ServerRoutes {
             if let sealed {
                 cursor = table.seal.open(sealed, scope: table.proxyScope, maxLength: CursorSeal.maxProxyCursorLength)
                 guard cursor != nil else {
-                    return HTTPError(.badRequest, "the cursor is not valid for this table (altered, or from before a restart)").response
+                    return HTTPError(.badRequest, "the cursor is not valid for this table (altered, or sealed with a key this server does not hold)").response
                 }
             }
             do {

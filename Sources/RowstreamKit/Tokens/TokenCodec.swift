@@ -4,11 +4,11 @@ import Sealing
 /// Turns a table's own tokens into sealed positions a client may hold, and back.
 /// Thread-safe: an immutable value.
 struct TokenCodec<Token: Codable & Sendable & Equatable>: Sendable {
-    let seal: CursorSeal
+    let seal: SealingKeys
     let scope: String
 
-    /// The token a position stands for; a position that is not sealed by this process for this table (forged,
-    /// altered, from before a restart) is a non-retryable failure.
+    /// The token a position stands for; a position not sealed for this table with one of the keys (forged,
+    /// altered, sealed with a retired key or by a process with a random key) is a non-retryable failure.
     func token(at position: TablePosition, initial: Token) throws -> Token {
         guard case .cursor(let sealed) = position else { return initial }
         guard let opened = seal.open(sealed, scope: scope),
