@@ -85,7 +85,7 @@ public final class RowstreamServer: Sendable {
         } catch {
             throw RowstreamError("cannot serve \(configuration.publicDirectory): \(error)")
         }
-        let sessions = SessionRegistry()
+        let sessions = SessionRegistry(instanceTag: configuration.instanceTag)
         let feeds = bindings.filter { $0.live != nil }.map(LiveFeed.init(table:))
         let heartbeats = StreamHeartbeat(commentInterval: configuration.heartbeatInterval)
         let routes = ServerRoutes(
@@ -106,6 +106,7 @@ public final class RowstreamServer: Sendable {
         serverConfiguration.port = configuration.port
         serverConfiguration.heartbeatInterval = configuration.heartbeatInterval
         serverConfiguration.deadPeerTimeout = configuration.deadPeerTimeout
+        serverConfiguration.drainWindow = configuration.drainWindow
         if let loops = configuration.eventLoopCount { serverConfiguration.eventLoopCount = loops }
         if let cap = configuration.maxConnections { serverConfiguration.maxConnections = cap }
         serverConfiguration.maxConnectionsPerAddress = configuration.maxConnectionsPerAddress
@@ -128,8 +129,9 @@ public final class RowstreamServer: Sendable {
         return RowstreamServer(port: port, responder: responder, server: server, feeds: feeds, heartbeats: heartbeats)
     }
 
-    /// Stops accepting, ends every open stream (cancelling the loads in flight), finishes in-flight responses,
-    /// within the server's bounded grace time. Idempotent.
+    /// Drains: stops accepting, tells every open stream to reconnect within ``ServerConfiguration/drainWindow``
+    /// and ends it (cancelling the loads in flight), finishes in-flight responses, within the server's bounded
+    /// grace time. Idempotent.
     public func shutdown() {
         feeds.forEach { $0.stop() }
         server?.shutdown()
