@@ -10,6 +10,8 @@ public final class SSEClient: @unchecked Sendable {
     private var parser: SSEParser
     public var lastEventID: String? { parser.lastEventID }
     public var comments: [String] { parser.comments }
+    /// The last `retry:` field read, in milliseconds (a draining server writes one of its own before closing).
+    public var retryMilliseconds: Int? { parser.retryMilliseconds }
 
     /// Opens `path`; `lastEventID` is sent as the Last-Event-ID header, as a reconnecting browser does.
     public init(port: Int, path: String, lastEventID: String? = nil, timeoutSeconds: Int = 30) async throws {
