@@ -22,6 +22,9 @@ public final class SSEClient: @unchecked Sendable {
         let head = try await connection.readHead()
         status = head.status
         headers = head.headers
+        if head.headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
+            connection.decodeChunkedBody()   // through a proxy (nginx) to an HTTP/1.1 client
+        }
         parser = SSEParser(lastEventID: lastEventID)
     }
 
