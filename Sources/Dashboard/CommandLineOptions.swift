@@ -36,6 +36,7 @@ public enum CommandLineOptions {
       --drain-seconds N       on SIGTERM (or SIGINT) stop accepting, tell each open stream to reconnect after a
                               random delay within N seconds, close it and exit (default 10; 0: no spreading;
                               docs/SCALING.md). A second signal exits at once
+      --shutdown-grace-seconds N  how long a drain lets in-flight answers finish before it closes them (default 5)
       --instance-tag N        0...255: every session id (and its POST URLs) starts with N as two hex digits, so
                               a proxy routes a session's POSTs to this instance (docs/SCALING.md; default: none)
       --max-connections N     connections open at once, past it 503 (default: open-file limit less 256)
@@ -112,6 +113,8 @@ public enum CommandLineOptions {
                 configuration.server.deadPeerTimeout = seconds == 0 ? nil : .seconds(seconds)
             case "--drain-seconds":
                 configuration.server.drainWindow = .seconds(try integer(flag, value, in: 0...3_600))
+            case "--shutdown-grace-seconds":
+                configuration.server.shutdownGrace = .seconds(try integer(flag, value, in: 1...3_600))
             case "--instance-tag":
                 configuration.server.instanceTag = UInt8(try integer(flag, value, in: 0...255))
             case "--max-connections":

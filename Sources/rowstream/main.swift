@@ -59,7 +59,9 @@ ShutdownSignals.install { number in
         exit(128 + number)
     }
     FileHandle.standardError.write(Data("rowstream: draining, then shutting down\n".utf8))
-    dashboard.shutdown()
+    // Off the signal's handler: a Dispatch source runs its handler one call at a time, so a handler still inside
+    // the drain would hold back the second signal.
+    DispatchQueue.global().async { dashboard.shutdown() }
 }
 
 let host = configuration.server.host

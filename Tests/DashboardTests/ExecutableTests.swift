@@ -51,6 +51,35 @@ struct ExecutableTests {
         #expect(status == 0)
     }
 
+    @Test("a second SIGTERM exits at once (143) while the first drain still waits for an answer in flight")
+    func secondSigtermExitsAtOnce() async throws {
+        try #require(RowstreamProcess.isBuilt, "build the rowstream product first")
+        let gate = ReplyGate()   // holds the upstream page, so the JSON proxy's answer stays in flight
+        let upstream = try FixtureServer { _ in .held(gate, .json(#"{"results": [{"id": 1}]}"#)) }
+        defer {
+            gate.releaseAll()
+            upstream.stop()
+        }
+        let path = try RowstreamProcess.temporaryFile("""
+            {"tables": [{"name": "held", "request": {"url": "http://127.0.0.1:\(upstream.port)/v1/held",
+              "timeoutSeconds": 300}, "items": "results", "key": "id", "columns": [{"path": "id"}],
+              "pagination": {"style": "offset"}}]}
+            """)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let server = try await RowstreamProcess.start(
+            ["--port", "0", "--config", path, "--public", publicDirectory, "--shutdown-grace-seconds", "600"])
+        defer { server.kill() }
+        let inFlight = try TestConnection(port: server.port)
+        try inFlight.send("GET /api/tables/held/pages HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(await eventually { gate.waiting == 1 })
+
+        server.terminate()
+        #expect(await eventually { (try? TestConnection(port: server.port)) == nil }, "draining: refused")
+        #expect(server.process.isRunning, "the first drain waits for the held answer (grace 600 s)")
+        server.terminate()
+        #expect(await server.exitStatus(within: .seconds(30)) == 128 + SIGTERM)
+    }
+
     @Test("bad flags exit 64 with a message naming the flag")
     func badFlags() async throws {
         try #require(RowstreamProcess.isBuilt, "build the rowstream product first")

@@ -107,6 +107,7 @@ public final class RowstreamServer: Sendable {
         serverConfiguration.heartbeatInterval = configuration.heartbeatInterval
         serverConfiguration.deadPeerTimeout = configuration.deadPeerTimeout
         serverConfiguration.drainWindow = configuration.drainWindow
+        serverConfiguration.shutdownGrace = configuration.shutdownGrace
         if let loops = configuration.eventLoopCount { serverConfiguration.eventLoopCount = loops }
         if let cap = configuration.maxConnections { serverConfiguration.maxConnections = cap }
         serverConfiguration.maxConnectionsPerAddress = configuration.maxConnectionsPerAddress

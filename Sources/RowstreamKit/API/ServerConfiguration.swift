@@ -24,6 +24,8 @@ public struct ServerConfiguration: Sendable {
     /// within this window (a `retry:` of its own), then closed: a deploy's reconnects are spread over the window
     /// and resume where each viewer was (docs/SCALING.md, "Deploys and draining"). Zero: no spreading.
     public var drainWindow: Duration = .seconds(10)
+    /// How long ``RowstreamServer/shutdown()`` lets in-flight answers finish before it closes what is left.
+    public var shutdownGrace: Duration = .seconds(5)
     /// Written as the first two hex digits of every session id (so of the `next` and `reload` URLs), when set: a
     /// proxy in front of several instances routes a session's POSTs to the instance holding it by these digits
     /// (docs/SCALING.md, "nginx"). The other 120 bits stay random. nil: all 128 bits random.
