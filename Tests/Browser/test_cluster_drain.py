@@ -3,14 +3,13 @@ page drains on SIGTERM and the page carries on through nginx on the other, every
 sealing key shared by the instances the other one cannot read the page's resume token and starts it over
 (`reset`: the page clears first); with one it resumes after the last batch. Either way nothing is doubled or lost."""
 import os
-import signal
 import socket
 import subprocess
 import tempfile
 
 import pytest
 
-from support import ROOT, TIMEOUT, RowstreamServer, events, scroll_to_end, wait_until
+from support import ROOT, TIMEOUT, RowstreamServer, events, scroll_to_end, stop_process, wait_until
 
 NGINX = "/usr/sbin/nginx"
 FLAGS = ("--demo-items", 95, "--batch-size", 10, "--demo-latency-ms", 100, "--drain-seconds", 2,
@@ -64,13 +63,8 @@ class Nginx:
 
     def stop(self):
         """SIGTERM by PID (the master stops its workers), SIGKILL past 10 s; removes its folder."""
-        if self.process is not None and self.process.poll() is None:
-            os.kill(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.kill(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=10)
+        if self.process is not None:
+            stop_process(self.process)
         self.folder.cleanup()
 
 
