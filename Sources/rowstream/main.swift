@@ -58,7 +58,7 @@ ShutdownSignals.install { number in
         FileHandle.standardError.write(Data("rowstream: second signal, exiting without draining\n".utf8))
         exit(128 + number)
     }
-    FileHandle.standardError.write(Data("rowstream: draining, then shutting down\n".utf8))
+    FileHandle.standardError.write(Data("rowstream: shutting down\n".utf8))
     // Off the signal's handler: a Dispatch source runs its handler one call at a time, so a handler still inside
     // the drain would hold back the second signal.
     DispatchQueue.global().async { dashboard.shutdown() }
