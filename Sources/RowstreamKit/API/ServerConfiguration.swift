@@ -21,8 +21,8 @@ public struct ServerConfiguration: Sendable {
     /// The `retry:` hint, in milliseconds, sent at the start of every event stream.
     public var retryMilliseconds = 2_000
     /// At ``RowstreamServer/shutdown()`` (a drain) each open stream is told to reconnect after a random delay
-    /// within this window (a `retry:` of its own), then closed: a deploy's reconnects are spread over the window
-    /// and resume where each viewer was (docs/SCALING.md, "Deploys and draining"). Zero: no spreading.
+    /// within this window (a `retry:` of its own), then closed: a deploy's reconnects are spread over the window,
+    /// each resuming with its `Last-Event-ID` (docs/SCALING.md, "Deploys and draining"). Zero: no spreading.
     public var drainWindow: Duration = .seconds(10)
     /// How long ``RowstreamServer/shutdown()`` lets in-flight answers finish before it closes what is left.
     public var shutdownGrace: Duration = .seconds(5)
