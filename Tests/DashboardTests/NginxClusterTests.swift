@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import TestSupport
 import Testing
 
@@ -26,6 +27,68 @@ struct NginxClusterTests {
             throw error
         }
         await nginx.stop()
+    }
+
+    @Test("a viewer on a draining instance resumes through nginx on the other with every row exactly once",
+          .enabled(if: RowstreamProcess.hasOption("--secret-file"), "needs the shared sealing key (issue 15, part 1)"))
+    func drainResumesOnTheOtherInstance() async throws {
+        try #require(NginxProcess.isInstalled, "install nginx (Scripts/test does)")
+        let keyFile = try RowstreamProcess.temporaryFile(Data((0..<32).map { _ in UInt8.random(in: 0...255) })
+            .base64EncodedString() + "\n")
+        defer { try? FileManager.default.removeItem(atPath: keyFile) }
+        chmod(keyFile, 0o600)
+        var instances: [RowstreamProcess.Server] = []
+        defer { instances.forEach { $0.kill() } }
+        for tag in 0..<2 {
+            instances.append(try await RowstreamProcess.start(
+                ["--port", "0", "--demo-items", "230", "--demo-latency-ms", "0", "--public", publicDirectory,
+                 "--instance-tag", String(tag), "--drain-seconds", "2", "--max-connections-per-address", "0",
+                 "--secret-file", keyFile]))
+        }
+        let nginx = try await NginxProcess.start(over: instances.map(\.port))
+        do {
+            try await Self.resumeAcrossADrain(nginx: nginx, instances: instances)
+        } catch {
+            await nginx.stop()
+            throw error
+        }
+        await nginx.stop()
+    }
+
+    /// Two batches on one instance, its drain, the rest on the other: the rows' indexes are 0..<230, each once.
+    private static func resumeAcrossADrain(nginx: NginxProcess, instances: [RowstreamProcess.Server]) async throws {
+        var indexes: [Int] = []
+        let first = try await SSEClient(port: nginx.port, path: "/tables/customers/stream")
+        var (rows, before) = try await first.next(named: "rows")
+        indexes += rowIndexes(rows.data)
+        let session = try sessionInfo(try #require(before.first { $0.event == "session" }))
+        let holder = (session["session"] as? String)?.hasPrefix("00") == true ? 0 : 1
+        #expect(try await fetch(nginx.port, "POST", try #require(session["next"] as? String)).status == 202)
+        (rows, _) = try await first.next(named: "rows")
+        indexes += rowIndexes(rows.data)
+
+        instances[holder].terminate()                                  // the drain
+        while try await first.next() != nil {}
+        #expect(await instances[holder].exitStatus(within: .seconds(20)) == 0)
+        let lastEventID: String = try #require(first.lastEventID)
+        let resumed = try await SSEClient(port: nginx.port, path: "/tables/customers/stream", lastEventID: lastEventID)
+        #expect(resumed.status == 200)
+        let (event, skipped) = try await resumed.next(named: "session")
+        #expect(!skipped.contains { $0.event == "reset" })
+        let info = try sessionInfo(event)
+        #expect((info["session"] as? String)?.hasPrefix(holder == 0 ? "01" : "00") == true, "on the other instance")
+        for _ in 0..<10 where indexes.count < 230 {
+            #expect(try await fetch(nginx.port, "POST", try #require(info["next"] as? String)).status == 202)
+            let (next, between) = try await resumed.next(named: "rows")
+            #expect(!between.contains { $0.event == "reset" }, "resumed, not started over")
+            indexes += rowIndexes(next.data)
+        }
+        #expect(indexes == Array(0..<230), "every row exactly once, in order")
+    }
+
+    /// The `data-index` values of the rows in a fragment, in order.
+    private static func rowIndexes(_ html: String) -> [Int] {
+        html.components(separatedBy: "data-index=\"").dropFirst().compactMap { Int($0.prefix { $0 != "\"" }) }
     }
 
     /// The test proper, with nginx and the instances running.
