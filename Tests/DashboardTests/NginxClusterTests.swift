@@ -11,43 +11,39 @@ struct NginxClusterTests {
     @Test("streams pass unbuffered and spread; demand reaches the session's instance; a drained instance's viewers go elsewhere")
     func clusterBehindNginx() async throws {
         try #require(RowstreamProcess.isBuilt, "build the rowstream product first")
-        try #require(NginxProcess.isInstalled, "install nginx (Scripts/test does)")
-        var instances: [RowstreamProcess.Server] = []
-        defer { instances.forEach { $0.kill() } }
-        for tag in 0..<2 {
-            instances.append(try await RowstreamProcess.start(
-                ["--port", "0", "--demo-items", "300", "--demo-latency-ms", "0", "--public", publicDirectory,
-                 "--instance-tag", String(tag), "--drain-seconds", "2", "--max-connections-per-address", "0"]))
-        }
-        let nginx = try await NginxProcess.start(over: instances.map(\.port))
-        do {
+        try await Self.withCluster(items: 300, extra: []) { nginx, instances in
             try await Self.exercise(nginx: nginx, instances: instances)
-        } catch {
-            await nginx.stop()
-            throw error
         }
-        await nginx.stop()
     }
 
     @Test("a viewer on a draining instance resumes through nginx on the other with every row exactly once",
           .enabled(if: RowstreamProcess.hasOption("--secret-file"), "needs the shared sealing key (issue 15, part 1)"))
     func drainResumesOnTheOtherInstance() async throws {
-        try #require(NginxProcess.isInstalled, "install nginx (Scripts/test does)")
         let keyFile = try RowstreamProcess.temporaryFile(Data((0..<32).map { _ in UInt8.random(in: 0...255) })
             .base64EncodedString() + "\n")
         defer { try? FileManager.default.removeItem(atPath: keyFile) }
         chmod(keyFile, 0o600)
+        try await Self.withCluster(items: 230, extra: ["--secret-file", keyFile]) { nginx, instances in
+            try await Self.resumeAcrossADrain(nginx: nginx, instances: instances)
+        }
+    }
+
+    /// Runs `body` with two instances of the demo (`items` rows, instance tags 0 and 1, a 2 s drain window, `extra`
+    /// flags) behind nginx; stops nginx and the instances by PID afterwards, whatever happened.
+    private static func withCluster(
+        items: Int, extra: [String], _ body: (NginxProcess, [RowstreamProcess.Server]) async throws -> Void
+    ) async throws {
+        try #require(NginxProcess.isInstalled, "install nginx (Scripts/test does)")
         var instances: [RowstreamProcess.Server] = []
         defer { instances.forEach { $0.kill() } }
         for tag in 0..<2 {
             instances.append(try await RowstreamProcess.start(
-                ["--port", "0", "--demo-items", "230", "--demo-latency-ms", "0", "--public", publicDirectory,
-                 "--instance-tag", String(tag), "--drain-seconds", "2", "--max-connections-per-address", "0",
-                 "--secret-file", keyFile]))
+                ["--port", "0", "--demo-items", String(items), "--demo-latency-ms", "0", "--public", publicDirectory,
+                 "--instance-tag", String(tag), "--drain-seconds", "2", "--max-connections-per-address", "0"] + extra))
         }
         let nginx = try await NginxProcess.start(over: instances.map(\.port))
         do {
-            try await Self.resumeAcrossADrain(nginx: nginx, instances: instances)
+            try await body(nginx, instances)
         } catch {
             await nginx.stop()
             throw error
