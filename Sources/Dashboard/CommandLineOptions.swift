@@ -40,6 +40,12 @@ public enum CommandLineOptions {
       --heartbeat-seconds N   heartbeat comment interval on event streams (default 15)
       --dead-peer-seconds N   close a stream whose viewer leaves sent data unacknowledged this long (TCP user
                               timeout and keepalive; default 30, 0: kernel defaults, about 15 minutes)
+      --drain-seconds N       on SIGTERM (or SIGINT) stop accepting, tell each open stream to reconnect after a
+                              random delay within N seconds, close it and exit (default 10; 0: no spreading;
+                              docs/SCALING.md). A second signal exits at once
+      --shutdown-grace-seconds N  how long a drain lets in-flight answers finish before it closes them (default 5)
+      --instance-tag N        0...255: every session id (and its POST URLs) starts with N as two hex digits, so
+                              a proxy routes a session's POSTs to this instance (docs/SCALING.md; default: none)
       --max-connections N     connections open at once, past it 503 (default: open-file limit less 256)
       --max-connections-per-address N  from one client address, past it 503 (default 4096; 0: no cap; behind a
                               reverse proxy every viewer has the proxy's address: raise it, limit in the proxy)
@@ -129,6 +135,12 @@ public enum CommandLineOptions {
             case "--dead-peer-seconds":
                 let seconds = try integer(flag, value, in: 0...86_400)
                 configuration.server.deadPeerTimeout = seconds == 0 ? nil : .seconds(seconds)
+            case "--drain-seconds":
+                configuration.server.drainWindow = .seconds(try integer(flag, value, in: 0...3_600))
+            case "--shutdown-grace-seconds":
+                configuration.server.shutdownGrace = .seconds(try integer(flag, value, in: 1...3_600))
+            case "--instance-tag":
+                configuration.server.instanceTag = UInt8(try integer(flag, value, in: 0...255))
             case "--max-connections":
                 configuration.server.maxConnections = try integer(flag, value, in: 1...1_000_000)
             case "--max-connections-per-address":

@@ -163,7 +163,7 @@ final class Connection: EventHandler, @unchecked Sendable {
             if let timeout = context.configuration.deadPeerTimeout { DeadPeerDetection.enable(on: fd, timeout: timeout) }
             context.counters.openStreams.add(1, ordering: .relaxed)
             open(writer)
-            if shuttingDown { finishStream() }
+            if shuttingDown { drainStream() }
         }
     }
 
@@ -181,6 +181,16 @@ final class Connection: EventHandler, @unchecked Sendable {
             finishStream()
             settle()
         }
+    }
+
+    /// Ends the open stream at shutdown: an event stream first gets its own random `retry:` (`DrainHint`), so its
+    /// viewer reconnects within the drain window and resumes after its last event id. No-op unless streaming.
+    func drainStream() {
+        guard case .streaming(_, let heartbeatDue) = state else { return }
+        if heartbeatDue != nil, let hint = DrainHint.retryField(window: context.configuration.drainWindow) {
+            writeShared(hint)
+        }
+        finishStream()
     }
 
     /// Ends the open stream: its writer reports closed now; the connection closes once flushed.

@@ -93,9 +93,11 @@ public final class HTTPServer: Sendable {
         return largest.withLock { $0 }
     }
 
-    /// Stops accepting, finishes open streams, closes idle connections, lets in-flight responses finish, and
-    /// returns once every loop thread has exited - at most about `shutdownGrace` (then everything left is
-    /// closed). Idempotent; a concurrent call waits for the first to complete.
+    /// Drains and stops: closes the listener at once (new connections are refused, so a load balancer sends them
+    /// elsewhere), writes each open event stream a random `retry:` within `drainWindow` and finishes it, closes
+    /// idle connections, lets in-flight responses finish, and returns once every loop thread has exited - at most
+    /// about `shutdownGrace` (then everything left is closed). Idempotent; a concurrent call waits for the first
+    /// to complete.
     public func shutdown() {
         let running = state.withLock { state -> (loops: [ServerLoop], listener: Listener)? in
             switch state {

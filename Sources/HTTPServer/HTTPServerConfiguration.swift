@@ -29,6 +29,10 @@ public struct HTTPServerConfiguration: Sendable {
     public var responseTimeout: Duration = .seconds(120)
     /// How long `shutdown()` waits for responses and streams to finish before closing everything.
     public var shutdownGrace: Duration = .seconds(5)
+    /// At `shutdown()` every open event stream gets a `retry:` of its own, a random delay in 1 ms...this window,
+    /// and is then closed: its viewer reconnects after that delay, so the viewers of a draining instance come back
+    /// spread over the window, not all at once (see `DrainHint`). Zero: no hint (the stream's own `retry:` stands).
+    public var drainWindow: Duration = .seconds(10)
     /// Most connections open at once; past it a new connection gets `503` and is closed. Each connection is one
     /// descriptor: the default is the process's open-file limit less ``reservedDescriptors`` (19,744 at a limit of
     /// 20,000), so the cap, not `EMFILE`, is what a flood meets.

@@ -54,13 +54,14 @@ final class ServerLoop: @unchecked Sendable {
         stopIfDrained()
     }
 
-    /// Starts a graceful shutdown: streams finish, idle connections close, in-flight responses complete
-    /// (with `Connection: close`); the loop stops when no connection is left. - Important: loop-confined.
+    /// Starts a graceful shutdown (a drain): event streams get their reconnect hint and finish, idle connections
+    /// close, in-flight responses complete (with `Connection: close`); the loop stops when no connection is left.
+    /// - Important: loop-confined.
     func beginShutdown() {
         shuttingDown = true
         for connection in Array(connections.values) {
             connection.shuttingDown = true
-            if case .streaming = connection.state { connection.finishStream() }
+            connection.drainStream()
             if connection.isIdle, connection.output.count == 0 {
                 connection.close()
             } else {

@@ -1,8 +1,9 @@
-// rowstream: the command-line entry point. Parses flags, starts the dashboard, stops it on SIGINT or SIGTERM.
+// rowstream: the command-line entry point. Parses flags, starts the dashboard, drains and stops it on SIGINT or SIGTERM.
 import Dashboard
 import Dispatch
 import Foundation
 import RowstreamKit
+import Synchronization
 
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("rowstream: \(message)\n".utf8))
@@ -57,9 +58,23 @@ do {
     fail("\(error)", status: 1)
 }
 
-ShutdownSignals.install { _ in
+// The first SIGTERM or SIGINT drains (docs/SCALING.md, "Deploys and draining"): no new connections, every stream
+// told to reconnect within --drain-seconds, exit 0 once in-flight answers are done (bounded by the grace time).
+// A second signal exits at once, with 128 + its number, as a shell reports a process a signal ended.
+let signalsReceived = Mutex(0)
+ShutdownSignals.install { number in
+    let count = signalsReceived.withLock { count -> Int in
+        count += 1
+        return count
+    }
+    guard count == 1 else {
+        FileHandle.standardError.write(Data("rowstream: second signal, exiting without draining\n".utf8))
+        exit(128 + number)
+    }
     FileHandle.standardError.write(Data("rowstream: shutting down\n".utf8))
-    dashboard.shutdown()
+    // Off the signal's handler: a Dispatch source runs its handler one call at a time, so a handler still inside
+    // the drain would hold back the second signal.
+    DispatchQueue.global().async { dashboard.shutdown() }
 }
 
 let host = configuration.server.host

@@ -23,6 +23,17 @@ TIMEOUT = 30                      # seconds: the bound of every wait for somethi
 TIMEOUT_MS = TIMEOUT * 1000       # the same, for Playwright's waits
 
 
+def stop_process(process):
+    """Stops a process the suite started: SIGTERM by its PID, then SIGKILL if it has not exited within 10 s."""
+    if process.poll() is None:
+        os.kill(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.kill(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+
 class RowstreamServer:
     """One `rowstream` process on 127.0.0.1 port 0, started with the given flags, stopped by its PID."""
 
@@ -44,13 +55,7 @@ class RowstreamServer:
 
     def stop(self):
         """SIGTERM by PID, then SIGKILL if it has not exited within 10 s."""
-        if self.process.poll() is None:
-            os.kill(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                os.kill(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=10)
+        stop_process(self.process)
         self.process.stdout.close()
         self.process.stderr.close()
 

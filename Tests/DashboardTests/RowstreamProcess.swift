@@ -10,6 +10,17 @@ enum RowstreamProcess {
 
     static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: executable.path) }
 
+    /// Whether the built rowstream lists `option` in its `--help` (for a test of a flag another slice adds). Blocks
+    /// briefly: for a test trait, evaluated once.
+    static func hasOption(_ option: String) -> Bool {
+        guard isBuilt, let process = try? SpawnedProcess(executable.path, ["--help"], environment: [:]) else {
+            return false
+        }
+        let help = String(decoding: process.output.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return help.contains(option + " ")
+    }
+
     /// Runs rowstream to its end (killed after `limit`); returns its status, stdout and stderr. Both pipes are read
     /// at once, so a process filling one while the test waits on the other cannot deadlock.
     static func run(_ arguments: [String], environment: [String: String] = [:],

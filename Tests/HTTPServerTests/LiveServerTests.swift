@@ -101,6 +101,7 @@ import TestSupport
         config.port = 0
         config.eventLoopCount = 2
         config.shutdownGrace = .seconds(3)
+        config.drainWindow = .zero   // nothing after the stream's start: the reconnect hint is DrainTests' subject
         let server = HTTPServer(configuration: config, responder: builder.build())
         let port = try server.start()
         let streams = try (0..<3).map { _ in try TestConnection(port: port) }

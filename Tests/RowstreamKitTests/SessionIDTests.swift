@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import RowstreamKit
 
@@ -10,6 +11,20 @@ import Testing
             #expect(id.text.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) })
             #expect(SessionID(id.text) == id)
         }
+    }
+
+    @Test("an instance tag is the first two hex digits; the rest stays random")
+    func anInstanceTagLeadsTheId() throws {
+        var rests: Set<String> = []
+        for tag: UInt8 in [0, 0x0a, 0xff] {
+            for _ in 0..<50 {
+                let id = SessionID.make(tag: tag)
+                #expect(id.text.hasPrefix(String(format: "%02x", tag)))
+                #expect(SessionID(id.text) == id)
+                rests.insert(String(id.text.dropFirst(2)))
+            }
+        }
+        #expect(rests.count == 150, "120 random bits: no two ids alike")
     }
 
     @Test func leadingZerosAndEveryDigitAreRead() throws {

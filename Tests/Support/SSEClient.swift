@@ -10,6 +10,8 @@ public final class SSEClient: @unchecked Sendable {
     private var parser: SSEParser
     public var lastEventID: String? { parser.lastEventID }
     public var comments: [String] { parser.comments }
+    /// The last `retry:` field read, in milliseconds (a draining server writes one of its own before closing).
+    public var retryMilliseconds: Int? { parser.retryMilliseconds }
 
     /// Opens `path`; `lastEventID` is sent as the Last-Event-ID header, as a reconnecting browser does.
     public init(port: Int, path: String, lastEventID: String? = nil, timeoutSeconds: Int = 30) async throws {
@@ -20,6 +22,9 @@ public final class SSEClient: @unchecked Sendable {
         let head = try await connection.readHead()
         status = head.status
         headers = head.headers
+        if head.headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
+            connection.decodeChunkedBody()   // through a proxy (nginx) to an HTTP/1.1 client
+        }
         parser = SSEParser(lastEventID: lastEventID)
     }
 

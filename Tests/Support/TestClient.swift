@@ -27,6 +27,8 @@ public final class TestConnection: @unchecked Sendable {
     /// Bytes received and not yet read (internal: `TestConnection+Raw.swift` reads them too).
     var buffer: [UInt8] = []
     public private(set) var isClosed = false
+    /// Set by `decodeChunkedBody()`.
+    private var chunked: ChunkedDecoder?
 
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
@@ -81,20 +83,39 @@ public final class TestConnection: @unchecked Sendable {
         close(fd)
     }
 
-    /// Reads more bytes; false at end of stream. Throws on timeout.
+    /// Reads more bytes; false at end of stream (or of a chunked body). Throws on timeout.
     func fill() async throws -> Bool {
+        if chunked?.isFinished == true { return false }
         let fd = fd
         let chunk: [UInt8]? = try await offPool { try Self.receiveChunk(fd) }
         guard let chunk else { return false }
-        buffer.append(contentsOf: chunk)
+        take(chunk)
         return true
     }
 
     /// `fill()` blocking the calling thread: only for tests that run on a thread of their own.
     func fillBlocking() throws -> Bool {
+        if chunked?.isFinished == true { return false }
         guard let chunk = try Self.receiveChunk(fd) else { return false }
-        buffer.append(contentsOf: chunk)
+        take(chunk)
         return true
+    }
+
+    /// From here on the bytes are a `Transfer-Encoding: chunked` body (call right after reading the head): the
+    /// reads return the decoded body and end with its last chunk, as a browser reads them.
+    public func decodeChunkedBody() {
+        var decoder = ChunkedDecoder()
+        buffer = decoder.feed(buffer)
+        chunked = decoder
+    }
+
+    private func take(_ bytes: [UInt8]) {
+        if var decoder = chunked {
+            buffer.append(contentsOf: decoder.feed(bytes))
+            chunked = decoder
+        } else {
+            buffer.append(contentsOf: bytes)
+        }
     }
 
     /// One blocking `recv` of up to 16 KiB; nil at the end of the stream.

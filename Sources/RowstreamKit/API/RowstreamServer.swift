@@ -86,7 +86,7 @@ public final class RowstreamServer: Sendable {
         } catch {
             throw RowstreamError("cannot serve \(configuration.publicDirectory): \(error)")
         }
-        let sessions = SessionRegistry()
+        let sessions = SessionRegistry(instanceTag: configuration.instanceTag)
         let feeds = bindings.filter { $0.live != nil }.map(LiveFeed.init(table:))
         let heartbeats = StreamHeartbeat(commentInterval: configuration.heartbeatInterval)
         let routes = ServerRoutes(
@@ -107,6 +107,8 @@ public final class RowstreamServer: Sendable {
         serverConfiguration.port = configuration.port
         serverConfiguration.heartbeatInterval = configuration.heartbeatInterval
         serverConfiguration.deadPeerTimeout = configuration.deadPeerTimeout
+        serverConfiguration.drainWindow = configuration.drainWindow
+        serverConfiguration.shutdownGrace = configuration.shutdownGrace
         if let loops = configuration.eventLoopCount { serverConfiguration.eventLoopCount = loops }
         if let cap = configuration.maxConnections { serverConfiguration.maxConnections = cap }
         serverConfiguration.maxConnectionsPerAddress = configuration.maxConnectionsPerAddress
@@ -135,8 +137,9 @@ public final class RowstreamServer: Sendable {
         + "another instance (viewers then start over); give every instance the same key file (--secret-file, "
         + "ROWSTREAM_SECRET_FILE or the config's secretFile; docs/SCALING.md)"
 
-    /// Stops accepting, ends every open stream (cancelling the loads in flight), finishes in-flight responses,
-    /// within the server's bounded grace time. Idempotent.
+    /// Drains: stops accepting, tells every open stream to reconnect within ``ServerConfiguration/drainWindow``
+    /// and ends it (cancelling the loads in flight), finishes in-flight responses, within the server's bounded
+    /// grace time. Idempotent.
     public func shutdown() {
         feeds.forEach { $0.stop() }
         server?.shutdown()

@@ -20,6 +20,16 @@ public struct ServerConfiguration: Sendable {
     public var publicDirectory = ServerConfiguration.defaultPublicDirectory()
     /// The `retry:` hint, in milliseconds, sent at the start of every event stream.
     public var retryMilliseconds = 2_000
+    /// At ``RowstreamServer/shutdown()`` (a drain) each open stream is told to reconnect after a random delay
+    /// within this window (a `retry:` of its own), then closed: a deploy's reconnects are spread over the window,
+    /// each resuming with its `Last-Event-ID` (docs/SCALING.md, "Deploys and draining"). Zero: no spreading.
+    public var drainWindow: Duration = .seconds(10)
+    /// How long ``RowstreamServer/shutdown()`` lets in-flight answers finish before it closes what is left.
+    public var shutdownGrace: Duration = .seconds(5)
+    /// Written as the first two hex digits of every session id (so of the `next` and `reload` URLs), when set: a
+    /// proxy in front of several instances routes a session's POSTs to the instance holding it by these digits
+    /// (docs/SCALING.md, "nginx"). The other 120 bits stay random. nil: all 128 bits random.
+    public var instanceTag: UInt8? = nil
     /// The interval of `: ping` comments on open streams (heartbeat events go out every two).
     public var heartbeatInterval: Duration = .seconds(15)
     /// How long a viewer's connection may leave sent bytes (a batch, a heartbeat) unacknowledged before it is

@@ -5,10 +5,12 @@ struct SessionID: Hashable, Sendable {
     private let high: UInt64
     private let low: UInt64
 
-    /// A new random id.
-    static func make() -> SessionID {
+    /// A new random id; with `tag`, its first byte (the first two hex digits) is `tag` and 120 bits are random.
+    static func make(tag: UInt8? = nil) -> SessionID {
         var generator = SystemRandomNumberGenerator()
-        return SessionID(high: generator.next(), low: generator.next())
+        let high: UInt64 = generator.next()
+        guard let tag else { return SessionID(high: high, low: generator.next()) }
+        return SessionID(high: UInt64(tag) << 56 | high & 0x00ff_ffff_ffff_ffff, low: generator.next())
     }
 
     private init(high: UInt64, low: UInt64) {

@@ -4,6 +4,15 @@ import Synchronization
 /// Thread-safe: one small locked dictionary.
 final class SessionRegistry: Sendable {
     private let sessions = Mutex<[SessionID: ViewerSession]>([:])
+    /// The first byte of every id this registry makes (``ServerConfiguration/instanceTag``); nil: all random.
+    let instanceTag: UInt8?
+
+    init(instanceTag: UInt8? = nil) {
+        self.instanceTag = instanceTag
+    }
+
+    /// A new random id for a session of this instance.
+    func makeID() -> SessionID { SessionID.make(tag: instanceTag) }
 
     func insert(_ session: ViewerSession) {
         sessions.withLock { $0[session.id] = session }

@@ -63,7 +63,7 @@ final class ViewerSession: Sendable {
         query: [(name: String, value: String)],
         onChoice: (@Sendable (QueryChoice.Query) -> Void)?
     ) {
-        let id = SessionID.make()
+        let id = registry.makeID()
         let events = StreamEvents(table: table)
         if case .end = resume?.position {
             // Every row was delivered but `complete` was not: say so and end the stream.
