@@ -1,0 +1,376 @@
+import CSystem
+import Glibc
+import HTTPServer
+
+/// One socket to Redis on the client's event loop: connects without blocking, writes commands (pipelined: any
+/// number in flight), matches replies to them in order, fails them on a timeout or a broken connection, and
+/// connects again by itself (at once after a connection that worked, else after a jittered backoff) until
+/// `close`. A subscriber connection hands every reply to `onReply` instead of to a waiting command.
+///
+/// Thread rules: loop-confined. Every method, property and callback runs on the loop thread of `loop` (other
+/// threads reach it through `loop.execute`); that is why it is `@unchecked Sendable`.
+final class RedisConnection: EventHandler, @unchecked Sendable {
+    typealias Completion = (Result<RESPValue, RedisError>) -> Void
+
+    private struct Pending {
+        let deadline: ContinuousClock.Instant
+        let complete: Completion
+    }
+
+    private enum State {
+        /// Not connected; the next attempt is due at `retryAt`.
+        case idle(retryAt: ContinuousClock.Instant)
+        case connecting(fd: Int32, deadline: ContinuousClock.Instant)
+        case connected(fd: Int32)
+        case closed
+    }
+
+    private let loop: EventLoop
+    private let configuration: RedisConfiguration
+    /// Called whenever `isReady` changes.
+    var onReadinessChange: ((Bool) -> Void)?
+    /// Subscriber connections: every reply no command waits for (pushes), and each new attempt (to queue its
+    /// SUBSCRIBE again) and each lost connection.
+    var onReply: ((RESPValue) -> Void)?
+    var onAttempt: (() -> Void)?
+    var onLost: (() -> Void)?
+    /// Called once, by `close`.
+    var onClose: (() -> Void)?
+
+    private var state: State
+    private var failures = 0
+    private var parser: RESPParser
+    private var output: [UInt8] = []
+    private var outputStart = 0
+    private var watchingWritable = false
+    private var flushScheduled = false
+    /// Commands sent while connecting: written once connected (they can still time out unsent).
+    private var queued: [(arguments: [RedisArgument], entry: Pending)] = []
+    /// Commands written, in order, awaiting their replies.
+    private var pending: [Pending] = []
+    private var pendingHead = 0
+    /// AUTH/SELECT replies still awaited on the current connection: it is ready only after them.
+    private var setupRemaining = 0
+    private(set) var isReady = false
+
+    init(loop: EventLoop, configuration: RedisConfiguration) {
+        self.loop = loop
+        self.configuration = configuration
+        parser = RESPParser(limits: configuration.limits)
+        state = .idle(retryAt: .now)
+    }
+
+    var isConnecting: Bool {
+        if case .connecting = state { return true }
+        if case .connected = state { return !isReady }
+        return false
+    }
+
+    var isClosed: Bool {
+        if case .closed = state { return true }
+        return false
+    }
+
+    /// Commands written or queued and not yet answered.
+    var inFlightCount: Int { pending.count - pendingHead + queued.count }
+
+    // MARK: Commands
+
+    /// Queues a command (written at once when connected, on connecting otherwise). Fails it at once with
+    /// ``RedisError/unavailable`` while the connection waits to reconnect, ``RedisError/shutdown`` once closed.
+    func enqueue(_ arguments: [RedisArgument], timeout: Duration?, _ complete: @escaping Completion) {
+        switch state {
+        case .idle: complete(.failure(.unavailable))
+        case .closed: complete(.failure(.shutdown))
+        case .connecting:
+            queued.append((arguments, Pending(deadline: .now + (timeout ?? configuration.commandTimeout), complete: complete)))
+        case .connected:
+            RESPEncoder.append(arguments, to: &output)
+            pending.append(Pending(deadline: .now + (timeout ?? configuration.commandTimeout), complete: complete))
+            scheduleFlush()
+        }
+    }
+
+    /// Writes a command whose replies go to `onReply` (SUBSCRIBE): no reply is awaited.
+    func write(_ arguments: [RedisArgument]) {
+        guard case .connected = state else {
+            if case .connecting = state { RESPEncoder.append(arguments, to: &output) }
+            return
+        }
+        RESPEncoder.append(arguments, to: &output)
+        scheduleFlush()
+    }
+
+    /// Closes for good, failing what is in flight with ``RedisError/shutdown``.
+    func close() {
+        tearDown(failing: .shutdown)
+        state = .closed
+        setReady(false)
+        onClose?()
+        onClose = nil
+    }
+
+    // MARK: Timers (the client calls `tick` every few milliseconds)
+
+    func tick(now: ContinuousClock.Instant) {
+        switch state {
+        case .idle(let retryAt) where retryAt <= now:
+            startAttempt()
+        case .connecting(_, let deadline) where deadline <= now:
+            fail(.connectFailed("connect timed out"), reconnectAtOnce: false)
+        case .connecting:
+            // Not written yet: an overdue one is simply dropped (it never reached Redis).
+            let overdue = queued.filter { $0.entry.deadline <= now }
+            guard !overdue.isEmpty else { return }
+            queued.removeAll { $0.entry.deadline <= now }
+            for item in overdue { item.entry.complete(.failure(.timedOut)) }
+        case .connected:
+            if pending[pendingHead...].contains(where: { $0.deadline <= now }) { timeOut(now: now) }
+        default:
+            break
+        }
+    }
+
+    private func timeOut(now: ContinuousClock.Instant) {
+        let waiting = pending[pendingHead...]
+        pending = []
+        pendingHead = 0
+        tearDown(failing: .connectionLost)
+        for entry in waiting { entry.complete(.failure(entry.deadline <= now ? .timedOut : .connectionLost)) }
+        // The replies can no longer be matched: a new connection, at once (Redis may be slow, not gone).
+        onLost?()
+        startAttempt()
+    }
+
+    // MARK: Connecting
+
+    /// Starts connecting now, if idle.
+    func start() {
+        if case .idle = state { startAttempt() }
+    }
+
+    private func startAttempt() {
+        parser = RESPParser(limits: configuration.limits)
+        output = []
+        outputStart = 0
+        setupRemaining = 0
+        if let password = configuration.password { setup(["AUTH", RedisArgument(password)]) }
+        if configuration.database != 0 { setup(["SELECT", RedisArgument(configuration.database)]) }
+        let started: RedisSocket.Started
+        do {
+            started = try RedisSocket.connect(to: configuration.address)
+        } catch {
+            fail(error, reconnectAtOnce: false)
+            return
+        }
+        switch started {
+        case .connected(let fd):
+            guard register(fd, events: csystem_EPOLLIN | csystem_EPOLLRDHUP) else { return }
+            state = .connected(fd: fd)
+            connected()
+        case .inProgress(let fd):
+            guard register(fd, events: csystem_EPOLLOUT) else { return }
+            state = .connecting(fd: fd, deadline: .now + configuration.connectTimeout)
+        }
+        onAttempt?()
+    }
+
+    private func register(_ fd: Int32, events: UInt32) -> Bool {
+        do {
+            try loop.register(fd, self, events: events)
+            return true
+        } catch {
+            Glibc.close(fd)
+            fail(.connectFailed(error.description), reconnectAtOnce: false)
+            return false
+        }
+    }
+
+    private func setup(_ arguments: [RedisArgument]) {
+        setupRemaining += 1
+        RESPEncoder.append(arguments, to: &output)
+        pending.append(Pending(deadline: .now + configuration.connectTimeout) { [unowned self] result in
+            if case .failure(let error) = result {
+                // A wrong password or database: not worth reconnecting at once.
+                if case .connected = state { fail(.connectFailed(error.description), reconnectAtOnce: false) }
+                return
+            }
+            setupRemaining -= 1
+            if setupRemaining == 0 { failures = 0; setReady(true) }
+        })
+    }
+
+    private func connected() {
+        guard case .connected(let fd) = state else { return }
+        watchingWritable = false
+        loop.modify(fd, events: csystem_EPOLLIN | csystem_EPOLLRDHUP)
+        for item in queued {
+            RESPEncoder.append(item.arguments, to: &output)
+            pending.append(item.entry)
+        }
+        queued = []
+        if setupRemaining == 0 {
+            failures = 0
+            setReady(true)
+        }
+        flush()
+    }
+
+    // MARK: Events
+
+    func handleEvents(_ events: UInt32) {
+        switch state {
+        case .connecting(let fd, _):
+            if let why = RedisSocket.finish(fd) {
+                fail(.connectFailed(why), reconnectAtOnce: false)
+            } else {
+                state = .connected(fd: fd)
+                connected()
+            }
+        case .connected(let fd):
+            if events & csystem_EPOLLOUT != 0 { flush() }
+            if events & (csystem_EPOLLIN | csystem_EPOLLRDHUP | csystem_EPOLLHUP | csystem_EPOLLERR) != 0 {
+                readAvailable(fd)
+            }
+        default:
+            break
+        }
+    }
+
+    private func readAvailable(_ fd: Int32) {
+        for _ in 0..<16 {
+            let count = loop.readBuffer.withUnsafeMutableBytes { buffer -> Int in
+                let count = recv(fd, buffer.baseAddress, buffer.count, 0)
+                if count > 0 { parser.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) }
+                return count
+            }
+            if count == 0 { return fail(.connectionLost, reconnectAtOnce: true) }
+            if count < 0 {
+                if errno == EAGAIN || errno == EINTR { return }
+                return fail(.connectionLost, reconnectAtOnce: true)
+            }
+            do {
+                while let reply = try parser.next() {
+                    deliver(reply)
+                    guard case .connected = state else { return }
+                }
+            } catch {
+                return fail(error, reconnectAtOnce: false)
+            }
+            if count < loop.readBuffer.count { return }
+        }
+    }
+
+    private func deliver(_ reply: RESPValue) {
+        guard pendingHead < pending.count else {
+            onReply?(reply)
+            return
+        }
+        let entry = pending[pendingHead]
+        pendingHead += 1
+        if pendingHead == pending.count {
+            pending.removeAll(keepingCapacity: pending.capacity <= 1024)
+            pendingHead = 0
+        } else if pendingHead >= 1024 && pendingHead * 2 >= pending.count {
+            pending.removeSubrange(0..<pendingHead)
+            pendingHead = 0
+        }
+        if case .error(let message) = reply {
+            entry.complete(.failure(.server(message)))
+        } else {
+            entry.complete(.success(reply))
+        }
+    }
+
+    // MARK: Writing
+
+    private func scheduleFlush() {
+        guard case .connected = state, !flushScheduled else { return }
+        flushScheduled = true
+        // Later in this loop turn: commands sent together leave in one write.
+        loop.execute { [self] in
+            flushScheduled = false
+            flush()
+        }
+    }
+
+    private func flush() {
+        guard case .connected(let fd) = state else { return }
+        while outputStart < output.count {
+            let written = output.withUnsafeBytes { bytes in
+                Glibc.send(fd, bytes.baseAddress! + outputStart, bytes.count - outputStart, Int32(MSG_NOSIGNAL))
+            }
+            if written > 0 {
+                outputStart += written
+            } else if written < 0 && (errno == EAGAIN || errno == EINTR) {
+                if !watchingWritable {
+                    watchingWritable = true
+                    loop.modify(fd, events: csystem_EPOLLIN | csystem_EPOLLRDHUP | csystem_EPOLLOUT)
+                }
+                return
+            } else {
+                return fail(.connectionLost, reconnectAtOnce: true)
+            }
+        }
+        output.removeAll(keepingCapacity: output.capacity <= 1 << 20)
+        outputStart = 0
+        if watchingWritable {
+            watchingWritable = false
+            loop.modify(fd, events: csystem_EPOLLIN | csystem_EPOLLRDHUP)
+        }
+    }
+
+    // MARK: Failing
+
+    /// Closes the socket, fails every waiting command with `error` (in-flight ones with `connectionLost` when
+    /// the connection had been up), and connects again: at once after a connection that worked, else after
+    /// the backoff.
+    private func fail(_ error: RedisError, reconnectAtOnce: Bool) {
+        let wasReady = isReady
+        let wasConnected: Bool
+        if case .connected = state { wasConnected = true } else { wasConnected = false }
+        tearDown(failing: error)
+        if wasConnected { onLost?() }
+        if reconnectAtOnce && wasReady {
+            startAttempt()
+        } else {
+            scheduleRetry(after: error)
+        }
+    }
+
+    private func scheduleRetry(after error: RedisError) {
+        failures += 1
+        let delay = configuration.reconnectBackoff.delay(afterFailures: failures, random: Double.random(in: 0...1))
+        state = .idle(retryAt: .now + delay)
+        setReady(false)
+    }
+
+    private func tearDown(failing error: RedisError) {
+        switch state {
+        case .connecting(let fd, _), .connected(let fd):
+            loop.deregister(fd)
+            Glibc.close(fd)
+        default:
+            break
+        }
+        if case .closed = state {} else { state = .idle(retryAt: .now) }
+        let waiting = pending[pendingHead...] + queued.map(\.entry)
+        pending = []
+        pendingHead = 0
+        queued = []
+        output = []
+        outputStart = 0
+        setupRemaining = 0
+        for entry in waiting { entry.complete(.failure(error)) }
+        if isReady {
+            isReady = false
+            onReadinessChange?(false)
+        }
+    }
+
+    private func setReady(_ ready: Bool) {
+        guard ready != isReady else { return }
+        isReady = ready
+        onReadinessChange?(ready)
+    }
+}
