@@ -138,10 +138,10 @@ public struct RESPParser: Sendable {
     /// The bytes up to the next CRLF (index moves past it). A CR must be followed by LF.
     private func line(at index: inout Int) throws(Stop) -> ArraySlice<UInt8> {
         let from = index
-        let limit = min(buffer.count, from + limits.maxLineBytes + 2)
         var cursor = from
-        while cursor < limit {
-            if buffer[cursor] == UInt8(ascii: "\r") {
+        while cursor < buffer.count {
+            let byte = buffer[cursor]
+            if byte == UInt8(ascii: "\r") {
                 guard cursor + 1 < buffer.count else { throw .incomplete(atLeast: cursor + 2) }
                 guard buffer[cursor + 1] == UInt8(ascii: "\n") else {
                     throw .invalid(.protocolViolation("CR without LF"))
@@ -149,11 +149,11 @@ public struct RESPParser: Sendable {
                 index = cursor + 2
                 return buffer[from..<cursor]
             }
-            if buffer[cursor] == UInt8(ascii: "\n") { throw .invalid(.protocolViolation("LF without CR")) }
+            if byte == UInt8(ascii: "\n") { throw .invalid(.protocolViolation("LF without CR")) }
+            if cursor - from >= limits.maxLineBytes { throw .invalid(.replyTooLarge) }
             cursor += 1
         }
-        if limit - from >= limits.maxLineBytes + 2 { throw .invalid(.replyTooLarge) }
-        throw .incomplete(atLeast: limit + 1)
+        throw .incomplete(atLeast: cursor + 1)
     }
 
     private func integer(_ digits: ArraySlice<UInt8>) throws(Stop) -> Int64 {

@@ -73,9 +73,14 @@ import Testing
             "%4\r\n",                          // too many pairs
             "*1\r\n*1\r\n*1\r\n:1\r\n",        // too deep
             "+123456789",                      // a line longer than the limit, no CRLF yet
-            "*3\r\n$10\r\n0123456789\r\n$10\r\n0123456789\r\n$10\r\n", // a reply over maxReplyBytes, incomplete
         ]
-        for input in cases {
+        // Whole replies over maxReplyBytes (40): incomplete (refused once the known length passes the limit) and
+        // complete.
+        let oversized = "*3\r\n$10\r\n0123456789\r\n$10\r\n0123456789\r\n$10\r\n0123456789\r\n"
+        var small = limits
+        small.maxReplyBytes = 40
+        let cases2 = [String(oversized.dropLast(12)), oversized]
+        for (input, limits) in cases.map({ ($0, limits) }) + cases2.map({ ($0, small) }) {
             var parser = RESPParser(limits: limits)
             parser.append(Array(input.utf8))
             #expect(throws: RedisError.replyTooLarge, "\(input)") { try parser.next() }

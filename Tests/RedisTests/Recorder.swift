@@ -1,0 +1,22 @@
+import Synchronization
+
+/// Collects what an async stream yields, from a task of its own, so a test polls it with `eventually` (bounded)
+/// instead of awaiting a stream that may never yield. Thread-safe (one `Mutex`).
+final class Recorder<Element: Sendable>: Sendable {
+    private final class Items: Sendable {
+        let list = Mutex<[Element]>([])
+    }
+
+    private let items = Items()
+    private let task: Task<Void, Never>
+
+    init(_ stream: AsyncStream<Element>) {
+        task = Task { [items] in
+            for await item in stream { items.list.withLock { $0.append(item) } }
+        }
+    }
+
+    deinit { task.cancel() }
+
+    var all: [Element] { items.list.withLock { $0 } }
+}
