@@ -52,6 +52,8 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
     /// AUTH/SELECT replies still awaited on the current connection: it is ready only after them.
     private var setupRemaining = 0
     private(set) var isReady = false
+    /// When the current connection became ready: one that breaks sooner is retried after the backoff.
+    private var readySince: ContinuousClock.Instant?
 
     init(loop: EventLoop, configuration: RedisConfiguration) {
         self.loop = loop
@@ -196,7 +198,7 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
                 return
             }
             setupRemaining -= 1
-            if setupRemaining == 0 { failures = 0; setReady(true) }
+            if setupRemaining == 0 { setReady(true) }
         })
     }
 
@@ -209,10 +211,7 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
             pending.append(item.entry)
         }
         queued = []
-        if setupRemaining == 0 {
-            failures = 0
-            setReady(true)
-        }
+        if setupRemaining == 0 { setReady(true) }
         flush()
     }
 
@@ -322,16 +321,17 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
 
     // MARK: Failing
 
-    /// Closes the socket, fails every waiting command with `error` (in-flight ones with `connectionLost` when
-    /// the connection had been up), and connects again: at once after a connection that worked, else after
-    /// the backoff.
+    /// Closes the socket, fails every waiting command with `error`, and connects again: at once after a
+    /// connection that was up for a while (a server that accepts and at once closes, e.g. at `maxclients`, gets
+    /// the growing backoff, not a busy loop), else after the backoff.
     private func fail(_ error: RedisError, reconnectAtOnce: Bool) {
-        let wasReady = isReady
+        let livedLong = isReady && readySince.map { ContinuousClock.now - $0 >= .seconds(1) } ?? false
+        if livedLong { failures = 0 }
         let wasConnected: Bool
         if case .connected = state { wasConnected = true } else { wasConnected = false }
         tearDown(failing: error)
         if wasConnected { onLost?() }
-        if reconnectAtOnce && wasReady {
+        if reconnectAtOnce && livedLong {
             startAttempt()
         } else {
             scheduleRetry(after: error)
@@ -362,15 +362,13 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
         outputStart = 0
         setupRemaining = 0
         for entry in waiting { entry.complete(.failure(error)) }
-        if isReady {
-            isReady = false
-            onReadinessChange?(false)
-        }
+        setReady(false)
     }
 
     private func setReady(_ ready: Bool) {
         guard ready != isReady else { return }
         isReady = ready
+        readySince = ready ? .now : nil
         onReadinessChange?(ready)
     }
 }
