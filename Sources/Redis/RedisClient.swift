@@ -48,11 +48,9 @@ public final class RedisClient: RedisCommandSending {
     /// Sends one command on a pooled connection and awaits its reply. An error reply throws
     /// ``RedisError/server(_:)``. Fails at once with ``RedisError/unavailable`` while no connection is up;
     /// otherwise waits at most `timeout` (default: the configuration's `commandTimeout`) and throws
-    /// ``RedisError/timedOut``. Task cancellation does not shorten the wait (the timeout bounds it).
+    /// ``RedisError/timedOut``. Cancelling the calling task fails it at once with ``RedisError/cancelled``.
     public func send(_ arguments: [RedisArgument], timeout: Duration? = nil) async throws(RedisError) -> RESPValue {
-        try await owner.run { core, done in
-            core.send(arguments, timeout: timeout, done)
-        }.get()
+        try await owner.send(arguments, timeout: timeout, on: nil).get()
     }
 
     /// Opens a connection of its own, for commands that block (`XREAD BLOCK`, `BLPOP`): they must not hold up a

@@ -14,7 +14,10 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
 
     private struct Pending {
         let deadline: ContinuousClock.Instant
-        let complete: Completion
+        /// The command's caller, for cancelling (nil for AUTH/SELECT).
+        let request: RedisRequest?
+        /// Nil once cancelled: its reply, when it comes, is dropped.
+        var complete: Completion?
     }
 
     private enum State {
@@ -80,16 +83,32 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
 
     /// Queues a command (written at once when connected, on connecting otherwise). Fails it at once with
     /// ``RedisError/unavailable`` while the connection waits to reconnect, ``RedisError/shutdown`` once closed.
-    func enqueue(_ arguments: [RedisArgument], timeout: Duration?, _ complete: @escaping Completion) {
+    func enqueue(_ arguments: [RedisArgument], timeout: Duration?, request: RedisRequest?,
+                 _ complete: @escaping Completion) {
+        let entry = Pending(deadline: .now + (timeout ?? configuration.commandTimeout), request: request,
+                            complete: complete)
         switch state {
         case .idle: complete(.failure(.unavailable))
         case .closed: complete(.failure(.shutdown))
         case .connecting:
-            queued.append((arguments, Pending(deadline: .now + (timeout ?? configuration.commandTimeout), complete: complete)))
+            queued.append((arguments, entry))
         case .connected:
             RESPEncoder.append(arguments, to: &output)
-            pending.append(Pending(deadline: .now + (timeout ?? configuration.commandTimeout), complete: complete))
+            pending.append(entry)
             scheduleFlush()
+        }
+    }
+
+    /// Fails `request`'s command with ``RedisError/cancelled`` if it waits here: dropped if not yet written, else
+    /// its reply is discarded when it comes (the connection stays in step).
+    func cancel(_ request: RedisRequest) {
+        if let index = queued.firstIndex(where: { $0.entry.request === request }) {
+            let entry = queued.remove(at: index).entry
+            entry.complete?(.failure(.cancelled))
+        } else if let index = pending[pendingHead...].firstIndex(where: { $0.request === request }) {
+            let complete = pending[index].complete
+            pending[index].complete = nil
+            complete?(.failure(.cancelled))
         }
     }
 
@@ -125,7 +144,7 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
             let overdue = queued.filter { $0.entry.deadline <= now }
             guard !overdue.isEmpty else { return }
             queued.removeAll { $0.entry.deadline <= now }
-            for item in overdue { item.entry.complete(.failure(.timedOut)) }
+            for item in overdue { item.entry.complete?(.failure(.timedOut)) }
         case .connected:
             if pending[pendingHead...].contains(where: { $0.deadline <= now }) { timeOut(now: now) }
         default:
@@ -138,7 +157,7 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
         pending = []
         pendingHead = 0
         tearDown(failing: .connectionLost)
-        for entry in waiting { entry.complete(.failure(entry.deadline <= now ? .timedOut : .connectionLost)) }
+        for entry in waiting { entry.complete?(.failure(entry.deadline <= now ? .timedOut : .connectionLost)) }
         // The replies can no longer be matched: a new connection, at once (Redis may be slow, not gone).
         onLost?()
         startAttempt()
@@ -191,7 +210,7 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
     private func setup(_ arguments: [RedisArgument]) {
         setupRemaining += 1
         RESPEncoder.append(arguments, to: &output)
-        pending.append(Pending(deadline: .now + configuration.connectTimeout) { [unowned self] result in
+        pending.append(Pending(deadline: .now + configuration.connectTimeout, request: nil) { [unowned self] result in
             if case .failure(let error) = result {
                 // A wrong password or database: not worth reconnecting at once.
                 if case .connected = state { fail(.connectFailed(error.description), reconnectAtOnce: false) }
@@ -275,9 +294,9 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
             pendingHead = 0
         }
         if case .error(let message) = reply {
-            entry.complete(.failure(.server(message)))
+            entry.complete?(.failure(.server(message)))
         } else {
-            entry.complete(.success(reply))
+            entry.complete?(.success(reply))
         }
     }
 
@@ -361,7 +380,7 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
         output = []
         outputStart = 0
         setupRemaining = 0
-        for entry in waiting { entry.complete(.failure(error)) }
+        for entry in waiting { entry.complete?(.failure(error)) }
         setReady(false)
     }
 

@@ -42,7 +42,8 @@ final class RedisCore: @unchecked Sendable {
     }
 
     /// Sends on a ready pooled connection (round robin), else on one being connected, else fails at once.
-    func send(_ arguments: [RedisArgument], timeout: Duration?, _ complete: @escaping RedisConnection.Completion) {
+    func send(_ arguments: [RedisArgument], timeout: Duration?, request: RedisRequest?,
+              _ complete: @escaping RedisConnection.Completion) {
         guard !closed else { return complete(.failure(.shutdown)) }
         let count = pool.count
         var fallback: RedisConnection?
@@ -50,12 +51,17 @@ final class RedisCore: @unchecked Sendable {
             let connection = pool[(next + offset) % count]
             if connection.isReady {
                 next = (next + offset + 1) % count
-                return connection.enqueue(arguments, timeout: timeout, complete)
+                return connection.enqueue(arguments, timeout: timeout, request: request, complete)
             }
             if fallback == nil && connection.isConnecting { fallback = connection }
         }
         guard let fallback else { return complete(.failure(.unavailable)) }
-        fallback.enqueue(arguments, timeout: timeout, complete)
+        fallback.enqueue(arguments, timeout: timeout, request: request, complete)
+    }
+
+    /// Cancels `request`'s command wherever in the pool it waits.
+    func cancel(_ request: RedisRequest) {
+        for connection in pool { connection.cancel(request) }
     }
 
     /// Adds a dedicated or subscriber connection (not part of the pool or the health) and starts it.
@@ -150,10 +156,43 @@ final class RedisLoopOwner: Sendable {
         }
     }
 
+    /// Sends on `connection` (nil: the pool) and awaits the reply; cancelling the calling task fails it at once
+    /// with ``RedisError/cancelled``.
+    func send(_ arguments: [RedisArgument], timeout: Duration?, on connection: RedisConnection?) async
+        -> Result<RESPValue, RedisError> {
+        let request = RedisRequest()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                loop.execute { [core] in
+                    let complete: RedisConnection.Completion = { continuation.resume(returning: $0) }
+                    // Cancelled before it got here: the cancel below ran first and found nothing.
+                    guard !request.isCancelled else { return complete(.failure(.cancelled)) }
+                    if let connection {
+                        connection.enqueue(arguments, timeout: timeout, request: request, complete)
+                    } else {
+                        core.send(arguments, timeout: timeout, request: request, complete)
+                    }
+                }
+            }
+        } onCancel: {
+            request.cancel()
+            loop.execute { [core] in
+                if let connection { connection.cancel(request) } else { core.cancel(request) }
+            }
+        }
+    }
+
     /// Runs `body` on the loop and awaits what it hands to its completion.
     func run<T: Sendable>(_ body: @escaping @Sendable (RedisCore, @escaping (T) -> Void) -> Void) async -> T {
         await withCheckedContinuation { continuation in
             loop.execute { [core] in body(core) { continuation.resume(returning: $0) } }
         }
     }
+}
+
+/// One `send` call, so its cancellation finds its command. Thread-safe (atomic flag; compared by identity).
+final class RedisRequest: Sendable {
+    private let cancelled = Atomic<Bool>(false)
+    var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+    func cancel() { cancelled.store(true, ordering: .releasing) }
 }

@@ -19,9 +19,7 @@ public final class RedisDedicatedConnection: RedisCommandSending {
 
     /// As ``RedisClient/send(_:timeout:)``, on this connection.
     public func send(_ arguments: [RedisArgument], timeout: Duration? = nil) async throws(RedisError) -> RESPValue {
-        try await owner.run { [connection] _, done in
-            connection.enqueue(arguments, timeout: timeout, done)
-        }.get()
+        try await owner.send(arguments, timeout: timeout, on: connection).get()
     }
 
     /// Closes it: waiting commands fail with ``RedisError/shutdown``, later ones too.

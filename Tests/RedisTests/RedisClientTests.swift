@@ -175,3 +175,34 @@ import TestSupport
         #expect(throws: RedisError.self) { try RedisClient(configuration: RedisConfiguration(address: .unix(path: "/tmp/x"), poolSize: 0)) }
     }
 }
+
+extension RedisClientTests {
+    @Test func cancellingTheTaskFailsTheCommandAtOnce() async throws {
+        let fake = try FakeRedisServer()  // never answers
+        let redis = try client(fake.path, poolSize: 1, commandTimeout: .seconds(300))
+        defer { Task { await redis.shutdown() } }
+        let waiting = Task { () -> RedisError? in
+            do throws(RedisError) {
+                _ = try await redis.send("BLPOP", "nothing", 0)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        waiting.cancel()
+        // Without cancellation this would wait for the 300 s timeout.
+        #expect(await waiting.value == RedisError.cancelled)
+        // An already cancelled task does not send at all.
+        let late = Task { () -> RedisError? in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do throws(RedisError) {
+                _ = try await redis.send("PING")
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(await late.value == RedisError.cancelled)
+    }
+}
