@@ -30,8 +30,8 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
 
     private let loop: EventLoop
     private let configuration: RedisConfiguration
-    /// Called whenever `isReady` changes.
-    var onReadinessChange: ((Bool) -> Void)?
+    /// Called whenever `isReady` or `hasFailedSinceReady` may have changed.
+    var onHealthChange: (() -> Void)?
     /// Subscriber connections: every reply no command waits for (pushes), and each new attempt (to queue its
     /// SUBSCRIBE again) and each lost connection.
     var onReply: ((RESPValue) -> Void)?
@@ -55,6 +55,9 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
     /// AUTH/SELECT replies still awaited on the current connection: it is ready only after them.
     private var setupRemaining = 0
     private(set) var isReady = false
+    /// Whether an attempt failed since the connection was last ready (or since it was made): with `isReady`, what
+    /// the client's health is made of.
+    private(set) var hasFailedSinceReady = false
     /// When the current connection became ready: one that breaks sooner is retried after the backoff.
     private var readySince: ContinuousClock.Instant?
 
@@ -362,6 +365,8 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
         let delay = configuration.reconnectBackoff.delay(afterFailures: failures, random: Double.random(in: 0...1))
         state = .idle(retryAt: .now + delay)
         setReady(false)
+        hasFailedSinceReady = true
+        onHealthChange?()
     }
 
     private func tearDown(failing error: RedisError) {
@@ -388,6 +393,7 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
         guard ready != isReady else { return }
         isReady = ready
         readySince = ready ? .now : nil
-        onReadinessChange?(ready)
+        if ready { hasFailedSinceReady = false }
+        onHealthChange?()
     }
 }

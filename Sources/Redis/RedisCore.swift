@@ -33,7 +33,7 @@ final class RedisCore: @unchecked Sendable {
     func start() {
         for _ in 0..<configuration.poolSize {
             let connection = RedisConnection(loop: loop, configuration: configuration)
-            connection.onReadinessChange = { [unowned self] _ in scheduleHealthCheck() }
+            connection.onHealthChange = { [unowned self] in scheduleHealthCheck() }
             pool.append(connection)
         }
         loop.addRepeatingTimer(every: Self.tickInterval) { [weak self] in self?.tick() }
@@ -113,14 +113,14 @@ final class RedisCore: @unchecked Sendable {
         }
     }
 
-    /// Up when a pooled connection is ready; down when none is ready and none is being connected (all wait for
-    /// their backoff); unchanged while connecting.
+    /// Up when a pooled connection is ready; down when none is, and every one has failed an attempt since it was
+    /// last up (a reconnect after a timeout, or a first attempt under way, decides nothing yet).
     private func checkHealth() {
         guard !closed else { return }
         let verdict: Bool
         if pool.contains(where: \.isReady) {
             verdict = true
-        } else if pool.allSatisfy({ !$0.isConnecting }) {
+        } else if pool.allSatisfy(\.hasFailedSinceReady) {
             verdict = false
         } else {
             return

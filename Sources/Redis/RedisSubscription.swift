@@ -14,8 +14,9 @@ public enum RedisSubscriptionEvent: Sendable, Equatable {
 /// A pub/sub subscription on a connection of its own, subscribed again after every reconnect.
 ///
 /// Thread rules: thread-safe (`Sendable`): it only hands work to the client's loop thread, and the dropped-event
-/// count is atomic. Ended by ``cancel()``, by the consumer ending its iteration of ``events``, or by the client's
-/// shutdown (or its loop ending: keep the client or this object while iterating).
+/// count is atomic. Ended by ``cancel()``, by cancelling the task iterating ``events``, or by the client's
+/// shutdown; merely dropping this object keeps its connection until one of those (so iterating `events` alone
+/// keeps working). The client's loop thread lives while the client or this object does.
 public final class RedisSubscription: Sendable {
     /// The events, in order. Finishes when the subscription ends.
     public let events: AsyncStream<RedisSubscriptionEvent>

@@ -206,3 +206,32 @@ extension RedisClientTests {
         #expect(await late.value == RedisError.cancelled)
     }
 }
+
+extension RedisClientTests {
+    @Test func authenticatesAndSelectsOnEveryConnection() async throws {
+        let server = try await RedisServerProcess.start(["--requirepass", "s3cret"])
+        func connect(password: String?, database: Int) throws -> RedisClient {
+            try RedisClient(configuration: RedisConfiguration(
+                address: .unix(path: server.socketPath), poolSize: 2, connectTimeout: .seconds(10),
+                commandTimeout: .seconds(10), reconnectBackoff: RedisBackoff(initial: .milliseconds(20),
+                                                                            maximum: .milliseconds(200)),
+                password: password, database: database))
+        }
+        let three = try connect(password: "s3cret", database: 3)
+        let zero = try connect(password: "s3cret", database: 0)
+        let wrong = try connect(password: "wrong", database: 0)
+        defer { Task { await three.shutdown(); await zero.shutdown(); await wrong.shutdown() } }
+        // Both pooled connections of `three` select database 3 (round robin: two SETs, one on each).
+        #expect(try await three.set("a", to: "3"))
+        #expect(try await three.set("b", to: "3"))
+        #expect(try await three.send("DBSIZE") == .integer(2))
+        #expect(try await three.send("DBSIZE") == .integer(2))
+        #expect(try await zero.get("a") == nil)
+        #expect(try await zero.send("DBSIZE") == .integer(0))
+        // A wrong password is never "up": commands fail, health says down.
+        let health = Recorder(wrong.healthChanges())
+        #expect(await eventually { health.all == [false] })
+        await #expect(throws: RedisError.self) { try await wrong.send("PING") }
+        #expect(!wrong.isAvailable)
+    }
+}

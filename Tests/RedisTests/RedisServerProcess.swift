@@ -16,8 +16,8 @@ final class RedisServerProcess: @unchecked Sendable {
 
     /// Starts one on `directory/redis.sock` (and, with `tcp`, on a free 127.0.0.1 port: picked by binding port 0
     /// and closing it, retried when another process took it meanwhile).
-    static func start(tcp: Bool = false) async throws -> RedisServerProcess {
-        let server = RedisServerProcess(directory: try makeTemporaryDirectory())
+    static func start(tcp: Bool = false, _ extraArguments: [String] = []) async throws -> RedisServerProcess {
+        let server = RedisServerProcess(directory: try makeTemporaryDirectory(), extraArguments: extraArguments)
         for _ in 0..<5 {
             server.port = tcp ? try freePort() : nil
             if try await server.launch() { return server }
@@ -25,8 +25,11 @@ final class RedisServerProcess: @unchecked Sendable {
         throw TestConnection.Failure(description: "redis-server did not start")
     }
 
-    private init(directory: String) {
+    private let extraArguments: [String]
+
+    private init(directory: String, extraArguments: [String]) {
         self.directory = directory
+        self.extraArguments = extraArguments
         socketPath = directory + "/redis.sock"
     }
 
@@ -56,6 +59,7 @@ final class RedisServerProcess: @unchecked Sendable {
         var arguments = ["--port", String(port ?? 0), "--unixsocket", socketPath, "--save", "", "--appendonly", "no",
                          "--dir", directory, "--loglevel", "warning", "--daemonize", "no"]
         if port != nil { arguments += ["--bind", "127.0.0.1"] }
+        arguments += extraArguments
         let process = try SpawnedProcess(Self.executable, arguments, environment: [:])
         Task.detached { _ = try? await offPool { process.output.readDataToEndOfFile() } }
         Task.detached { _ = try? await offPool { process.errors.readDataToEndOfFile() } }
