@@ -29,6 +29,9 @@ public final class RedisClient: RedisCommandSending {
     /// Whether a pooled connection is up now. Thread-safe.
     public var isAvailable: Bool { owner.core.available.load(ordering: .acquiring) }
 
+    /// What happened to its connections and commands so far (for /metrics). Thread-safe.
+    public var statistics: RedisStatistics { owner.core.counters.snapshot }
+
     /// Calls `observer` with the current health once it is known (true: up) and on every change after: once per
     /// transition, so a server can log it once and show it in /metrics. Runs on the client's loop thread: must
     /// not block.

@@ -30,6 +30,7 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
 
     private let loop: EventLoop
     private let configuration: RedisConfiguration
+    private let counters: RedisCounters
     /// Called whenever `isReady` or `hasFailedSinceReady` may have changed.
     var onHealthChange: (() -> Void)?
     /// Subscriber connections: every reply no command waits for (pushes), and each new attempt (to queue its
@@ -61,9 +62,10 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
     /// When the current connection became ready: one that breaks sooner is retried after the backoff.
     private var readySince: ContinuousClock.Instant?
 
-    init(loop: EventLoop, configuration: RedisConfiguration) {
+    init(loop: EventLoop, configuration: RedisConfiguration, counters: RedisCounters) {
         self.loop = loop
         self.configuration = configuration
+        self.counters = counters
         parser = RESPParser(limits: configuration.limits)
         state = .idle(retryAt: .now)
     }
@@ -147,6 +149,7 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
             let overdue = queued.filter { $0.entry.deadline <= now }
             guard !overdue.isEmpty else { return }
             queued.removeAll { $0.entry.deadline <= now }
+            counters.commandsTimedOut.add(overdue.count, ordering: .relaxed)
             for item in overdue { item.entry.complete?(.failure(.timedOut)) }
         case .connected:
             if pending[pendingHead...].contains(where: { $0.deadline <= now }) { timeOut(now: now) }
@@ -160,6 +163,8 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
         pending = []
         pendingHead = 0
         tearDown(failing: .connectionLost)
+        counters.connectionsLost.add(1, ordering: .relaxed)
+        counters.commandsTimedOut.add(waiting.count { $0.deadline <= now }, ordering: .relaxed)
         for entry in waiting { entry.complete?(.failure(entry.deadline <= now ? .timedOut : .connectionLost)) }
         // The replies can no longer be matched: a new connection, at once (Redis may be slow, not gone).
         onLost?()
@@ -347,11 +352,14 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
     /// connection that was up for a while (a server that accepts and at once closes, e.g. at `maxclients`, gets
     /// the growing backoff, not a busy loop), else after the backoff.
     private func fail(_ error: RedisError, reconnectAtOnce: Bool) {
+        let readyBefore = isReady
         let livedLong = isReady && readySince.map { ContinuousClock.now - $0 >= .seconds(1) } ?? false
         if livedLong { failures = 0 }
         let wasConnected: Bool
         if case .connected = state { wasConnected = true } else { wasConnected = false }
         tearDown(failing: error)
+        if wasConnected && readyBefore { counters.connectionsLost.add(1, ordering: .relaxed) }
+        if !readyBefore { counters.connectFailures.add(1, ordering: .relaxed) }
         if wasConnected { onLost?() }
         if reconnectAtOnce && livedLong {
             startAttempt()
@@ -393,7 +401,10 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
         guard ready != isReady else { return }
         isReady = ready
         readySince = ready ? .now : nil
-        if ready { hasFailedSinceReady = false }
+        if ready {
+            hasFailedSinceReady = false
+            counters.connectionsOpened.add(1, ordering: .relaxed)
+        }
         onHealthChange?()
     }
 }

@@ -13,6 +13,7 @@ final class RedisCore: @unchecked Sendable {
     let loop: EventLoop
     let configuration: RedisConfiguration
     let available = Atomic<Bool>(false)
+    let counters = RedisCounters()
 
     private var pool: [RedisConnection] = []
     private var extras: [ObjectIdentifier: RedisConnection] = [:]
@@ -32,7 +33,7 @@ final class RedisCore: @unchecked Sendable {
     /// Creates the pool, starts connecting and the timer.
     func start() {
         for _ in 0..<configuration.poolSize {
-            let connection = RedisConnection(loop: loop, configuration: configuration)
+            let connection = RedisConnection(loop: loop, configuration: configuration, counters: counters)
             connection.onHealthChange = { [unowned self] in scheduleHealthCheck() }
             pool.append(connection)
         }

@@ -9,7 +9,8 @@ public final class RedisDedicatedConnection: RedisCommandSending {
 
     init(owner: RedisLoopOwner) {
         self.owner = owner
-        connection = RedisConnection(loop: owner.loop, configuration: owner.core.configuration)
+        connection = RedisConnection(loop: owner.loop, configuration: owner.core.configuration,
+                                     counters: owner.core.counters)
         owner.loop.execute { [core = owner.core, connection] in core.add(connection) }
     }
 

@@ -28,7 +28,8 @@ public final class RedisSubscription: Sendable {
     init(owner: RedisLoopOwner, channels: [RedisArgument], bufferLimit: Int) {
         self.owner = owner
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(max(1, bufferLimit)))
-        let connection = RedisConnection(loop: owner.loop, configuration: owner.core.configuration)
+        let connection = RedisConnection(loop: owner.loop, configuration: owner.core.configuration,
+                                         counters: owner.core.counters)
         self.connection = connection
         let continuation = continuation
         let core = owner.core

@@ -145,9 +145,23 @@ import TestSupport
         let health = Recorder(redis.healthChanges())
         #expect(await eventually { health.all == [true] })
         #expect(try await redis.set("k", to: "before"))
+        #expect(await eventually { redis.statistics.connectionsOpened == 3 })
+        // A command in flight when the server dies fails with a clear error (BLPOP: in flight until then).
+        let blocked = redis.makeDedicatedConnection()
+        let inFlight = Task { () -> RedisError? in
+            do throws(RedisError) {
+                _ = try await blocked.send(["BLPOP", "never", 0], timeout: .seconds(120))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(await eventually { (try? await redis.send("CLIENT", "LIST").string)?.contains("cmd=blpop") == true })
 
         try await server.kill()
+        #expect(await inFlight.value == RedisError.connectionLost)
         #expect(await eventually { health.all == [true, false] })
+        #expect(redis.statistics.connectionsLost == 4)  // the pool's 3 and the dedicated one
         #expect(!redis.isAvailable)
         await #expect(throws: RedisError.unavailable) { try await redis.send("PING") }
 
@@ -157,6 +171,7 @@ import TestSupport
         #expect(try await redis.get("k") == nil)
         #expect(try await redis.send("PING") == .simpleString("PONG"))
         #expect(health.all == [true, false, true])
+        #expect(try await blocked.send("PING") == .simpleString("PONG"))
     }
 
     @Test func downFromTheStartWhenNothingListens() async throws {
@@ -233,5 +248,19 @@ extension RedisClientTests {
         #expect(await eventually { health.all == [false] })
         await #expect(throws: RedisError.self) { try await wrong.send("PING") }
         #expect(!wrong.isAvailable)
+    }
+}
+
+extension RedisClientTests {
+    @Test func aSlowServerTimesOutThenTheSameClientWorks() async throws {
+        let server = try await RedisServerProcess.start(["--enable-debug-command", "yes"])
+        let redis = try client(server.socketPath, poolSize: 1)
+        defer { Task { await redis.shutdown() } }
+        #expect(try await redis.send("PING") == .simpleString("PONG"))
+        await #expect(throws: RedisError.timedOut) { try await redis.send(["DEBUG", "SLEEP", "2"], timeout: .milliseconds(200)) }
+        #expect(redis.statistics.commandsTimedOut == 1)
+        // The connection it was on is replaced at once; the next command waits for the server to wake up.
+        #expect(try await redis.send("PING") == .simpleString("PONG"))
+        #expect(redis.isAvailable)
     }
 }
