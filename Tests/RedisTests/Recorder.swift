@@ -3,6 +3,7 @@ import Synchronization
 /// Collects what an async stream yields, from a task of its own, so a test polls it with `eventually` (bounded)
 /// instead of awaiting a stream that may never yield. Thread-safe (one `Mutex`).
 final class Recorder<Element: Sendable>: Sendable {
+    /// Thread-safe (one `Mutex`).
     private final class Items: Sendable {
         let list = Mutex<[Element]>([])
     }
