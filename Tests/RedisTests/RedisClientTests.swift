@@ -156,7 +156,7 @@ import TestSupport
                 return error
             }
         }
-        #expect(await eventually { (try? await redis.send("CLIENT", "LIST").string)?.contains("cmd=blpop") == true })
+        #expect(await eventually { await isBlocked(in: "blpop", redis) })
 
         try await server.kill()
         #expect(await inFlight.value == RedisError.connectionLost)

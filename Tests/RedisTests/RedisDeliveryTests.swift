@@ -45,7 +45,7 @@ import TestSupport
 
         let read = Task { try await reader.streamRead([("live", "0-0")], count: 10, block: .seconds(60)) }
         // The blocked read holds only its own connection: the pool (one connection) still answers.
-        #expect(await eventually { (try? await redis.send("CLIENT", "LIST").string)?.contains("cmd=xread") == true })
+        #expect(await eventually { await isBlocked(in: "xread", redis) })
         #expect(try await redis.send("PING") == .simpleString("PONG"))
         let id = try await redis.streamAdd("live", fields: [RedisStreamField("row", [0, 0xFF]),
                                                            RedisStreamField("epoch", Array("7".utf8))],
