@@ -56,6 +56,12 @@ public final class RedisClient: RedisCommandSending {
         try await owner.send(arguments, timeout: timeout, on: nil).get()
     }
 
+    /// Sends `commands` together on one connection (see ``RedisCommandSending/pipeline(_:timeout:)``).
+    public func pipeline(_ commands: [[RedisArgument]], timeout: Duration? = nil) async
+        -> [Result<RESPValue, RedisError>] {
+        await owner.send(commands, timeout: timeout, on: nil)
+    }
+
     /// Opens a connection of its own, for commands that block (`XREAD BLOCK`, `BLPOP`): they must not hold up a
     /// pooled connection's pipeline. It reconnects by itself like the pool's; close it when done.
     public func makeDedicatedConnection() -> RedisDedicatedConnection {

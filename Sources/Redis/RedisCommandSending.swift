@@ -4,6 +4,11 @@ public protocol RedisCommandSending: Sendable {
     /// Sends one command and awaits its reply within `timeout` (nil: the configured command timeout). Error
     /// replies throw ``RedisError/server(_:)``.
     func send(_ arguments: [RedisArgument], timeout: Duration?) async throws(RedisError) -> RESPValue
+
+    /// Sends `commands` together: one after the other on one connection, nothing between them (so `MULTI` ...
+    /// `EXEC` stays whole), each within `timeout`; returns each one's result in order (an error reply is that
+    /// command's ``RedisError/server(_:)``).
+    func pipeline(_ commands: [[RedisArgument]], timeout: Duration?) async -> [Result<RESPValue, RedisError>]
 }
 
 extension RedisCommandSending {

@@ -104,17 +104,31 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
         }
     }
 
-    /// Fails `request`'s command with ``RedisError/cancelled`` if it waits here: dropped if not yet written, else
-    /// its reply is discarded when it comes (the connection stays in step).
-    func cancel(_ request: RedisRequest) {
-        if let index = queued.firstIndex(where: { $0.entry.request === request }) {
-            let entry = queued.remove(at: index).entry
-            entry.complete?(.failure(.cancelled))
-        } else if let index = pending[pendingHead...].firstIndex(where: { $0.request === request }) {
-            let complete = pending[index].complete
-            pending[index].complete = nil
-            complete?(.failure(.cancelled))
+    /// Queues `commands` one after the other (nothing between them: a `MULTI` ... `EXEC` stays whole) and hands
+    /// all their results to `complete` once the last is in.
+    func enqueue(_ commands: [[RedisArgument]], timeout: Duration?, request: RedisRequest?,
+                 _ complete: @escaping ([Result<RESPValue, RedisError>]) -> Void) {
+        guard commands.count > 1 else {
+            guard let command = commands.first else { return complete([]) }
+            return enqueue(command, timeout: timeout, request: request) { complete([$0]) }
         }
+        let results = BatchResults(count: commands.count, complete)
+        for (index, command) in commands.enumerated() {
+            enqueue(command, timeout: timeout, request: request) { results.set(index, $0) }
+        }
+    }
+
+    /// Fails `request`'s commands with ``RedisError/cancelled`` where they wait here: dropped if not yet written,
+    /// else their replies are discarded when they come (the connection stays in step).
+    func cancel(_ request: RedisRequest) {
+        let unsent = queued.filter { $0.entry.request === request }
+        queued.removeAll { $0.entry.request === request }
+        var completions = unsent.compactMap(\.entry.complete)
+        for index in pending.indices[pendingHead...] where pending[index].request === request {
+            if let complete = pending[index].complete { completions.append(complete) }
+            pending[index].complete = nil
+        }
+        for complete in completions { complete(.failure(.cancelled)) }
     }
 
     /// Writes a command whose replies go to `onReply` (SUBSCRIBE): no reply is awaited.
@@ -406,5 +420,26 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
             counters.connectionsOpened.add(1, ordering: .relaxed)
         }
         onHealthChange?()
+    }
+}
+
+/// Collects the results of a batch's commands, in order, and hands them on once all are in.
+/// Thread rules: loop-confined, like the connection that fills it.
+private final class BatchResults {
+    private var results: [Result<RESPValue, RedisError>?]
+    private var missing: Int
+    private let complete: ([Result<RESPValue, RedisError>]) -> Void
+
+    init(count: Int, _ complete: @escaping ([Result<RESPValue, RedisError>]) -> Void) {
+        results = Array(repeating: nil, count: count)
+        missing = count
+        self.complete = complete
+    }
+
+    func set(_ index: Int, _ result: Result<RESPValue, RedisError>) {
+        guard results[index] == nil else { return }
+        results[index] = result
+        missing -= 1
+        if missing == 0 { complete(results.map { $0! }) }
     }
 }

@@ -42,22 +42,23 @@ final class RedisCore: @unchecked Sendable {
         scheduleHealthCheck()
     }
 
-    /// Sends on a ready pooled connection (round robin), else on one being connected, else fails at once.
-    func send(_ arguments: [RedisArgument], timeout: Duration?, request: RedisRequest?,
-              _ complete: @escaping RedisConnection.Completion) {
-        guard !closed else { return complete(.failure(.shutdown)) }
+    /// Sends `commands` together on one pooled connection: a ready one (round robin), else one being connected;
+    /// fails them at once (``RedisError/unavailable``, ``RedisError/shutdown``) when there is none.
+    func send(_ commands: [[RedisArgument]], timeout: Duration?, request: RedisRequest?,
+              _ complete: @escaping ([Result<RESPValue, RedisError>]) -> Void) {
+        guard !closed else { return complete(commands.map { _ in .failure(.shutdown) }) }
         let count = pool.count
         var fallback: RedisConnection?
         for offset in 0..<count {
             let connection = pool[(next + offset) % count]
             if connection.isReady {
                 next = (next + offset + 1) % count
-                return connection.enqueue(arguments, timeout: timeout, request: request, complete)
+                return connection.enqueue(commands, timeout: timeout, request: request, complete)
             }
             if fallback == nil && connection.isConnecting { fallback = connection }
         }
-        guard let fallback else { return complete(.failure(.unavailable)) }
-        fallback.enqueue(arguments, timeout: timeout, request: request, complete)
+        guard let fallback else { return complete(commands.map { _ in .failure(.unavailable) }) }
+        fallback.enqueue(commands, timeout: timeout, request: request, complete)
     }
 
     /// Cancels `request`'s command wherever in the pool it waits.
@@ -157,21 +158,22 @@ final class RedisLoopOwner: Sendable {
         }
     }
 
-    /// Sends on `connection` (nil: the pool) and awaits the reply; cancelling the calling task fails it at once
-    /// with ``RedisError/cancelled``.
-    func send(_ arguments: [RedisArgument], timeout: Duration?, on connection: RedisConnection?) async
-        -> Result<RESPValue, RedisError> {
+    /// Sends `commands` together (one after the other on one connection, nothing between them) on `connection`
+    /// (nil: the pool) and awaits their replies; cancelling the calling task fails them at once with
+    /// ``RedisError/cancelled``.
+    func send(_ commands: [[RedisArgument]], timeout: Duration?, on connection: RedisConnection?) async
+        -> [Result<RESPValue, RedisError>] {
         let request = RedisRequest()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 loop.execute { [core] in
-                    let complete: RedisConnection.Completion = { continuation.resume(returning: $0) }
+                    let complete: ([Result<RESPValue, RedisError>]) -> Void = { continuation.resume(returning: $0) }
                     // Cancelled before it got here: the cancel below ran first and found nothing.
-                    guard !request.isCancelled else { return complete(.failure(.cancelled)) }
+                    guard !request.isCancelled else { return complete(commands.map { _ in .failure(.cancelled) }) }
                     if let connection {
-                        connection.enqueue(arguments, timeout: timeout, request: request, complete)
+                        connection.enqueue(commands, timeout: timeout, request: request, complete)
                     } else {
-                        core.send(arguments, timeout: timeout, request: request, complete)
+                        core.send(commands, timeout: timeout, request: request, complete)
                     }
                 }
             }
@@ -181,6 +183,12 @@ final class RedisLoopOwner: Sendable {
                 if let connection { connection.cancel(request) } else { core.cancel(request) }
             }
         }
+    }
+
+    /// `send` of one command.
+    func send(_ arguments: [RedisArgument], timeout: Duration?, on connection: RedisConnection?) async
+        -> Result<RESPValue, RedisError> {
+        await send([arguments], timeout: timeout, on: connection)[0]
     }
 
     /// Runs `body` on the loop and awaits what it hands to its completion.

@@ -23,6 +23,12 @@ public final class RedisDedicatedConnection: RedisCommandSending {
         try await owner.send(arguments, timeout: timeout, on: connection).get()
     }
 
+    /// Sends `commands` together on one connection (see ``RedisCommandSending/pipeline(_:timeout:)``).
+    public func pipeline(_ commands: [[RedisArgument]], timeout: Duration? = nil) async
+        -> [Result<RESPValue, RedisError>] {
+        await owner.send(commands, timeout: timeout, on: connection)
+    }
+
     /// Closes it: waiting commands fail with ``RedisError/shutdown``, later ones too.
     public func close() async {
         await owner.run { [connection] core, done in

@@ -265,3 +265,43 @@ extension RedisClientTests {
         #expect(redis.isAvailable)
     }
 }
+
+extension RedisClientTests {
+    @Test func pipelineKeepsATransactionWholeOnOneConnection() async throws {
+        let server = try await RedisServerProcess.start()
+        let redis = try client(server.socketPath, poolSize: 4)
+        defer { Task { await redis.shutdown() } }
+        // Many at once over a pool of 4: each MULTI ... EXEC must reach one connection whole, or EXEC fails
+        // ("EXEC without MULTI") or a command runs outside its transaction.
+        let results = await withTaskGroup(of: [Result<RESPValue, RedisError>].self) { group in
+            for index in 0..<50 {
+                group.addTask {
+                    await redis.pipeline([["MULTI"], ["SET", RedisArgument("t\(index)"), "1"],
+                                          ["INCRBY", RedisArgument("t\(index)"), RedisArgument(index)], ["EXEC"]])
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results.count == 50)
+        for result in results {
+            let replies = result.map { try? $0.get() }
+            #expect(replies.count == 4)
+            #expect(replies[0] == .simpleString("OK"))
+            #expect(replies[1] == .simpleString("QUEUED") && replies[2] == .simpleString("QUEUED"))
+            guard case .array(let executed)? = replies[3], executed.count == 2 else {
+                Issue.record("EXEC: \(String(describing: replies[3]))")
+                continue
+            }
+            #expect(executed[0] == .simpleString("OK"))
+        }
+        for index in 0..<50 {
+            #expect(try await redis.get(RedisArgument("t\(index)")) == Array(String(1 + index).utf8))
+        }
+        // One command's error reply is that command's result; the others still succeed.
+        let mixed = await redis.pipeline([["SET", "s", "x"], ["INCR", "s"], ["GET", "s"]])
+        #expect(try mixed[0].get() == .simpleString("OK"))
+        #expect(throws: RedisError.self) { try mixed[1].get() }
+        #expect(try mixed[2].get() == .bulkString(Array("x".utf8)))
+        #expect(await redis.pipeline([]).isEmpty)
+    }
+}
