@@ -68,11 +68,13 @@ public final class RedisClient: RedisCommandSending {
         RedisDedicatedConnection(owner: owner)
     }
 
-    /// Subscribes to `channels` on a connection of its own; it subscribes again after every reconnect. Messages
-    /// arrive on the subscription's ``RedisSubscription/events`` (buffering at most `bufferLimit` undelivered
-    /// events: more are dropped and counted).
-    public func subscribe(to channels: [RedisArgument], bufferLimit: Int = 10_000) -> RedisSubscription {
-        RedisSubscription(owner: owner, channels: channels, bufferLimit: bufferLimit)
+    /// Subscribes to `channels` and glob-style `patterns` on a connection of its own (more can be added and removed
+    /// later); it subscribes again after every reconnect. Messages arrive on the subscription's
+    /// ``RedisSubscription/events`` (buffering at most `bufferLimit` undelivered events: more are dropped and
+    /// counted).
+    public func subscribe(to channels: [RedisArgument] = [], patterns: [RedisArgument] = [],
+                          bufferLimit: Int = 10_000) -> RedisSubscription {
+        RedisSubscription(owner: owner, channels: channels, patterns: patterns, bufferLimit: bufferLimit)
     }
 
     /// Closes every connection (waiting commands fail with ``RedisError/shutdown``), finishes the streams; later

@@ -66,3 +66,40 @@ import TestSupport
         await #expect(throws: RedisError.shutdown) { try await reader.send("PING") }
     }
 }
+
+extension RedisDeliveryTests {
+    @Test func channelsAndPatternsAddedAndRemovedWhileRunning() async throws {
+        let server = try await RedisServerProcess.start()
+        let redis = try client(server.socketPath)
+        defer { Task { await redis.shutdown() } }
+        let subscription = redis.subscribe(patterns: ["landed:*"])
+        let events = Recorder(subscription.events)
+        #expect(await eventually { events.all == [.subscribed(channel: Array("landed:*".utf8))] })
+        #expect(try await redis.publish("page-1", to: "landed:a") == 1)
+        #expect(await eventually {
+            events.all.last == .message(channel: Array("landed:a".utf8), payload: Array("page-1".utf8))
+        })
+
+        subscription.subscribe(to: ["refresh", "refresh"])  // a repeat is ignored
+        #expect(await eventually { events.all.last == .subscribed(channel: Array("refresh".utf8)) })
+        #expect(try await redis.publish("tick", to: "refresh") == 1)
+        subscription.unsubscribe(fromPatterns: ["landed:*"])
+        #expect(await eventually { (try? await redis.publish("page-2", to: "landed:b")) == 0 })
+
+        // After a restart it subscribes again to what it has now: the channel, not the removed pattern.
+        try await server.restart()
+        #expect(await eventually {
+            events.all.suffix(2) == [.disconnected, .subscribed(channel: Array("refresh".utf8))]
+        })
+        #expect(await eventually { redis.isAvailable })  // the pool reconnects on its own backoff
+        #expect(try await redis.send("PUBSUB", "NUMPAT") == .integer(0))
+        #expect(try await redis.publish("tock", to: "refresh") == 1)
+        #expect(await eventually { events.all.last == .message(channel: Array("refresh".utf8), payload: Array("tock".utf8)) })
+        let messages = events.all.compactMap { event -> String? in
+            if case .message(_, let payload) = event { return String(decoding: payload, as: UTF8.self) }
+            return nil
+        }
+        #expect(messages == ["page-1", "tick", "tock"])
+        subscription.cancel()
+    }
+}
