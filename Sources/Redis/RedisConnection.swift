@@ -269,6 +269,7 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
             }
         case .connected(let fd):
             if events & csystem_EPOLLOUT != 0 { flush() }
+            guard case .connected(let current) = state, current == fd else { return }  // the flush failed
             if events & (csystem_EPOLLIN | csystem_EPOLLRDHUP | csystem_EPOLLHUP | csystem_EPOLLERR) != 0 {
                 readAvailable(fd)
             }
@@ -295,7 +296,13 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
                     guard case .connected = state else { return }
                 }
             } catch {
-                return fail(error, reconnectAtOnce: false)
+                // The reply at fault is the oldest command's; the others were only behind it on this connection.
+                if pendingHead < pending.count {
+                    let entry = pending[pendingHead]
+                    pendingHead += 1
+                    entry.complete?(.failure(error))
+                }
+                return fail(.connectionLost, reconnectAtOnce: false)
             }
             if count < loop.readBuffer.count { return }
         }
