@@ -8,9 +8,7 @@ import TestSupport
 @Suite struct RedisClientTests {
     private func client(_ path: String, poolSize: Int = 2, commandTimeout: Duration = .seconds(10))
         throws -> RedisClient {
-        try RedisClient(configuration: RedisConfiguration(
-            address: .unix(path: path), poolSize: poolSize, connectTimeout: .seconds(10), commandTimeout: commandTimeout,
-            reconnectBackoff: RedisBackoff(initial: .milliseconds(20), maximum: .milliseconds(200))))
+        try testClient(path, poolSize: poolSize, commandTimeout: commandTimeout)
     }
 
     @Test func commandsAreBinarySafe() async throws {
@@ -102,14 +100,7 @@ import TestSupport
     @Test func shutdownFailsWaitingCommands() async throws {
         let fake = try FakeRedisServer()
         let redis = try client(fake.path, poolSize: 1, commandTimeout: .seconds(60))
-        let waiting = Task { () -> RedisError? in
-            do throws(RedisError) {
-                _ = try await redis.send("PING")
-                return nil
-            } catch {
-                return error
-            }
-        }
+        let waiting = Task { await failure { _ = try await redis.send("PING") } }
         // Once the command is on its way, shut down: it fails at once, not after its 60 s.
         try await Task.sleep(for: .milliseconds(100))
         await redis.shutdown()
@@ -142,13 +133,8 @@ import TestSupport
         #expect(await eventually { redis.statistics.connectionsOpened == 3 })
         // A command in flight when the server dies fails with a clear error (BLPOP: in flight until then).
         let blocked = redis.makeDedicatedConnection()
-        let inFlight = Task { () -> RedisError? in
-            do throws(RedisError) {
-                _ = try await blocked.send(["BLPOP", "never", 0], timeout: .seconds(120))
-                return nil
-            } catch {
-                return error
-            }
+        let inFlight = Task {
+            await failure { _ = try await blocked.send(["BLPOP", "never", 0], timeout: .seconds(120)) }
         }
         #expect(await eventually { await isBlocked(in: "blpop", redis) })
 
@@ -191,27 +177,15 @@ extension RedisClientTests {
         let fake = try FakeRedisServer()  // never answers
         let redis = try client(fake.path, poolSize: 1, commandTimeout: .seconds(300))
         defer { Task { await redis.shutdown() } }
-        let waiting = Task { () -> RedisError? in
-            do throws(RedisError) {
-                _ = try await redis.send("BLPOP", "nothing", 0)
-                return nil
-            } catch {
-                return error
-            }
-        }
+        let waiting = Task { await failure { _ = try await redis.send("BLPOP", "nothing", 0) } }
         try await Task.sleep(for: .milliseconds(100))
         waiting.cancel()
         // Without cancellation this would wait for the 300 s timeout.
         #expect(await waiting.value == RedisError.cancelled)
         // An already cancelled task does not send at all.
-        let late = Task { () -> RedisError? in
+        let late = Task {
             withUnsafeCurrentTask { $0?.cancel() }
-            do throws(RedisError) {
-                _ = try await redis.send("PING")
-                return nil
-            } catch {
-                return error
-            }
+            return await failure { _ = try await redis.send("PING") }
         }
         #expect(await late.value == RedisError.cancelled)
     }

@@ -6,9 +6,7 @@ import TestSupport
 /// Pub/sub and stream delivery against a live redis-server (unix socket), including across a server restart.
 @Suite struct RedisDeliveryTests {
     private func client(_ path: String, poolSize: Int = 1) throws -> RedisClient {
-        try RedisClient(configuration: RedisConfiguration(
-            address: .unix(path: path), poolSize: poolSize, connectTimeout: .seconds(10), commandTimeout: .seconds(10),
-            reconnectBackoff: RedisBackoff(initial: .milliseconds(20), maximum: .milliseconds(200))))
+        try testClient(path, poolSize: poolSize)
     }
 
     @Test func subscriptionDeliversAndResubscribesAfterARestart() async throws {
