@@ -309,6 +309,9 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
     }
 
     private func deliver(_ reply: RESPValue) {
+        // A RESP3 push is out of band (never a command's reply); without a waiting command, a RESP2 reply is a
+        // subscriber's message.
+        if case .push = reply { return onReply?(reply) ?? () }
         guard pendingHead < pending.count else {
             onReply?(reply)
             return

@@ -282,3 +282,15 @@ extension RedisClientTests {
         #expect(await redis.pipeline([]).isEmpty)
     }
 }
+
+extension RedisClientTests {
+    @Test func aRESP3PushIsNeverACommandsReply() async throws {
+        let fake = try FakeRedisServer()
+        let redis = try client(fake.path, poolSize: 1)
+        defer { Task { await redis.shutdown() } }
+        async let reply = redis.pipeline([["GET", "k"]])
+        // An out-of-band push first, then the reply to GET.
+        try await fake.acceptAndWrite(Array(">2\r\n+invalidate\r\n*1\r\n$1\r\nk\r\n$5\r\nvalue\r\n".utf8))
+        #expect(try await reply[0].get() == .bulkString(Array("value".utf8)))
+    }
+}
