@@ -146,8 +146,14 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
         tearDown(failing: .shutdown)
         state = .closed
         setReady(false)
-        onClose?()
+        let closed = onClose
+        // The callbacks may hold this connection (a subscription's do): let go of them, or neither is freed.
         onClose = nil
+        onAttempt = nil
+        onReply = nil
+        onLost = nil
+        onHealthChange = nil
+        closed?()
     }
 
     // MARK: Timers (the client calls `tick` every few milliseconds)
