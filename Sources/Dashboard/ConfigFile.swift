@@ -17,6 +17,8 @@ public struct ConfigFile: Sendable {
     public var secrets: [String] = []
     /// Pages of several tables on one event stream (`pages`), in file order.
     public var pages: [DashboardPage] = []
+    /// The cluster's Redis (`redis`), unless `--redis` says otherwise.
+    public var redis: RedisURL?
 
     /// Reads and validates the file at `path`; `${NAME}` references are filled from `environment`.
     public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
@@ -50,12 +52,16 @@ public struct ConfigFile: Sendable {
         }
         let pages = try root.array("pages").map { (list) throws(ConfigError) in try Self.pages(list, file: file, tables: tables) }
         let upstream = try root.object("upstream").map { (reader) throws(ConfigError) in try upstreamOptions(reader) }
+        let redis = try root.string("redis").map { (text) throws(ConfigError) in
+            guard let url = RedisURL(text) else { throw root.error("redis", RedisURL.expected) }
+            return url
+        }
         try root.finish()
         let secrets = ConfigEnvironment.referencedValues(in: String(decoding: bytes, as: UTF8.self), environment: environment)
         let redactor = SecretRedactor(secrets: secrets)
         for index in tables.indices { tables[index].checks.redactor = redactor }
         return ConfigFile(tables: tables, upstream: upstream ?? UpstreamClientConfiguration(), secrets: secrets,
-                          pages: pages ?? [])
+                          pages: pages ?? [], redis: redis)
     }
 
     private static func upstreamOptions(_ reader: ConfigReader) throws(ConfigError) -> UpstreamClientConfiguration {

@@ -12,6 +12,9 @@ public struct DashboardConfiguration: Sendable {
     public var batchSize = 50
     /// The built-in demo upstream, served on 127.0.0.1 on a port of its own.
     public var demo = DemoUpstream.Configuration()
+    /// The Redis the instances of a cluster share pages through (docs/SCALING.md); nil: this instance alone, as
+    /// before. The config file's `redis` key is used when this is nil.
+    public var redis: RedisURL?
 
     public init() {}
 }

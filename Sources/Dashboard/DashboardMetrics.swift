@@ -25,4 +25,29 @@ enum DashboardMetrics {
             latency.observe(seconds)
         }
     }
+
+    /// The shared page cache's events as counters: `rowstream_shared_pages_total{outcome}` for requests that
+    /// reached the shared level (`hit`, `miss`, `fallback`: the store was down or failing), and the lease waits,
+    /// rejected values and pages too large to share.
+    static func sharedPagesObserver(registry: MetricsRegistry) -> @Sendable (SharedPages.Event) -> Void {
+        let counters = Dictionary(uniqueKeysWithValues: SharedPages.Event.allCases.map { event -> (SharedPages.Event, Counter) in
+            let counter: Counter = switch event {
+            case .hit, .miss, .fallback:
+                registry.counter("rowstream_shared_pages_total",
+                                 help: "Page requests that reached the shared cache, by outcome (fallback: Redis down or failing).",
+                                 labels: ["outcome": event.rawValue])
+            case .leaseWait:
+                registry.counter("rowstream_shared_lease_waits_total",
+                                 help: "Shared page fetches waited for because another instance held the lease.")
+            case .rejected:
+                registry.counter("rowstream_shared_rejected_values_total",
+                                 help: "Values in the shared cache that were not a valid page (treated as misses).")
+            case .tooLarge:
+                registry.counter("rowstream_shared_too_large_total",
+                                 help: "Pages larger than the shared cache's value cap (kept in local memory only).")
+            }
+            return (event, counter)
+        })
+        return { event in counters[event]?.increment() }
+    }
 }

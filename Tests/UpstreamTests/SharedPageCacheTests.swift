@@ -18,7 +18,7 @@ import Testing
                          ttl: Duration = .seconds(60), leaseTime: Duration = .seconds(30)) throws -> Instance {
         let plain = try PageCacheTests.source(server, client, cache: PageCache(ttl: ttl, prefetch: false))
         let events = EventLog()
-        var shared = SharedPages(store: store.view(), keys: SharedPageKeys(table: "t", scope: plain.sharedScope),
+        var shared = SharedPages(store: store.view(), keys: SharedPageKeys(table: "t", scope: plain.sharedScope()),
                                  observer: { events.record($0) })
         shared.leaseTime = leaseTime
         let cache = PageCache(ttl: ttl, prefetch: false, shared: shared)

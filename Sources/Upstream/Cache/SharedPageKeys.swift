@@ -19,6 +19,8 @@ public struct SharedPageKeys: Sendable, Equatable {
     public static let landingChannel = "rowstream:landed:v1"
     /// The table part of the keys.
     public let table: String
+    private let name: String
+    private let secret: [UInt8]
     private let key: [UInt8]
 
     /// Keys for `table`'s pages fetched with the request `scope`; `secret` (shared by the cluster, may be empty)
@@ -29,8 +31,15 @@ public struct SharedPageKeys: Sendable, Equatable {
                 || scalar == "_") ? scalar : "_"
         }))
         self.table = shown.isEmpty ? "_" : shown
+        name = table
+        self.secret = secret
         key = KeyedHash.hmacSHA256(key: Array("rowstream shared page cache v1".utf8) + secret,
                                    Array(table.utf8) + [0] + scope)
+    }
+
+    /// The keys of the same table's pages fetched with the request `scope` (another query choice).
+    public func rescoped(to scope: [UInt8]) -> SharedPageKeys {
+        SharedPageKeys(table: name, scope: scope, secret: secret)
     }
 
     /// The key of the page after `cursor` (nil: the first page).

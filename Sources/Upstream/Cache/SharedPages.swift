@@ -22,7 +22,7 @@ public struct SharedPages: Sendable {
     /// Where the pages are shared.
     public let store: any SharedPageStore
     /// Their names in the store.
-    public let keys: SharedPageKeys
+    public var keys: SharedPageKeys
     /// How long a fetch lease lasts, and so the longest a waiting instance waits before it fetches itself.
     public var leaseTime: Duration = .seconds(15)
     /// The largest value stored or read; a larger page stays in local memory.
@@ -30,6 +30,9 @@ public struct SharedPages: Sendable {
     /// How long a page stays in the store when the cache keeps none (TTL 0): long enough for the instances that
     /// waited for it to read it.
     public var handOverTime: Duration = .seconds(1)
+    /// Whether pages are shared whatever the upstream's origin (scheme, host, port) in their requests: only for
+    /// upstreams that serve the same data on a different address per instance (the built-in demo upstream).
+    public var ignoresOrigin = false
     /// Told of each ``Event``; must be quick (counters).
     public var observer: @Sendable (Event) -> Void
 
