@@ -14,6 +14,7 @@ final class MemoryPageStore: Sendable {
         var available = true
         var failing = false
         var boards: [LandingBoard] = []
+        var beforeNextLease: (@Sendable () -> Void)?
         var leasesTaken = 0
         var announcements = 0
     }
@@ -43,6 +44,9 @@ final class MemoryPageStore: Sendable {
     func put(_ bytes: [UInt8], at key: String) {
         state.withLock { $0.values[key] = (bytes, .now + .seconds(600)) }
     }
+
+    /// Runs `action` just before the next lease is taken (another instance acting in between).
+    func beforeNextLease(_ action: @escaping @Sendable () -> Void) { state.withLock { $0.beforeNextLease = action } }
 
     func bytes(at key: String) -> [UInt8]? { state.withLock { $0.values[key]?.bytes } }
     var leasesTaken: Int { state.withLock { $0.leasesTaken } }
@@ -76,7 +80,8 @@ final class MemoryPageStore: Sendable {
         }
 
         func takeLease(_ key: String, token: String, lifetime: Duration) async throws(SharedStoreError) -> Bool {
-            try store.run { state, now in
+            store.state.withLock { state in defer { state.beforeNextLease = nil }; return state.beforeNextLease }?()
+            return try store.run { state, now in
                 if let lease = state.leases[key], lease.expires > now { return false }
                 state.leases[key] = (token, now + lifetime)
                 state.leasesTaken += 1

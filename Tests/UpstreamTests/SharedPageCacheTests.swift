@@ -139,8 +139,26 @@ import Testing
         #expect(try await a.source.fetchPage(cursor: nil).items == [["id": 1]])
 
         #expect(server.requests.count == 1)
-        #expect(a.events.all == [.rejected, .miss])
+        #expect(a.events.all == [.rejected, .miss, .rejected], "looked again once it held the lease")
         #expect(SharedPageCodec.decode(store.bytes(at: key) ?? [], maxBytes: 1 << 20)?.page.nextCursor == "p1")
+    }
+
+    @Test func aPageThatLandsBeforeTheLeaseIsTakenIsNotFetchedAgain() async throws {
+        let server = try FixtureServer(handler: PageCacheTests.api)
+        defer { server.stop() }
+        let client = try UpstreamClient()
+        defer { client.shutdown() }
+        let store = MemoryPageStore()
+        let late = try Self.instance(server, client, store)
+        // Another instance stores the page and releases its lease between this one's look and its lease.
+        let key = late.cache.shared!.keys.page(nil)
+        store.beforeNextLease {
+            store.put(SharedPageCodec.encode(UpstreamPage(items: [["id": 5]], nextCursor: nil),
+                                             fetchedAt: SharedPages.unixMilliseconds()), at: key)
+        }
+
+        #expect(try await late.source.fetchPage(cursor: nil).items == [["id": 5]])
+        #expect(server.requests.isEmpty)
     }
 
     @Test func aSharedPageKeepsItsAgeInLocalMemory() async throws {

@@ -10,9 +10,11 @@ extension SharedPages {
     /// The page after `cursor`, for a local miss (each instance asks once per page: its cache coalesces):
     ///
     /// 1. found in the store: that page;
-    /// 2. else whoever takes the fetch lease fetches with `load`, stores the page for `ttl` and announces it;
-    /// 3. an instance that does not get the lease waits for the landing (at most ``leaseTime``) and reads it; if
-    ///    none landed (the holder died or failed), it tries the lease again, a few times, then fetches itself.
+    /// 2. else whoever takes the fetch lease looks once more (it may have landed meanwhile), then fetches with
+    ///    `load`, stores the page for `ttl` and announces it;
+    /// 3. an instance that does not get the lease waits for the landing and reads it; woken without a page (the
+    ///    holder failed, or the store's connection changed) it tries the lease again. Past twice ``leaseTime`` (a
+    ///    holder that died lets its lease lapse after one) it fetches itself.
     ///
     /// A store that is unavailable or fails before the fetch makes it fetch with `load` at once (``Event/fallback``);
     /// once fetched, store failures are ignored. So the store never turns into a viewer's error.
@@ -22,22 +24,31 @@ extension SharedPages {
             return Outcome(result: await load())
         }
         let pageKey = keys.page(cursor)
+        let deadline = ContinuousClock.now + leaseTime * 2
         do throws(SharedStoreError) {
             if let found = try await look(pageKey) {
                 observer(.hit)
                 return found
             }
             observer(.miss)
-            for _ in 0..<3 {
+            var waited = false
+            while true {
                 let token = Self.token()
                 if try await store.takeLease(keys.lease(cursor), token: token, lifetime: leaseTime) {
+                    if let found = try await look(pageKey) {   // landed between the first look and the lease
+                        try? await store.releaseLease(keys.lease(cursor), token: token)
+                        return found
+                    }
                     return await fetch(cursor, holding: token, ttl: ttl, load: load)
                 }
-                observer(.leaseWait)
+                if !waited { observer(.leaseWait) }
+                waited = true
+                let now = ContinuousClock.now
+                guard now < deadline else { break }
                 let ticket = store.landings.expect(pageKey)
                 defer { store.landings.forget(ticket) }
                 if let found = try await look(pageKey) { return found }   // landed before the ticket was taken
-                _ = await ticket.wait(within: leaseTime)
+                _ = await ticket.wait(within: min(leaseTime, deadline - now))
                 if let found = try await look(pageKey) { return found }
             }
         } catch {
