@@ -59,8 +59,10 @@ public struct RedisURL: Sendable, Equatable, CustomStringConvertible {
             port = number
         }
         guard (1...65_535).contains(port) else { return nil }
-        let numeric = host == "localhost" || host.allSatisfy { $0.isHexDigit || $0 == "." || $0 == ":" }
-        guard !host.isEmpty, numeric else { return nil }
+        let ipv4 = host.split(separator: ".", omittingEmptySubsequences: false).count == 4
+            && host.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
+        let ipv6 = rest.hasPrefix("[") && host.contains(":") && host.allSatisfy { $0.isHexDigit || $0 == ":" || $0 == "." }
+        guard host == "localhost" || ipv4 || ipv6 else { return nil }
         address = .tcp(host: String(host), port: port)
     }
 
