@@ -25,159 +25,148 @@ import Testing
         return Instance(source: try PageCacheTests.source(server, client, cache: cache), cache: cache, events: events)
     }
 
-    static func heldClient() throws -> UpstreamClient {
+    /// Runs `body` with the fixture upstream (its replies held at `gate`, if given), a client and a shared store,
+    /// and stops them after.
+    static func withUpstream(held gate: ReplyGate? = nil,
+                             _ body: (FixtureServer, UpstreamClient, MemoryPageStore) async throws -> Void) async throws {
+        let server = try FixtureServer { request in
+            gate.map { .held($0, PageCacheTests.api(request)) } ?? PageCacheTests.api(request)
+        }
+        defer { server.stop() }
         var configuration = UpstreamClientConfiguration()
         configuration.lowSpeedSeconds = 600  // a held reply sends nothing until released
-        return try UpstreamClient(configuration: configuration)
+        let client = try UpstreamClient(configuration: configuration)
+        defer { client.shutdown() }
+        try await body(server, client, MemoryPageStore())
     }
 
     @Test func twoInstancesFetchEachPageOnce() async throws {
         let gate = ReplyGate()
-        let server = try FixtureServer { .held(gate, PageCacheTests.api($0)) }
-        defer { server.stop() }
-        let client = try Self.heldClient()
-        defer { client.shutdown() }
-        let store = MemoryPageStore()
-        let a = try Self.instance(server, client, store), b = try Self.instance(server, client, store)
+        try await Self.withUpstream(held: gate) { server, client, store in
+            let a = try Self.instance(server, client, store), b = try Self.instance(server, client, store)
 
-        // Eight viewers on each instance ask for the first page at once; the one fetch is held until one instance
-        // holds the lease (its request is at the upstream) and the other waits for its landing.
-        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
-            for instance in [a, b] {
-                for _ in 0..<8 { group.addTask { try await instance.source.fetchPage(cursor: nil).items.count } }
+            // Eight viewers on each instance ask for the first page at once; the one fetch is held until one instance
+            // holds the lease (its request is at the upstream) and the other waits for its landing.
+            let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+                for instance in [a, b] {
+                    for _ in 0..<8 { group.addTask { try await instance.source.fetchPage(cursor: nil).items.count } }
+                }
+                #expect(await eventually { gate.waiting == 1 && store.waiting == 1 })
+                gate.releaseAll()
+                return try await group.reduce(into: []) { $0.append($1) }
             }
-            #expect(await eventually { gate.waiting == 1 && store.waiting == 1 })
-            gate.releaseAll()
-            return try await group.reduce(into: []) { $0.append($1) }
+            #expect(counts == Array(repeating: 1, count: 16))
+
+            // The next page, first on one instance, then on the other: from the store.
+            _ = try await a.source.fetchPage(cursor: "p1")
+            _ = try await b.source.fetchPage(cursor: "p1")
+
+            #expect(server.requests.map { $0.query["cursor"] } == [nil, "p1"])
+            #expect(a.events.count(.leaseWait) + b.events.count(.leaseWait) == 1)
+            #expect(b.events.count(.hit) == 1)
+            #expect(a.events.count(.fallback) + b.events.count(.fallback) == 0)
         }
-        #expect(counts == Array(repeating: 1, count: 16))
-
-        // The next page, first on one instance, then on the other: from the store.
-        _ = try await a.source.fetchPage(cursor: "p1")
-        _ = try await b.source.fetchPage(cursor: "p1")
-
-        #expect(server.requests.map { $0.query["cursor"] } == [nil, "p1"])
-        #expect(a.events.count(.leaseWait) + b.events.count(.leaseWait) == 1)
-        #expect(b.events.count(.hit) == 1)
-        #expect(a.events.count(.fallback) + b.events.count(.fallback) == 0)
     }
 
     @Test func theLeaseLoserGetsThePageWhenItLands() async throws {
         let gate = ReplyGate()
-        let server = try FixtureServer { .held(gate, PageCacheTests.api($0)) }
-        defer { server.stop() }
-        let client = try Self.heldClient()
-        defer { client.shutdown() }
-        let store = MemoryPageStore()
-        let holder = try Self.instance(server, client, store), loser = try Self.instance(server, client, store)
+        try await Self.withUpstream(held: gate) { server, client, store in
+            let holder = try Self.instance(server, client, store), loser = try Self.instance(server, client, store)
 
-        let first = Task { try await holder.source.fetchPage(cursor: nil) }
-        #expect(await eventually { gate.waiting == 1 }, "the holder's fetch is at the upstream")
-        let second = Task { try await loser.source.fetchPage(cursor: nil) }
-        #expect(await eventually { store.waiting == 1 }, "the loser waits for the landing")
-        gate.releaseAll()
+            let first = Task { try await holder.source.fetchPage(cursor: nil) }
+            #expect(await eventually { gate.waiting == 1 }, "the holder's fetch is at the upstream")
+            let second = Task { try await loser.source.fetchPage(cursor: nil) }
+            #expect(await eventually { store.waiting == 1 }, "the loser waits for the landing")
+            gate.releaseAll()
 
-        #expect(try await second.value.items == [["id": 1]])
-        #expect(try await first.value.nextCursor == "p1")
-        #expect(server.requests.count == 1)
-        #expect(loser.events.all == [.miss, .leaseWait])
-        #expect(store.announcements == 1)
+            #expect(try await second.value.items == [["id": 1]])
+            #expect(try await first.value.nextCursor == "p1")
+            #expect(server.requests.count == 1)
+            #expect(loser.events.all == [.miss, .leaseWait])
+            #expect(store.announcements == 1)
+        }
     }
 
     @Test func aDeadLeaseHolderHoldsUpNobodyPastItsLease() async throws {
-        let server = try FixtureServer(handler: PageCacheTests.api)
-        defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
-        let store = MemoryPageStore()
-        let survivor = try Self.instance(server, client, store, leaseTime: .seconds(1))
-        // An instance took the lease and died: it never fetches, stores or announces.
-        let dead = store.view()
-        #expect(try await dead.takeLease(survivor.cache.shared!.keys.lease(nil), token: "dead", lifetime: .seconds(1)))
+        try await Self.withUpstream { server, client, store in
+            let survivor = try Self.instance(server, client, store, leaseTime: .seconds(1))
+            // An instance took the lease and died: it never fetches, stores or announces.
+            let dead = store.view()
+            let lease = survivor.cache.shared!.keys.lease(nil)
+            #expect(try await dead.takeLease(lease, token: "dead", lifetime: .seconds(1)))
 
-        let page = try await survivor.source.fetchPage(cursor: nil)
+            let page = try await survivor.source.fetchPage(cursor: nil)
 
-        #expect(page.nextCursor == "p1")
-        #expect(server.requests.count == 1, "the survivor fetched once the lease had lapsed")
-        #expect(survivor.events.count(.leaseWait) >= 1)
-        #expect(store.leasesTaken == 2)
+            #expect(page.nextCursor == "p1")
+            #expect(server.requests.count == 1, "the survivor fetched once the lease had lapsed")
+            #expect(survivor.events.count(.leaseWait) >= 1)
+            #expect(store.leasesTaken == 2)
+        }
     }
 
     @Test(arguments: [false, true]) func aStoreDownOrFailingIsLocalCachingWithoutError(failing: Bool) async throws {
-        let server = try FixtureServer(handler: PageCacheTests.api)
-        defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
-        let store = MemoryPageStore()
-        if failing { store.setFailing(true) } else { store.setAvailable(false) }
-        let a = try Self.instance(server, client, store), b = try Self.instance(server, client, store)
+        try await Self.withUpstream { server, client, store in
+            if failing { store.setFailing(true) } else { store.setAvailable(false) }
+            let a = try Self.instance(server, client, store), b = try Self.instance(server, client, store)
 
-        for instance in [a, b] {
-            for _ in 0..<3 { #expect(try await instance.source.fetchPage(cursor: nil).items == [["id": 1]]) }
+            for instance in [a, b] {
+                for _ in 0..<3 { #expect(try await instance.source.fetchPage(cursor: nil).items == [["id": 1]]) }
+            }
+
+            #expect(server.requests.count == 2, "each instance fetched once and kept the page in its own memory")
+            #expect(a.events.all == [.fallback] && b.events.all == [.fallback])
+
+            // The store comes back: the next page is shared again.
+            if failing { store.setFailing(false) } else { store.setAvailable(true) }
+            _ = try await a.source.fetchPage(cursor: "p1")
+            _ = try await b.source.fetchPage(cursor: "p1")
+            #expect(server.requests.count == 3)
         }
-
-        #expect(server.requests.count == 2, "each instance fetched once and kept the page in its own memory")
-        #expect(a.events.all == [.fallback] && b.events.all == [.fallback])
-
-        // The store comes back: the next page is shared again.
-        if failing { store.setFailing(false) } else { store.setAvailable(true) }
-        _ = try await a.source.fetchPage(cursor: "p1")
-        _ = try await b.source.fetchPage(cursor: "p1")
-        #expect(server.requests.count == 3)
     }
 
     @Test func aCorruptValueIsAMissAndIsReplaced() async throws {
-        let server = try FixtureServer(handler: PageCacheTests.api)
-        defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
-        let store = MemoryPageStore()
-        let a = try Self.instance(server, client, store)
-        let key = a.cache.shared!.keys.page(nil)
-        store.put([0x01, 0xFF, 0x00, 0x7B], at: key)
+        try await Self.withUpstream { server, client, store in
+            let a = try Self.instance(server, client, store)
+            let key = a.cache.shared!.keys.page(nil)
+            store.put([0x01, 0xFF, 0x00, 0x7B], at: key)
 
-        #expect(try await a.source.fetchPage(cursor: nil).items == [["id": 1]])
+            #expect(try await a.source.fetchPage(cursor: nil).items == [["id": 1]])
 
-        #expect(server.requests.count == 1)
-        #expect(a.events.all == [.rejected, .miss, .rejected], "looked again once it held the lease")
-        #expect(SharedPageCodec.decode(store.bytes(at: key) ?? [], maxBytes: 1 << 20)?.page.nextCursor == "p1")
+            #expect(server.requests.count == 1)
+            #expect(a.events.all == [.rejected, .miss, .rejected], "looked again once it held the lease")
+            #expect(SharedPageCodec.decode(store.bytes(at: key) ?? [], maxBytes: 1 << 20)?.page.nextCursor == "p1")
+        }
     }
 
     @Test func aPageThatLandsBeforeTheLeaseIsTakenIsNotFetchedAgain() async throws {
-        let server = try FixtureServer(handler: PageCacheTests.api)
-        defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
-        let store = MemoryPageStore()
-        let late = try Self.instance(server, client, store)
-        // Another instance stores the page and releases its lease between this one's look and its lease.
-        let key = late.cache.shared!.keys.page(nil)
-        store.beforeNextLease {
-            store.put(SharedPageCodec.encode(UpstreamPage(items: [["id": 5]], nextCursor: nil),
-                                             fetchedAt: SharedPages.unixMilliseconds()), at: key)
-        }
+        try await Self.withUpstream { server, client, store in
+            let late = try Self.instance(server, client, store)
+            // Another instance stores the page and releases its lease between this one's look and its lease.
+            let key = late.cache.shared!.keys.page(nil)
+            store.beforeNextLease {
+                store.put(SharedPageCodec.encode(UpstreamPage(items: [["id": 5]], nextCursor: nil),
+                                                 fetchedAt: SharedPages.unixMilliseconds()), at: key)
+            }
 
-        #expect(try await late.source.fetchPage(cursor: nil).items == [["id": 5]])
-        #expect(server.requests.isEmpty)
+            #expect(try await late.source.fetchPage(cursor: nil).items == [["id": 5]])
+            #expect(server.requests.isEmpty)
+        }
     }
 
     @Test func aSharedPageKeepsItsAgeInLocalMemory() async throws {
-        let server = try FixtureServer(handler: PageCacheTests.api)
-        defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
-        let store = MemoryPageStore()
-        let b = try Self.instance(server, client, store, ttl: .seconds(60))
-        // A page another instance stored an hour ago (a store whose TTL outlived ours): served, but not kept.
-        let old = SharedPageCodec.encode(UpstreamPage(items: [["id": 7]], nextCursor: nil),
-                                         fetchedAt: SharedPages.unixMilliseconds() - 3_600_000)
-        store.put(old, at: b.cache.shared!.keys.page(nil))
+        try await Self.withUpstream { server, client, store in
+            let b = try Self.instance(server, client, store, ttl: .seconds(60))
+            // A page another instance stored an hour ago (a store whose TTL outlived ours): served, but not kept.
+            let old = SharedPageCodec.encode(UpstreamPage(items: [["id": 7]], nextCursor: nil),
+                                             fetchedAt: SharedPages.unixMilliseconds() - 3_600_000)
+            store.put(old, at: b.cache.shared!.keys.page(nil))
 
-        #expect(try await b.source.fetchPage(cursor: nil).items == [["id": 7]])
-        store.put(SharedPageCodec.encode(UpstreamPage(items: [["id": 8]], nextCursor: nil),
-                                         fetchedAt: SharedPages.unixMilliseconds()), at: b.cache.shared!.keys.page(nil))
-        #expect(try await b.source.fetchPage(cursor: nil).items == [["id": 8]], "the stale page was not kept locally")
-        #expect(server.requests.isEmpty)
+            #expect(try await b.source.fetchPage(cursor: nil).items == [["id": 7]])
+            store.put(SharedPageCodec.encode(UpstreamPage(items: [["id": 8]], nextCursor: nil),
+                                             fetchedAt: SharedPages.unixMilliseconds()), at: b.cache.shared!.keys.page(nil))
+            #expect(try await b.source.fetchPage(cursor: nil).items == [["id": 8]], "the stale page was not kept locally")
+            #expect(server.requests.isEmpty)
+        }
     }
 }
 

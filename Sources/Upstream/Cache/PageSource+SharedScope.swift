@@ -32,11 +32,12 @@ extension PageSource {
     /// (``sharedScope(withOrigin:)``): how a table's source and each of its query choices get their caches.
     public func caching(in cache: PageCache?) -> PageSource {
         let scoped = cache.map { cache in
-            PageCache(ttl: cache.ttl, prefetch: cache.prefetch, capacity: cache.capacity, shared: cache.shared.map { shared in
+            let shared = cache.shared.map { shared in
                 var shared = shared
                 shared.keys = shared.keys.rescoped(to: sharedScope(withOrigin: !shared.ignoresOrigin))
                 return shared
-            })
+            }
+            return PageCache(ttl: cache.ttl, prefetch: cache.prefetch, capacity: cache.capacity, shared: shared)
         }
         return PageSource(client: client, template: template, itemsPath: itemsPath, style: style, checks: checks,
                           retry: retry, cache: scoped)

@@ -36,7 +36,8 @@ public struct SharedPages: Sendable {
     /// Told of each ``Event``; must be quick (counters).
     public var observer: @Sendable (Event) -> Void
 
-    public init(store: any SharedPageStore, keys: SharedPageKeys, observer: @escaping @Sendable (Event) -> Void = { _ in }) {
+    public init(store: any SharedPageStore, keys: SharedPageKeys,
+                observer: @escaping @Sendable (Event) -> Void = { _ in }) {
         self.store = store
         self.keys = keys
         self.observer = observer
