@@ -16,6 +16,7 @@ final class MemoryPageStore: Sendable {
         var boards: [LandingBoard] = []
         var beforeNextLease: (@Sendable () -> Void)?
         var leasesTaken = 0
+        var renewals = 0
         var announcements = 0
     }
 
@@ -50,6 +51,7 @@ final class MemoryPageStore: Sendable {
 
     func bytes(at key: String) -> [UInt8]? { state.withLock { $0.values[key]?.bytes } }
     var leasesTaken: Int { state.withLock { $0.leasesTaken } }
+    var renewals: Int { state.withLock { $0.renewals } }
     var announcements: Int { state.withLock { $0.announcements } }
     var waiting: Int { state.withLock { $0.boards }.reduce(0) { $0 + $1.waiting } }
 
@@ -85,6 +87,15 @@ final class MemoryPageStore: Sendable {
                 if let lease = state.leases[key], lease.expires > now { return false }
                 state.leases[key] = (token, now + lifetime)
                 state.leasesTaken += 1
+                return true
+            }
+        }
+
+        func renewLease(_ key: String, token: String, lifetime: Duration) async throws(SharedStoreError) -> Bool {
+            try store.run { state, now in
+                guard let lease = state.leases[key], lease.token == token, lease.expires > now else { return false }
+                state.leases[key] = (token, now + lifetime)
+                state.renewals += 1
                 return true
             }
         }

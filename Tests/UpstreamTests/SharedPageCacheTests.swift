@@ -138,6 +138,26 @@ import Testing
         }
     }
 
+    @Test func aHolderWhoseFetchOutlastsTheLeaseRenewsItAndFetchesAlone() async throws {
+        let gate = ReplyGate()
+        try await Self.withUpstream(held: gate) { server, client, store in
+            let holder = try Self.instance(server, client, store, leaseTime: .seconds(3))
+            let waiter = try Self.instance(server, client, store, leaseTime: .seconds(3))
+
+            let first = Task { try await holder.source.fetchPage(cursor: nil) }
+            #expect(await eventually { gate.waiting == 1 })
+            let second = Task { try await waiter.source.fetchPage(cursor: nil) }
+            // Three renewals: a whole lease time has passed since the holder took it, and it holds it still.
+            #expect(await eventually { store.renewals >= 3 })
+            gate.releaseAll()
+
+            #expect(try await second.value.nextCursor == "p1")
+            #expect(try await first.value.nextCursor == "p1")
+            #expect(server.requests.count == 1)
+            #expect(store.leasesTaken == 1)
+        }
+    }
+
     @Test func aPageThatLandsBeforeTheLeaseIsTakenIsNotFetchedAgain() async throws {
         try await Self.withUpstream { server, client, store in
             let late = try Self.instance(server, client, store)

@@ -20,6 +20,9 @@ public protocol SharedPageStore: Sendable {
     /// Takes the lease `key` for `token` unless someone holds it (`SET key token NX PX`): whether it is ours now.
     /// It lapses by itself after `lifetime`, so a holder that dies holds up nobody for longer.
     func takeLease(_ key: String, token: String, lifetime: Duration) async throws(SharedStoreError) -> Bool
+    /// Extends the lease `key` to `lifetime` from now if `token` still holds it (compare and expire): whether it
+    /// did. A holder whose fetch takes long renews, so the others keep waiting for it rather than fetch too.
+    func renewLease(_ key: String, token: String, lifetime: Duration) async throws(SharedStoreError) -> Bool
     /// Releases the lease `key` if `token` still holds it (compare and delete); someone else's is left alone.
     func releaseLease(_ key: String, token: String) async throws(SharedStoreError)
     /// Tells every instance (their ``landings``) that the fetch for page `key` is over: stored, or given up.

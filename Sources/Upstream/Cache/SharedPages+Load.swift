@@ -13,8 +13,8 @@ extension SharedPages {
     /// 2. else whoever takes the fetch lease looks once more (it may have landed meanwhile), then fetches with
     ///    `load`, stores the page for `ttl` and announces it;
     /// 3. an instance that does not get the lease waits for the landing and reads it; woken without a page (the
-    ///    holder failed, or the store's connection changed) it tries the lease again. Past twice ``leaseTime`` (a
-    ///    holder that died lets its lease lapse after one) it fetches itself.
+    ///    holder failed, or the store's connection changed) or after ``leaseTime`` (the holder died: its lease
+    ///    lapsed) it tries the lease again. Past ``maxWait`` (a holder that keeps renewing) it fetches itself.
     ///
     /// A store that is unavailable or fails before the fetch makes it fetch with `load` at once (``Event/fallback``);
     /// once fetched, store failures are ignored. So the store never turns into a viewer's error.
@@ -24,7 +24,7 @@ extension SharedPages {
             return Outcome(result: await load())
         }
         let pageKey = keys.page(cursor)
-        let deadline = ContinuousClock.now + leaseTime * 2
+        let deadline = ContinuousClock.now + maxWait
         do throws(SharedStoreError) {
             if let found = try await look(pageKey) {
                 observer(.hit)
@@ -60,7 +60,15 @@ extension SharedPages {
     /// Fetches as the lease holder, then stores, releases and announces (each best effort).
     private func fetch(_ cursor: String?, holding token: String, ttl: Duration, load: PageCache.Load) async -> Outcome {
         let pageKey = keys.page(cursor)
+        let renewal = Task { [store, keys, leaseTime] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: leaseTime / 3)
+                guard !Task.isCancelled else { return }
+                _ = try? await store.renewLease(keys.lease(cursor), token: token, lifetime: leaseTime)
+            }
+        }
         let result = await load()
+        renewal.cancel()
         if case .success(let page) = result {
             let value = SharedPageCodec.encode(page, fetchedAt: Self.unixMilliseconds())
             if value.count <= maxValueBytes {

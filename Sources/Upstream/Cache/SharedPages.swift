@@ -23,8 +23,11 @@ public struct SharedPages: Sendable {
     public let store: any SharedPageStore
     /// Their names in the store.
     public var keys: SharedPageKeys
-    /// How long a fetch lease lasts, and so the longest a waiting instance waits before it fetches itself.
+    /// How long a fetch lease lasts unless its holder renews it (every third of it while fetching): an instance
+    /// that dies holding one holds up the others this long at most.
     public var leaseTime: Duration = .seconds(15)
+    /// The longest an instance waits for another's fetch (renewed leases included) before it fetches itself.
+    public var maxWait: Duration = .seconds(60)
     /// The largest value stored or read; a larger page stays in local memory.
     public var maxValueBytes = 1 << 20
     /// How long a page stays in the store when the cache keeps none (TTL 0): long enough for the instances that
