@@ -1,4 +1,5 @@
 import Metrics
+import Redis
 import Upstream
 
 /// The dashboard's own metrics (the upstream client's), registered in the registry the server's `/metrics`
@@ -49,5 +50,21 @@ enum DashboardMetrics {
             return (event, counter)
         })
         return { event in counters[event]?.increment() }
+    }
+
+    /// The Redis client's connection counts (`rowstream_redis_*_total`), read at render time.
+    static func redisStatistics(registry: MetricsRegistry, _ read: @escaping @Sendable () -> RedisStatistics) {
+        registry.counterFunction("rowstream_redis_connections_opened_total", help: "Connections to Redis established.") {
+            read().connectionsOpened
+        }
+        registry.counterFunction("rowstream_redis_connections_lost_total", help: "Connections to Redis that broke.") {
+            read().connectionsLost
+        }
+        registry.counterFunction("rowstream_redis_connect_failures_total", help: "Failed attempts to connect to Redis.") {
+            read().connectFailures
+        }
+        registry.counterFunction("rowstream_redis_command_timeouts_total", help: "Redis commands that got no reply in time.") {
+            read().commandsTimedOut
+        }
     }
 }
