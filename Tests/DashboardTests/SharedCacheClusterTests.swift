@@ -96,6 +96,40 @@ struct SharedCacheClusterTests {
         for log in logs { #expect(log.lines(containing: "is up").count == 1) }
     }
 
+    @Test("Redis hung: viewers get every row without an error (its commands time out); it resumes: shared again")
+    func hungRedisIsNoOutage() async throws {
+        let redis = try await RedisServerProcess.start()
+        defer { redis.pause(false) }
+        let upstream = try Self.upstream(held: [:])
+        defer { upstream.stop() }
+        let config = try Self.config(port: upstream.port, redis: "unix://" + redis.socketPath)
+        let instances = try (0..<2).map { _ in try startDashboard(config: config) }   // the standard 500 ms timeout
+        defer { instances.forEach { $0.shutdown() } }
+        #expect(await eventually { await Self.allReport(instances, "rowstream_redis_up 1") })
+
+        redis.pause()
+        for rows in try await Self.viewers(instances, table: "one", each: 2).value {
+            #expect(rows == (1...Self.itemCount).map(String.init))
+        }
+        #expect(Self.requestsPerPage(upstream, "one").values.allSatisfy { (1...2).contains($0) })
+        #expect(await Self.sum(instances, "rowstream_redis_command_timeouts_total") >= 1)
+        #expect(await Self.sum(instances, "rowstream_shared_pages_total{outcome=\"fallback\"}") >= 1)
+
+        // Resumed: pages are shared again (the strict one-per-page count is the other test's: with the standard
+        // 500 ms timeout a very busy machine may time out a command now and then, which fetches that page twice).
+        redis.pause(false)
+        #expect(await eventually { await Self.allReport(instances, "rowstream_redis_up 1") })
+        let sharedBefore = await Self.sum(instances, "rowstream_shared_pages_total{outcome=\"hit\"}")
+            + Self.sum(instances, "rowstream_shared_lease_waits_total")
+        for rows in try await Self.viewers(instances, table: "two", each: 2).value {
+            #expect(rows == (1...Self.itemCount).map(String.init))
+        }
+        #expect(Self.requestsPerPage(upstream, "two").values.allSatisfy { (1...2).contains($0) })
+        let sharedAfter = await Self.sum(instances, "rowstream_shared_pages_total{outcome=\"hit\"}")
+            + Self.sum(instances, "rowstream_shared_lease_waits_total")
+        #expect(sharedAfter > sharedBefore, "the second instance got pages from the first through Redis")
+    }
+
     /// `each` viewers per instance, each reading `table` to its end: their row keys.
     static func viewers(_ instances: [Dashboard], table: String, each: Int) -> Task<[[String]], any Error> {
         Task {

@@ -2,8 +2,9 @@ import Foundation
 import Glibc
 
 /// A `redis-server` a test starts (Debian's, /usr/bin/redis-server): on a unix socket in a temp dir, or on a
-/// 127.0.0.1 port; no persistence. Shared by the Redis client's tests and the cluster tests (TestSupport). Its output is drained (never blocks it). Stopped by its PID (`kill`); `restart`
-/// starts a new one on the same address. Every wait is bounded. Confined to the test that made it.
+/// 127.0.0.1 port; no persistence. Shared by the Redis client's tests and the cluster tests (TestSupport). Its
+/// output is drained (never blocks it). Stopped by its PID (`kill`); `restart` starts a new one on the same address;
+/// `pause` hangs it. Every wait is bounded. Confined to the test that made it.
 public final class RedisServerProcess: @unchecked Sendable {
     public static let executable = "/usr/bin/redis-server"
 
@@ -43,6 +44,11 @@ public final class RedisServerProcess: @unchecked Sendable {
         process.send(SIGKILL)
         try await offPool { process.waitUntilExit() }
         self.process = nil
+    }
+
+    /// Stops (`SIGSTOP`) or continues (`SIGCONT`) it: a hung Redis whose connections stay open.
+    public func pause(_ paused: Bool = true) {
+        process?.send(paused ? SIGSTOP : SIGCONT)
     }
 
     /// Starts it again on the same socket (and port).

@@ -15,6 +15,7 @@ final class MemoryPageStore: Sendable {
         var failing = false
         var boards: [LandingBoard] = []
         var beforeNextLease: (@Sendable () -> Void)?
+        var nextLeaseTimesOut = false
         var leasesTaken = 0
         var renewals = 0
         var announcements = 0
@@ -48,6 +49,12 @@ final class MemoryPageStore: Sendable {
 
     /// Runs `action` just before the next lease is taken (another instance acting in between).
     func beforeNextLease(_ action: @escaping @Sendable () -> Void) { state.withLock { $0.beforeNextLease = action } }
+
+    /// Makes the next lease be taken but its caller told `.timedOut` (a command that ran after its timeout).
+    func timeOutNextLease() { state.withLock { $0.nextLeaseTimesOut = true } }
+
+    /// Whether someone holds the lease `key` now.
+    func isLeased(_ key: String) -> Bool { state.withLock { ($0.leases[key]?.expires).map { $0 > .now } ?? false } }
 
     func bytes(at key: String) -> [UInt8]? { state.withLock { $0.values[key]?.bytes } }
     var leasesTaken: Int { state.withLock { $0.leasesTaken } }
@@ -83,12 +90,18 @@ final class MemoryPageStore: Sendable {
 
         func takeLease(_ key: String, token: String, lifetime: Duration) async throws(SharedStoreError) -> Bool {
             store.state.withLock { state in defer { state.beforeNextLease = nil }; return state.beforeNextLease }?()
-            return try store.run { state, now in
+            let timedOut = store.state.withLock { state in
+                defer { state.nextLeaseTimesOut = false }
+                return state.nextLeaseTimesOut
+            }
+            let taken = try store.run { state, now in
                 if let lease = state.leases[key], lease.expires > now { return false }
                 state.leases[key] = (token, now + lifetime)
                 state.leasesTaken += 1
                 return true
             }
+            if timedOut { throw .timedOut }
+            return taken
         }
 
         func renewLease(_ key: String, token: String, lifetime: Duration) async throws(SharedStoreError) -> Bool {

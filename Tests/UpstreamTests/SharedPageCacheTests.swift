@@ -158,6 +158,18 @@ import Testing
         }
     }
 
+    @Test func aLeaseTakenByACommandThatTimedOutIsReleased() async throws {
+        try await Self.withUpstream { server, client, store in
+            let a = try Self.instance(server, client, store, leaseTime: .seconds(120))   // outlasts the wait below
+            store.timeOutNextLease()
+
+            #expect(try await a.source.fetchPage(cursor: nil).items == [["id": 1]], "fetched without the store")
+
+            #expect(a.events.all == [.miss, .fallback])
+            #expect(await eventually { !store.isLeased(a.cache.shared!.keys.lease(nil)) }, "not left to lapse")
+        }
+    }
+
     @Test func aPageThatLandsBeforeTheLeaseIsTakenIsNotFetchedAgain() async throws {
         try await Self.withUpstream { server, client, store in
             let late = try Self.instance(server, client, store)

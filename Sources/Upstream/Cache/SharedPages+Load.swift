@@ -34,7 +34,7 @@ extension SharedPages {
             var waited = false
             while true {
                 let token = Self.token()
-                if try await store.takeLease(keys.lease(cursor), token: token, lifetime: leaseTime) {
+                if try await takeLease(cursor, token: token) {
                     if let found = try await look(pageKey) {   // landed between the first look and the lease
                         try? await store.releaseLease(keys.lease(cursor), token: token)
                         return found
@@ -55,6 +55,17 @@ extension SharedPages {
             observer(.fallback)
         }
         return Outcome(result: await load())
+    }
+
+    /// Takes the lease of `cursor`'s page for `token`. A call that fails may still have taken it (a command that
+    /// timed out runs when the store catches up): it is released, best effort, rather than left to lapse.
+    private func takeLease(_ cursor: String?, token: String) async throws(SharedStoreError) -> Bool {
+        do {
+            return try await store.takeLease(keys.lease(cursor), token: token, lifetime: leaseTime)
+        } catch {
+            Task { [store, keys] in try? await store.releaseLease(keys.lease(cursor), token: token) }
+            throw error
+        }
     }
 
     /// Fetches as the lease holder, then stores, releases and announces (each best effort).
