@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Rowstream: slow paginated APIs as live, infinitely scrolling HTML tables over Server-Sent Events.
-// Dependencies point one way, down: rowstream -> Dashboard -> {RowstreamKit, Upstream}; RowstreamKit (the library)
+// Dependencies point one way, down: rowstream -> Dashboard -> {RowstreamKit, Upstream, Redis}; RowstreamKit (the library)
 // -> {HTTPServer, Batches, Tables, Sealing}; Upstream -> {Sealing, CCurl}; leaves JSON, Metrics, Sealing -> CCrypto,
 // HTTPServer -> CSystem, Redis -> {HTTPServer (its EventLoop), CSystem}. Sealing (one base64url, one sealing type)
 // holds what tokens need, so the library does not link libcurl. Only Upstream imports CCurl; only Sealing imports CCrypto; only HTTPServer and Redis import CSystem.
@@ -54,7 +54,7 @@ let package = Package(
         ),
         .target(
             name: "Dashboard",
-            dependencies: ["RowstreamKit", "HTTPServer", "Tables", "Upstream", "JSON", "Metrics"],
+            dependencies: ["RowstreamKit", "HTTPServer", "Tables", "Upstream", "JSON", "Metrics", "Redis"],
             swiftSettings: strict
         ),
         .executableTarget(name: "rowstream", dependencies: ["Dashboard"], swiftSettings: strict),

@@ -49,6 +49,9 @@ public enum CommandLineOptions {
       --max-connections N     connections open at once, past it 503 (default: open-file limit less 256)
       --max-connections-per-address N  from one client address, past it 503 (default 4096; 0: no cap; behind a
                               reverse proxy every viewer has the proxy's address: raise it, limit in the proxy)
+      --redis URL             share pages (and one upstream fetch per page) with the other instances through
+                              this Redis: redis://HOST[:PORT][/DB] or unix:///PATH (docs/SCALING.md; default:
+                              none, this instance alone)
       -h, --help              show this help
     """
 
@@ -146,6 +149,9 @@ public enum CommandLineOptions {
             case "--max-connections-per-address":
                 let cap = try integer(flag, value, in: 0...1_000_000)
                 configuration.server.maxConnectionsPerAddress = cap == 0 ? Int.max : cap
+            case "--redis":
+                guard let url = RedisURL(value) else { throw ParseError(description: "--redis takes " + RedisURL.expected) }
+                configuration.redis = url
             default:
                 throw ParseError(description: "unknown option \(flag) (see --help)")
             }

@@ -20,6 +20,8 @@ public struct ConfigFile: Sendable {
     /// The sealing key file (`secretFile`, `${NAME}` filled from the environment; docs/SCALING.md): the keys
     /// themselves never appear in a config file. `--secret-file` and `ROWSTREAM_SECRET_FILE` take precedence.
     public var secretFile: String?
+    /// The cluster's Redis (`redis`), unless `--redis` says otherwise.
+    public var redis: RedisURL?
 
     /// Reads and validates the file at `path`; `${NAME}` references are filled from `environment`.
     public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
@@ -58,12 +60,16 @@ public struct ConfigFile: Sendable {
             guard !path.isEmpty else { throw root.error("secretFile", "the path of a sealing key file") }
             return path
         }
+        let redis = try root.string("redis").map { (text) throws(ConfigError) in
+            guard let url = RedisURL(text) else { throw root.error("redis", RedisURL.expected) }
+            return url
+        }
         try root.finish()
         let secrets = ConfigEnvironment.referencedValues(in: String(decoding: bytes, as: UTF8.self), environment: environment)
         let redactor = SecretRedactor(secrets: secrets)
         for index in tables.indices { tables[index].checks.redactor = redactor }
         return ConfigFile(tables: tables, upstream: upstream ?? UpstreamClientConfiguration(), secrets: secrets,
-                          pages: pages ?? [], secretFile: secretFile)
+                          pages: pages ?? [], secretFile: secretFile, redis: redis)
     }
 
     private static func upstreamOptions(_ reader: ConfigReader) throws(ConfigError) -> UpstreamClientConfiguration {

@@ -19,15 +19,17 @@ public final class Dashboard: Sendable {
     private let server: RowstreamServer
     private let demoServer: HTTPServer
     private let client: UpstreamClient
+    private let cluster: SharedCluster?
 
     private init(port: Int, demoPort: Int, demo: DemoUpstream, server: RowstreamServer, demoServer: HTTPServer,
-                 client: UpstreamClient) {
+                 client: UpstreamClient, cluster: SharedCluster?) {
         self.port = port
         self.demoPort = demoPort
         self.demo = demo
         self.server = server
         self.demoServer = demoServer
         self.client = client
+        self.cluster = cluster
     }
 
     /// Starts everything and returns once the dashboard accepts connections. Errors name what failed.
@@ -71,16 +73,22 @@ public final class Dashboard: Sendable {
             throw DashboardError("cannot start the upstream client: \(error)")
         }
         let server: RowstreamServer
+        var cluster: SharedCluster?
         do {
+            cluster = try (configuration.redis ?? config?.redis).map { url in
+                try SharedCluster.connect(url, commandTimeout: configuration.redisCommandTimeout, registry: registry,
+                                          logger: configuration.server.logger)
+            }
             var tables = try config.map { file in
-                file.tables.map { TableFactory.make($0, client: client, secrets: file.secrets) }
+                file.tables.map { TableFactory.make($0, client: client, secrets: file.secrets, cluster: cluster) }
             }
                 ?? [DemoTable.make(client: client, upstreamPort: demoPort, batchSize: configuration.batchSize,
-                                 demo: configuration.demo)]
+                                 demo: configuration.demo, cluster: cluster)]
             var pages = config?.pages ?? []
             if config == nil, configuration.demo.page {   // the demo's page of several tables
                 tables += try DemoPage.extraTables(client: client, upstreamPort: demoPort,
-                                                   batchSize: configuration.batchSize, demo: configuration.demo)
+                                                   batchSize: configuration.batchSize, demo: configuration.demo,
+                                                   cluster: cluster)
                 pages.append(DemoPage.page)
             }
             server = listen
@@ -88,12 +96,13 @@ public final class Dashboard: Sendable {
                 : try RowstreamServer.inProcess(tables, pages: pages, configuration: configuration.server,
                                                 registry: registry)
         } catch {
+            if let cluster { Task { await cluster.shutdown() } }
             client.shutdown()
             demoServer.shutdown()
             throw DashboardError("\(error)")
         }
         return Dashboard(port: server.port, demoPort: demoPort, demo: demo, server: server, demoServer: demoServer,
-                         client: client)
+                         client: client, cluster: cluster)
     }
 
     /// The keys of the key file `--secret-file` or `ROWSTREAM_SECRET_FILE` names, else the config's `secretFile`;
@@ -117,6 +126,7 @@ public final class Dashboard: Sendable {
         server.shutdown()
         client.shutdown()
         demoServer.shutdown()
+        if let cluster { Task { await cluster.shutdown() } }
     }
 
     /// Blocks until `shutdown()` has completed.

@@ -15,6 +15,11 @@ public struct DashboardConfiguration: Sendable {
     /// The sealing key file (`--secret-file`, `ROWSTREAM_SECRET_FILE`; docs/SCALING.md): read at start into
     /// `server.sealingKeys`, before the config's `secretFile`. nil: the config's, else `server.sealingKeys` as set.
     public var secretFile: String?
+    /// The Redis the instances of a cluster share pages through (docs/SCALING.md); nil: this instance alone, as
+    /// before. The config file's `redis` key is used when this is nil.
+    public var redis: RedisURL?
+    /// The longest a Redis command may take before the instance serves without it (a slow Redis is a down one).
+    public var redisCommandTimeout: Duration = .milliseconds(500)
 
     public init() {}
 }

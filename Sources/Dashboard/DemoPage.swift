@@ -10,7 +10,7 @@ enum DemoPage {
 
     /// The page's tables besides the demo table itself.
     static func extraTables(client: UpstreamClient, upstreamPort: Int, batchSize: Int,
-                            demo: DemoUpstream.Configuration) throws -> [TableBinding] {
+                            demo: DemoUpstream.Configuration, cluster: SharedCluster? = nil) throws -> [TableBinding] {
         var plain = DemoUpstream.Configuration()
         plain.liveEvery = demo.liveEvery
         plain.refreshEvery = demo.refreshEvery
@@ -20,9 +20,9 @@ enum DemoPage {
         cards.grid = true
         return [
             try DemoTable.make(client: client, upstreamPort: upstreamPort, batchSize: batchSize, demo: byCity,
-                               name: "customers-by-city", title: "Customers by city"),
+                               name: "customers-by-city", title: "Customers by city", cluster: cluster),
             try DemoTable.make(client: client, upstreamPort: upstreamPort, batchSize: batchSize, demo: cards,
-                               name: "customers-cards", title: "Customer cards"),
+                               name: "customers-cards", title: "Customer cards", cluster: cluster),
         ]
     }
 }

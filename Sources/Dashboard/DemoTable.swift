@@ -7,7 +7,8 @@ import Upstream
 enum DemoTable {
     static func make(client: UpstreamClient, upstreamPort: Int, batchSize: Int,
                      demo: DemoUpstream.Configuration = DemoUpstream.Configuration(),
-                     name: String = "customers", title: String = "Customers") throws -> TableBinding {
+                     name: String = "customers", title: String = "Customers",
+                     cluster: SharedCluster? = nil) throws -> TableBinding {
         var spec = TableSpec(
             name: name,
             title: title,
@@ -34,12 +35,14 @@ enum DemoTable {
             client: client,
             template: template,
             itemsPath: try JSONPath("data"),
-            style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next_cursor")),
+            style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next_cursor"))
+        ).caching(in: PageCache(
             // Viewers of the same page share one fetch (a viewer storm makes one upstream request per page) and
             // pages stay fresh for a few seconds. No prefetch: the demo's request count and its --demo-fail-every
-            // failures follow the viewers' demand exactly.
-            cache: PageCache(ttl: PageCache.defaultTTL, prefetch: false)
-        )
+            // failures follow the viewers' demand exactly. In a cluster every instance runs its own demo upstream
+            // (the same data on a port of its own): pages are shared whatever the port.
+            ttl: PageCache.defaultTTL, prefetch: false, shared: cluster?.pages(table: name, ignoresOrigin: true)
+        ))
         if demo.grid { spec.grid = GridSpec(titleField: try JSONPath("name")) }
         var binding = UpstreamTable.binding(spec: spec, source: source, batchSize: batchSize)
         if demo.controls { binding.controls = controls }

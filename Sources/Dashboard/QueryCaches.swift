@@ -3,7 +3,8 @@ import Upstream
 
 /// The page sources of one table for the query parameters its viewers' controls chose: the table's request with
 /// those parameters set (replacing any of the same name), and a page cache per choice, so that viewers of the same
-/// choice share fetches and no choice is served another's pages.
+/// choice share fetches and no choice is served another's pages (in the cluster's shared store too: each choice's
+/// pages are keyed by its own requests).
 ///
 /// Thread-safe: one `Mutex` over the sources made so far (bounded by the controls' option combinations, and at
 /// most 64: past that a choice gets a source without a cache).
@@ -24,9 +25,9 @@ final class QueryCaches: Sendable {
                 template.query.removeAll { $0.name == name }
                 template.query.append((name, value))
             }
-            let cache = base.cache.map { PageCache(ttl: $0.ttl, prefetch: $0.prefetch) }
             let made = PageSource(client: base.client, template: template, itemsPath: base.itemsPath, style: base.style,
-                                  checks: base.checks, retry: base.retry, cache: sources.count < 64 ? cache : nil)
+                                  checks: base.checks, retry: base.retry)
+                .caching(in: sources.count < 64 ? base.cache : nil)
             if sources.count < 64 { sources[key] = made }
             return made
         }

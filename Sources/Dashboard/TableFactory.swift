@@ -2,12 +2,14 @@ import RowstreamKit
 import Upstream
 
 /// Builds the dashboard's tables from a config file: one page source per table over the shared upstream client,
-/// each with its own cache (coalescing, TTL, prefetch), retry policy and checks.
+/// each with its own cache (coalescing, TTL, prefetch; shared with the cluster's other instances through `cluster`),
+/// retry policy and checks.
 enum TableFactory {
     /// The table `config` describes, fetching through `client`. `secrets` are redacted from its error messages
     /// and log lines.
-    static func make(_ config: TableConfig, client: UpstreamClient, secrets: [String] = []) -> TableBinding {
-        var binding = UpstreamTable.binding(spec: config.spec, source: source(config, client: client),
+    static func make(_ config: TableConfig, client: UpstreamClient, secrets: [String] = [],
+                     cluster: SharedCluster? = nil) -> TableBinding {
+        var binding = UpstreamTable.binding(spec: config.spec, source: source(config, client: client, cluster: cluster),
                                             batchSize: config.batchSize, maxEmptyPages: config.maxEmptyPages,
                                             secrets: secrets, proxyItems: config.proxyItems)
         binding.live = config.live
@@ -16,11 +18,12 @@ enum TableFactory {
     }
 
     /// The page source of the table `config` describes.
-    static func source(_ config: TableConfig, client: UpstreamClient) -> PageSource {
-        let cache = PageCache(ttl: config.cacheTTL, prefetch: config.prefetch)
+    static func source(_ config: TableConfig, client: UpstreamClient, cluster: SharedCluster? = nil) -> PageSource {
+        let cache = PageCache(ttl: config.cacheTTL, prefetch: config.prefetch,
+                              shared: cluster?.pages(table: config.spec.name))
         return PageSource(
             client: client, template: config.template, itemsPath: config.itemsPath, style: config.style,
-            checks: config.checks, retry: config.retry, cache: cache
-        )
+            checks: config.checks, retry: config.retry
+        ).caching(in: cache)
     }
 }

@@ -3,6 +3,9 @@ import Synchronization
 /// Many viewers, one upstream: concurrent requests for the same page share one fetch (coalescing), a fetched
 /// page is served from memory for `ttl`, and the page after a demanded one can be prefetched into it.
 ///
+/// With ``SharedPages`` a local miss goes on to a store the instances of a cluster share: one upstream fetch per
+/// page for the whole cluster (docs/SCALING.md); without one, or while the store is down, this instance fetches.
+///
 /// Keyed by cursor (nil = first page). Failures are not cached. At most `capacity` pages are kept; expired ones
 /// go first, then the oldest. A fetch runs in a task of its own, so a waiter that goes away (its task cancelled)
 /// stops waiting at once without cancelling the fetch for the others.
@@ -30,14 +33,17 @@ public final class PageCache: Sendable {
     public let prefetch: Bool
     /// Most pages kept.
     public let capacity: Int
+    /// The cluster's level under this one, if any.
+    public let shared: SharedPages?
     private let state = Mutex(State())
 
     /// A cache keeping pages for `ttl` (zero: coalescing only), prefetching if asked.
     /// How long a page stays fresh unless a table's config says otherwise.
     public static let defaultTTL: Duration = .seconds(5)
 
-    public init(ttl: Duration, prefetch: Bool, capacity: Int = 256) {
+    public init(ttl: Duration, prefetch: Bool, capacity: Int = 256, shared: SharedPages? = nil) {
         self.ttl = ttl
+        self.shared = shared
         self.prefetch = prefetch && ttl > .zero
         self.capacity = max(1, capacity)
     }
@@ -71,9 +77,10 @@ public final class PageCache: Sendable {
                 break
             }
             let fetch = Fetch { [self] in
-                let result = await load()
-                store(result, key: key)
-                return result
+                let outcome = if let shared { await shared.load(cursor, ttl: ttl, load: load) }
+                    else { SharedPages.Outcome(result: await load()) }
+                store(outcome.result, key: key, age: outcome.age)
+                return outcome.result
             }
             state.fetches += 1
             insert(&state, key: key, .loading(fetch), now: now)
@@ -81,11 +88,12 @@ public final class PageCache: Sendable {
         }
     }
 
-    private func store(_ result: Result<UpstreamPage, UpstreamError>, key: String) {
+    /// Keeps a fetched page for what is left of `ttl` (a page from the shared level may be `age` old already).
+    private func store(_ result: Result<UpstreamPage, UpstreamError>, key: String, age: Duration) {
         let now = ContinuousClock.now
         state.withLock { state in
-            if case .success(let page) = result, ttl > .zero {
-                insert(&state, key: key, .ready(page, expires: now + ttl), now: now)
+            if case .success(let page) = result, ttl > age {
+                insert(&state, key: key, .ready(page, expires: now + ttl - age), now: now)
             } else {
                 state.entries[key] = nil
                 state.order.removeAll { $0 == key }

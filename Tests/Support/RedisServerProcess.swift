@@ -1,22 +1,22 @@
 import Foundation
 import Glibc
-import TestSupport
 
 /// A `redis-server` a test starts (Debian's, /usr/bin/redis-server): on a unix socket in a temp dir, or on a
-/// 127.0.0.1 port; no persistence. Its output is drained (never blocks it). Stopped by its PID (`kill`); `restart`
-/// starts a new one on the same address. Every wait is bounded. Confined to the test that made it.
-final class RedisServerProcess: @unchecked Sendable {
-    static let executable = "/usr/bin/redis-server"
+/// 127.0.0.1 port; no persistence. Shared by the Redis client's tests and the cluster tests (TestSupport). Its
+/// output is drained (never blocks it). Stopped by its PID (`kill`); `restart` starts a new one on the same address;
+/// `pause` hangs it. Every wait is bounded. Confined to the test that made it.
+public final class RedisServerProcess: @unchecked Sendable {
+    public static let executable = "/usr/bin/redis-server"
 
-    let directory: String
-    let socketPath: String
+    public let directory: String
+    public let socketPath: String
     /// The TCP port, when started with `tcp: true`.
-    private(set) var port: Int?
+    public private(set) var port: Int?
     private var process: SpawnedProcess?
 
     /// Starts one on `directory/redis.sock` (and, with `tcp`, on a free 127.0.0.1 port: picked by binding port 0
     /// and closing it, retried when another process took it meanwhile).
-    static func start(tcp: Bool = false, _ extraArguments: [String] = []) async throws -> RedisServerProcess {
+    public static func start(tcp: Bool = false, _ extraArguments: [String] = []) async throws -> RedisServerProcess {
         let server = RedisServerProcess(directory: try makeTemporaryDirectory(), extraArguments: extraArguments)
         for _ in 0..<5 {
             server.port = tcp ? try freePort() : nil
@@ -39,15 +39,20 @@ final class RedisServerProcess: @unchecked Sendable {
     }
 
     /// Kills it (SIGKILL) and waits until it has exited.
-    func kill() async throws {
+    public func kill() async throws {
         guard let process else { return }
         process.send(SIGKILL)
         try await offPool { process.waitUntilExit() }
         self.process = nil
     }
 
+    /// Stops (`SIGSTOP`) or continues (`SIGCONT`) it: a hung Redis whose connections stay open.
+    public func pause(_ paused: Bool = true) {
+        process?.send(paused ? SIGSTOP : SIGCONT)
+    }
+
     /// Starts it again on the same socket (and port).
-    func restart() async throws {
+    public func restart() async throws {
         try await kill()
         for _ in 0..<5 where try await launch() { return }
         throw TestConnection.Failure(description: "redis-server did not restart")
@@ -124,7 +129,7 @@ final class RedisServerProcess: @unchecked Sendable {
 }
 
 /// A fresh directory under /tmp (short: a unix socket path holds at most 107 bytes).
-func makeTemporaryDirectory() throws -> String {
+public func makeTemporaryDirectory() throws -> String {
     var template = Array("/tmp/rowstream-redis-XXXXXX".utf8CString)
     guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
         throw TestConnection.Failure(description: "mkdtemp: errno \(errno)")

@@ -1,0 +1,93 @@
+import Redis
+import Upstream
+
+/// The cluster's ``SharedPageStore`` on Redis: pages by `GET`/`SET PX`, leases by `SET NX PX` and
+/// compare-and-expire and compare-and-delete scripts, landing notices by `PUBLISH` to ``SharedPageKeys/landingChannel`` and one
+/// subscription per instance that hands them to ``landings``. A subscription or health change (a lost connection,
+/// a reconnect) signals every waiter, so none waits out a lease for a notice that was lost meanwhile.
+///
+/// Every command is bounded by the client's command timeout; a Redis error becomes a ``SharedStoreError`` (the
+/// cache then falls back to its own memory and coalescing).
+///
+/// Thread-safe: the client and the landing board are; the subscription's events are read by one task of its own.
+final class RedisPageStore: SharedPageStore {
+    let client: RedisClient
+    let landings = LandingBoard()
+    private let subscription: RedisSubscription
+    private let listener: Task<Void, Never>
+
+    /// A store over `client`; `healthChanged` is told of each change of its health (on the client's loop thread:
+    /// must not block).
+    init(client: RedisClient, healthChanged: @escaping @Sendable (Bool) -> Void) {
+        self.client = client
+        let landings = landings
+        let subscription = client.subscribe(to: [RedisArgument(SharedPageKeys.landingChannel)])
+        self.subscription = subscription
+        listener = Task {
+            for await event in subscription.events {
+                switch event {
+                case .message(_, let payload): landings.land(String(decoding: payload, as: UTF8.self))
+                case .subscribed, .disconnected: landings.landAll()
+                }
+            }
+        }
+        client.addHealthObserver { up in
+            landings.landAll()
+            healthChanged(up)
+        }
+    }
+
+    var isAvailable: Bool { client.isAvailable }
+
+    func value(at key: String) async throws(SharedStoreError) -> [UInt8]? {
+        do { return try await client.get(RedisArgument(key)) } catch { throw Self.storeError(error) }
+    }
+
+    func store(_ value: [UInt8], at key: String, lifetime: Duration) async throws(SharedStoreError) {
+        do { try await client.set(RedisArgument(key), to: RedisArgument(value), expiresIn: lifetime) } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    func takeLease(_ key: String, token: String, lifetime: Duration) async throws(SharedStoreError) -> Bool {
+        do {
+            return try await client.set(RedisArgument(key), to: RedisArgument(token), expiresIn: lifetime,
+                                        onlyIfAbsent: true)
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    func renewLease(_ key: String, token: String, lifetime: Duration) async throws(SharedStoreError) -> Bool {
+        do { return try await client.expireIfEqual(RedisArgument(key), to: RedisArgument(token), after: lifetime) } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    func releaseLease(_ key: String, token: String) async throws(SharedStoreError) {
+        do { try await client.deleteIfEqual(RedisArgument(key), to: RedisArgument(token)) } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    func announceLanding(of key: String) async throws(SharedStoreError) {
+        do { try await client.publish(RedisArgument(key), to: RedisArgument(SharedPageKeys.landingChannel)) } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// Ends the subscription and closes the client's connections.
+    func shutdown() async {
+        subscription.cancel()
+        listener.cancel()
+        await client.shutdown()
+    }
+
+    private static func storeError(_ error: RedisError) -> SharedStoreError {
+        switch error {
+        case .unavailable: .unavailable
+        case .timedOut: .timedOut
+        default: .failed(error.description)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Metrics
+import Redis
+import RowstreamKit
+import Synchronization
+import Upstream
+
+/// This instance's part of a cluster (docs/SCALING.md): the page store all instances share, the shared level it
+/// gives every table's cache (``pages(table:ignoresOrigin:)``), its counters in `/metrics`, and its health: the
+/// gauge `rowstream_redis_up`, and one log line per change (up to down, down to up).
+///
+/// Thread-safe: immutable.
+final class SharedCluster: Sendable {
+    let store: any SharedPageStore
+    private let observer: @Sendable (SharedPages.Event) -> Void
+    private let stop: @Sendable () async -> Void
+
+    init(store: any SharedPageStore, registry: MetricsRegistry, stop: @escaping @Sendable () async -> Void = {}) {
+        self.store = store
+        self.stop = stop
+        observer = DashboardMetrics.sharedPagesObserver(registry: registry)
+        registry.gaugeFunction("rowstream_redis_up", help: "Whether the shared store (Redis) is reachable: 1 up, 0 down.") {
+            store.isAvailable ? 1 : 0
+        }
+    }
+
+    /// The cluster through the Redis at `url`. Connects in the background: a Redis that is down at start is the
+    /// same as one that goes down later (this instance serves alone, and shares once it is up).
+    static func connect(_ url: RedisURL, commandTimeout: Duration, registry: MetricsRegistry,
+                        logger: any RowstreamLogger) throws -> SharedCluster {
+        let address: RedisAddress = switch url.address {
+        case .tcp(let host, let port): .tcp(host: host, port: port)
+        case .unix(let path): .unix(path: path)
+        }
+        var limits = RESPLimits()
+        limits.maxBulkBytes = 4 << 20   // pages are capped at 1 MiB (SharedPages.maxValueBytes): a larger value is refused unread
+        let configuration = RedisConfiguration(address: address, commandTimeout: commandTimeout, limits: limits,
+                                               password: url.password, database: url.database)
+        let client: RedisClient
+        do { client = try RedisClient(configuration: configuration) } catch {
+            throw DashboardError("--redis \(url): \(error)")
+        }
+        let health = HealthLog(logger: logger, name: url.description)
+        let store = RedisPageStore(client: client) { health.report(up: $0) }
+        DashboardMetrics.redisStatistics(registry: registry) { client.statistics }
+        return SharedCluster(store: store, registry: registry) { await store.shutdown() }
+    }
+
+    /// The shared level of a cache of `table` (keyed by the source's requests once the source takes the cache:
+    /// ``PageSource/caching(in:)``). `ignoresOrigin`: see ``SharedPages/ignoresOrigin``.
+    func pages(table: String, ignoresOrigin: Bool = false) -> SharedPages {
+        var shared = SharedPages(store: store, keys: SharedPageKeys(table: table, scope: []), observer: observer)
+        shared.ignoresOrigin = ignoresOrigin
+        return shared
+    }
+
+    /// Closes the store's connections.
+    func shutdown() async {
+        await stop()
+    }
+}
+
+/// Logs a shared store's health changes, once each: up to down (a warning) and down to up. The first report logs
+/// only a store that is down (up at start is the normal case).
+///
+/// Thread-safe: the last state is atomic.
+final class HealthLog: Sendable {
+    private let logger: any RowstreamLogger
+    private let name: String
+    /// -1 unknown, 0 down, 1 up.
+    private let last = Atomic<Int>(-1)
+
+    init(logger: any RowstreamLogger, name: String) {
+        self.logger = logger
+        self.name = name
+    }
+
+    func report(up: Bool) {
+        let previous = last.exchange(up ? 1 : 0, ordering: .acquiringAndReleasing)
+        guard previous != (up ? 1 : 0), previous != -1 || !up else { return }
+        logger.log(up ? .info : .warning, up
+            ? "redis \(name) is up: pages are shared with the other instances again"
+            : "redis \(name) is down: serving from this instance's own cache and coalescing until it returns")
+    }
+}

@@ -1,0 +1,213 @@
+import JSON
+import Synchronization
+import Testing
+@testable import Upstream
+
+/// Two `PageCache`s over one shared store stand for two server instances: one upstream fetch per page for both,
+/// a lease loser served by the landing, a dead lease holder outlived, and a store that is down or failing never
+/// turning into an error.
+@Suite struct SharedPageCacheTests {
+    /// One instance: its cache over its view of `store`, and the events its shared level reported.
+    struct Instance {
+        let source: PageSource
+        let cache: PageCache
+        let events: EventLog
+    }
+
+    static func instance(_ server: FixtureServer, _ client: UpstreamClient, _ store: MemoryPageStore,
+                         ttl: Duration = .seconds(60), leaseTime: Duration = .seconds(30)) throws -> Instance {
+        let plain = try PageCacheTests.source(server, client, cache: PageCache(ttl: ttl, prefetch: false))
+        let events = EventLog()
+        var shared = SharedPages(store: store.view(), keys: SharedPageKeys(table: "t", scope: plain.sharedScope()),
+                                 observer: { events.record($0) })
+        shared.leaseTime = leaseTime
+        let cache = PageCache(ttl: ttl, prefetch: false, shared: shared)
+        return Instance(source: try PageCacheTests.source(server, client, cache: cache), cache: cache, events: events)
+    }
+
+    /// Runs `body` with the fixture upstream (its replies held at `gate`, if given), a client and a shared store,
+    /// and stops them after.
+    static func withUpstream(held gate: ReplyGate? = nil,
+                             _ body: (FixtureServer, UpstreamClient, MemoryPageStore) async throws -> Void) async throws {
+        let server = try FixtureServer { request in
+            gate.map { .held($0, PageCacheTests.api(request)) } ?? PageCacheTests.api(request)
+        }
+        defer { server.stop() }
+        var configuration = UpstreamClientConfiguration()
+        configuration.lowSpeedSeconds = 600  // a held reply sends nothing until released
+        let client = try UpstreamClient(configuration: configuration)
+        defer { client.shutdown() }
+        try await body(server, client, MemoryPageStore())
+    }
+
+    @Test func twoInstancesFetchEachPageOnce() async throws {
+        let gate = ReplyGate()
+        try await Self.withUpstream(held: gate) { server, client, store in
+            let a = try Self.instance(server, client, store), b = try Self.instance(server, client, store)
+
+            // Eight viewers on each instance ask for the first page at once; the one fetch is held until one instance
+            // holds the lease (its request is at the upstream) and the other waits for its landing.
+            let counts = try await withThrowingTaskGroup(of: Int.self) { group in
+                for instance in [a, b] {
+                    for _ in 0..<8 { group.addTask { try await instance.source.fetchPage(cursor: nil).items.count } }
+                }
+                #expect(await eventually { gate.waiting == 1 && store.waiting == 1 })
+                gate.releaseAll()
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(counts == Array(repeating: 1, count: 16))
+
+            // The next page, first on one instance, then on the other: from the store.
+            _ = try await a.source.fetchPage(cursor: "p1")
+            _ = try await b.source.fetchPage(cursor: "p1")
+
+            #expect(server.requests.map { $0.query["cursor"] } == [nil, "p1"])
+            #expect(a.events.count(.leaseWait) + b.events.count(.leaseWait) == 1)
+            #expect(b.events.count(.hit) == 1)
+            #expect(a.events.count(.fallback) + b.events.count(.fallback) == 0)
+        }
+    }
+
+    @Test func theLeaseLoserGetsThePageWhenItLands() async throws {
+        let gate = ReplyGate()
+        try await Self.withUpstream(held: gate) { server, client, store in
+            let holder = try Self.instance(server, client, store), loser = try Self.instance(server, client, store)
+
+            let first = Task { try await holder.source.fetchPage(cursor: nil) }
+            #expect(await eventually { gate.waiting == 1 }, "the holder's fetch is at the upstream")
+            let second = Task { try await loser.source.fetchPage(cursor: nil) }
+            #expect(await eventually { store.waiting == 1 }, "the loser waits for the landing")
+            gate.releaseAll()
+
+            #expect(try await second.value.items == [["id": 1]])
+            #expect(try await first.value.nextCursor == "p1")
+            #expect(server.requests.count == 1)
+            #expect(loser.events.all == [.miss, .leaseWait])
+            #expect(store.announcements == 1)
+        }
+    }
+
+    @Test func aDeadLeaseHolderHoldsUpNobodyPastItsLease() async throws {
+        try await Self.withUpstream { server, client, store in
+            let survivor = try Self.instance(server, client, store, leaseTime: .seconds(1))
+            // An instance took the lease and died: it never fetches, stores or announces. Its lease outlives a few
+            // of the survivor's waits, so the survivor meets it even when this busy machine is slow to get there.
+            let dead = store.view()
+            let lease = survivor.cache.shared!.keys.lease(nil)
+            #expect(try await dead.takeLease(lease, token: "dead", lifetime: .seconds(3)))
+
+            let page = try await survivor.source.fetchPage(cursor: nil)
+
+            #expect(page.nextCursor == "p1")
+            #expect(server.requests.count == 1, "the survivor fetched once the lease had lapsed")
+            #expect(survivor.events.count(.leaseWait) >= 1)
+            #expect(store.leasesTaken == 2)
+        }
+    }
+
+    @Test(arguments: [false, true]) func aStoreDownOrFailingIsLocalCachingWithoutError(failing: Bool) async throws {
+        try await Self.withUpstream { server, client, store in
+            if failing { store.setFailing(true) } else { store.setAvailable(false) }
+            let a = try Self.instance(server, client, store), b = try Self.instance(server, client, store)
+
+            for instance in [a, b] {
+                for _ in 0..<3 { #expect(try await instance.source.fetchPage(cursor: nil).items == [["id": 1]]) }
+            }
+
+            #expect(server.requests.count == 2, "each instance fetched once and kept the page in its own memory")
+            #expect(a.events.all == [.fallback] && b.events.all == [.fallback])
+
+            // The store comes back: the next page is shared again.
+            if failing { store.setFailing(false) } else { store.setAvailable(true) }
+            _ = try await a.source.fetchPage(cursor: "p1")
+            _ = try await b.source.fetchPage(cursor: "p1")
+            #expect(server.requests.count == 3)
+        }
+    }
+
+    @Test func aCorruptValueIsAMissAndIsReplaced() async throws {
+        try await Self.withUpstream { server, client, store in
+            let a = try Self.instance(server, client, store)
+            let key = a.cache.shared!.keys.page(nil)
+            store.put([0x01, 0xFF, 0x00, 0x7B], at: key)
+
+            #expect(try await a.source.fetchPage(cursor: nil).items == [["id": 1]])
+
+            #expect(server.requests.count == 1)
+            #expect(a.events.all == [.rejected, .miss, .rejected], "looked again once it held the lease")
+            #expect(SharedPageCodec.decode(store.bytes(at: key) ?? [], maxBytes: 1 << 20)?.page.nextCursor == "p1")
+        }
+    }
+
+    @Test func aHolderWhoseFetchOutlastsTheLeaseRenewsItAndFetchesAlone() async throws {
+        let gate = ReplyGate()
+        try await Self.withUpstream(held: gate) { server, client, store in
+            let holder = try Self.instance(server, client, store, leaseTime: .seconds(3))
+            let waiter = try Self.instance(server, client, store, leaseTime: .seconds(3))
+
+            let first = Task { try await holder.source.fetchPage(cursor: nil) }
+            #expect(await eventually { gate.waiting == 1 })
+            let second = Task { try await waiter.source.fetchPage(cursor: nil) }
+            // Three renewals: a whole lease time has passed since the holder took it, and it holds it still.
+            #expect(await eventually { store.renewals >= 3 })
+            gate.releaseAll()
+
+            #expect(try await second.value.nextCursor == "p1")
+            #expect(try await first.value.nextCursor == "p1")
+            #expect(server.requests.count == 1)
+            #expect(store.leasesTaken == 1)
+        }
+    }
+
+    @Test func aLeaseTakenByACommandThatTimedOutIsReleased() async throws {
+        try await Self.withUpstream { server, client, store in
+            let a = try Self.instance(server, client, store, leaseTime: .seconds(120))   // outlasts the wait below
+            store.timeOutNextLease()
+
+            #expect(try await a.source.fetchPage(cursor: nil).items == [["id": 1]], "fetched without the store")
+
+            #expect(a.events.all == [.miss, .fallback])
+            #expect(await eventually { !store.isLeased(a.cache.shared!.keys.lease(nil)) }, "not left to lapse")
+        }
+    }
+
+    @Test func aPageThatLandsBeforeTheLeaseIsTakenIsNotFetchedAgain() async throws {
+        try await Self.withUpstream { server, client, store in
+            let late = try Self.instance(server, client, store)
+            // Another instance stores the page and releases its lease between this one's look and its lease.
+            let key = late.cache.shared!.keys.page(nil)
+            store.beforeNextLease {
+                store.put(SharedPageCodec.encode(UpstreamPage(items: [["id": 5]], nextCursor: nil),
+                                                 fetchedAt: SharedPages.unixMilliseconds()), at: key)
+            }
+
+            #expect(try await late.source.fetchPage(cursor: nil).items == [["id": 5]])
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test func aSharedPageKeepsItsAgeInLocalMemory() async throws {
+        try await Self.withUpstream { server, client, store in
+            let b = try Self.instance(server, client, store, ttl: .seconds(60))
+            // A page another instance stored an hour ago (a store whose TTL outlived ours): served, but not kept.
+            let old = SharedPageCodec.encode(UpstreamPage(items: [["id": 7]], nextCursor: nil),
+                                             fetchedAt: SharedPages.unixMilliseconds() - 3_600_000)
+            store.put(old, at: b.cache.shared!.keys.page(nil))
+
+            #expect(try await b.source.fetchPage(cursor: nil).items == [["id": 7]])
+            store.put(SharedPageCodec.encode(UpstreamPage(items: [["id": 8]], nextCursor: nil),
+                                             fetchedAt: SharedPages.unixMilliseconds()), at: b.cache.shared!.keys.page(nil))
+            #expect(try await b.source.fetchPage(cursor: nil).items == [["id": 8]], "the stale page was not kept locally")
+            #expect(server.requests.isEmpty)
+        }
+    }
+}
+
+/// The shared level's events, in order. Thread-safe (one `Mutex`).
+final class EventLog: Sendable {
+    private let events = Mutex<[SharedPages.Event]>([])
+
+    func record(_ event: SharedPages.Event) { events.withLock { $0.append(event) } }
+    var all: [SharedPages.Event] { events.withLock { $0 } }
+    func count(_ event: SharedPages.Event) -> Int { all.filter { $0 == event }.count }
+}
