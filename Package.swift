@@ -2,8 +2,8 @@
 // Rowstream: slow paginated APIs as live, infinitely scrolling HTML tables over Server-Sent Events.
 // Dependencies point one way, down: rowstream -> Dashboard -> {RowstreamKit, Upstream}; RowstreamKit (the library)
 // -> {HTTPServer, Batches, Tables, Sealing}; Upstream -> {Sealing, CCurl}; leaves JSON, Metrics, Sealing -> CCrypto,
-// HTTPServer -> CSystem. Sealing (one base64url, one sealing type) holds what tokens need, so the library does not
-// link libcurl. Only Upstream imports CCurl; only Sealing imports CCrypto; only HTTPServer imports CSystem.
+// HTTPServer -> CSystem, Redis -> {HTTPServer (its EventLoop), CSystem}. Sealing (one base64url, one sealing type)
+// holds what tokens need, so the library does not link libcurl. Only Upstream imports CCurl; only Sealing imports CCrypto; only HTTPServer and Redis import CSystem.
 // Each target depends on exactly what its files import. RowstreamTesting -> HTTPServerTesting: in-process tests.
 import PackageDescription
 
@@ -40,6 +40,8 @@ let package = Package(
         .target(name: "Batches", swiftSettings: strict),
         .target(name: "Tables", dependencies: ["JSON"], swiftSettings: strict),
         .target(name: "HTTPServer", dependencies: ["CSystem"], swiftSettings: strict),
+        // Redis client (RESP over the HTTPServer's epoll EventLoop, `package` API): the shared engine of issue 15.
+        .target(name: "Redis", dependencies: ["HTTPServer", "CSystem"], swiftSettings: strict),
         // Tokens and sealing: one base64url, one sealing type (AES-256-SIV), shared by Upstream and RowstreamKit.
         .target(name: "Sealing", dependencies: ["CCrypto"], swiftSettings: strict),
         .target(name: "Upstream", dependencies: ["CCurl", "Sealing", "JSON"], swiftSettings: strict),
@@ -76,6 +78,8 @@ let package = Package(
                           path: "Fuzz/Targets/JSONPath", swiftSettings: strict),
         .executableTarget(name: "FuzzResumeToken", dependencies: ["FuzzReplay", "Dashboard", "Sealing"],
                           path: "Fuzz/Targets/ResumeToken", swiftSettings: strict),
+        .executableTarget(name: "FuzzRESPParser", dependencies: ["FuzzReplay", "Redis"],
+                          path: "Fuzz/Targets/RESPParser", swiftSettings: strict),
         .executableTarget(name: "FuzzHTMLRenderer", dependencies: ["FuzzReplay", "Tables", "JSON"],
                           path: "Fuzz/Targets/HTMLRenderer", swiftSettings: strict),
 
@@ -94,6 +98,7 @@ let package = Package(
         .testTarget(name: "TablesTests", dependencies: ["Tables", "JSON"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["TestSupport", "HTTPServer", "HTTPServerTesting"],
                     swiftSettings: strict),
+        .testTarget(name: "RedisTests", dependencies: ["TestSupport", "Redis"], swiftSettings: strict),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
         .testTarget(name: "UpstreamTests", dependencies: ["TestSupport", "Upstream", "JSON"], swiftSettings: strict),
         .testTarget(

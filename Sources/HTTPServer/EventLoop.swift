@@ -5,17 +5,19 @@ import Synchronization
 
 /// Something registered with an event loop for readiness events on one fd.
 /// - Important: `handleEvents` is called on the owning loop only.
-protocol EventHandler: AnyObject {
+package protocol EventHandler: AnyObject {
     func handleEvents(_ events: UInt32)
 }
 
 /// One thread running `epoll_wait` over non-blocking fds, plus repeating timers (the `epoll_wait` timeout)
 /// and a work queue other threads feed through `execute` (a locked queue and an eventfd wake-up).
 ///
+/// `package`: the Redis client (Sources/Redis) runs its connections on one of these too.
+///
 /// Thread rules: `execute` and `inEventLoop` are thread-safe. Every other method, and every handler,
 /// timer and work item, runs on the loop thread only ("loop-confined"); that is why the class is
 /// `@unchecked Sendable`: its mutable state is touched by one thread.
-final class EventLoop: @unchecked Sendable {
+package final class EventLoop: @unchecked Sendable {
     private struct Queue {
         var work: [@Sendable () -> Void] = []
         var woken = false
@@ -28,7 +30,7 @@ final class EventLoop: @unchecked Sendable {
         let body: () -> Void
     }
 
-    let index: Int
+    package let index: Int
     private let epollFD: Int32
     private let wakeFD: Int32
     private let queue = Mutex(Queue())
@@ -40,10 +42,10 @@ final class EventLoop: @unchecked Sendable {
     private var timers: [Timer] = []
     private var running = true
     /// A reusable read buffer shared by this loop's connections.
-    var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
+    package var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// Creates the epoll and eventfd descriptors; the thread starts with `start()`.
-    init(index: Int) throws(HTTPServerError) {
+    package init(index: Int) throws(HTTPServerError) {
         self.index = index
         epollFD = csystem_epoll_create()
         guard epollFD >= 0 else { throw .system("epoll_create1") }
@@ -66,7 +68,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Starts the loop thread. Call once.
-    func start() {
+    package func start() {
         let thread = Thread { [self] in
             threadID.store(UInt(pthread_self()), ordering: .releasing)
             run()
@@ -77,10 +79,10 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Whether the caller is on this loop's thread. Thread-safe.
-    var inEventLoop: Bool { threadID.load(ordering: .acquiring) == UInt(pthread_self()) }
+    package var inEventLoop: Bool { threadID.load(ordering: .acquiring) == UInt(pthread_self()) }
 
     /// Runs `work` on the loop thread, in submission order. Thread-safe. Dropped after the loop stopped.
-    func execute(_ work: @escaping @Sendable () -> Void) {
+    package func execute(_ work: @escaping @Sendable () -> Void) {
         let wake = queue.withLock { queue -> Bool in
             guard queue.accepting else { return false }
             queue.work.append(work)
@@ -91,14 +93,14 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Waits until the loop thread has exited, at most until `deadline`. Thread-safe; returns whether it exited.
-    func waitForExit(until deadline: DispatchTime) -> Bool {
+    package func waitForExit(until deadline: DispatchTime) -> Bool {
         guard exited.wait(timeout: deadline) == .success else { return false }
         exited.signal()  // keep the semaphore signalled for later callers
         return true
     }
 
     /// Registers `handler` for `events` on `fd`. - Important: loop-confined.
-    func register(_ fd: Int32, _ handler: any EventHandler, events: UInt32) throws(HTTPServerError) {
+    package func register(_ fd: Int32, _ handler: any EventHandler, events: UInt32) throws(HTTPServerError) {
         guard csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_ADD, fd, events) == 0 else {
             throw .system("epoll_ctl(ADD)")
         }
@@ -106,23 +108,23 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Changes the events watched on `fd`. - Important: loop-confined.
-    func modify(_ fd: Int32, events: UInt32) {
+    package func modify(_ fd: Int32, events: UInt32) {
         _ = csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_MOD, fd, events)
     }
 
     /// Stops watching `fd` (call before closing it). - Important: loop-confined.
-    func deregister(_ fd: Int32) {
+    package func deregister(_ fd: Int32) {
         _ = csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_DEL, fd, 0)
         handlers[fd] = nil
     }
 
     /// Calls `body` every `interval`, first after one interval. - Important: loop-confined.
-    func addRepeatingTimer(every interval: Duration, _ body: @escaping () -> Void) {
+    package func addRepeatingTimer(every interval: Duration, _ body: @escaping () -> Void) {
         timers.append(Timer(due: .now + interval, interval: interval, body: body))
     }
 
     /// Makes the loop return after the current iteration. - Important: loop-confined.
-    func stop() { running = false }
+    package func stop() { running = false }
 
     private func run() {
         var fds = [Int32](repeating: 0, count: 256)
