@@ -89,12 +89,14 @@ package enum LiveLogEntry: Sendable, Equatable {
     case head(LiveHead, answers: [String])
     /// An instance asks the lease holder for a refresh (a POST it got while not holding the lease).
     case refreshRequest(String, cursor: String)
+    /// An entry this instance cannot read (damaged, or written by a newer version): skipped.
+    case unreadable(cursor: String)
 
     /// Where to read on after this entry.
     package var cursor: String {
         switch self {
         case .head(let head, _): head.position.cursor
-        case .refreshRequest(_, let cursor): cursor
+        case .refreshRequest(_, let cursor), .unreadable(let cursor): cursor
         }
     }
 }

@@ -46,10 +46,19 @@ extension LiveFeed {
     /// viewers here get it, like everyone's, from the log. If the channel fails midway, the head is sent here alone.
     func runAsHolder(_ channel: any LiveChannel) async -> LiveSummary {
         let answers = state.withLock { $0.cluster.takeOwedAnswers() }
+        // A slow upstream must not cost the lease: renewed every interval while the fetch lasts.
+        let renewal = Task { [owner, leaseDuration] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: leaseDuration / 3)
+                if !Task.isCancelled { _ = try? await channel.holdLease(owner, for: leaseDuration) }
+            }
+        }
         let loaded: LiveHeadRows
         do {
+            defer { renewal.cancel() }
             loaded = try await loadHead()
         } catch {
+            state.withLock { $0.cluster.owedAnswers += answers }
             return LiveSummary(error: error.message)
         }
         do {
@@ -158,6 +167,8 @@ extension LiveFeed {
                 return state.cluster.holdsLease
             }
             if holds { Task { [weak self] in _ = await self?.refresh(isTicker: true) } }
+        case .unreadable:
+            break
         }
     }
 
