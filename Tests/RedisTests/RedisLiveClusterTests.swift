@@ -45,11 +45,19 @@ struct RedisLiveClusterTests {
         }
     }
 
-    /// A server of the cluster on 127.0.0.1 port 0, with its own Redis client.
-    static func instance(_ upstream: Upstream, redis: RedisServerProcess) throws -> RowstreamServer {
+    /// A logger that keeps its lines. Thread-safe: one `Mutex`.
+    final class Lines: RowstreamLogger {
+        let lines = Mutex<[String]>([])
+        func log(_ level: RowstreamLogLevel, _ message: String) { lines.withLock { $0.append(message) } }
+        func count(containing text: String) -> Int { lines.withLock { $0.count { $0.contains(text) } } }
+    }
+
+    /// A server of the cluster on 127.0.0.1 port 0, with its own Redis client, logging to `logger`.
+    static func instance(_ upstream: Upstream, redis: RedisServerProcess, logger: Lines) throws -> RowstreamServer {
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.eventLoopCount = 1
+        configuration.logger = logger
         configuration.liveCluster = RedisLiveCluster(client: try testClient(redis.socketPath))
         return try RowstreamServer.start([upstream.table], configuration: configuration)
     }
@@ -78,7 +86,8 @@ struct RedisLiveClusterTests {
     func liveTableOnThreeInstances() async throws {
         let redis = try await RedisServerProcess.start()
         let upstream = Upstream()
-        let servers = try (0..<3).map { _ in try Self.instance(upstream, redis: redis) }
+        let loggers = (0..<3).map { _ in Lines() }
+        let servers = try loggers.map { try Self.instance(upstream, redis: redis, logger: $0) }
         var running = servers
         defer { running.forEach { $0.shutdown() } }
         var viewers: [[SSEClient]] = []
@@ -138,6 +147,8 @@ struct RedisLiveClusterTests {
         upstream.rename(5, "While Redis is down")
         #expect(try await Self.everyViewerGets("While Redis is down", leftViewers))
         for port in left { #expect(try await Self.metric("rowstream_live_alone_refreshes_total", port: port) >= 1) }
+        let leftLoggers = loggers.indices.filter { $0 != stopped }.map { loggers[$0] }
+        #expect(leftLoggers.allSatisfy { $0.count(containing: "unreachable") == 1 }, "logged once")
 
         // Redis back (empty): one refresher again, and nothing is sent twice.
         try await redis.restart()
@@ -145,5 +156,6 @@ struct RedisLiveClusterTests {
         #expect(try await eventually { try await holders(left).count == 1 })
         upstream.rename(0, "Redis is back")
         #expect(try await Self.everyViewerGets("Redis is back", leftViewers))
+        #expect(leftLoggers.allSatisfy { $0.count(containing: "unreachable") == 1 && $0.count(containing: "shared again") == 1 })
     }
 }
