@@ -59,6 +59,14 @@ struct LiveClusterTests {
             return binding
         }
 
+        /// A cluster whose first interval ran: one instance holds the lease, every one applied the first head.
+        static func settled() async throws -> Cluster {
+            let cluster = try await Cluster()
+            await cluster.tickAll()
+            #expect(await cluster.waitForHead(1))
+            return cluster
+        }
+
         var fetchCount: Int { fetches.count.load(ordering: .relaxed) }
 
         /// One interval on every instance (in turn, as their tickers would).
@@ -125,10 +133,8 @@ struct LiveClusterTests {
 
     @Test("the holder stops: its lease is released and another instance refreshes from its next tick")
     func leaseMovesWhenHolderStops() async throws {
-        let cluster = try await Cluster()
+        let cluster = try await Cluster.settled()
         defer { cluster.stop() }
-        await cluster.tickAll()
-        #expect(await cluster.waitForHead(1))
         let holder = try #require(cluster.holders.first)
         await cluster.feeds[holder].stop()?.value
         let others = cluster.feeds.indices.filter { $0 != holder }.map { cluster.feeds[$0] }
@@ -143,10 +149,8 @@ struct LiveClusterTests {
 
     @Test("the holder dies without releasing: nobody else refreshes until its lease expires, then one takes it over")
     func leaseMovesWhenHolderDies() async throws {
-        let cluster = try await Cluster()
+        let cluster = try await Cluster.settled()
         defer { cluster.stop() }
-        await cluster.tickAll()
-        #expect(await cluster.waitForHead(1))
         let holder = try #require(cluster.holders.first)
         let dead = cluster.feeds[holder]
         let others = cluster.feeds.filter { $0 !== dead }
@@ -167,10 +171,8 @@ struct LiveClusterTests {
 
     @Test("an instance that missed heads re-syncs: the changes since its last head in one diff, never a partial run")
     func gapResyncs() async throws {
-        let cluster = try await Cluster()
+        let cluster = try await Cluster.settled()
         defer { cluster.stop() }
-        await cluster.tickAll()
-        #expect(await cluster.waitForHead(1))
         let slow = try #require(cluster.feeds.indices.first { !cluster.feeds[$0].holdsLease })
         cluster.handles[slow].paused.store(true, ordering: .relaxed)
         let others = cluster.feeds.indices.filter { $0 != slow }
@@ -196,10 +198,8 @@ struct LiveClusterTests {
 
     @Test("the store down: every instance refreshes alone, viewers miss nothing, logged once; back: one refresher again")
     func storeDownRefreshesAlone() async throws {
-        let cluster = try await Cluster()
+        let cluster = try await Cluster.settled()
         defer { cluster.stop() }
-        await cluster.tickAll()
-        #expect(await cluster.waitForHead(1))
         cluster.cluster.setAvailable(false, table: "live")
         let feeds = cluster.feeds
         #expect(await eventually { feeds.allSatisfy { !$0.isSharing } })
@@ -229,10 +229,8 @@ struct LiveClusterTests {
 
     @Test("the store restarts empty: a new epoch, every instance follows it without resending")
     func storeRestartsWithNewEpoch() async throws {
-        let cluster = try await Cluster()
+        let cluster = try await Cluster.settled()
         defer { cluster.stop() }
-        await cluster.tickAll()
-        #expect(await cluster.waitForHead(1))
         let epoch = cluster.feeds[0].state.withLock { $0.cluster.position?.epoch }
         cluster.cluster.restart(table: "live")
         cluster.rename(0, "After the restart")
@@ -248,10 +246,8 @@ struct LiveClusterTests {
 
     @Test("a POSTed refresh on an instance without the lease is done by the holder and answered with its changes")
     func forwardedRefresh() async throws {
-        let cluster = try await Cluster()
+        let cluster = try await Cluster.settled()
         defer { cluster.stop() }
-        await cluster.tickAll()
-        #expect(await cluster.waitForHead(1))
         let follower = try #require(cluster.feeds.first { !$0.holdsLease })
         cluster.rename(3, "Asked for")
         let summary = try #require(await follower.refresh().summary)
