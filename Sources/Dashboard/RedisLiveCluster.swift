@@ -15,6 +15,9 @@ package final class RedisLiveCluster: LiveCluster {
 
     /// About how many entries each table's log keeps (`XADD MAXLEN ~`).
     static let logLength = 100
+    /// A table's head and log go away after a day without a change (a table removed from the config leaves
+    /// nothing behind for long; a table that changes again starts a new epoch).
+    static let idleLifetimeMilliseconds = 86_400_000
 
     package init(client: RedisClient, prefix: String = "rowstream:live:") {
         self.client = client
@@ -64,7 +67,9 @@ final class RedisLiveChannel: LiveChannel {
         guard let epoch = fields[0].string, let sequence = fields[1].string.flatMap(UInt64.init),
               let cursor = fields[2].string, let bytes = fields[3].bytes
         else { return nil }
-        guard let rows = LiveHeadRows(bytes: bytes) else { throw RedisError.unexpectedReply("a live head") }
+        // Rows this version cannot read (another version wrote them) count as none: the holder's next head, which
+        // each instance diffs against its own, replaces them, instead of the table staying unshared.
+        let rows = LiveHeadRows(bytes: bytes) ?? LiveHeadRows(rows: [], isWholeList: false)
         return LiveHead(rows: rows, position: LiveHeadPosition(epoch: epoch, sequence: sequence, cursor: cursor))
     }
 
@@ -73,7 +78,7 @@ final class RedisLiveChannel: LiveChannel {
         let reply = try await client.run(Self.publishScript, keys: [lease, head, log], arguments: [
             RedisArgument(owner), RedisArgument(base?.epoch ?? ""), RedisArgument(String(base?.sequence ?? 0)),
             RedisArgument(UUID().uuidString), RedisArgument(rows.bytes), RedisArgument(requests.joined(separator: ",")),
-            RedisArgument(RedisLiveCluster.logLength),
+            RedisArgument(RedisLiveCluster.logLength), RedisArgument(RedisLiveCluster.idleLifetimeMilliseconds),
         ])
         if reply.isNull { return nil }
         guard let parts = reply.elements, parts.count == 3, let epoch = parts[0].string,
@@ -120,7 +125,8 @@ final class RedisLiveChannel: LiveChannel {
     /// Publishes a head once: only while ARGV[1] holds the lease (KEYS[1]) and the head (KEYS[2]) is still at the
     /// base (epoch ARGV[2], "" for none, and sequence ARGV[3]); a new epoch (ARGV[4]) when there is no head. Adds
     /// the entry to the log (KEYS[3], trimmed to about ARGV[7]) with the rows (ARGV[5]) and the requests it
-    /// answers (ARGV[6]), records the head, and returns {epoch, seq, id}; nil when refused.
+    /// answers (ARGV[6]), records the head, keeps both for ARGV[8] ms, and returns {epoch, seq, id}; nil when
+    /// refused.
     static let publishScript = RedisScript("""
         if redis.call('GET', KEYS[1]) ~= ARGV[1] then return false end
         local epoch = redis.call('HGET', KEYS[2], 'epoch')
@@ -136,6 +142,8 @@ final class RedisLiveChannel: LiveChannel {
         local id = redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[7], '*', 'k', 'c', 'epoch', epoch,
           'seq', tostring(seq), 'rows', ARGV[5], 'ans', ARGV[6])
         redis.call('HSET', KEYS[2], 'epoch', epoch, 'seq', tostring(seq), 'id', id, 'rows', ARGV[5])
+        redis.call('PEXPIRE', KEYS[2], ARGV[8])
+        redis.call('PEXPIRE', KEYS[3], ARGV[8])
         return {epoch, tostring(seq), id}
         """)
 }
