@@ -53,13 +53,66 @@ struct RedisLiveClusterTests {
     }
 
     /// A server of the cluster on 127.0.0.1 port 0, with its own Redis client, logging to `logger`.
-    static func instance(_ upstream: Upstream, redis: RedisServerProcess, logger: Lines) throws -> RowstreamServer {
+    static func instance(_ upstream: Upstream, redis: RedisServerProcess, logger: Lines = Lines(), dies: Bool = false)
+        throws -> RowstreamServer {
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.eventLoopCount = 1
         configuration.logger = logger
-        configuration.liveCluster = RedisLiveCluster(client: try testClient(redis.socketPath))
+        let cluster = RedisLiveCluster(client: try testClient(redis.socketPath))
+        configuration.liveCluster = dies ? Dying(cluster) : cluster
         return try RowstreamServer.start([upstream.table], configuration: configuration)
+    }
+
+    /// A flag another task sets. Thread-safe: atomic.
+    final class Flag: Sendable {
+        let value = Atomic<Bool>(false)
+    }
+
+    /// A cluster whose instance dies rather than stops: it never gives its lease back (a `kill -9`).
+    struct Dying: LiveCluster {
+        let cluster: RedisLiveCluster
+        init(_ cluster: RedisLiveCluster) { self.cluster = cluster }
+
+        func channel(table: String) -> any LiveChannel { Channel(inner: cluster.channel(table: table)) }
+
+        struct Channel: LiveChannel {
+            let inner: any LiveChannel
+            var isAvailable: Bool { inner.isAvailable }
+            func holdLease(_ owner: String, for duration: Duration) async throws -> Bool {
+                try await inner.holdLease(owner, for: duration)
+            }
+            func releaseLease(_ owner: String) async throws {}
+            func head() async throws -> LiveHead? { try await inner.head() }
+            func publish(_ head: LiveHeadRows, answering requests: [String], owner: String, base: LiveHeadPosition?)
+                async throws -> LiveHeadPosition? {
+                try await inner.publish(head, answering: requests, owner: owner, base: base)
+            }
+            func requestRefresh(_ request: String) async throws { try await inner.requestRefresh(request) }
+            func read(after cursor: String?) async throws -> [LiveLogEntry] { try await inner.read(after: cursor) }
+        }
+    }
+
+    /// The ports of `servers` whose instance holds the table's lease.
+    static func holders(_ ports: [Int]) async throws -> [Int] {
+        var held: [Int] = []
+        for port in ports where try await metric("rowstream_live_leases_held", port: port) == 1 { held.append(port) }
+        return held
+    }
+
+    /// Two viewers on each of `servers`, each past its first batch.
+    static func viewers(_ servers: [RowstreamServer]) async throws -> [[SSEClient]] {
+        var viewers: [[SSEClient]] = []
+        for server in servers {
+            var two: [SSEClient] = []
+            for _ in 0..<2 {
+                let viewer = try await SSEClient(port: server.port, path: "/tables/live/stream")
+                #expect(rowKeys(try await viewer.next(named: "rows").event.data).count == 6)
+                two.append(viewer)
+            }
+            viewers.append(two)
+        }
+        return viewers
     }
 
     /// A metric without labels from `/metrics` (0 when absent).
@@ -90,27 +143,14 @@ struct RedisLiveClusterTests {
         let servers = try loggers.map { try Self.instance(upstream, redis: redis, logger: $0) }
         var running = servers
         defer { running.forEach { $0.shutdown() } }
-        var viewers: [[SSEClient]] = []
-        for server in servers {
-            var two: [SSEClient] = []
-            for _ in 0..<2 {
-                let viewer = try await SSEClient(port: server.port, path: "/tables/live/stream")
-                #expect(rowKeys(try await viewer.next(named: "rows").event.data).count == 6)
-                two.append(viewer)
-            }
-            viewers.append(two)
-        }
+        let viewers = try await Self.viewers(servers)
         let ports = servers.map(\.port)
         func alone(_ ports: [Int]) async throws -> Int {
             var count = 0
             for port in ports { count += try await Self.metric("rowstream_live_tables_alone", port: port) }
             return count
         }
-        func holders(_ ports: [Int]) async throws -> [Int] {
-            var held: [Int] = []
-            for port in ports where try await Self.metric("rowstream_live_leases_held", port: port) == 1 { held.append(port) }
-            return held
-        }
+        func holders(_ ports: [Int]) async throws -> [Int] { try await Self.holders(ports) }
         // The cluster settles: every instance follows the log, one holds the lease.
         #expect(try await eventually { try await holders(ports).count == 1 })
         upstream.gating.store(true, ordering: .relaxed)
@@ -123,8 +163,26 @@ struct RedisLiveClusterTests {
             #expect(try await Self.everyViewerGets("Round \(round)", viewers.flatMap { $0 }))
         }
         #expect(upstream.gate.maxWaiting == 1, "never two refreshes at once: one refresher for the three instances")
-        let fetchesBefore = upstream.gate.arrived
-        #expect(fetchesBefore <= 4, "one fetch per interval, each released by the test: \(fetchesBefore)")
+
+        // A POSTed refresh on an instance without the lease: the holder does it (released fetch by fetch).
+        let held = try await holders(ports)
+        let follower = try #require(ports.first { !held.contains($0) })
+        upstream.rename(0, "Posted")
+        let finished = Flag()
+        let answer = Task {
+            defer { finished.value.store(true, ordering: .relaxed) }
+            return try await fetch(follower, "POST", "/tables/live/refresh")
+        }
+        for _ in 0..<6 {
+            let ready = await eventually { upstream.gate.waiting == 1 || finished.value.load(ordering: .relaxed) }
+            guard ready, !finished.value.load(ordering: .relaxed) else { break }
+            upstream.gate.release()
+            _ = await eventually(timeout: .seconds(2)) { finished.value.load(ordering: .relaxed) }
+        }
+        let answered = try await answer.value
+        #expect(answered.status == 200 && !answered.body.contains("error"), "\(answered.body)")
+        #expect(try await Self.everyViewerGets("Posted", viewers.flatMap { $0 }))
+        #expect(upstream.gate.maxWaiting == 1, "the follower did not fetch itself")
 
         // The refresher's instance stops: the lease moves to another one, which refreshes for the two left.
         let holder = try #require(try await holders(ports).first)
@@ -157,5 +215,28 @@ struct RedisLiveClusterTests {
         upstream.rename(0, "Redis is back")
         #expect(try await Self.everyViewerGets("Redis is back", leftViewers))
         #expect(leftLoggers.allSatisfy { $0.count(containing: "unreachable") == 1 && $0.count(containing: "shared again") == 1 })
+    }
+}
+
+extension RedisLiveClusterTests {
+    @Test("the refresher dies without giving its lease back: it expires and another instance refreshes")
+    func leaseMovesWhenHolderDies() async throws {
+        let redis = try await RedisServerProcess.start()
+        let upstream = Upstream()
+        let servers = try (0..<3).map { _ in try Self.instance(upstream, redis: redis, dies: true) }
+        var running = servers
+        defer { running.forEach { $0.shutdown() } }
+        let viewers = try await Self.viewers(servers)
+        let ports = servers.map(\.port)
+        #expect(try await eventually { try await Self.holders(ports).count == 1 })
+        let holder = try #require(try await Self.holders(ports).first)
+        let dead = try #require(servers.firstIndex { $0.port == holder })
+        servers[dead].shutdown()
+        running.remove(at: dead)
+        let left = ports.filter { $0 != holder }
+        // Its lease (3 intervals) runs out; an instance with viewers takes it at its next tick.
+        #expect(try await eventually { try await Self.holders(left).count == 1 })
+        upstream.rename(2, "After the death")
+        #expect(try await Self.everyViewerGets("After the death", viewers.indices.filter { $0 != dead }.flatMap { viewers[$0] }))
     }
 }
