@@ -44,6 +44,8 @@ final class InMemoryLiveCluster: LiveCluster {
     /// One instance's handle on a table's store.
     final class Channel: LiveChannel {
         let store: Store
+        /// While set, this instance's reads of the log fail (its reading connection is lost; the other calls work).
+        let disconnected = Atomic<Bool>(false)
         /// While set, this instance's reads get nothing (a slow consumer: trim the log meanwhile to make it miss some).
         let paused = Atomic<Bool>(false)
         private let generation: Atomic<Int>
@@ -121,6 +123,7 @@ final class InMemoryLiveCluster: LiveCluster {
 
         private func checkConnection() throws {
             try check()
+            guard !disconnected.load(ordering: .relaxed) else { throw Down() }
             let current = store.state.withLock { $0.generation }
             guard generation.exchange(current, ordering: .relaxed) == current else { throw Down() }
         }

@@ -244,6 +244,24 @@ struct LiveClusterTests {
         #expect(await cluster.viewersGot(1))
     }
 
+    @Test("an instance whose log reads failed for a while gets the head published meanwhile when it reads again")
+    func rejoinAppliesMissedHead() async throws {
+        let cluster = try await Cluster.settled()
+        defer { cluster.stop() }
+        let lost = try #require(cluster.feeds.indices.first { !cluster.feeds[$0].holdsLease })
+        cluster.handles[lost].disconnected.store(true, ordering: .relaxed)
+        let feed = cluster.feeds[lost]
+        #expect(await eventually { !feed.isSharing })
+        cluster.rename(0, "While it could not read")
+        let others = cluster.feeds.indices.filter { $0 != lost }
+        await cluster.tickAll(others.map { cluster.feeds[$0] })
+        #expect(await cluster.viewersGot(1, on: others))
+        cluster.handles[lost].disconnected.store(false, ordering: .relaxed)
+        #expect(await cluster.waitForHead(2))
+        #expect(await cluster.viewersGot(1))
+        #expect(cluster.fetchCount == 2)
+    }
+
     @Test("a POSTed refresh on an instance without the lease is done by the holder and answered with its changes")
     func forwardedRefresh() async throws {
         let cluster = try await Cluster.settled()

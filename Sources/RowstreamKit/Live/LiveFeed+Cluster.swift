@@ -133,24 +133,32 @@ extension LiveFeed {
         }
     }
 
-    /// Reads the cluster's head: the first time, it becomes the head as sent unless a viewer's first batch set one;
-    /// after refreshing alone, this instance's head is kept (its viewers saw it) and the holder is asked for a fresh
-    /// refresh, whose head re-syncs every instance. Returns where to read the log from.
+    /// Reads the cluster's head. The first time, it becomes the head as sent unless a viewer's first batch set one.
+    /// After refreshing alone, this instance keeps its own head (its viewers saw it; the cluster's may be older) and
+    /// asks the holder for a fresh refresh, whose head re-syncs every instance. Otherwise (the log could not be read
+    /// for a while: a lost connection, a Redis restart) the head is applied like a log entry: whatever was
+    /// published meanwhile reaches the viewers. Returns where to read the log from.
     private func join(_ channel: any LiveChannel) async throws -> String? {
         let head = try await channel.head()
-        let (rejoined, refreshedAlone) = state.withLock { state in
+        let (wasAlone, refreshedAlone, isFirst) = state.withLock { state in
             defer {
-                if !state.cluster.everJoined, state.head == nil { state.head = head?.rows.rows }
-                state.cluster.position = head?.position
                 state.cluster.isJoined = true
                 state.cluster.everJoined = true
                 state.cluster.loggedAlone = false
                 state.cluster.refreshedAlone = false
             }
-            return (state.cluster.loggedAlone, state.cluster.refreshedAlone)
+            return (state.cluster.loggedAlone, state.cluster.refreshedAlone, !state.cluster.everJoined)
+        }
+        if let head, !isFirst, !refreshedAlone {
+            _ = advance(to: head.rows, at: head.position)
+        } else {
+            state.withLock { state in
+                if state.head == nil { state.head = head?.rows.rows }
+                state.cluster.position = head?.position
+            }
         }
         if refreshedAlone { try await channel.requestRefresh(UUID().uuidString) }
-        if rejoined { RowstreamLogging.current.log(.info, "live table \(table.name): refreshes are shared again (one refresher for the cluster)") }
+        if wasAlone { RowstreamLogging.current.log(.info, "live table \(table.name): refreshes are shared again (one refresher for the cluster)") }
         return head?.position.cursor
     }
 
