@@ -31,6 +31,7 @@ package final class EventLoop: @unchecked Sendable {
     }
 
     package let index: Int
+    private let threadName: String
     private let epollFD: Int32
     private let wakeFD: Int32
     private let queue = Mutex(Queue())
@@ -44,9 +45,11 @@ package final class EventLoop: @unchecked Sendable {
     /// A reusable read buffer shared by this loop's connections.
     package var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
 
-    /// Creates the epoll and eventfd descriptors; the thread starts with `start()`.
-    package init(index: Int) throws(HTTPServerError) {
+    /// Creates the epoll and eventfd descriptors; the thread starts with `start()`, named `name` (default
+    /// `rowstream-loop-<index>`).
+    package init(index: Int, name: String? = nil) throws(HTTPServerError) {
         self.index = index
+        threadName = name ?? "rowstream-loop-\(index)"
         epollFD = csystem_epoll_create()
         guard epollFD >= 0 else { throw .system("epoll_create1") }
         wakeFD = csystem_eventfd()
@@ -74,7 +77,7 @@ package final class EventLoop: @unchecked Sendable {
             run()
             exited.signal()
         }
-        thread.name = "rowstream-loop-\(index)"
+        thread.name = threadName
         thread.start()
     }
 

@@ -125,7 +125,8 @@ public struct RESPParser: Sendable {
             return .double(value)
         case UInt8(ascii: "("):
             let digits = try line(at: &index)
-            let body = digits.first == UInt8(ascii: "-") || digits.first == UInt8(ascii: "+") ? digits.dropFirst() : digits
+            let signed = digits.first == UInt8(ascii: "-") || digits.first == UInt8(ascii: "+")
+            let body = signed ? digits.dropFirst() : digits
             guard !body.isEmpty, body.allSatisfy({ $0 >= 48 && $0 <= 57 }) else {
                 throw .invalid(.protocolViolation("bad big number"))
             }

@@ -1,6 +1,6 @@
 /// One argument of a command, as the bytes sent (binary-safe). Strings are sent as UTF-8, integers in decimal.
 /// A plain value.
-public struct RedisArgument: Sendable, Equatable, Hashable, ExpressibleByStringLiteral,
+public struct RedisArgument: Sendable, Equatable, Hashable, ExpressibleByStringInterpolation,
     ExpressibleByIntegerLiteral
 {
     public var bytes: [UInt8]
@@ -9,6 +9,9 @@ public struct RedisArgument: Sendable, Equatable, Hashable, ExpressibleByStringL
     public init(_ string: String) { bytes = Array(string.utf8) }
     public init(_ integer: Int) { bytes = Array(String(integer).utf8) }
     public init(stringLiteral value: String) { self.init(value) }
+    public init(stringInterpolation: DefaultStringInterpolation) {
+        self.init(String(stringInterpolation: stringInterpolation))
+    }
     public init(integerLiteral value: Int) { self.init(value) }
 }
 

@@ -146,8 +146,14 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
         tearDown(failing: .shutdown)
         state = .closed
         setReady(false)
-        onClose?()
+        let closed = onClose
+        // The callbacks may hold this connection (a subscription's do): let go of them, or neither is freed.
         onClose = nil
+        onAttempt = nil
+        onReply = nil
+        onLost = nil
+        onHealthChange = nil
+        closed?()
     }
 
     // MARK: Timers (the client calls `tick` every few milliseconds)
@@ -309,6 +315,9 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
     }
 
     private func deliver(_ reply: RESPValue) {
+        // A RESP3 push is out of band (never a command's reply); without a waiting command, a RESP2 reply is a
+        // subscriber's message.
+        if case .push = reply { return onReply?(reply) ?? () }
         guard pendingHead < pending.count else {
             onReply?(reply)
             return

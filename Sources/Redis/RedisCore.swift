@@ -142,7 +142,7 @@ final class RedisLoopOwner: Sendable {
 
     init(configuration: RedisConfiguration) throws(RedisError) {
         do {
-            loop = try EventLoop(index: 0)
+            loop = try EventLoop(index: 0, name: "rowstream-redis")
         } catch {
             throw .connectFailed("cannot start the client's event loop: \(error)")
         }

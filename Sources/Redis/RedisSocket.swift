@@ -43,7 +43,8 @@ enum RedisSocket {
                 return .v4(v4)
             }
             var v6 = sockaddr_in6()
-            let bare = numeric.hasPrefix("[") && numeric.hasSuffix("]") ? String(numeric.dropFirst().dropLast()) : numeric
+            let bracketed = numeric.hasPrefix("[") && numeric.hasSuffix("]")
+            let bare = bracketed ? String(numeric.dropFirst().dropLast()) : numeric
             guard inet_pton(AF_INET6, bare, &v6.sin6_addr) == 1 else {
                 throw .invalidConfiguration("host must be a numeric IPv4 or IPv6 address or localhost")
             }

@@ -52,7 +52,7 @@ public final class RedisSubscription: Sendable {
             topics.patterns = []
             topics.add(channels, to: \.channels)
             topics.add(patterns, to: \.patterns)
-            connection.onAttempt = {
+            connection.onAttempt = { [unowned connection] in
                 if !topics.channels.isEmpty { connection.write(["SUBSCRIBE"] + topics.channels) }
                 if !topics.patterns.isEmpty { connection.write(["PSUBSCRIBE"] + topics.patterns) }
             }

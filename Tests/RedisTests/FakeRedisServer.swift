@@ -3,8 +3,8 @@ import Glibc
 import TestSupport
 
 /// A unix socket that is not Redis: it listens (so connects succeed, into the backlog) and, only when the test
-/// says so, accepts one connection, reads a request and writes the given bytes. For timeouts (it never answers) and hostile
-/// replies. Confined to the test that made it; closed by deinit.
+/// says so, accepts one connection, reads a request and writes the given bytes. For timeouts (it never answers)
+/// and hostile replies. Confined to the test that made it; closed by deinit.
 final class FakeRedisServer: @unchecked Sendable {
     let directory: String
     let path: String
@@ -32,7 +32,8 @@ final class FakeRedisServer: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// Accepts the next connection (waiting at most 30 s), reads what it sent, and writes `bytes` to it; the connection stays open.
+    /// Accepts the next connection (waiting at most 30 s), reads what it sent, and writes `bytes` to it; the
+    /// connection stays open.
     func acceptAndWrite(_ bytes: [UInt8]) async throws {
         let listening = fd
         let client = try await offPool { () throws -> Int32 in

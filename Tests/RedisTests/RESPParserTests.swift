@@ -7,7 +7,8 @@ import Testing
         ("+OK\r\n-ERR bad thing\r\n:-42\r\n$5\r\nhe\r\nl\r\n$0\r\n\r\n$-1\r\n*-1\r\n*0\r\n"
          + "*3\r\n:1\r\n*1\r\n+x\r\n$2\r\nab\r\n"
          + "_\r\n#t\r\n#f\r\n,1.5\r\n,-inf\r\n(12345678901234567890\r\n!4\r\nOOPS\r\n=7\r\ntxt:abc\r\n"
-         + "%1\r\n+k\r\n:2\r\n~1\r\n:3\r\n>2\r\n+p\r\n:4\r\n").utf8) + [UInt8(ascii: "$"), 51, 13, 10, 0, 0xFF, 13, 13, 10]
+         + "%1\r\n+k\r\n:2\r\n~1\r\n:3\r\n>2\r\n+p\r\n:4\r\n").utf8)
+        + [UInt8(ascii: "$"), 51, 13, 10, 0, 0xFF, 13, 13, 10]
     static let expected: [RESPValue] = [
         .simpleString("OK"), .error("ERR bad thing"), .integer(-42), .bulkString(Array("he\r\nl".utf8)),
         .bulkString([]), .null, .null, .array([]),

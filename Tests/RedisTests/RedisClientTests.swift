@@ -59,7 +59,8 @@ import TestSupport
             try await redis.evalSHA(RedisScript.compareAndDelete.sha1, keys: ["lease"], arguments: ["holder-3"])
         }
         #expect(try await redis.deleteIfEqual("lease", to: "holder-3"))
-        #expect(try await redis.send("SCRIPT", "LOAD", "return 1") == .bulkString(Array(RedisScript("return 1").sha1.utf8)))
+        let loaded = try await redis.send("SCRIPT", "LOAD", "return 1")
+        #expect(loaded == .bulkString(Array(RedisScript("return 1").sha1.utf8)))
     }
 
     @Test func pipelinesManyConcurrentCommands() async throws {
@@ -166,9 +167,15 @@ import TestSupport
     }
 
     @Test func invalidConfigurationIsRefused() {
-        #expect(throws: RedisError.self) { try RedisClient(configuration: RedisConfiguration(address: .tcp(host: "redis.example", port: 6379))) }
-        #expect(throws: RedisError.self) { try RedisClient(configuration: RedisConfiguration(address: .tcp(host: "127.0.0.1", port: 0))) }
-        #expect(throws: RedisError.self) { try RedisClient(configuration: RedisConfiguration(address: .unix(path: "/tmp/x"), poolSize: 0)) }
+        let refused = [
+            RedisConfiguration(address: .tcp(host: "redis.example", port: 6379)),  // a name: would need DNS
+            RedisConfiguration(address: .tcp(host: "127.0.0.1", port: 0)),
+            RedisConfiguration(address: .unix(path: "/tmp/x"), poolSize: 0),
+            RedisConfiguration(address: .unix(path: String(repeating: "x", count: 200))),
+        ]
+        for configuration in refused {
+            #expect(throws: RedisError.self) { try RedisClient(configuration: configuration) }
+        }
     }
 }
 
@@ -226,7 +233,9 @@ extension RedisClientTests {
         let redis = try client(server.socketPath, poolSize: 1)
         defer { Task { await redis.shutdown() } }
         #expect(try await redis.send("PING") == .simpleString("PONG"))
-        await #expect(throws: RedisError.timedOut) { try await redis.send(["DEBUG", "SLEEP", "2"], timeout: .milliseconds(200)) }
+        await #expect(throws: RedisError.timedOut) {
+            try await redis.send(["DEBUG", "SLEEP", "2"], timeout: .milliseconds(200))
+        }
         #expect(redis.statistics.commandsTimedOut == 1)
         // The connection it was on is replaced at once; the next command waits for the server to wake up.
         #expect(try await redis.send("PING") == .simpleString("PONG"))
@@ -244,8 +253,8 @@ extension RedisClientTests {
         let results = await withTaskGroup(of: [Result<RESPValue, RedisError>].self) { group in
             for index in 0..<50 {
                 group.addTask {
-                    await redis.pipeline([["MULTI"], ["SET", RedisArgument("t\(index)"), "1"],
-                                          ["INCRBY", RedisArgument("t\(index)"), RedisArgument(index)], ["EXEC"]])
+                    await redis.pipeline([["MULTI"], ["SET", "t\(index)", "1"], ["INCRBY", "t\(index)", "\(index)"],
+                                          ["EXEC"]])
                 }
             }
             return await group.reduce(into: []) { $0.append($1) }
@@ -263,7 +272,7 @@ extension RedisClientTests {
             #expect(executed[0] == .simpleString("OK"))
         }
         for index in 0..<50 {
-            #expect(try await redis.get(RedisArgument("t\(index)")) == Array(String(1 + index).utf8))
+            #expect(try await redis.get("t\(index)") == Array("\(1 + index)".utf8))
         }
         // One command's error reply is that command's result; the others still succeed.
         let mixed = await redis.pipeline([["SET", "s", "x"], ["INCR", "s"], ["GET", "s"]])
@@ -271,5 +280,17 @@ extension RedisClientTests {
         #expect(throws: RedisError.self) { try mixed[1].get() }
         #expect(try mixed[2].get() == .bulkString(Array("x".utf8)))
         #expect(await redis.pipeline([]).isEmpty)
+    }
+}
+
+extension RedisClientTests {
+    @Test func aRESP3PushIsNeverACommandsReply() async throws {
+        let fake = try FakeRedisServer()
+        let redis = try client(fake.path, poolSize: 1)
+        defer { Task { await redis.shutdown() } }
+        async let reply = redis.pipeline([["GET", "k"]])
+        // An out-of-band push first, then the reply to GET.
+        try await fake.acceptAndWrite(Array(">2\r\n+invalidate\r\n*1\r\n$1\r\nk\r\n$5\r\nvalue\r\n".utf8))
+        #expect(try await reply[0].get() == .bulkString(Array("value".utf8)))
     }
 }

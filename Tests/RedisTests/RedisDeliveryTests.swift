@@ -50,13 +50,15 @@ import TestSupport
                                            maxLength: 1000)
         let batches = try await read.value
         #expect(batches == [RedisStreamBatch(stream: Array("live".utf8), entries: [
-            RedisStreamEntry(id: id, fields: [RedisStreamField("row", [0, 0xFF]), RedisStreamField("epoch", Array("7".utf8))]),
+            RedisStreamEntry(id: id, fields: [RedisStreamField("row", [0, 0xFF]),
+                                              RedisStreamField("epoch", Array("7".utf8))]),
         ])])
         #expect(batches.first?.entries.first?.value(of: "epoch") == Array("7".utf8))
 
         // Trimming keeps at least MAXLEN entries (approximately: whole nodes).
         for index in 0..<300 {
-            try await redis.streamAdd("trimmed", fields: [RedisStreamField("i", Array(String(index).utf8))], maxLength: 10)
+            try await redis.streamAdd("trimmed", fields: [RedisStreamField("i", Array("\(index)".utf8))],
+                                      maxLength: 10)
         }
         let length = try await redis.send("XLEN", "trimmed").integer ?? 0
         #expect(length >= 10 && length < 300)
@@ -93,7 +95,8 @@ extension RedisDeliveryTests {
         #expect(await eventually { redis.isAvailable })  // the pool reconnects on its own backoff
         #expect(try await redis.send("PUBSUB", "NUMPAT") == .integer(0))
         #expect(try await redis.publish("tock", to: "refresh") == 1)
-        #expect(await eventually { events.all.last == .message(channel: Array("refresh".utf8), payload: Array("tock".utf8)) })
+        let tock = RedisSubscriptionEvent.message(channel: Array("refresh".utf8), payload: Array("tock".utf8))
+        #expect(await eventually { events.all.last == tock })
         let messages = events.all.compactMap { event -> String? in
             if case .message(_, let payload) = event { return String(decoding: payload, as: UTF8.self) }
             return nil

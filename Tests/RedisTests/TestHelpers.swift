@@ -30,7 +30,8 @@ func isBlocked(in command: String, _ redis: RedisClient) async -> Bool {
     guard let list = try? await redis.send("CLIENT", "LIST").string else { return false }
     return list.split(separator: "\n").contains { line in
         let fields = line.split(separator: " ")
-        return fields.contains { $0.hasPrefix("flags=") && $0.contains("b") } && fields.contains { $0 == "cmd=\(command)" }
+        let blocked = fields.contains { $0.hasPrefix("flags=") && $0.contains("b") }
+        return blocked && fields.contains { $0 == "cmd=\(command)" }
     }
 }
 
