@@ -89,14 +89,19 @@ extension LiveFeed {
         let request = UUID().uuidString
         let reply: LiveSummary? = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                state.withLock { $0.cluster.forwarded[request] = continuation }
-                Task { [weak self] in
+                state.withLock { $0.cluster.forwarded[request] = .init(continuation: continuation) }
+                let asking = Task { [weak self] in
                     do {
                         try await channel.requestRefresh(request)
                         try await Task.sleep(for: Self.forwardTimeout)
                     } catch {}
                     self?.answer(request, with: nil)
                 }
+                let answered = state.withLock { state in
+                    state.cluster.forwarded[request]?.asking = asking
+                    return state.cluster.forwarded[request] == nil
+                }
+                if answered { asking.cancel() }
             }
         } onCancel: {
             self.answer(request, with: nil)
@@ -104,9 +109,11 @@ extension LiveFeed {
         return reply ?? LiveSummary(viewers: viewerCount, error: "the refreshing instance did not answer in time")
     }
 
-    /// Resumes the caller waiting for `request`'s answer, once.
+    /// Resumes the caller waiting for `request`'s answer, once, and stops asking.
     func answer(_ request: String, with summary: LiveSummary?) {
-        state.withLock { $0.cluster.forwarded.removeValue(forKey: request) }?.resume(returning: summary)
+        guard let forwarded = state.withLock({ $0.cluster.forwarded.removeValue(forKey: request) }) else { return }
+        forwarded.asking?.cancel()
+        forwarded.continuation.resume(returning: summary)
     }
 
     /// Follows the channel's log until stopped: joins (reads the head), then applies every entry in order. When the

@@ -113,7 +113,7 @@ final class LiveFeed: Sendable {
         }
         tasks.forEach { $0.cancel() }
         continuations.forEach { $0.resume(returning: .abandoned) }
-        forwarded.forEach { $0.resume(returning: nil) }
+        forwarded.forEach { $0.asking?.cancel(); $0.continuation.resume(returning: nil) }
         guard let channel else { return nil }
         return Task { [owner] in try? await channel.releaseLease(owner) }
     }

@@ -18,15 +18,21 @@ struct LiveMembership {
     var refreshedAlone = false
     /// Requests forwarded to this instance as holder, answered by its next publication.
     var owedAnswers: [String] = []
-    /// This instance's forwarded requests and the callers waiting for their answer.
-    var forwarded: [String: CheckedContinuation<LiveSummary?, Never>] = [:]
+    /// This instance's forwarded requests: the caller waiting for each answer, and the task that asks and gives up
+    /// after a while (cancelled once answered).
+    var forwarded: [String: Forwarded] = [:]
+
+    struct Forwarded {
+        let continuation: CheckedContinuation<LiveSummary?, Never>
+        var asking: Task<Void, Never>?
+    }
 
     mutating func takeOwedAnswers() -> [String] {
         defer { owedAnswers = [] }
         return owedAnswers
     }
 
-    mutating func takeForwarded() -> [CheckedContinuation<LiveSummary?, Never>] {
+    mutating func takeForwarded() -> [Forwarded] {
         defer { forwarded = [:] }
         return Array(forwarded.values)
     }
