@@ -99,7 +99,7 @@ final class RedisLiveChannel: LiveChannel {
             reader = connection
             return connection
         }
-        let batches = try await connection.streamRead([(key: log, after: cursor ?? "0-0")], count: 100, block: Self.block)
+        let batches = try await connection.streamRead([(key: log, after: cursor ?? "0-0")], count: 10, block: Self.block)
         return batches.flatMap(\.entries).map(Self.entry)
     }
 
