@@ -98,7 +98,8 @@ let package = Package(
         .testTarget(name: "TablesTests", dependencies: ["Tables", "JSON"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["TestSupport", "HTTPServer", "HTTPServerTesting"],
                     swiftSettings: strict),
-        .testTarget(name: "RedisTests", dependencies: ["TestSupport", "Redis"], swiftSettings: strict),
+        .testTarget(name: "RedisTests", dependencies: ["TestSupport", "Redis", "RowstreamKit", "Dashboard"],
+                    swiftSettings: strict),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
         .testTarget(name: "UpstreamTests", dependencies: ["TestSupport", "Upstream", "JSON"], swiftSettings: strict),
         .testTarget(

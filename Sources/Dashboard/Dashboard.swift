@@ -91,9 +91,11 @@ public final class Dashboard: Sendable {
                                                    cluster: cluster)
                 pages.append(DemoPage.page)
             }
+            var serverConfiguration = configuration.server
+            serverConfiguration.liveCluster = cluster?.live
             server = listen
-                ? try RowstreamServer.start(tables, pages: pages, configuration: configuration.server, registry: registry)
-                : try RowstreamServer.inProcess(tables, pages: pages, configuration: configuration.server,
+                ? try RowstreamServer.start(tables, pages: pages, configuration: serverConfiguration, registry: registry)
+                : try RowstreamServer.inProcess(tables, pages: pages, configuration: serverConfiguration,
                                                 registry: registry)
         } catch {
             if let cluster { Task { await cluster.shutdown() } }

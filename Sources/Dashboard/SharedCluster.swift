@@ -5,17 +5,22 @@ import Synchronization
 import Upstream
 
 /// This instance's part of a cluster (docs/SCALING.md): the page store all instances share, the shared level it
-/// gives every table's cache (``pages(table:ignoresOrigin:)``), its counters in `/metrics`, and its health: the
-/// gauge `rowstream_redis_up`, and one log line per change (up to down, down to up).
+/// gives every table's cache (``pages(table:ignoresOrigin:)``), the live tables' leases and logs (`live`), its
+/// counters in `/metrics`, and its health: the gauge `rowstream_redis_up`, and one log line per change (up to down,
+/// down to up).
 ///
 /// Thread-safe: immutable.
 final class SharedCluster: Sendable {
     let store: any SharedPageStore
+    /// The live tables' refresher leases and change logs (nil: each instance refreshes its live tables alone).
+    let live: (any LiveCluster)?
     private let observer: @Sendable (SharedPages.Event) -> Void
     private let stop: @Sendable () async -> Void
 
-    init(store: any SharedPageStore, registry: MetricsRegistry, stop: @escaping @Sendable () async -> Void = {}) {
+    init(store: any SharedPageStore, live: (any LiveCluster)? = nil, registry: MetricsRegistry,
+         stop: @escaping @Sendable () async -> Void = {}) {
         self.store = store
+        self.live = live
         self.stop = stop
         observer = DashboardMetrics.sharedPagesObserver(registry: registry)
         registry.gaugeFunction("rowstream_redis_up", help: "Whether the shared store (Redis) is reachable: 1 up, 0 down.") {
@@ -42,7 +47,9 @@ final class SharedCluster: Sendable {
         let health = HealthLog(logger: logger, name: url.description)
         let store = RedisPageStore(client: client) { health.report(up: $0) }
         DashboardMetrics.redisStatistics(registry: registry) { client.statistics }
-        return SharedCluster(store: store, registry: registry) { await store.shutdown() }
+        return SharedCluster(store: store, live: RedisLiveCluster(client: client), registry: registry) {
+            await store.shutdown()
+        }
     }
 
     /// The shared level of a cache of `table` (keyed by the source's requests once the source takes the cache:

@@ -87,7 +87,9 @@ public final class RowstreamServer: Sendable {
             throw RowstreamError("cannot serve \(configuration.publicDirectory): \(error)")
         }
         let sessions = SessionRegistry(instanceTag: configuration.instanceTag)
-        let feeds = bindings.filter { $0.live != nil }.map(LiveFeed.init(table:))
+        let feeds = bindings.filter { $0.live != nil }.map { table in
+            LiveFeed(table: table, channel: configuration.liveCluster?.channel(table: table.name))
+        }
         let heartbeats = StreamHeartbeat(commentInterval: configuration.heartbeatInterval)
         let routes = ServerRoutes(
             tables: tables,

@@ -57,6 +57,10 @@ public struct ServerConfiguration: Sendable {
     /// configuration.sealingKeys = try SealingKeyFile.load(path: "/etc/rowstream/secret")
     /// ```
     public var sealingKeys: SealingKeys = .random()
+    /// The cluster live tables share (docs/SCALING.md, "Live tables across instances"): one refresher per table
+    /// for every instance, each head published once. nil: this instance refreshes its live tables alone. The
+    /// dashboard sets it from `--redis` (`RedisLiveCluster`).
+    package var liveCluster: (any LiveCluster)?
 
     /// The defaults above.
     public init() {}

@@ -1,7 +1,12 @@
 /// One rendered row of a live table's head: its key and its `<tr>` bytes.
-struct LiveRow: Sendable, Equatable {
-    let key: String
-    let html: [UInt8]
+package struct LiveRow: Sendable, Equatable {
+    package let key: String
+    package let html: [UInt8]
+
+    package init(key: String, html: [UInt8]) {
+        self.key = key
+        self.html = html
+    }
 }
 
 /// The keyed difference between the head of a list as it was sent and as it is now (the identifiable, diffed

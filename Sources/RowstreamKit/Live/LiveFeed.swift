@@ -9,11 +9,17 @@ import Tables
 /// each change event once and writes the same bytes to every viewer (one ``StreamWriter/broadcast(_:to:)`` per
 /// encoding: one job per event loop, not one hop per viewer).
 ///
+/// In a cluster (a ``LiveChannel``: docs/SCALING.md, "Live tables across instances") only the instance holding the
+/// table's lease refreshes; it publishes each new head once, and every instance, the holder too, diffs the heads it
+/// reads from the channel against its own and broadcasts the changes to its viewers (LiveFeed+Cluster.swift).
+/// While the channel is unreachable each instance refreshes on its own, as a single process does.
+///
 /// Thread-safe: the mutable parts live in one `Mutex`; refreshes run one at a time on Swift's cooperative pool,
 /// as decided by a ``RefreshStateMachine`` under that lock (tasks are started, cancelled and resumed outside it). Ownership: the server holds its feeds and stops them (ending the interval task) at shutdown;
 /// a viewer's writer is dropped when its stream closes.
 final class LiveFeed: Sendable {
-    private struct State {
+    /// Touched only by LiveFeed's own files, under ``state``'s lock.
+    struct State {
         /// The head as last sent (nil until a viewer's first batch or the first refresh).
         var head: [LiveRow]?
         var viewers: [ObjectIdentifier: StreamWriter] = [:]
@@ -28,10 +34,14 @@ final class LiveFeed: Sendable {
         var runs: [RefreshStateMachine.RunID: Task<Void, Never>] = [:]
         var ticker: Task<Void, Never>?
         var stopped = false
+        /// This instance's place in the cluster (unused without a channel).
+        var cluster = LiveMembership()
+        /// The task reading the channel's log.
+        var follower: Task<Void, Never>?
     }
 
     /// One caller of ``refresh(isTicker:)``: numbered before it asks, so that it can leave at any moment.
-    private enum WaiterSlot {
+    enum WaiterSlot {
         case arriving
         case waiting(CheckedContinuation<RefreshOutcome, Never>)
         /// Left before it asked: it asks nothing.
@@ -39,41 +49,73 @@ final class LiveFeed: Sendable {
     }
 
     let table: TableBinding
-    private let state: Mutex<State>
+    let state: Mutex<State>
+    /// The cluster's channel for this table (nil: this instance alone).
+    let channel: (any LiveChannel)?
+    /// This instance's name as a lease holder (random: unique per feed).
+    let owner: String
+    /// Refreshes run on this instance alone while the channel was unreachable; heads that followed a gap.
+    let counters = LiveCounters()
 
-    init(table: TableBinding) {
+    init(table: TableBinding, channel: (any LiveChannel)? = nil) {
         self.table = table
+        self.channel = channel
+        owner = UUID().uuidString
         state = Mutex(State(machine: RefreshStateMachine(limit: table.live?.limit ?? .standard)))
     }
 
     /// Starts refreshing every `interval` (while anyone watches), if the table has one. The ticker's refreshes
     /// share the single flight with the POSTed ones and are not rate-limited.
+    /// In a cluster, also follows the channel's log (``follow(_:)``) from now on.
     func start() {
-        guard let interval = table.live?.interval else { return }
-        let ticker = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                guard let self, !Task.isCancelled else { return }
-                if self.viewerCount > 0 { _ = await self.refresh(isTicker: true) }
+        let ticker = table.live?.interval.map { interval in
+            Task { [weak self] in
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: interval)
+                    guard let self, !Task.isCancelled else { return }
+                    await self.tick()
+                }
             }
         }
-        state.withLock { $0.ticker = ticker }
+        let follower = channel.map { channel in
+            Task { [weak self] in
+                guard let self else { return }
+                await self.follow(channel)
+            }
+        }
+        state.withLock { $0.ticker = ticker; $0.follower = follower }
     }
 
-    /// Ends the interval task and any refresh; every waiter gets `.abandoned`. Idempotent.
-    func stop() {
-        let (ticker, runs, continuations) = state.withLock { state in
-            defer { state.ticker = nil; state.runs = [:]; state.viewers = [:]; state.taggedWriters = [:]; state.stopped = true }
+    /// One interval's work: refresh while anyone watches here, unless another instance holds the table's lease
+    /// (then it refreshes for the cluster); with nobody watching here, give the lease up.
+    func tick() async {
+        guard viewerCount > 0 else { return await stepDown() }
+        if case .follower = await role() { return }
+        _ = await refresh(isTicker: true)
+    }
+
+    /// Ends the interval task and any refresh; every waiter gets `.abandoned`. In a cluster, stops following and
+    /// gives the lease up (in the returned task, so that another instance takes it at its next tick). Idempotent.
+    @discardableResult
+    func stop() -> Task<Void, Never>? {
+        let (tasks, continuations, forwarded) = state.withLock { state in
+            defer {
+                state.ticker = nil; state.follower = nil; state.runs = [:]; state.viewers = [:]; state.taggedWriters = [:]
+                state.stopped = true
+            }
             _ = state.machine.stop()
             let continuations = state.waiters.values.compactMap { slot in
                 if case .waiting(let continuation) = slot { continuation } else { nil }
             }
             state.waiters = [:]
-            return (state.ticker, Array(state.runs.values), continuations)
+            let tasks = [state.ticker, state.follower].compactMap { $0 } + Array(state.runs.values)
+            return (tasks, continuations, state.cluster.takeForwarded())
         }
-        ticker?.cancel()
-        runs.forEach { $0.cancel() }
+        tasks.forEach { $0.cancel() }
         continuations.forEach { $0.resume(returning: .abandoned) }
+        forwarded.forEach { $0.asking?.cancel(); $0.continuation.resume(returning: nil) }
+        guard let channel else { return nil }
+        return Task { [owner] in try? await channel.releaseLease(owner) }
     }
 
     /// Sends this table's live changes to `writer` until its stream closes.
@@ -187,21 +229,56 @@ final class LiveFeed: Sendable {
         continuations.forEach { $0.resume(returning: .done(summary)) }
     }
 
+    /// One refresh: by this instance alone, or in a cluster by the lease holder (which publishes the head) or on
+    /// behalf of a POST by asking the holder (``LiveFeed+Cluster``).
     private func run() async -> LiveSummary {
-        let loaded: (rows: [Row], next: TablePosition?)
+        switch await role() {
+        case .alone: return await runAlone()
+        case .holder(let channel): return await runAsHolder(channel)
+        case .follower(let channel): return await forward(channel)
+        }
+    }
+
+    /// Loads the head and sends its changes to this instance's viewers (a single process; a cluster whose channel
+    /// is unreachable).
+    func runAlone() async -> LiveSummary {
+        let loaded: LiveHeadRows
         do {
-            loaded = try await table.loadBatch(at: .first, fresh: true)
+            loaded = try await loadHead()
         } catch {
             return LiveSummary(error: error.message)
         }
-        let head = render(loaded.rows)
-        let (old, writers, taggedWriters) = state.withLock { state in
-            defer { state.head = head }
+        if channel != nil { noteRefreshedAlone() }
+        return advance(to: loaded) ?? LiveSummary(viewers: viewerCount)
+    }
+
+    /// The head as the upstream has it now, rendered.
+    func loadHead() async throws(LoadFailure) -> LiveHeadRows {
+        let loaded = try await table.loadBatch(at: .first, fresh: true)
+        return LiveHeadRows(rows: render(loaded.rows), isWholeList: loaded.next == nil)
+    }
+
+    /// Makes `new` the head as sent and sends its difference from the previous one to every viewer (nothing for the
+    /// first: it is the baseline). With a `position` (a head read from the cluster's log): nil, and nothing sent, if
+    /// this instance is at that position or past it already; a position that does not follow the last one is a gap
+    /// (counted: diffing against the whole head re-syncs it, whatever was missed).
+    func advance(to new: LiveHeadRows, at position: LiveHeadPosition? = nil) -> LiveSummary? {
+        let taken = state.withLock { state -> ([LiveRow]?, [StreamWriter], [TaggedWriter])? in
+            if let position {
+                if let current = state.cluster.position {
+                    if position.isAtOrBefore(current) { return nil }
+                    if !current.isFollowed(by: position) { counters.resyncs.add(1, ordering: .relaxed) }
+                }
+                state.cluster.position = position
+            }
+            defer { state.head = new.rows }
             return (state.head, Array(state.viewers.values), Array(state.taggedWriters.values))
         }
+        guard let (old, writers, taggedWriters) = taken else { return nil }
         let viewers = writers.count + taggedWriters.count
         guard let old else { return LiveSummary(viewers: viewers, baseline: true) }
-        let diff = LiveDiff(old: old, new: head, newIsWholeList: loaded.next == nil)
+        let diff = LiveDiff(old: old, new: new.rows, newIsWholeList: new.isWholeList)
+        guard !diff.isEmpty else { return LiveSummary(diff: diff, viewers: viewers) }
         // Encoded once per form; the same bytes go to every viewer of that form.
         StreamWriter.broadcast(encode(diff), to: writers)
         if !taggedWriters.isEmpty {
@@ -243,7 +320,7 @@ final class LiveFeed: Sendable {
 }
 
 /// A page stream's writer and whether it wants the table's live changes now (``LiveFeed/subscribeTagged(_:when:)``).
-private struct TaggedWriter: Sendable {
+struct TaggedWriter: Sendable {
     let writer: StreamWriter
     let wants: @Sendable () -> Bool
 }

@@ -47,5 +47,29 @@ struct ServerMetrics: Sendable {
         registry.gaugeFunction("rowstream_live_refresh_waiting", help: "Callers waiting for a live table's refresh.") {
             Double(feeds.reduce(0) { $0 + $1.waitingCount })
         }
+        observeCluster(feeds: feeds.filter { $0.channel != nil })
+    }
+
+    /// Live tables in a cluster (docs/SCALING.md, "Live tables across instances"); none without one.
+    private func observeCluster(feeds: [LiveFeed]) {
+        guard !feeds.isEmpty else { return }
+        registry.gaugeFunction("rowstream_live_leases_held", help: "Live tables this instance refreshes for the cluster.") {
+            Double(feeds.count(where: \.holdsLease))
+        }
+        registry.gaugeFunction(
+            "rowstream_live_tables_alone", help: "Live tables refreshed by this instance alone (the shared store unreachable)."
+        ) {
+            Double(feeds.count { !$0.isSharing })
+        }
+        registry.counterFunction(
+            "rowstream_live_alone_refreshes_total", help: "Live refreshes run alone while the shared store was unreachable."
+        ) {
+            feeds.reduce(0) { $0 + $1.counters.aloneRefreshes.load(ordering: .relaxed) }
+        }
+        registry.counterFunction(
+            "rowstream_live_resyncs_total", help: "Live heads applied after a gap in the shared log (re-synced whole)."
+        ) {
+            feeds.reduce(0) { $0 + $1.counters.resyncs.load(ordering: .relaxed) }
+        }
     }
 }

@@ -1,0 +1,149 @@
+import Foundation
+import Redis
+import RowstreamKit
+import Synchronization
+
+/// Live tables shared through Redis (docs/SCALING.md, "Live tables across instances"): per table, under one hash
+/// tag, the refresher lease `{PREFIX NAME}:lease`, the current head `{PREFIX NAME}:head` (a hash: epoch, seq, id,
+/// rows) and the log `{PREFIX NAME}:log` (a stream of published heads and refresh requests, trimmed to about
+/// ``logLength`` entries). Give the server one with ``ServerConfiguration/liveCluster``.
+///
+/// Thread-safe: immutable; the client is thread-safe.
+package final class RedisLiveCluster: LiveCluster {
+    let client: RedisClient
+    let prefix: String
+
+    /// About how many entries each table's log keeps (`XADD MAXLEN ~`).
+    static let logLength = 100
+    /// A table's head and log go away after a day without a change (a table removed from the config leaves
+    /// nothing behind for long; a table that changes again starts a new epoch).
+    static let idleLifetimeMilliseconds = 86_400_000
+
+    package init(client: RedisClient, prefix: String = "rowstream:live:") {
+        self.client = client
+        self.prefix = prefix
+    }
+
+    package func channel(table: String) -> any LiveChannel {
+        RedisLiveChannel(client: client, tag: "{\(prefix)\(table)}")
+    }
+}
+
+/// One table's keys on Redis (``RedisLiveCluster``). The lease and head calls go through the client's pool; the
+/// log is read with `XREAD BLOCK` on a connection of its own, made at the first read.
+///
+/// Thread-safe: the reading connection is made once under a `Mutex`; the rest is immutable.
+final class RedisLiveChannel: LiveChannel {
+    let client: RedisClient
+    let lease: RedisArgument
+    let head: RedisArgument
+    let log: RedisArgument
+    private let reader = Mutex<RedisDedicatedConnection?>(nil)
+
+    /// How long one read of the log waits for an entry.
+    static let block: Duration = .seconds(1)
+
+    init(client: RedisClient, tag: String) {
+        self.client = client
+        lease = RedisArgument(tag + ":lease")
+        head = RedisArgument(tag + ":head")
+        log = RedisArgument(tag + ":log")
+    }
+
+    var isAvailable: Bool { client.isAvailable }
+
+    func holdLease(_ owner: String, for duration: Duration) async throws -> Bool {
+        if try await client.expireIfEqual(lease, to: RedisArgument(owner), after: duration) { return true }
+        return try await client.set(lease, to: RedisArgument(owner), expiresIn: duration, onlyIfAbsent: true)
+    }
+
+    func releaseLease(_ owner: String) async throws {
+        try await client.deleteIfEqual(lease, to: RedisArgument(owner))
+    }
+
+    func head() async throws -> LiveHead? {
+        let reply = try await client.send(["HMGET", head, "epoch", "seq", "id", "rows"])
+        guard let fields = reply.elements, fields.count == 4 else { throw RedisError.unexpectedReply("HMGET") }
+        guard let epoch = fields[0].string, let sequence = fields[1].string.flatMap(UInt64.init),
+              let cursor = fields[2].string, let bytes = fields[3].bytes
+        else { return nil }
+        // Rows this version cannot read (another version wrote them) count as none: the holder's next head, which
+        // each instance diffs against its own, replaces them, instead of the table staying unshared.
+        let rows = LiveHeadRows(bytes: bytes) ?? LiveHeadRows(rows: [], isWholeList: false)
+        return LiveHead(rows: rows, position: LiveHeadPosition(epoch: epoch, sequence: sequence, cursor: cursor))
+    }
+
+    func publish(_ rows: LiveHeadRows, answering requests: [String], owner: String, base: LiveHeadPosition?)
+        async throws -> LiveHeadPosition? {
+        let reply = try await client.run(Self.publishScript, keys: [lease, head, log], arguments: [
+            RedisArgument(owner), RedisArgument(base?.epoch ?? ""), RedisArgument(String(base?.sequence ?? 0)),
+            RedisArgument(UUID().uuidString), RedisArgument(rows.bytes), RedisArgument(requests.joined(separator: ",")),
+            RedisArgument(RedisLiveCluster.logLength), RedisArgument(RedisLiveCluster.idleLifetimeMilliseconds),
+        ])
+        if reply.isNull { return nil }
+        guard let parts = reply.elements, parts.count == 3, let epoch = parts[0].string,
+              let sequence = parts[1].string.flatMap(UInt64.init), let cursor = parts[2].string
+        else { throw RedisError.unexpectedReply("live publish") }
+        return LiveHeadPosition(epoch: epoch, sequence: sequence, cursor: cursor)
+    }
+
+    func requestRefresh(_ request: String) async throws {
+        try await client.streamAdd(log, fields: [RedisStreamField("k", Array("r".utf8)), RedisStreamField("id", Array(request.utf8))],
+                                   maxLength: RedisLiveCluster.logLength)
+    }
+
+    func read(after cursor: String?) async throws -> [LiveLogEntry] {
+        let connection = reader.withLock { reader in
+            if let reader { return reader }
+            let connection = client.makeDedicatedConnection()
+            reader = connection
+            return connection
+        }
+        let batches = try await connection.streamRead([(key: log, after: cursor ?? "0-0")], count: 10, block: Self.block)
+        return batches.flatMap(\.entries).map(Self.entry)
+    }
+
+    /// A log entry as the feed reads it; one it cannot read is skipped.
+    static func entry(_ entry: RedisStreamEntry) -> LiveLogEntry {
+        let text = { (name: String) in entry.value(of: name).map { String(decoding: $0, as: UTF8.self) } }
+        switch text("k") {
+        case "c":
+            guard let epoch = text("epoch"), let sequence = text("seq").flatMap(UInt64.init),
+                  let rows = entry.value(of: "rows").flatMap(LiveHeadRows.init(bytes:))
+            else { return .unreadable(cursor: entry.id) }
+            let answers = (text("ans") ?? "").split(separator: ",").map(String.init)
+            let position = LiveHeadPosition(epoch: epoch, sequence: sequence, cursor: entry.id)
+            return .head(LiveHead(rows: rows, position: position), answers: answers)
+        case "r":
+            guard let request = text("id") else { return .unreadable(cursor: entry.id) }
+            return .refreshRequest(request, cursor: entry.id)
+        default:
+            return .unreadable(cursor: entry.id)
+        }
+    }
+
+    /// Publishes a head once: only while ARGV[1] holds the lease (KEYS[1]) and the head (KEYS[2]) is still at the
+    /// base (epoch ARGV[2], "" for none, and sequence ARGV[3]); a new epoch (ARGV[4]) when there is no head. Adds
+    /// the entry to the log (KEYS[3], trimmed to about ARGV[7]) with the rows (ARGV[5]) and the requests it
+    /// answers (ARGV[6]), records the head, keeps both for ARGV[8] ms, and returns {epoch, seq, id}; nil when
+    /// refused.
+    static let publishScript = RedisScript("""
+        if redis.call('GET', KEYS[1]) ~= ARGV[1] then return false end
+        local epoch = redis.call('HGET', KEYS[2], 'epoch')
+        local seq = tonumber(redis.call('HGET', KEYS[2], 'seq') or '0')
+        if epoch then
+          if epoch ~= ARGV[2] or seq ~= tonumber(ARGV[3]) then return false end
+        else
+          if ARGV[2] ~= '' then return false end
+          epoch = ARGV[4]
+          seq = 0
+        end
+        seq = seq + 1
+        local id = redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[7], '*', 'k', 'c', 'epoch', epoch,
+          'seq', tostring(seq), 'rows', ARGV[5], 'ans', ARGV[6])
+        redis.call('HSET', KEYS[2], 'epoch', epoch, 'seq', tostring(seq), 'id', id, 'rows', ARGV[5])
+        redis.call('PEXPIRE', KEYS[2], ARGV[8])
+        redis.call('PEXPIRE', KEYS[3], ARGV[8])
+        return {epoch, tostring(seq), id}
+        """)
+}

@@ -1,0 +1,74 @@
+@testable import Dashboard
+import Redis
+import RowstreamKit
+import TestSupport
+import Testing
+
+/// The live channel on a real `redis-server`: the lease, the publish script's fencing (only the holder, only on the
+/// head it read), epochs and sequences, the log's entries, and what it does with values it cannot read.
+@Suite("Live channel on Redis")
+struct RedisLiveChannelTests {
+    static func rows(_ names: String...) -> LiveHeadRows {
+        LiveHeadRows(rows: names.map { LiveRow(key: $0, html: Array("<tr>\($0)</tr>".utf8)) }, isWholeList: false)
+    }
+
+    @Test("lease: one holder, renewed by it, released only by it; publish only by the holder on the head it read")
+    func leaseAndFencedPublish() async throws {
+        let redis = try await RedisServerProcess.start()
+        let client = try testClient(redis.socketPath)
+        defer { Task { await client.shutdown() } }
+        let channel = RedisLiveCluster(client: client).channel(table: "t")
+        #expect(try await channel.holdLease("A", for: .seconds(30)))
+        #expect(try await !channel.holdLease("B", for: .seconds(30)))
+        #expect(try await channel.holdLease("A", for: .seconds(30)), "renewed")
+        try await channel.releaseLease("B")
+        #expect(try await !channel.holdLease("B", for: .seconds(30)), "only the holder releases")
+
+        #expect(try await channel.head() == nil)
+        #expect(try await channel.publish(Self.rows("x"), answering: [], owner: "B", base: nil) == nil, "not the holder")
+        let first = try #require(try await channel.publish(Self.rows("x"), answering: [], owner: "A", base: nil))
+        #expect(first.sequence == 1)
+        #expect(try await channel.publish(Self.rows("y"), answering: [], owner: "A", base: nil) == nil, "a head exists")
+        let second = try #require(try await channel.publish(Self.rows("x", "y"), answering: ["r1"], owner: "A", base: first))
+        #expect(second.sequence == 2 && second.epoch == first.epoch)
+        #expect(try await channel.publish(Self.rows("z"), answering: [], owner: "A", base: first) == nil, "a stale base")
+        #expect(try await channel.head() == LiveHead(rows: Self.rows("x", "y"), position: second))
+
+        try await channel.requestRefresh("r2")
+        let entries = try await channel.read(after: nil)
+        #expect(entries == [
+            .head(LiveHead(rows: Self.rows("x"), position: first), answers: []),
+            .head(LiveHead(rows: Self.rows("x", "y"), position: second), answers: ["r1"]),
+            .refreshRequest("r2", cursor: try #require(entries.last?.cursor)),
+        ])
+        #expect(try await channel.read(after: entries.last?.cursor) == [], "a bounded wait, then nothing")
+
+        try await channel.releaseLease("A")
+        #expect(try await channel.holdLease("B", for: .seconds(30)))
+
+        // Redis loses everything: a new epoch starts at 1.
+        _ = try await client.send("FLUSHALL")
+        #expect(try await channel.holdLease("B", for: .seconds(30)))
+        let fresh = try #require(try await channel.publish(Self.rows("n"), answering: [], owner: "B", base: nil))
+        #expect(fresh.sequence == 1 && fresh.epoch != first.epoch)
+        try await redis.kill()
+    }
+
+    @Test("a head or log entry it cannot read: the head counts as empty, the entry is skipped")
+    func unreadableValues() async throws {
+        let redis = try await RedisServerProcess.start()
+        let client = try testClient(redis.socketPath)
+        defer { Task { await client.shutdown() } }
+        let channel = RedisLiveCluster(client: client).channel(table: "t")
+        _ = try await client.send("HSET", "{rowstream:live:t}:head", "epoch", "e", "seq", "4", "id", "1-0", "rows", "junk")
+        let head = try #require(try await channel.head())
+        #expect(head.rows.rows.isEmpty && head.position == LiveHeadPosition(epoch: "e", sequence: 4, cursor: "1-0"))
+        let id = try await client.streamAdd("{rowstream:live:t}:log", fields: [
+            RedisStreamField("k", Array("c".utf8)), RedisStreamField("epoch", Array("e".utf8)),
+            RedisStreamField("seq", Array("5".utf8)), RedisStreamField("rows", [9, 9]),
+        ])
+        let other = try await client.streamAdd("{rowstream:live:t}:log", fields: [RedisStreamField("k", Array("?".utf8))])
+        #expect(try await channel.read(after: "0-0") == [.unreadable(cursor: id), .unreadable(cursor: other)])
+        try await redis.kill()
+    }
+}

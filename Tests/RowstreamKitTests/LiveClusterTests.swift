@@ -1,0 +1,278 @@
+import HTTPServer
+import Synchronization
+import TestSupport
+import Testing
+@testable import RowstreamKit
+
+/// Three `LiveFeed`s of one table as three instances of a cluster, over the in-memory ``InMemoryLiveCluster``:
+/// one upstream refresh per interval for all of them, every viewer of every instance gets each change once, the
+/// lease moves when its holder stops or dies, gaps re-sync, and an unreachable store means refreshing alone.
+/// Intervals are ticked by the test (`tick()`), not by a clock.
+@Suite("Live cluster")
+struct LiveClusterTests {
+    /// A logger that keeps its lines. Thread-safe: one `Mutex`.
+    final class Lines: RowstreamLogger {
+        let lines = Mutex<[String]>([])
+        func log(_ level: RowstreamLogLevel, _ message: String) { lines.withLock { $0.append(message) } }
+        func count(containing text: String) -> Int { lines.withLock { $0.count { $0.contains(text) } } }
+    }
+
+    /// Upstream fetches of the head. Thread-safe: atomic.
+    final class Fetches: Sendable {
+        let count = Atomic<Int>(0)
+    }
+
+    /// Three instances of the live table over one store, each with two viewers, following the cluster's log.
+    struct Cluster {
+        let store = LiveTests.Store()
+        let fetches = Fetches()
+        let cluster = InMemoryLiveCluster()
+        let received = LiveFeedBroadcastTests.Received()
+        let logger = Lines()
+        var feeds: [LiveFeed] = []
+        var handles: [InMemoryLiveCluster.Channel] = []
+
+        init() async throws {
+            let table = Self.table(store, fetches: fetches)
+            for instance in 0..<3 {
+                let handle = cluster.handle("live")
+                let feed = LiveFeed(table: table, channel: handle)
+                for viewer in 0..<2 { feed.subscribe(received.writer("\(instance).\(viewer)")) }
+                RowstreamLogging.$current.withValue(logger) { feed.start() }
+                feeds.append(feed)
+                handles.append(handle)
+            }
+            let feeds = feeds
+            #expect(await eventually { feeds.allSatisfy(\.isSharing) })
+        }
+
+        /// The live table over `store`, counting its upstream fetches of the head.
+        static func table(_ store: LiveTests.Store, fetches: Fetches) -> TableBinding {
+            let source = BatchSource<Person, Int>(initialToken: 0) { (offset: Int) in
+                if offset == 0 { fetches.count.add(1, ordering: .relaxed) }
+                let all = store.all
+                let end = min(offset + 5, all.count)
+                return end >= all.count ? .completed(Array(all[offset..<end])) : .items(Array(all[offset..<end]), next: end)
+            }
+            var binding = peopleTable(source, name: "live", batchSize: 5)
+            binding.live = LiveUpdates()
+            return binding
+        }
+
+        /// A cluster whose first interval ran: one instance holds the lease, every one applied the first head.
+        static func settled() async throws -> Cluster {
+            let cluster = try await Cluster()
+            await cluster.tickAll()
+            #expect(await cluster.waitForHead(1))
+            return cluster
+        }
+
+        var fetchCount: Int { fetches.count.load(ordering: .relaxed) }
+
+        /// One interval on every instance (in turn, as their tickers would).
+        func tickAll(_ feeds: [LiveFeed]? = nil) async {
+            for feed in feeds ?? self.feeds { await feed.tick() }
+        }
+
+        /// Renames person `index` (an update of one row).
+        func rename(_ index: Int, _ name: String) {
+            var changed = store.all
+            changed[index] = LiveTests.renamed(changed[index], name)
+            store.set(changed)
+        }
+
+        /// Waits until every instance in `feeds` applied the head numbered `sequence`.
+        func waitForHead(_ sequence: UInt64, on feeds: [LiveFeed]? = nil) async -> Bool {
+            let feeds = feeds ?? self.feeds
+            return await eventually {
+                feeds.allSatisfy { $0.state.withLock { $0.cluster.position?.sequence } == sequence }
+            }
+        }
+
+        /// Waits until every viewer of `instances` got `count` messages (a head is applied before its bytes are
+        /// written); true if they did and none got more.
+        func viewersGot(_ count: Int, on instances: [Int] = [0, 1, 2]) async -> Bool {
+            await eventually { instances.allSatisfy { messages($0).allSatisfy { $0.count >= count } } }
+                && instances.allSatisfy { messages($0).allSatisfy { $0.count == count } }
+        }
+
+        /// Each viewer's messages, by instance.
+        func messages(_ instance: Int) -> [[[UInt8]]] { (0..<2).map { received.of("\(instance).\($0)") } }
+
+        var holders: [Int] { feeds.indices.filter { feeds[$0].holdsLease } }
+
+        func stop() { feeds.forEach { $0.stop() } }
+    }
+
+    @Test("3 instances: one upstream fetch per interval in all, each change reaches every viewer of every instance once")
+    func oneRefreshPerInterval() async throws {
+        let cluster = try await Cluster()
+        defer { cluster.stop() }
+        await cluster.tickAll()
+        #expect(cluster.fetchCount == 1, "the baseline: one instance fetched")
+        #expect(cluster.holders.count == 1)
+        #expect(await cluster.waitForHead(1))
+        for round in 1...3 {
+            cluster.rename(0, "Renamed \(round)")
+            await cluster.tickAll()
+            #expect(cluster.fetchCount == round + 1, "one fetch per interval across the three instances")
+            #expect(await cluster.waitForHead(UInt64(round + 1)))
+            #expect(await cluster.viewersGot(round), "each change once")
+            let expected = try #require(cluster.messages(0).first?.last)
+            #expect(String(decoding: expected, as: UTF8.self).contains("Renamed \(round)"))
+            for instance in 0..<3 {
+                for viewer in cluster.messages(instance) {
+                    #expect(viewer.count == round, "each change once")
+                    #expect(viewer.last == expected, "the same bytes on every instance")
+                }
+            }
+        }
+        #expect(cluster.holders.count == 1)
+        #expect(cluster.cluster.publications(table: "live") == 4)
+    }
+
+    @Test("the holder stops: its lease is released and another instance refreshes from its next tick")
+    func leaseMovesWhenHolderStops() async throws {
+        let cluster = try await Cluster.settled()
+        defer { cluster.stop() }
+        let holder = try #require(cluster.holders.first)
+        await cluster.feeds[holder].stop()?.value
+        let others = cluster.feeds.indices.filter { $0 != holder }.map { cluster.feeds[$0] }
+        cluster.rename(1, "After the holder stopped")
+        await cluster.tickAll(others)
+        #expect(cluster.fetchCount == 2)
+        #expect(others.count { $0.holdsLease } == 1, "one of the others took the lease at its first tick")
+        #expect(await cluster.waitForHead(2, on: others))
+        #expect(await cluster.viewersGot(1, on: cluster.feeds.indices.filter { $0 != holder }))
+        #expect(cluster.messages(holder).allSatisfy { $0.isEmpty }, "a stopped instance sends nothing")
+    }
+
+    @Test("the holder dies without releasing: nobody else refreshes until its lease expires, then one takes it over")
+    func leaseMovesWhenHolderDies() async throws {
+        let cluster = try await Cluster.settled()
+        defer { cluster.stop() }
+        let holder = try #require(cluster.holders.first)
+        let dead = cluster.feeds[holder]
+        let others = cluster.feeds.filter { $0 !== dead }
+        // The dead instance ticks no more; while its lease lasts nobody refreshes.
+        cluster.rename(2, "While the holder is dead")
+        await cluster.tickAll(others)
+        #expect(cluster.fetchCount == 1)
+        cluster.cluster.advance(by: dead.leaseDuration, table: "live")
+        await cluster.tickAll(others)
+        #expect(cluster.fetchCount == 2, "the lease expired: one of the others refreshed")
+        #expect(others.count { $0.holdsLease } == 1)
+        #expect(await cluster.waitForHead(2))
+        // The old holder comes back (a long pause): its lease is gone, it does not refresh.
+        await dead.tick()
+        #expect(cluster.fetchCount == 2 && !dead.holdsLease)
+        #expect(await cluster.viewersGot(1))
+    }
+
+    @Test("an instance that missed heads re-syncs: the changes since its last head in one diff, never a partial run")
+    func gapResyncs() async throws {
+        let cluster = try await Cluster.settled()
+        defer { cluster.stop() }
+        let slow = try #require(cluster.feeds.indices.first { !cluster.feeds[$0].holdsLease })
+        cluster.handles[slow].paused.store(true, ordering: .relaxed)
+        let others = cluster.feeds.indices.filter { $0 != slow }
+        cluster.rename(0, "First change")
+        await cluster.tickAll()
+        #expect(await cluster.waitForHead(2, on: others.map { cluster.feeds[$0] }))
+        cluster.rename(1, "Second change")
+        await cluster.tickAll()
+        #expect(await cluster.waitForHead(3, on: others.map { cluster.feeds[$0] }))
+        // The log is trimmed past the slow instance's place before it reads again.
+        cluster.cluster.trim(keepingLast: 1, table: "live")
+        cluster.handles[slow].paused.store(false, ordering: .relaxed)
+        #expect(await cluster.waitForHead(3))
+        #expect(await cluster.viewersGot(1, on: [slow]))
+        #expect(await cluster.viewersGot(2, on: others))
+        #expect(cluster.feeds[slow].counters.resyncs.load(ordering: .relaxed) == 1)
+        for viewer in cluster.messages(slow) {
+            #expect(viewer.count == 1, "one re-sync")
+            let text = String(decoding: viewer.joined(), as: UTF8.self)
+            #expect(text.contains("First change") && text.contains("Second change"))
+        }
+    }
+
+    @Test("the store down: every instance refreshes alone, viewers miss nothing, logged once; back: one refresher again")
+    func storeDownRefreshesAlone() async throws {
+        let cluster = try await Cluster.settled()
+        defer { cluster.stop() }
+        cluster.cluster.setAvailable(false, table: "live")
+        let feeds = cluster.feeds
+        #expect(await eventually { feeds.allSatisfy { !$0.isSharing } })
+        cluster.rename(0, "While down")
+        await cluster.tickAll()
+        #expect(cluster.fetchCount == 4, "each instance fetched for itself")
+        #expect(await cluster.viewersGot(1))
+        // Ticks while down keep refreshing alone, and the warning is not repeated.
+        await cluster.tickAll()
+        #expect(cluster.fetchCount == 7)
+        #expect(cluster.logger.count(containing: "unreachable") == 3, "once per instance")
+
+        cluster.cluster.setAvailable(true, table: "live")
+        #expect(await eventually { feeds.allSatisfy(\.isSharing) })
+        #expect(cluster.logger.count(containing: "shared again") == 3)
+        cluster.rename(1, "Back up")
+        await cluster.tickAll()
+        #expect(cluster.fetchCount == 8, "one refresher again")
+        #expect(await cluster.viewersGot(2))
+        for instance in 0..<3 {
+            for viewer in cluster.messages(instance) {
+                #expect(String(decoding: viewer[1], as: UTF8.self).contains("Back up"))
+                #expect(!String(decoding: viewer[1], as: UTF8.self).contains("While down"), "not sent twice")
+            }
+        }
+    }
+
+    @Test("the store restarts empty: a new epoch, every instance follows it without resending")
+    func storeRestartsWithNewEpoch() async throws {
+        let cluster = try await Cluster.settled()
+        defer { cluster.stop() }
+        let epoch = cluster.feeds[0].state.withLock { $0.cluster.position?.epoch }
+        cluster.cluster.restart(table: "live")
+        cluster.rename(0, "After the restart")
+        // Until each instance noticed the lost connection and joined again, ticks may refresh alone; after, one does.
+        let feeds = cluster.feeds
+        #expect(await eventually { feeds.allSatisfy { $0.isSharing } })
+        await cluster.tickAll()
+        #expect(await eventually {
+            feeds.allSatisfy { $0.state.withLock { $0.cluster.position?.epoch } != epoch }
+        })
+        let got = await cluster.viewersGot(1)
+        #expect(got, "\((0..<3).map { cluster.messages($0).map(\.count) }) sharing \(feeds.map(\.isSharing)) holders \(cluster.holders) fetches \(cluster.fetchCount)")
+    }
+
+    @Test("an instance whose log reads failed for a while gets the head published meanwhile when it reads again")
+    func rejoinAppliesMissedHead() async throws {
+        let cluster = try await Cluster.settled()
+        defer { cluster.stop() }
+        let lost = try #require(cluster.feeds.indices.first { !cluster.feeds[$0].holdsLease })
+        cluster.handles[lost].disconnected.store(true, ordering: .relaxed)
+        let feed = cluster.feeds[lost]
+        #expect(await eventually { !feed.isSharing })
+        cluster.rename(0, "While it could not read")
+        let others = cluster.feeds.indices.filter { $0 != lost }
+        await cluster.tickAll(others.map { cluster.feeds[$0] })
+        #expect(await cluster.viewersGot(1, on: others))
+        cluster.handles[lost].disconnected.store(false, ordering: .relaxed)
+        #expect(await cluster.waitForHead(2))
+        #expect(await cluster.viewersGot(1))
+        #expect(cluster.fetchCount == 2)
+    }
+
+    @Test("a POSTed refresh on an instance without the lease is done by the holder and answered with its changes")
+    func forwardedRefresh() async throws {
+        let cluster = try await Cluster.settled()
+        defer { cluster.stop() }
+        let follower = try #require(cluster.feeds.first { !$0.holdsLease })
+        cluster.rename(3, "Asked for")
+        let summary = try #require(await follower.refresh().summary)
+        #expect(summary.updated == 1 && summary.error == nil)
+        #expect(cluster.fetchCount == 2, "only the holder fetched")
+        #expect(await cluster.waitForHead(2))
+        #expect(await cluster.viewersGot(1))
+    }
+}
