@@ -49,6 +49,8 @@ public enum CommandLineOptions {
       --max-connections N     connections open at once, past it 503 (default: open-file limit less 256)
       --max-connections-per-address N  from one client address, past it 503 (default 4096; 0: no cap; behind a
                               reverse proxy every viewer has the proxy's address: raise it, limit in the proxy)
+      --frame-ancestors LIST  who may frame the pages: space-separated CSP sources, e.g. "'self'" or
+                              "https://intranet.example" (default 'none'; docs/SECURITY.md)
       -h, --help              show this help
     """
 
@@ -146,6 +148,10 @@ public enum CommandLineOptions {
             case "--max-connections-per-address":
                 let cap = try integer(flag, value, in: 0...1_000_000)
                 configuration.server.maxConnectionsPerAddress = cap == 0 ? Int.max : cap
+            case "--frame-ancestors":
+                let sources = value.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+                guard !sources.isEmpty else { throw ParseError(description: "--frame-ancestors takes CSP sources, e.g. 'self'") }
+                configuration.frameAncestors = sources
             default:
                 throw ParseError(description: "unknown option \(flag) (see --help)")
             }

@@ -20,6 +20,10 @@ public struct ConfigFile: Sendable {
     /// The sealing key file (`secretFile`, `${NAME}` filled from the environment; docs/SCALING.md): the keys
     /// themselves never appear in a config file. `--secret-file` and `ROWSTREAM_SECRET_FILE` take precedence.
     public var secretFile: String?
+    /// The pages' `frame-ancestors` (`frameAncestors`, docs/SECURITY.md): `--frame-ancestors` takes precedence.
+    public var frameAncestors: [String]?
+    /// Origins whose pages may POST as the server's own (`allowedOrigins`, docs/SECURITY.md, "Forged requests").
+    public var allowedOrigins: [String] = []
 
     /// Reads and validates the file at `path`; `${NAME}` references are filled from `environment`.
     public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
@@ -58,12 +62,15 @@ public struct ConfigFile: Sendable {
             guard !path.isEmpty else { throw root.error("secretFile", "the path of a sealing key file") }
             return path
         }
+        let frameAncestors = try root.stringList("frameAncestors")
+        let allowedOrigins = try root.stringList("allowedOrigins") ?? []
         try root.finish()
         let secrets = ConfigEnvironment.referencedValues(in: String(decoding: bytes, as: UTF8.self), environment: environment)
         let redactor = SecretRedactor(secrets: secrets)
         for index in tables.indices { tables[index].checks.redactor = redactor }
         return ConfigFile(tables: tables, upstream: upstream ?? UpstreamClientConfiguration(), secrets: secrets,
-                          pages: pages ?? [], secretFile: secretFile)
+                          pages: pages ?? [], secretFile: secretFile, frameAncestors: frameAncestors,
+                          allowedOrigins: allowedOrigins)
     }
 
     private static func upstreamOptions(_ reader: ConfigReader) throws(ConfigError) -> UpstreamClientConfiguration {

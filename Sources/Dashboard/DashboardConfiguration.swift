@@ -15,6 +15,8 @@ public struct DashboardConfiguration: Sendable {
     /// The sealing key file (`--secret-file`, `ROWSTREAM_SECRET_FILE`; docs/SCALING.md): read at start into
     /// `server.sealingKeys`, before the config's `secretFile`. nil: the config's, else `server.sealingKeys` as set.
     public var secretFile: String?
+    /// `--frame-ancestors`: before the config's `frameAncestors`; nil: the config's, else `server.frameAncestors`.
+    public var frameAncestors: [String]?
 
     public init() {}
 }

@@ -57,6 +57,13 @@ public struct ServerConfiguration: Sendable {
     /// configuration.sealingKeys = try SealingKeyFile.load(path: "/etc/rowstream/secret")
     /// ```
     public var sealingKeys: SealingKeys = .random()
+    /// Who may frame the pages: the CSP's `frame-ancestors` sources, e.g. `["'self'"]` or
+    /// `["https://intranet.example"]` (docs/SECURITY.md, "Response headers"). Empty or `["'none'"]` (the default):
+    /// no site, not even this one. Sources holding anything but a keyword, scheme or host are refused at start.
+    public var frameAncestors: [String] = ["'none'"]
+    /// Origins (`https://embed.example`) whose pages may POST to this server (`next`, `reload`, `refresh`) as if they
+    /// were its own (docs/SECURITY.md, "Forged requests"). Empty by default: only the server's own pages.
+    public var allowedOrigins: [String] = []
 
     /// The defaults above.
     public init() {}
