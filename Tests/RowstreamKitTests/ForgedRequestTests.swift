@@ -50,17 +50,25 @@ struct ForgedRequestTests {
         return [peopleTable(source), live]
     }
 
+    /// A viewer of `people` after its first batch: its stream, and its session's `next` and `reload` URLs.
+    static func openSession(_ server: RowstreamTestServer) async throws -> (InProcessStream, String, String) {
+        let stream = try await server.client.stream("/tables/people/stream")
+        let session = try object(try await stream.next(named: "session").event.data)
+        _ = try await stream.next(named: "rows")
+        guard let next = session["next"] as? String, let reload = session["reload"] as? String else {
+            stream.close()
+            throw TestConnection.Failure(description: "no next or reload in \(session)")
+        }
+        return (stream, next, reload)
+    }
+
     @Test("next, reload and refresh refuse every cross-site request with 403, and fetch nothing upstream")
     func hostileRequestsAreRefused() async throws {
         let loads = Counter()
         let server = try testServer(Self.tables(loads))
         defer { server.shutdown() }
-        let stream = try await server.client.stream("/tables/people/stream")
+        let (stream, next, reload) = try await Self.openSession(server)
         defer { stream.close() }
-        let session = try object(try await stream.next(named: "session").event.data)
-        let next = try #require(session["next"] as? String)
-        let reload = try #require(session["reload"] as? String)
-        _ = try await stream.next(named: "rows")
         let before = loads.count
         for (name, headers) in Self.hostile {
             for target in [next, reload, "/tables/live/refresh", "/tables/nope/anything"] {
@@ -78,14 +86,10 @@ struct ForgedRequestTests {
 
     @Test("the server's own pages, typed requests and scripts pass")
     func friendlyRequestsPass() async throws {
-        let loads = Counter()
-        let server = try testServer(Self.tables(loads))
+        let server = try testServer(Self.tables(Counter()))
         defer { server.shutdown() }
-        let stream = try await server.client.stream("/tables/people/stream")
+        let (stream, next, _) = try await Self.openSession(server)
         defer { stream.close() }
-        let session = try object(try await stream.next(named: "session").event.data)
-        let next = try #require(session["next"] as? String)
-        _ = try await stream.next(named: "rows")
         for (name, headers) in Self.friendly {
             #expect(await server.client.post(next, headers: headers).status == .accepted, "\(name): next")
             // Not a live table: the route itself answers (404), not the guard.
