@@ -52,6 +52,8 @@ public enum CommandLineOptions {
       --redis URL             share pages (and one upstream fetch per page) with the other instances through
                               this Redis: redis://HOST[:PORT][/DB] or unix:///PATH (docs/SCALING.md; default:
                               none, this instance alone)
+      --frame-ancestors LIST  who may frame the pages: space-separated CSP sources, e.g. "'self'" or
+                              "https://intranet.example" (default 'none'; docs/SECURITY.md)
       -h, --help              show this help
     """
 
@@ -152,6 +154,10 @@ public enum CommandLineOptions {
             case "--redis":
                 guard let url = RedisURL(value) else { throw ParseError(description: "--redis takes " + RedisURL.expected) }
                 configuration.redis = url
+            case "--frame-ancestors":
+                let sources = value.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+                guard !sources.isEmpty else { throw ParseError(description: "--frame-ancestors takes CSP sources, e.g. 'self'") }
+                configuration.frameAncestors = sources
             default:
                 throw ParseError(description: "unknown option \(flag) (see --help)")
             }

@@ -22,6 +22,10 @@ public struct ConfigFile: Sendable {
     public var secretFile: String?
     /// The cluster's Redis (`redis`), unless `--redis` says otherwise.
     public var redis: RedisURL?
+    /// The pages' `frame-ancestors` (`frameAncestors`, docs/SECURITY.md): `--frame-ancestors` takes precedence.
+    public var frameAncestors: [String]?
+    /// Origins whose pages may POST as the server's own (`allowedOrigins`, docs/SECURITY.md, "Forged requests").
+    public var allowedOrigins: [String] = []
 
     /// Reads and validates the file at `path`; `${NAME}` references are filled from `environment`.
     public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
@@ -64,12 +68,15 @@ public struct ConfigFile: Sendable {
             guard let url = RedisURL(text) else { throw root.error("redis", RedisURL.expected) }
             return url
         }
+        let frameAncestors = try root.stringList("frameAncestors")
+        let allowedOrigins = try root.stringList("allowedOrigins") ?? []
         try root.finish()
         let secrets = ConfigEnvironment.referencedValues(in: String(decoding: bytes, as: UTF8.self), environment: environment)
         let redactor = SecretRedactor(secrets: secrets)
         for index in tables.indices { tables[index].checks.redactor = redactor }
         return ConfigFile(tables: tables, upstream: upstream ?? UpstreamClientConfiguration(), secrets: secrets,
-                          pages: pages ?? [], secretFile: secretFile, redis: redis)
+                          pages: pages ?? [], secretFile: secretFile, redis: redis,
+                          frameAncestors: frameAncestors, allowedOrigins: allowedOrigins)
     }
 
     private static func upstreamOptions(_ reader: ConfigReader) throws(ConfigError) -> UpstreamClientConfiguration {

@@ -90,6 +90,17 @@ struct ConfigReader {
         return elements
     }
 
+    /// An array of strings (nil when absent).
+    mutating func stringList(_ key: String) throws(ConfigError) -> [String]? {
+        guard let elements = try array(key) else { return nil }
+        var strings: [String] = []
+        for element in elements {
+            guard case .string(let text) = element else { throw error(key, "an array of strings") }
+            strings.append(text)
+        }
+        return strings
+    }
+
     /// An object of string values (query parameters, headers), in key order.
     mutating func stringMap(_ key: String) throws(ConfigError) -> [(name: String, value: String)] {
         guard var map = try object(key) else { return [] }

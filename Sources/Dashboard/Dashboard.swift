@@ -55,6 +55,8 @@ public final class Dashboard: Sendable {
         }
         var configuration = configuration
         configuration.server.sealingKeys = try sealingKeys(configuration, config: config)
+        if let sources = configuration.frameAncestors ?? config?.frameAncestors { configuration.server.frameAncestors = sources }
+        if let origins = config?.allowedOrigins, !origins.isEmpty { configuration.server.allowedOrigins = origins }
         let registry = MetricsRegistry()
         let demo = DemoUpstream(configuration: configuration.demo)
         var demoServerConfiguration = HTTPServerConfiguration()

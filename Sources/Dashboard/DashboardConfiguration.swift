@@ -20,6 +20,8 @@ public struct DashboardConfiguration: Sendable {
     public var redis: RedisURL?
     /// The longest a Redis command may take before the instance serves without it (a slow Redis is a down one).
     public var redisCommandTimeout: Duration = .milliseconds(500)
+    /// `--frame-ancestors`: before the config's `frameAncestors`; nil: the config's, else `server.frameAncestors`.
+    public var frameAncestors: [String]?
 
     public init() {}
 }

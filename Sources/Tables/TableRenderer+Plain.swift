@@ -5,10 +5,10 @@ extension TableRenderer {
     /// column widths and the header, left open so that `<tbody>` sections can follow as batches arrive:
     /// ```html
     /// <table class="rs-table" id="rs-table" data-table="NAME">
-    /// <colgroup><col class="rs-col-FORMAT" style="width:WIDTH">...</colgroup>
+    /// <colgroup><col class="rs-col-FORMAT">...</colgroup>
     /// <thead><tr><th scope="col" class="rs-c rs-FORMAT">TITLE</th>...</tr></thead>
     /// ```
-    /// Same classes and widths as `renderShell`, so the same CSS lays it out identically.
+    /// Same classes as `renderShell`, so the same CSS (app.css, and ``TableStyleSheet``'s widths) lays it out identically.
     public func appendOpenTable(to out: inout [UInt8]) {
         out.append("<table class=\"rs-table\" id=\"rs-table\" data-table=\"")
         HTMLEscaping.appendEscaped(spec.name, to: &out)
@@ -16,18 +16,14 @@ extension TableRenderer {
         appendColumnsAndHeader(to: &out)
     }
 
-    /// `<colgroup>` (classes and validated widths) and `<thead>` (escaped titles), followed by a newline:
+    /// `<colgroup>` (classes; the widths are ``TableStyleSheet``'s) and `<thead>` (escaped titles), followed by a newline:
     /// shared by the plain table and the shell, so both lay out identically.
     func appendColumnsAndHeader(to out: inout [UInt8]) {
         out.append("<colgroup>")
         for column in spec.columns {
             out.append("<col class=\"rs-col-")
             out.append(contentsOf: column.format.rawValue.utf8)
-            if let width = column.validatedWidth {
-                out.append("\" style=\"width:")
-                HTMLEscaping.appendEscaped(width, to: &out)
-            }
-            out.append("\">")
+            out.append("\">")   // its width: ``TableStyleSheet`` (no inline style under the CSP)
         }
         out.append("</colgroup>\n<thead><tr>")
         for column in spec.columns {

@@ -4,7 +4,7 @@ extension TableRenderer {
     /// The whole table as the page's first paint (the DOM contract the page script and CSS rely on):
     /// ```html
     /// <table class="rs-table" id="rs-table" data-table="NAME" data-stream="URL" data-batch-size="N" aria-busy="true">
-    /// <colgroup><col class="rs-col-FORMAT" style="width:WIDTH">...</colgroup>
+    /// <colgroup><col class="rs-col-FORMAT">...</colgroup>
     /// <thead><tr><th scope="col" class="rs-c rs-FORMAT">TITLE</th>...</tr></thead>
     /// <tbody id="rs-rows"></tbody>
     /// <tbody id="rs-pending">SKELETON ROWS x skeletonCount</tbody>
@@ -13,7 +13,8 @@ extension TableRenderer {
     /// <template id="rs-skeleton-row">ONE SKELETON ROW</template>
     /// ```
     /// A grid table (``TableSpec/grid``) has class `rs-table rs-grid` and `data-layout="grid"`, and card rows.
-    /// `style` appears only for valid widths; all attribute values and titles are escaped. A sectioned table also
+    /// No `style` attribute (the page's CSP refuses them): column widths and a grid's card size are in
+    /// ``TableStyleSheet``. All attribute values and titles are escaped. A sectioned table also
     /// has `data-sections="none|count|sum"` and `data-section-label` on the table, a section header skeleton
     /// first in `#rs-pending`, and `<template id="rs-skeleton-section">` holding it.
     public func renderShell(streamURL: String, batchSize: Int, skeletonCount: Int) -> [UInt8] {
@@ -27,11 +28,6 @@ extension TableRenderer {
         out.appendDecimal(batchSize)
         out.append("\"")
         out.append(contentsOf: sectionShellAttributes())
-        if spec.grid != nil {   // the card height follows the number of fields
-            out.append(" style=\"--rs-card-fields:")
-            out.appendDecimal(spec.columns.count)
-            out.append("\"")
-        }
         out.append(" aria-busy=\"true\">\n")
         appendColumnsAndHeader(to: &out)
         out.append("<tbody id=\"rs-rows\"></tbody>\n<tbody id=\"rs-pending\">")

@@ -77,15 +77,18 @@ class PageProbe:
 
 @pytest.fixture
 def open_page(browser):
-    """open_page(url, **context options) -> PageProbe. At the end: no console errors, no page errors."""
+    """open_page(url, **context options) -> PageProbe (`init_scripts`: more scripts run before the page's). At the
+    end: no console errors, no page errors."""
     probes = []
 
-    def make(url, allowed_console=(), wait_for_rows=True, init_config=None, **options):
+    def make(url, allowed_console=(), wait_for_rows=True, init_config=None, init_scripts=(), **options):
         context = browser.new_context(viewport={"width": 1280, "height": 800}, **options)
         context.set_default_timeout(TIMEOUT_MS)          # Playwright's own waits: the suite's one bound
         context.add_init_script(INSTRUMENT)
         if init_config:
             context.add_init_script("window.RowstreamConfig = %s;" % init_config)
+        for script in init_scripts:
+            context.add_init_script(script)
         probe = PageProbe(context, allowed_console)
         probes.append(probe)
         probe.page.goto(url, wait_until="domcontentloaded")

@@ -26,7 +26,7 @@ def test_first_bytes_hold_the_skeleton_before_any_row(slow):
                 break
             rest += chunk
     assert rest.count(b"<tr data-key=") == 30
-    assert b"<style>#rs-wait-0{display:none}</style>" in rest
+    assert b"<style" not in first + rest and b"style=" not in first + rest   # the CSP refuses inline style
     assert b'id="rs-next" rel="next"' in rest and rest.rstrip().endswith(b"</html>")
 
 

@@ -75,6 +75,9 @@ public final class RowstreamServer: Sendable {
         registry: MetricsRegistry, listen: Bool
     ) throws -> RowstreamServer {
         try validate(bindings)
+        for source in configuration.frameAncestors where !SecurityHeaders.isValidFrameAncestor(source) {
+            throw RowstreamError("frame-ancestors: '\(source)' is not a CSP source ('none', 'self', a scheme or a host)")
+        }
         let bindings = bindings.map { $0.sealing(with: configuration.sealingKeys) }
         let tables = Dictionary(uniqueKeysWithValues: bindings.map { ($0.name, $0) })
         let resolved = try DashboardPage.resolve(pages, tables: tables)
@@ -114,7 +117,11 @@ public final class RowstreamServer: Sendable {
         if let loops = configuration.eventLoopCount { serverConfiguration.eventLoopCount = loops }
         if let cap = configuration.maxConnections { serverConfiguration.maxConnections = cap }
         serverConfiguration.maxConnectionsPerAddress = configuration.maxConnectionsPerAddress
-        let responder = LoggedResponder(inner: routes.router(), logger: configuration.logger)
+        let remoteImages = bindings.contains { $0.renderer.spec.grid?.imageField != nil }
+        let responder = GuardedResponder(
+            inner: LoggedResponder(inner: routes.router(), logger: configuration.logger),
+            rule: SameOriginRule(allowedOrigins: configuration.allowedOrigins),
+            headers: SecurityHeaders(frameAncestors: configuration.frameAncestors, remoteImages: remoteImages))
         var server: HTTPServer?
         var port = 0
         if listen {

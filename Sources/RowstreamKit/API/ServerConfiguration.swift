@@ -61,6 +61,13 @@ public struct ServerConfiguration: Sendable {
     /// for every instance, each head published once. nil: this instance refreshes its live tables alone. The
     /// dashboard sets it from `--redis` (`RedisLiveCluster`).
     package var liveCluster: (any LiveCluster)?
+    /// Who may frame the pages: the CSP's `frame-ancestors` sources, e.g. `["'self'"]` or
+    /// `["https://intranet.example"]` (docs/SECURITY.md, "Response headers"). Empty or `["'none'"]` (the default):
+    /// no site, not even this one. Sources holding anything but a keyword, scheme or host are refused at start.
+    public var frameAncestors: [String] = ["'none'"]
+    /// Origins (`https://embed.example`) whose pages may POST to this server (`next`, `reload`, `refresh`) as if they
+    /// were its own (docs/SECURITY.md, "Forged requests"). Empty by default: only the server's own pages.
+    public var allowedOrigins: [String] = []
 
     /// The defaults above.
     public init() {}

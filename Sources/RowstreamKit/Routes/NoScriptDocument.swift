@@ -5,8 +5,9 @@ import Tables
 /// `GET /tables/{name}/html?after=TOKEN`: the table for browsers without JavaScript (docs/BROWSER.md).
 ///
 /// One streamed HTML document per page of `batchesPerPage` batches. Its first bytes hold the table's header
-/// and a batch of skeleton rows; each batch is written the moment the upstream answers, followed by a tiny
-/// `<style>` that hides the skeleton it replaces (no script needed); the document ends with a plain link to
+/// and a batch of skeleton rows; each batch is written the moment the upstream answers, after the skeleton it
+/// replaces, which app.css then hides (`tbody.rs-wait:not(:last-of-type)`: no script, and no inline style, which the
+/// CSP refuses; docs/SECURITY.md); the document ends with a plain link to
 /// the next page (`?after=` the resume token after the last row) or with the end of the list. The body is
 /// close-delimited (the server's streaming bodies are), which browsers render as it arrives, like chunks.
 ///
@@ -55,7 +56,7 @@ struct NoScriptDocument: Sendable {
             guard !Task.isCancelled else { return }
             var out = Array("<tbody>".utf8)
             table.renderer.appendRows(page.rows, startIndex: position.offset, to: &out)
-            out += Array("</tbody>\n<style>#rs-wait-\(batch){display:none}</style>\n".utf8)
+            out += Array("</tbody>\n".utf8)
             let offset = position.offset + page.rows.count
             var next = ResumeToken.Position.end
             if case .cursor(let sealed)? = page.next { next = .after(cursor: sealed) }
@@ -79,6 +80,7 @@ struct NoScriptDocument: Sendable {
         <title>\(title) · Rowstream</title>
         <link rel="icon" href="/favicon.svg" type="image/svg+xml">
         <link rel="stylesheet" href="/app.css">
+        <link rel="stylesheet" href="\(TableStyleSheet.path)">
         </head>
         <body class="rs-plain">
         <header class="rs-bar"><div class="rs-heading"><h1 class="rs-title">\(title)</h1></div></header>
@@ -91,7 +93,7 @@ struct NoScriptDocument: Sendable {
     }
 
     private func skeleton(_ batch: Int) -> [UInt8] {
-        Array("<tbody id=\"rs-wait-\(batch)\" class=\"rs-pending\">".utf8)
+        Array("<tbody id=\"rs-wait-\(batch)\" class=\"rs-pending rs-wait\">".utf8)
             + table.renderer.skeletonRows(count: table.batchSize) + Array("</tbody>\n".utf8)
     }
 

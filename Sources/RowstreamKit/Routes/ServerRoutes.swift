@@ -59,6 +59,7 @@ struct ServerRoutes {
         router.get("/tables/{name}/rows") { request, parameters throws(HTTPError) in
             try BatchRefetchRoute(table: try table(parameters["name"])).respond(to: request)
         }
+        addStyleRoute(to: &router)
         router.get("/healthz") { _, _ in .now(.text("ok\n")) }
         router.get("/metrics") { _, _ in
             var response = HTTPResponse.text(metrics.registry.render())

@@ -1,0 +1,52 @@
+import HTTPServer
+
+/// The headers every response of a ``RowstreamServer`` carries (docs/SECURITY.md, "Response headers"):
+/// `Content-Security-Policy` (no inline script or style, nothing loaded from elsewhere but card images, no
+/// framing unless configured), `Referrer-Policy: same-origin`. (`X-Content-Type-Options: nosniff` is the HTTP
+/// server's own, on every response.) Thread-safe: an immutable value.
+struct SecurityHeaders: Sendable {
+    /// The policy's text.
+    let contentSecurityPolicy: String
+
+    /// - Parameters:
+    ///   - frameAncestors: the sources that may frame the pages (`'none'`, `'self'`, `https://intranet.example`).
+    ///   - remoteImages: some table shows cards with upstream images (any http(s) URL of its data).
+    init(frameAncestors: [String], remoteImages: Bool) {
+        let ancestors = frameAncestors.isEmpty ? ["'none'"] : frameAncestors
+        contentSecurityPolicy = [
+            "default-src 'self'", "script-src 'self'", "style-src 'self'",
+            "img-src 'self' data:" + (remoteImages ? " https: http:" : ""),
+            "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'",
+            "frame-ancestors " + ancestors.joined(separator: " "),
+        ].joined(separator: "; ")
+    }
+
+    /// `response` with the headers (replacing any it had).
+    func applied(to response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        response.headers.replaceOrAdd(name: FieldName.contentSecurityPolicy, value: contentSecurityPolicy)
+        response.headers.replaceOrAdd(name: FieldName.referrerPolicy, value: "same-origin")
+        return response
+    }
+
+    /// Whether `source` may stand in `frame-ancestors`: a keyword (`'none'`, `'self'`), a scheme (`https:`) or a
+    /// host source (`https://*.example.com:8443`), nothing that could end the directive or the header.
+    static func isValidFrameAncestor(_ source: String) -> Bool {
+        if source == "'none'" || source == "'self'" { return true }
+        return !source.isEmpty && source.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"): true
+            case UInt8(ascii: ":"), UInt8(ascii: "/"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "*"),
+                 UInt8(ascii: "["), UInt8(ascii: "]"): true
+            default: false
+            }
+        }
+    }
+
+    /// The response header names written here.
+    enum FieldName {
+        static let contentSecurityPolicy = "Content-Security-Policy"
+        static let referrerPolicy = "Referrer-Policy"
+    }
+}
