@@ -53,16 +53,17 @@ final class DashboardPageStream: Sendable {
 
     private func hasChoice(_ table: String) -> Bool { state.withLock { $0.queries[table] != nil } }
 
-    /// Writes `table`'s `event`, tagged, with the page's whole position as its id if it moves the table.
-    func send(_ event: SSEEvent, table: String) {
-        var event = event
-        event.event = table + ":" + (event.event ?? "message")
+    /// Writes `table`'s `event`, tagged, with the page's whole position as its id if it moves the table: a new
+    /// head before the event's data lines as they were framed.
+    func send(_ event: FramedSSEEvent, table: String) {
+        let type = table + ":" + (event.event ?? "message")
         state.withLock { state in
-            if let id = event.id {
-                state.resumes[table] = id
-                event.id = Self.token(page: page, state).encoded()
+            var id: String? = nil
+            if let own = event.id {
+                state.resumes[table] = own
+                id = Self.token(page: page, state).encoded()
             }
-            writer.write(event.encoded())
+            writer.write(event.retagged(event: type, id: id))
         }
     }
 

@@ -11,10 +11,10 @@ enum EventChannel: Sendable {
     /// Table `table`'s part of a page's stream.
     case page(DashboardPageStream, table: String)
 
-    /// Writes one event of this table.
-    func send(_ event: SSEEvent) {
+    /// Writes one event of this table: on its own stream the bytes as they were framed, on a page's stream tagged.
+    func send(_ event: FramedSSEEvent) {
         switch self {
-        case .direct(let writer): writer.write(event.encoded())
+        case .direct(let writer): writer.write(event.bytes)
         case .page(let stream, let table): stream.send(event, table: table)
         }
     }

@@ -15,7 +15,7 @@ final class ViewerSession: Sendable {
     let id: SessionID
     let table: TableBinding
     private let dataSource: BatchesDataSource<Row, TablePosition>
-    /// The sort and filter choice it loads with.
+    /// The sort and filter choice it loads with (the data source holds its loader).
     private let choice: QueryChoice
     /// On a page's stream: told of a new choice before the table starts over (nil: a table's own stream, whose
     /// choice is in its URL and never changes).
@@ -77,13 +77,13 @@ final class ViewerSession: Sendable {
         if let resume, case .after(let cursor) = resume.position {
             start = (.cursor(cursor), resume.offset)
         }
-        let choice = QueryChoice(table: table, query: query)
+        let choice = QueryChoice(query: query)
         let batchesSent = metrics.batchesSent
         let dataSource = BatchesDataSource<Row, TablePosition>(
             initialToken: .first,
             start: start,
             loadTimeout: batchTimeout,
-            loader: { position in try await choice.load(position) },
+            loader: table.makeLoader(.viewer(query: query)),
             onEvent: { event in
                 // The head as sent, before it is sent: a refresh that follows diffs against it (the table as
                 // configured only).
@@ -130,7 +130,7 @@ final class ViewerSession: Sendable {
     func reload(choosing query: QueryChoice.Query) {
         choice.choose(query)
         onChoice?(query)
-        dataSource.reload()
+        dataSource.reload(with: table.makeLoader(.viewer(query: query)))
     }
 }
 

@@ -84,12 +84,6 @@ public struct PageSource: Sendable {
         return page
     }
 
-    /// One page straight from the upstream (no cache).
-    func fetchUncached(cursor: String?) async throws(UpstreamError) -> UpstreamPage {
-        let response = try await send(try request(cursor: cursor))
-        return try parse(response, cursor: cursor)
-    }
-
     /// The request for the page after `cursor` (nil = first page).
     func request(cursor: String?) throws(UpstreamError) -> UpstreamRequest {
         var parameters = template.query
