@@ -37,7 +37,18 @@ final class DashboardPageStream: Sendable {
     }
 
     /// The channel of `table`'s session on this stream.
-    func channel(for table: TableBinding) -> EventChannel { .page(self, table: table.name) }
+    func channel(for table: TableBinding) -> any EventChannel { TableChannel(stream: self, table: table.name) }
+
+    /// One table's part of the stream: its session's events, tagged (``send(_:table:)``). Thread-safe: immutable.
+    struct TableChannel: EventChannel {
+        let stream: DashboardPageStream
+        let table: String
+
+        func send(_ event: FramedSSEEvent) { stream.send(event, table: table) }
+        func finish() { stream.finishTable(table) }
+        func onClose(_ callback: @escaping @Sendable () -> Void) { stream.writer.onClose(callback) }
+        func subscribe(_ feed: LiveFeed) { stream.subscribe(feed, table: table) }
+    }
 
     /// Sends `table`'s live changes on this stream (tagged by the feed) until the connection ends.
     func subscribe(_ feed: LiveFeed, table: String) {

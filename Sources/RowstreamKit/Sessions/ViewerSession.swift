@@ -30,7 +30,7 @@ final class ViewerSession: Sendable {
         self.onChoice = onChoice
     }
 
-    /// Starts a viewer on `writer` (a table's own stream), its events as they are: see the `channel` variant.
+    /// Starts a viewer on `writer` (a table's own stream: the writer is its channel): see the `channel` variant.
     /// - Important: call on the writer's event loop, from the response's `open` closure.
     static func open(
         table: TableBinding,
@@ -43,7 +43,7 @@ final class ViewerSession: Sendable {
         feed: LiveFeed? = nil,
         query: [(name: String, value: String)] = []
     ) {
-        open(table: table, channel: .direct(writer), resume: resume, resetFirst: resetFirst, registry: registry,
+        open(table: table, channel: writer, resume: resume, resetFirst: resetFirst, registry: registry,
              metrics: metrics, batchTimeout: batchTimeout, feed: feed, query: query, onChoice: nil)
     }
 
@@ -53,7 +53,7 @@ final class ViewerSession: Sendable {
     /// - Important: call on the stream's event loop, from the response's `open` closure.
     static func open(
         table: TableBinding,
-        channel: EventChannel,
+        channel: any EventChannel,
         resume: ResumeToken?,
         resetFirst: Bool,
         registry: SessionRegistry,

@@ -1,9 +1,32 @@
 import JSON
 
-/// One upstream page, fetched and read in one flow: the request sent (retried per `retry`, redirects followed
-/// within the origin), the 2xx answer's body parsed, checked (``PageChecks``) and its items taken out. The next
-/// cursor is worked out in PageSource+NextCursor.swift.
+/// One upstream page, fetched and read in one flow: from the cache (shared fetch, prefetch) or the upstream, the
+/// request sent (retried per `retry`, redirects followed within the origin), the 2xx answer's body parsed, checked
+/// (``PageChecks``) and its items taken out. The request is made in PageSource.swift, the next cursor worked out
+/// in PageSource+NextCursor.swift.
 extension PageSource {
+    /// Fetches one page. `cursor` nil = the first page; otherwise a cursor this source returned.
+    ///
+    /// A non-2xx answer (after retries) throws ``UpstreamError/httpStatus(_:)``; a body that is not JSON, fails
+    /// the checks, or has no items throws ``UpstreamError/invalidPage(_:)``; a redirect to another origin, or a
+    /// `cursor` that is a next link to another origin, throws ``UpstreamError/offOrigin`` (nothing is sent to it).
+    /// A page whose own next link leads to another origin is returned with its items and that link as its next
+    /// cursor: the fetch of that cursor fails, so its items are shown and the following batch fails. An empty
+    /// page that still carries a next cursor is not the end. A next cursor equal to the one just sent throws `.invalidPage`, since following it would loop.
+    public func fetchPage(cursor: String?) async throws(UpstreamError) -> UpstreamPage {
+        guard let cache else { return try await fetchUncached(cursor: cursor) }
+        let page = try await cache.page(for: cursor, load: uncachedLoad(cursor)).get()
+        if cache.prefetch, let next = page.nextCursor { cache.prefetch(next, load: uncachedLoad(next)) }
+        return page
+    }
+
+    /// The cache's fetch of `cursor`'s page: ``fetchUncached(cursor:)`` as a result.
+    private func uncachedLoad(_ cursor: String?) -> PageCache.Load {
+        { () async -> Result<UpstreamPage, UpstreamError> in
+            do throws(UpstreamError) { return .success(try await fetchUncached(cursor: cursor)) } catch { return .failure(error) }
+        }
+    }
+
     /// One page straight from the upstream (no cache).
     func fetchUncached(cursor: String?) async throws(UpstreamError) -> UpstreamPage {
         let response = try await send(try request(cursor: cursor))
