@@ -4,11 +4,13 @@ import Synchronization
 /// table as configured). Only the query: the session's data source holds the loader for it, and a reload with
 /// another choice hands the data source a new loader (`BatchesDataSource.reload(with:)`), so no row passes here.
 ///
-/// Thread-safe: one `Mutex`.
+/// Thread-safe: two `Mutex`es. `current` guards the query; `choosing` lets one choice at a time switch the query and
+/// run its reload, so the query read here is always the one whose loader the data source got last.
 final class QueryChoice: Sendable {
     typealias Query = LoaderUse.Query
 
     private let current: Mutex<Query>
+    private let choosing = Mutex(())
 
     init(query: Query) {
         current = Mutex(query)
@@ -16,8 +18,12 @@ final class QueryChoice: Sendable {
 
     var query: Query { current.withLock { $0 } }
 
-    /// Switches to `query`.
-    func choose(_ query: Query) {
-        current.withLock { $0 = query }
+    /// Switches to `query`, then runs `reload` with it, before any other choice switches. `reload` may deliver
+    /// events that read ``query`` (another lock), but must not choose again.
+    func choose(_ query: Query, reload: (Query) -> Void) {
+        choosing.withLock { _ in
+            current.withLock { $0 = query }
+            reload(query)
+        }
     }
 }

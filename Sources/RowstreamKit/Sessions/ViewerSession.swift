@@ -128,9 +128,11 @@ final class ViewerSession: Sendable {
     /// Starts over with another sort and filter choice (a page's table): the page's stream learns it first, so
     /// the `reset` that follows carries it in its resume token. Thread-safe.
     func reload(choosing query: QueryChoice.Query) {
-        choice.choose(query)
-        onChoice?(query)
-        dataSource.reload(with: table.makeLoader(.viewer(query: query)))
+        let loader = table.makeLoader(.viewer(query: query))
+        choice.choose(query) { query in
+            onChoice?(query)
+            dataSource.reload(with: loader)
+        }
     }
 }
 
