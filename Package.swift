@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "Redis", dependencies: ["HTTPServer", "CSystem"], swiftSettings: strict),
         // Tokens and sealing: one base64url, one sealing type (AES-256-SIV), shared by Upstream and RowstreamKit.
         .target(name: "Sealing", dependencies: ["CCrypto"], swiftSettings: strict),
-        .target(name: "Upstream", dependencies: ["CCurl", "Sealing", "JSON"], swiftSettings: strict),
+        .target(name: "Upstream", dependencies: ["CCurl", "Sealing", "JSON", "Batches"], swiftSettings: strict),
 
         // Wiring: the public library (bindings, server, routes, sessions), then the config/demo dashboard on it.
         .target(

@@ -11,10 +11,9 @@ extension BatchesDataSource {
         }
     }
 
-    /// Runs the loader for `request` in a task, arms its timeout, and records both as the flight.
+    /// Runs `loader` for `request` in a task, arms its timeout, and records both as the flight.
     /// Called outside the lock.
-    func start(_ request: Machine.LoadRequest) {
-        let loader = self.loader
+    func start(_ request: Machine.LoadRequest, with loader: @escaping Loader) {
         let task = Task { [weak self] in
             let outcome: Result<LoadResult<Item, Token>, any Error>
             do {

@@ -1,7 +1,8 @@
 extension BatchesDataSource {
     /// What to do outside the lock after one transition.
     struct Effects {
-        var start: Machine.LoadRequest?
+        /// A load to start, with the loader current when it was decided.
+        var start: (request: Machine.LoadRequest, loader: Loader)?
         var cancel: Flight?
         var drain = false
     }
@@ -11,14 +12,17 @@ extension BatchesDataSource {
     /// - Parameter items: the batch, when the transition is a load's success.
     /// - Parameter isOutcome: the transition is a load's outcome; if the machine ignores it (stale), count
     ///   it in ``Locked/discardedOutcomes``.
-    func transition(items: [Item] = [], isOutcome: Bool = false, _ change: (inout Machine) -> Machine.Action) {
+    /// - Parameter loader: replaces the loader before the transition (a reload with another choice).
+    func transition(items: [Item] = [], isOutcome: Bool = false, loader: Loader? = nil,
+                    _ change: (inout Machine) -> Machine.Action) {
         let effects = state.withLock { locked -> Effects in
+            if let loader { locked.loader = loader }
             let action = change(&locked.machine)
             if isOutcome, case .none = action { locked.discardedOutcomes += 1 }
             return Self.apply(action, items: items, to: &locked)
         }
         effects.cancel?.cancel()
-        if let request = effects.start { start(request) }
+        if let (request, loader) = effects.start { start(request, with: loader) }
         if effects.drain { drain() }
     }
 
@@ -30,11 +34,11 @@ extension BatchesDataSource {
             return effects
         case .startLoad(let request):
             locked.outbox.append(.loading(offset: request.offset))
-            effects.start = request
+            effects.start = (request, locked.loader)
         case .reset(_, let request):
             locked.outbox.append(.reset)
             locked.outbox.append(.loading(offset: request.offset))
-            effects.start = request
+            effects.start = (request, locked.loader)
         case .deliver(let offset, let next, let completedTotal):
             locked.outbox.append(.batch(items: items, offset: offset, next: next))
             if let completedTotal { locked.outbox.append(.completed(total: completedTotal)) }

@@ -26,7 +26,6 @@ public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable
     typealias Machine = BatchesStateMachine<Token>
     typealias Event = BatchesEvent<Item, Token>
 
-    let loader: Loader
     let onEvent: @Sendable (Event) -> Void
     let clock: any BatchesClock
     let loadTimeout: Duration
@@ -35,6 +34,8 @@ public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable
     /// Everything mutable, guarded by ``state``.
     struct Locked: Sendable {
         var machine: Machine
+        /// Loads every batch from now on; ``reload(with:)`` swaps it. Read when a load is decided.
+        var loader: Loader
         /// Events decided but not yet delivered, oldest first.
         var outbox: [Event] = []
         /// Someone is delivering the outbox; others only append.
@@ -54,11 +55,10 @@ public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable
         clock: any BatchesClock = SystemBatchesClock(), loader: @escaping Loader,
         onEvent: @escaping @Sendable (BatchesEvent<Item, Token>) -> Void
     ) {
-        self.loader = loader
         self.onEvent = onEvent
         self.clock = clock
         self.loadTimeout = loadTimeout
-        self.state = Mutex(Locked(machine: Machine(initialToken: initialToken, start: start)))
+        self.state = Mutex(Locked(machine: Machine(initialToken: initialToken, start: start), loader: loader))
     }
 
     deinit {
@@ -74,6 +74,12 @@ public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable
     /// Emits `.reset`, cancels and discards the load in flight, and loads `initialToken` at offset 0.
     public func reload() {
         transition { $0.reload() }
+    }
+
+    /// ``reload()`` with another loader: the reload's load and every later one use `loader` (a viewer's new sort
+    /// or filter choice). The load in flight, if any, is cancelled and discarded as in ``reload()``.
+    public func reload(with loader: @escaping Loader) {
+        transition(loader: loader) { $0.reload() }
     }
 
     /// The viewer is gone: cancels the load in flight, drops undelivered events, emits nothing more.

@@ -19,17 +19,11 @@ enum UpstreamTable {
         let redact = redacting(secrets)
         // The batches' token is the walk's position: the next cursor and the dedup window, sealed into every resume
         // token, so a reconnect (to any instance) drops the same repeats as the walk it continues.
+        // The walk is the loader (one walker per use): its items go straight to the table's row pipeline.
         typealias Loader = BatchSource<JSONValue, WalkPosition?>.Loader
         let walk: @Sendable (PageSource) -> Loader = { [keyField = spec.keyField] source in
-            let walker = PageWalker(keyPath: keyField, maxEmptyPages: maxEmptyPages)
-            return { position in
-                let batch: (page: UpstreamPage, next: WalkPosition?)
-                do throws(UpstreamError) {
-                    batch = try await walker.nextBatch(from: source, at: position)
-                } catch {
-                    throw failure(error, table: name, redact: redact)
-                }
-                return batch.next.map { .items(batch.page.items, next: $0) } ?? .completed(batch.page.items)
+            PageWalker(keyPath: keyField, maxEmptyPages: maxEmptyPages).loader(over: source) { error in
+                failure(error, table: name, redact: redact)
             }
         }
         // Live refreshes read the head past the cache (a cached head would hide the changes).

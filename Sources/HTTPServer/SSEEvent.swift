@@ -1,6 +1,8 @@
 /// One Server-Sent Event, framed per the WHATWG HTML "server-sent events" event-stream format.
 ///
-/// - `data` is split on `\r\n`, `\r` and `\n`; each line becomes its own `data:` line, so any text round-trips.
+/// - `data` is split on `\r\n`, `\r` and `\n`; each line becomes its own `data:` line, so any text round-trips:
+///   the data is written after `data: `, each line break as ``dataLineBreak``, then LF. A writer that produces the
+///   data itself (rendered rows) frames it the same way as it writes, into a ``FramedSSEEvent``.
 /// - `event` and `id` cannot hold line breaks: CR, LF (and NUL, which makes browsers ignore an `id`) are
 ///   **stripped**. An empty `event` is omitted (the browser's default type is `message`).
 /// - `retry` is written only when non-negative.
@@ -42,14 +44,39 @@ public struct SSEEvent: Sendable, Hashable {
 
     /// Appends the wire bytes of this event to `buffer`.
     public func encode(into buffer: inout [UInt8]) {
+        Self.appendHead(event: event, id: id, retry: retry, into: &buffer)
+        Self.appendFramed(dataBytes, into: &buffer)
+        Self.appendEnd(into: &buffer)
+    }
+
+    /// A line break inside an event's data as it goes on the wire: the `data:` line ends and the next begins.
+    public static let dataLineBreak: StaticString = "\ndata: "
+
+    /// Appends the fields before the data (`event:`, `id:`, `retry:`) and the first `data: `.
+    static func appendHead(event: String?, id: String?, retry: Int?, into buffer: inout [UInt8]) {
         if let event {
-            let clean = Self.singleLine(event)
-            if !clean.isEmpty { Self.field("event", clean, into: &buffer) }
+            let clean = singleLine(event)
+            if !clean.isEmpty { field("event", clean, into: &buffer) }
         }
-        if let id { Self.field("id", Self.singleLine(id), into: &buffer) }
-        if let retry, retry >= 0 { Self.field("retry", Array(String(retry).utf8), into: &buffer) }
-        Self.encodeData(dataBytes, into: &buffer)
-        buffer.append(Self.lf)
+        if let id { field("id", singleLine(id), into: &buffer) }
+        if let retry, retry >= 0 { field("retry", Array(String(retry).utf8), into: &buffer) }
+        buffer.append(contentsOf: "data: ".utf8)
+    }
+
+    /// Ends the last `data:` line and the event (a blank line).
+    static func appendEnd(into buffer: inout [UInt8]) {
+        buffer.append(lf)
+        buffer.append(lf)
+    }
+
+    /// Appends `data`, each line break (CRLF, CR, LF) as ``dataLineBreak``.
+    static func appendFramed(_ data: [UInt8], into buffer: inout [UInt8]) {
+        var first = true
+        forEachLine(of: data) { line in
+            if !first { buffer.append(contentsOf: UnsafeBufferPointer(start: dataLineBreak.utf8Start, count: dataLineBreak.utf8CodeUnitCount)) }
+            first = false
+            buffer.append(contentsOf: line)
+        }
     }
 
     /// An SSE comment (`: text`), e.g. a heartbeat; line breaks become separate comment lines.
@@ -76,14 +103,6 @@ public struct SSEEvent: Sendable, Hashable {
 
     private static func singleLine(_ text: String) -> [UInt8] {
         text.utf8.filter { $0 != cr && $0 != lf && $0 != 0 }
-    }
-
-    private static func encodeData(_ data: [UInt8], into buffer: inout [UInt8]) {
-        forEachLine(of: data) { line in
-            buffer.append(contentsOf: "data: ".utf8)
-            buffer.append(contentsOf: line)
-            buffer.append(lf)
-        }
     }
 
     /// Calls `body` for each line of `bytes`, splitting on CRLF, CR and LF; always at least one line.

@@ -68,6 +68,9 @@ public final class StreamWriter: Sendable {
     /// Encodes and queues one event.
     public func send(_ event: SSEEvent) { write(event.encoded()) }
 
+    /// Queues one event as it was framed.
+    public func send(_ event: FramedSSEEvent) { write(event.bytes) }
+
     /// Flushes what is queued, then ends the stream and closes the connection. Idempotent.
     public func finish() {
         let first = state.withLock { state -> Bool in

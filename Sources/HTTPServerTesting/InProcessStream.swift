@@ -116,9 +116,11 @@ public final class InProcessStream: Sendable {
         let deadline = ContinuousClock.now + timeout
         while true {
             let all = box.state.withLock { state -> [UInt8]? in
+                // Output so far moves to `partial`, so the wait below sleeps until more comes (not a busy loop).
+                while !state.chunks.isEmpty { state.partial += state.chunks.removeFirst() }
                 guard state.finished else { return nil }
-                defer { state.partial = []; state.chunks = [] }
-                return state.partial + state.chunks.joined()
+                defer { state.partial = [] }
+                return state.partial
             }
             if let all { return all }
             try await waitForOutput(until: deadline, timeout: timeout)

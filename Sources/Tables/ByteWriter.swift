@@ -8,10 +8,14 @@ struct ByteWriter: ~Copyable {
     private var capacity: Int
     /// Bytes written.
     private(set) var count = 0
+    /// What escaped text's line breaks are written as (``HTMLEscaping``): LF, or `\ndata: ` when the bytes are an
+    /// SSE event's data framed as they are written.
+    let lineBreak: StaticString
 
-    /// An empty writer with room for `capacity` bytes before it grows.
-    init(capacity: Int) {
+    /// An empty writer with room for `capacity` bytes before it grows, writing line breaks as `lineBreak`.
+    init(capacity: Int, lineBreak: StaticString = "\n") {
         self.capacity = max(capacity, 256)
+        self.lineBreak = lineBreak
         base = .allocate(capacity: self.capacity)
     }
 

@@ -6,7 +6,9 @@
 ///   in an attribute into U+FFFD and drops it from table text; the others are control-character parse errors,
 ///   and a numeric reference would not help: `&#0;` is U+FFFD and `&#x80;`-`&#x9F;` are read as windows-1252).
 /// - CR is normalised as the tokenizer does it: CR LF becomes LF, a lone CR becomes LF.
-/// - Tab, LF and FF pass; everything else (non-ASCII included) is copied in runs (a string with nothing to
+/// - LF is written as the writer's `lineBreak` (LF itself unless the caller frames the output as it is written:
+///   an SSE event's data writes `\ndata: `, so rendered rows need no second pass to split their lines).
+/// - Tab and FF pass; everything else (non-ASCII included) is copied in runs (a string with nothing to
 ///   escape is one copy).
 ///
 /// The output is safe in element content and in double- or single-quoted attributes, and holds no byte a parser
@@ -42,9 +44,10 @@ public enum HTMLEscaping {
     }
 
     /// The ASCII bytes that need work, as bits of one word (all below 64): `"` 0x22, `&` 0x26, `'` 0x27, `<` 0x3C,
-    /// `>` 0x3E, and the C0 controls except tab 0x09, LF 0x0A and FF 0x0C (CR 0x0D included: it is normalised).
+    /// `>` 0x3E, and the C0 controls except tab 0x09 and FF 0x0C (CR 0x0D is normalised, LF 0x0A written as the
+    /// writer's line break).
     private static let specialMask: UInt64 = (1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E)
-        | ((1 << 0x20) - 1) & ~(1 << 0x09 | 1 << 0x0A | 1 << 0x0C)
+        | ((1 << 0x20) - 1) & ~(1 << 0x09 | 1 << 0x0C)
 
     /// The lead byte of U+0080-00BF in UTF-8: the C1 controls are `C2 80`-`C2 9F`.
     private static let c1Lead: UInt8 = 0xC2
@@ -77,8 +80,10 @@ public enum HTMLEscaping {
             writer.append(UnsafeBufferPointer(start: start + runStart, count: i &- runStart))
             switch byte {
             case 0x0D:
-                // CR LF -> LF (the LF is copied with the next run); lone CR -> LF.
-                if !(i &+ 1 < count && start[i &+ 1] == 0x0A) { writer.append(0x0A) }
+                // CR LF -> one line break (written for the LF next); lone CR -> a line break.
+                if !(i &+ 1 < count && start[i &+ 1] == 0x0A) { writer.append(writer.lineBreak) }
+            case 0x0A:
+                writer.append(writer.lineBreak)
             case UInt8(ascii: "&"): writer.append("&amp;")
             case UInt8(ascii: "<"): writer.append("&lt;")
             case UInt8(ascii: ">"): writer.append("&gt;")

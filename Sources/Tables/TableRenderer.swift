@@ -50,16 +50,18 @@ public struct TableRenderer: Sendable {
     /// A sectioned table (``TableSpec/sections``) also writes `data-section` (and `data-value` for a sum footer)
     /// on each row, and a section header row first and before each row whose section differs from the row
     /// before it (see ``sectionHeader(_:)``).
-    public func appendRows(_ rows: [Row], startIndex: Int, to buffer: inout [UInt8]) {
-        var writer = ByteWriter(capacity: estimatedBytes(rows: rows.count))
+    /// Line breaks (only cell text holds any) are written as `lineBreak`: `SSEEvent.dataLineBreak` frames the rows
+    /// as an SSE event's `data:` lines while they are written.
+    public func appendRows(_ rows: [Row], startIndex: Int, to buffer: inout [UInt8], lineBreak: StaticString = "\n") {
+        var writer = ByteWriter(capacity: estimatedBytes(rows: rows.count), lineBreak: lineBreak)
         appendRows(rows, startIndex: startIndex, to: &writer)
         writer.copy(to: &buffer)
     }
 
     /// One `<tr>` for `row` at `index`, without any section header row. A nil `index` (live updates,
-    /// docs/PROTOCOL.md) writes no `data-index`, and a missing key as `0`.
-    public func appendRow(_ row: Row, index: Int?, to buffer: inout [UInt8]) {
-        var writer = ByteWriter(capacity: estimatedBytes(rows: 1))
+    /// docs/PROTOCOL.md) writes no `data-index`, and a missing key as `0`. Line breaks as in ``appendRows``.
+    public func appendRow(_ row: Row, index: Int?, to buffer: inout [UInt8], lineBreak: StaticString = "\n") {
+        var writer = ByteWriter(capacity: estimatedBytes(rows: 1), lineBreak: lineBreak)
         appendRow(row, index: index, to: &writer)
         writer.copy(to: &buffer)
     }

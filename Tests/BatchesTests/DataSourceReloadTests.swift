@@ -30,6 +30,32 @@ import Testing
         ])
     }
 
+    @Test func reloadWithAnotherLoaderLoadsEveryLaterBatchWithIt() async throws {
+        // A viewer's new sort choice: the reload's batch and the ones after it come from the new loader; the old
+        // loader's batch in flight is discarded.
+        let h = Harness()
+        let chosen = FakeLoader<String>()
+        defer { h.loader.finishAll(); chosen.finishAll() }
+        h.source.loadNext()
+        try await h.waitForCalls(1)
+        h.source.reload(with: chosen.loader)
+        try #require(await eventually { chosen.tokens.count == 1 }, "the reload's load")
+        h.loader.resolve(0, .items([0], next: "b"))
+        try await h.waitForDiscarded(1)
+        chosen.resolve(0, .items([10], next: "z"))
+        try await h.waitForEvents(4)
+        h.source.loadNext()
+        try #require(await eventually { chosen.tokens.count == 2 }, "the next load")
+        chosen.resolve(1, .completed([11]))
+        try await h.waitForEvents(7)
+        #expect(h.loader.tokens == ["a"])
+        #expect(chosen.tokens == ["a", "z"])
+        #expect(h.events == [
+            .loading(offset: 0), .reset, .loading(offset: 0), .batch(items: [10], offset: 0, next: "z"),
+            .loading(offset: 1), .batch(items: [11], offset: 1, next: nil), .completed(total: 2),
+        ])
+    }
+
     @Test func reloadCancelsTheTaskOfTheLoadInFlight() async throws {
         // The first load waits at a gate the test never releases before the end (no clock to race): the gate
         // counts whether its task was cancelled while it waited.

@@ -3,7 +3,8 @@ import HTTPServer
 /// libFuzzer target: the SSE encoder (see Scripts/fuzz). The input is split on 0xFF into event name, id and data.
 /// A reference parser written from the WHATWG event-stream rules reads the encoded bytes back; for any input it
 /// must see exactly one event whose data equals the input data (line endings normalised to LF), whose type is
-/// the name with CR, LF and NUL removed (or "message"), and whose id is the id with those removed.
+/// the name with CR, LF and NUL removed (or "message"), and whose id is the id with those removed. Its framed form
+/// (`FramedSSEEvent`) must be the same bytes, and retagged must carry the same data under the new type and id.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzSSEEncoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let parts = UnsafeBufferPointer(start: data, count: size).split(separator: 0xFF, omittingEmptySubsequences: false)
@@ -24,6 +25,14 @@ public func fuzzSSEEncoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(event.type == expectedType, "event type changed")
     precondition(event.id == id.map(clean), "id changed")
     precondition(event.retry == retry, "retry changed")
+
+    // The framed form (rows are written into it as they are rendered) is the same bytes, and a page stream's
+    // retagging keeps the data.
+    let framed = FramedSSEEvent(SSEEvent(event: name, id: id, data: body, retry: retry))
+    precondition(framed.bytes == wire, "the framed event differs from the encoded one")
+    let retagged = ReferenceSSEParser.events(in: framed.retagged(event: "t:x", id: "p"))
+    precondition(retagged.count == 1 && retagged[0].data == expectedData, "retagging changed the data")
+    precondition(retagged[0].type == "t:x" && retagged[0].id == "p", "retagging lost the new head")
     return 0
 }
 

@@ -293,29 +293,25 @@ final class LiveFeed: Sendable {
         rows.compactMap { row in
             guard let text = row.key else { return nil }
             var html: [UInt8] = []
-            table.renderer.appendRow(row, index: nil, to: &html)
+            table.renderer.appendRow(row, index: nil, to: &html, lineBreak: SSEEvent.dataLineBreak)
             return LiveRow(key: text, html: html)
         }
     }
 
-    /// The change events, back to back, encoded once: `remove`, `update`, `insert` (docs/PROTOCOL.md).
+    /// The change events, back to back, encoded once: `remove`, `update`, `insert` (docs/PROTOCOL.md). The rows'
+    /// HTML was rendered with its line breaks framed as `data:` lines (``render(_:)``), so it goes in as it is.
     private func encode(_ diff: LiveDiff, prefix: String = "") -> [UInt8] {
         var bytes: [UInt8] = []
         if !diff.removed.isEmpty {
             let keys: JSONValue = ["keys": .array(diff.removed.map(JSONValue.string))]
             SSEEvent(event: prefix + "remove", data: String(decoding: keys.serialized(), as: UTF8.self)).encode(into: &bytes)
         }
-        if !diff.updated.isEmpty {
-            SSEEvent(event: prefix + "update", dataBytes: Self.fragment(diff.updated)).encode(into: &bytes)
-        }
-        if !diff.inserted.isEmpty {
-            SSEEvent(event: prefix + "insert", dataBytes: Self.fragment(diff.inserted)).encode(into: &bytes)
+        for (type, rows) in [("update", diff.updated), ("insert", diff.inserted)] where !rows.isEmpty {
+            FramedSSEEvent.append(event: prefix + type, to: &bytes) { data in
+                for row in rows { data += row.html }
+            }
         }
         return bytes
-    }
-
-    private static func fragment(_ rows: [LiveRow]) -> [UInt8] {
-        rows.flatMap(\.html)
     }
 }
 

@@ -37,7 +37,18 @@ final class DashboardPageStream: Sendable {
     }
 
     /// The channel of `table`'s session on this stream.
-    func channel(for table: TableBinding) -> EventChannel { .page(self, table: table.name) }
+    func channel(for table: TableBinding) -> any EventChannel { TableChannel(stream: self, table: table.name) }
+
+    /// One table's part of the stream: its session's events, tagged (``send(_:table:)``). Thread-safe: immutable.
+    struct TableChannel: EventChannel {
+        let stream: DashboardPageStream
+        let table: String
+
+        func send(_ event: FramedSSEEvent) { stream.send(event, table: table) }
+        func finish() { stream.finishTable(table) }
+        func onClose(_ callback: @escaping @Sendable () -> Void) { stream.writer.onClose(callback) }
+        func subscribe(_ feed: LiveFeed) { stream.subscribe(feed, table: table) }
+    }
 
     /// Sends `table`'s live changes on this stream (tagged by the feed) until the connection ends.
     func subscribe(_ feed: LiveFeed, table: String) {
@@ -53,16 +64,17 @@ final class DashboardPageStream: Sendable {
 
     private func hasChoice(_ table: String) -> Bool { state.withLock { $0.queries[table] != nil } }
 
-    /// Writes `table`'s `event`, tagged, with the page's whole position as its id if it moves the table.
-    func send(_ event: SSEEvent, table: String) {
-        var event = event
-        event.event = table + ":" + (event.event ?? "message")
+    /// Writes `table`'s `event`, tagged, with the page's whole position as its id if it moves the table: a new
+    /// head before the event's data lines as they were framed.
+    func send(_ event: FramedSSEEvent, table: String) {
+        let type = table + ":" + (event.event ?? "message")
         state.withLock { state in
-            if let id = event.id {
-                state.resumes[table] = id
-                event.id = Self.token(page: page, state).encoded()
+            var id: String? = nil
+            if let own = event.id {
+                state.resumes[table] = own
+                id = Self.token(page: page, state).encoded()
             }
-            writer.write(event.encoded())
+            writer.write(event.retagged(event: type, id: id))
         }
     }
 

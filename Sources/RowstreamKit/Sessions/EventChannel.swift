@@ -1,46 +1,26 @@
 import HTTPServer
 
-/// Where one viewer session's events go: straight to its own stream (`/tables/NAME/stream`, the bytes the v1
-/// protocol documents), or tagged with the table's name into a page's shared stream (``DashboardPageStream``).
+/// Where one viewer session's events go: a table's own stream (`/tables/NAME/stream`, the bytes the v1 protocol
+/// documents) is its connection's `StreamWriter` itself, so a session's events go straight to the writer; a table
+/// on a page's shared stream writes through ``DashboardPageStream/TableChannel`` (tagged with the table's name).
 ///
-/// A value of two pointers at most (no closures to allocate per viewer). Thread-safe: it holds thread-safe
-/// writers and streams; any thread may call it.
-enum EventChannel: Sendable {
-    /// A table's own stream: events as they are, on the writer.
-    case direct(StreamWriter)
-    /// Table `table`'s part of a page's stream.
-    case page(DashboardPageStream, table: String)
-
+/// Thread-safe: the conformers hold thread-safe writers and streams; any thread may call them.
+protocol EventChannel: Sendable {
     /// Writes one event of this table.
-    func send(_ event: SSEEvent) {
-        switch self {
-        case .direct(let writer): writer.write(event.encoded())
-        case .page(let stream, let table): stream.send(event, table: table)
-        }
-    }
+    func send(_ event: FramedSSEEvent)
 
     /// This table's part of the stream is over (its list is complete): a table's own stream ends; a page's
     /// stream ends once every table on it is over.
-    func finish() {
-        switch self {
-        case .direct(let writer): writer.finish()
-        case .page(let stream, let table): stream.finishTable(table)
-        }
-    }
+    func finish()
 
     /// Registers a callback for the end of the connection.
-    func onClose(_ callback: @escaping @Sendable () -> Void) {
-        switch self {
-        case .direct(let writer): writer.onClose(callback)
-        case .page(let stream, _): stream.writer.onClose(callback)
-        }
-    }
+    func onClose(_ callback: @escaping @Sendable () -> Void)
 
     /// Sends a live table's change events on this channel until the connection ends.
-    func subscribe(_ feed: LiveFeed) {
-        switch self {
-        case .direct(let writer): feed.subscribe(writer)
-        case .page(let stream, let table): stream.subscribe(feed, table: table)
-        }
-    }
+    func subscribe(_ feed: LiveFeed)
+}
+
+/// A table's own stream: the events as they were framed (`send`), `finish` and `onClose` are the writer's own.
+extension StreamWriter: EventChannel {
+    func subscribe(_ feed: LiveFeed) { feed.subscribe(self) }
 }

@@ -1,38 +1,29 @@
-import Tables
 import Synchronization
 
-/// A viewer session's current sort and filter choice (the upstream query parameters its controls chose) and the
-/// loader for it. A page's table starts over with another choice on `reload` (docs/PROTOCOL.md, "Pages"), so the
-/// session's data source loads through this box, which the reload swaps before it starts over.
+/// A viewer session's current sort and filter choice: the upstream query parameters its controls chose (empty: the
+/// table as configured). Only the query: the session's data source holds the loader for it, and a reload with
+/// another choice hands the data source a new loader (`BatchesDataSource.reload(with:)`), so no row passes here.
 ///
-/// Thread-safe: one `Mutex`.
+/// Thread-safe: two `Mutex`es. `current` guards the query; `choosing` lets one choice at a time switch the query and
+/// run its reload, so the query read here is always the one whose loader the data source got last.
 final class QueryChoice: Sendable {
     typealias Query = LoaderUse.Query
 
-    private struct Current: Sendable {
-        var query: Query
-        var loader: TableBinding.RowLoader
+    private let current: Mutex<Query>
+    private let choosing = Mutex(())
+
+    init(query: Query) {
+        current = Mutex(query)
     }
 
-    private let table: TableBinding
-    private let current: Mutex<Current>
+    var query: Query { current.withLock { $0 } }
 
-    init(table: TableBinding, query: Query) {
-        self.table = table
-        current = Mutex(Current(query: query, loader: table.makeLoader(.viewer(query: query))))
-    }
-
-    var query: Query { current.withLock { $0.query } }
-
-    /// Loads `position` with the loader of the current choice.
-    func load(_ position: TablePosition) async throws -> LoadResult<Row, TablePosition> {
-        let loader = current.withLock { $0.loader }
-        return try await loader(position)
-    }
-
-    /// Switches to `query` (and a loader for it); loads in flight keep the loader they started with.
-    func choose(_ query: Query) {
-        let loader = table.makeLoader(.viewer(query: query))
-        current.withLock { $0 = Current(query: query, loader: loader) }
+    /// Switches to `query`, then runs `reload` with it, before any other choice switches. `reload` may deliver
+    /// events that read ``query`` (another lock), but must not choose again.
+    func choose(_ query: Query, reload: (Query) -> Void) {
+        choosing.withLock { _ in
+            current.withLock { $0 = query }
+            reload(query)
+        }
     }
 }

@@ -3,12 +3,13 @@ import HTTPServer
 import JSON
 import Tables
 
-/// Turns a viewer's batch events into SSE events: the documented contract (docs/PROTOCOL.md) in one place.
+/// Turns a viewer's batch events into SSE events on the wire: the documented contract (docs/PROTOCOL.md) in one
+/// place. A batch's rows are rendered straight into the event's bytes, framed as `data:` lines as they are written.
 /// A pure value: no I/O, safe from any thread.
 struct StreamEvents: Sendable {
     let table: TableBinding
 
-    func session(id: String) -> SSEEvent {
+    func session(id: String) -> FramedSSEEvent {
         var body: JSONValue = [
             "session": .string(id),
             "table": .string(table.name),
@@ -24,14 +25,14 @@ struct StreamEvents: Sendable {
             if table.spec.grid != nil { members["layout"] = "grid" }
             body = .object(members)
         }
-        return SSEEvent(event: "session", data: Self.text(body))
+        return FramedSSEEvent(SSEEvent(event: "session", data: Self.text(body)))
     }
 
     /// The SSE event for one batch event; `.completed` is followed by the end of the stream.
-    func event(for batchEvent: BatchesEvent<Row, TablePosition>) -> SSEEvent {
+    func event(for batchEvent: BatchesEvent<Row, TablePosition>) -> FramedSSEEvent {
         switch batchEvent {
         case .loading(let offset):
-            return SSEEvent(event: "loading", data: Self.text(["offset": .int(Int64(offset))]))
+            return FramedSSEEvent(SSEEvent(event: "loading", data: Self.text(["offset": .int(Int64(offset))])))
         case .batch(let items, let offset, let next):
             let after = offset + items.count
             let position: ResumeToken.Position
@@ -40,15 +41,16 @@ struct StreamEvents: Sendable {
             case .first?: position = .start
             case nil: position = .end
             }
-            var html = table.renderer.renderRows(items, startIndex: offset)
-            // The final batch says so, so a page does not ask its finished session for more before `complete`.
-            if next == nil { html.append(contentsOf: Self.lastBatchMarker) }
-            return SSEEvent(event: "rows", id: token(after, position), dataBytes: html)
+            return FramedSSEEvent(event: "rows", id: token(after, position)) { data in
+                table.renderer.appendRows(items, startIndex: offset, to: &data, lineBreak: SSEEvent.dataLineBreak)
+                // The final batch says so, so a page does not ask its finished session for more before `complete`.
+                if next == nil { data.append(contentsOf: Self.lastBatchMarker) }
+            }
         case .completed(let total):
             return complete(total: total)
         case .failed(let failure, _):
             let body: JSONValue = ["message": .string(failure.message), "retryable": .bool(failure.isRetryable)]
-            return SSEEvent(event: "error", data: Self.text(body))
+            return FramedSSEEvent(SSEEvent(event: "error", data: Self.text(body)))
         case .reset:
             return reset()
         }
@@ -57,12 +59,12 @@ struct StreamEvents: Sendable {
     /// Ends the `rows` data of the final batch (docs/PROTOCOL.md, "The last batch"); HTML ignores it.
     static let lastBatchMarker = Array("<!--rs:last-->".utf8)
 
-    func complete(total: Int) -> SSEEvent {
-        SSEEvent(event: "complete", id: token(total, .finished), data: Self.text(["total": .int(Int64(total))]))
+    func complete(total: Int) -> FramedSSEEvent {
+        FramedSSEEvent(SSEEvent(event: "complete", id: token(total, .finished), data: Self.text(["total": .int(Int64(total))])))
     }
 
-    func reset() -> SSEEvent {
-        SSEEvent(event: "reset", id: token(0, .start), data: "{}")
+    func reset() -> FramedSSEEvent {
+        FramedSSEEvent(SSEEvent(event: "reset", id: token(0, .start), data: "{}"))
     }
 
     private func token(_ offset: Int, _ position: ResumeToken.Position) -> String {

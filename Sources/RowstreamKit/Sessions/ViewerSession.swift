@@ -15,7 +15,7 @@ final class ViewerSession: Sendable {
     let id: SessionID
     let table: TableBinding
     private let dataSource: BatchesDataSource<Row, TablePosition>
-    /// The sort and filter choice it loads with.
+    /// The sort and filter choice it loads with (the data source holds its loader).
     private let choice: QueryChoice
     /// On a page's stream: told of a new choice before the table starts over (nil: a table's own stream, whose
     /// choice is in its URL and never changes).
@@ -30,7 +30,7 @@ final class ViewerSession: Sendable {
         self.onChoice = onChoice
     }
 
-    /// Starts a viewer on `writer` (a table's own stream), its events as they are: see the `channel` variant.
+    /// Starts a viewer on `writer` (a table's own stream: the writer is its channel): see the `channel` variant.
     /// - Important: call on the writer's event loop, from the response's `open` closure.
     static func open(
         table: TableBinding,
@@ -43,7 +43,7 @@ final class ViewerSession: Sendable {
         feed: LiveFeed? = nil,
         query: [(name: String, value: String)] = []
     ) {
-        open(table: table, channel: .direct(writer), resume: resume, resetFirst: resetFirst, registry: registry,
+        open(table: table, channel: writer, resume: resume, resetFirst: resetFirst, registry: registry,
              metrics: metrics, batchTimeout: batchTimeout, feed: feed, query: query, onChoice: nil)
     }
 
@@ -53,7 +53,7 @@ final class ViewerSession: Sendable {
     /// - Important: call on the stream's event loop, from the response's `open` closure.
     static func open(
         table: TableBinding,
-        channel: EventChannel,
+        channel: any EventChannel,
         resume: ResumeToken?,
         resetFirst: Bool,
         registry: SessionRegistry,
@@ -77,13 +77,13 @@ final class ViewerSession: Sendable {
         if let resume, case .after(let cursor) = resume.position {
             start = (.cursor(cursor), resume.offset)
         }
-        let choice = QueryChoice(table: table, query: query)
+        let choice = QueryChoice(query: query)
         let batchesSent = metrics.batchesSent
         let dataSource = BatchesDataSource<Row, TablePosition>(
             initialToken: .first,
             start: start,
             loadTimeout: batchTimeout,
-            loader: { position in try await choice.load(position) },
+            loader: table.makeLoader(.viewer(query: query)),
             onEvent: { event in
                 // The head as sent, before it is sent: a refresh that follows diffs against it (the table as
                 // configured only).
@@ -128,9 +128,11 @@ final class ViewerSession: Sendable {
     /// Starts over with another sort and filter choice (a page's table): the page's stream learns it first, so
     /// the `reset` that follows carries it in its resume token. Thread-safe.
     func reload(choosing query: QueryChoice.Query) {
-        choice.choose(query)
-        onChoice?(query)
-        dataSource.reload()
+        let loader = table.makeLoader(.viewer(query: query))
+        choice.choose(query) { query in
+            onChoice?(query)
+            dataSource.reload(with: loader)
+        }
     }
 }
 

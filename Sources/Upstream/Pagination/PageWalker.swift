@@ -1,3 +1,4 @@
+import Batches
 import JSON
 import Synchronization
 
@@ -57,6 +58,24 @@ public final class PageWalker: Sendable {
             }
             state.returned = next
             return (page, next)
+        }
+    }
+
+    /// This walk as a batch loader over `source`: each call is ``nextBatch(from:at:)``, its items returned as the
+    /// row pipeline takes them (`.items` with the position after them, or `.completed` for the last page), so a
+    /// config table's items go from the walk straight to its rows. `failure` turns an upstream error into what the
+    /// viewer reads (and logs it).
+    public func loader(
+        over source: PageSource, failure: @escaping @Sendable (UpstreamError) -> LoadFailure
+    ) -> @Sendable (WalkPosition?) async throws -> LoadResult<JSONValue, WalkPosition?> {
+        { position in
+            let batch: (page: UpstreamPage, next: WalkPosition?)
+            do throws(UpstreamError) {
+                batch = try await self.nextBatch(from: source, at: position)
+            } catch {
+                throw failure(error)
+            }
+            return batch.next.map { .items(batch.page.items, next: $0) } ?? .completed(batch.page.items)
         }
     }
 

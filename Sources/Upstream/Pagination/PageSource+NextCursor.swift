@@ -1,67 +1,11 @@
 import JSON
 
+/// Where the next page starts, read from a fetched page (PageSource+Fetch.swift) per the ``PaginationStyle``.
 extension PageSource {
-    /// Reads a 2xx response into a page: the body's checks, its items and the cursor of the next page.
-    func parse(_ response: UpstreamResponse, cursor: String?) throws(UpstreamError) -> UpstreamPage {
-        let body: JSONValue
-        do {
-            body = try JSONValue.parse(response.body)
-        } catch {
-            let type = response.header("content-type").map { " (\(Self.shortened($0, 60)))" } ?? ""
-            throw .invalidPage("the body is not JSON\(type)")
-        }
-        try check(body)
-        let items = try items(in: body)
-        var next = try nextCursor(body: body, response: response, items: items, cursor: cursor)
-        if let hasMorePath = checks.hasMorePath {
-            guard let hasMore = hasMorePath.evaluate(body)?.boolValue else {
-                throw .invalidPage("no true/false at '\(hasMorePath)'")
-            }
-            if !hasMore {
-                next = nil
-            } else if next == nil {
-                throw .invalidPage("'\(hasMorePath)' says more follow, but there is no next page")
-            }
-        }
-        if let next, next == cursor { throw .invalidPage("the next cursor repeats the current one (a loop)") }
-        return UpstreamPage(items: items, nextCursor: next)
-    }
-
-    /// Applies the ok and error paths.
-    private func check(_ body: JSONValue) throws(UpstreamError) {
-        if let okPath = checks.okPath, okPath.evaluate(body) != .bool(true) {
-            let detail = checks.errorPath.flatMap { $0.evaluate(body)?.displayText }.map { ": " + errorText($0) }
-            throw .invalidPage("the upstream reported an error ('\(okPath)' is not true)\(detail ?? "")")
-        }
-        if let errorPath = checks.errorPath, let error = errorPath.evaluate(body), !error.isNull, error != .bool(false) {
-            throw .invalidPage("the upstream reported an error: \(errorText(error.displayText ?? ""))")
-        }
-    }
-
-    /// The upstream's error text as shown: secrets redacted first (a secret cut in half would not match), then
-    /// the first 200 characters. Only the first 64 Ki characters are read.
-    private func errorText(_ text: String) -> String {
-        Self.shortened(checks.redactor.redact(String(text.prefix(65_536))), 200)
-    }
-
-    /// The items: the array at `itemsPath`, or every match when the path goes through `[]`.
-    private func items(in body: JSONValue) throws(UpstreamError) -> [JSONValue] {
-        if itemsPath.components.contains(.each) {
-            // `edges[].node`: the container before the first `[]` must exist and be an array.
-            let prefix = JSONPath(components: Array(itemsPath.components.prefix { $0 != .each }))
-            guard prefix.evaluate(body)?.arrayValue != nil else { throw .invalidPage("no items array at '\(prefix)'") }
-            return itemsPath.evaluateAll(body)
-        }
-        guard let items = itemsPath.evaluate(body)?.arrayValue else {
-            throw .invalidPage("no items array at '\(itemsPath)'")
-        }
-        return items
-    }
-
     /// The next page's cursor per the style; nil at the end. With a has-more flag the end rules of counted
     /// styles are ignored (the flag decides).
-    private func nextCursor(body: JSONValue, response: UpstreamResponse, items: [JSONValue],
-                            cursor: String?) throws(UpstreamError) -> String? {
+    func nextCursor(body: JSONValue, response: UpstreamResponse, items: [JSONValue],
+                    cursor: String?) throws(UpstreamError) -> String? {
         let flagDecides = checks.hasMorePath != nil
         switch style {
         case .cursor(_, let path), .cursorInBody(_, let path):

@@ -1,0 +1,136 @@
+import JSON
+
+/// One upstream page, fetched and read in one flow: from the cache (shared fetch, prefetch) or the upstream, the
+/// request sent (retried per `retry`, redirects followed within the origin), the 2xx answer's body parsed, checked
+/// (``PageChecks``) and its items taken out. The request is made in PageSource.swift, the next cursor worked out
+/// in PageSource+NextCursor.swift.
+extension PageSource {
+    /// Fetches one page. `cursor` nil = the first page; otherwise a cursor this source returned.
+    ///
+    /// A non-2xx answer (after retries) throws ``UpstreamError/httpStatus(_:)``; a body that is not JSON, fails
+    /// the checks, or has no items throws ``UpstreamError/invalidPage(_:)``; a redirect to another origin, or a
+    /// `cursor` that is a next link to another origin, throws ``UpstreamError/offOrigin`` (nothing is sent to it).
+    /// A page whose own next link leads to another origin is returned with its items and that link as its next
+    /// cursor: the fetch of that cursor fails, so its items are shown and the following batch fails. An empty
+    /// page that still carries a next cursor is not the end. A next cursor equal to the one just sent throws `.invalidPage`, since following it would loop.
+    public func fetchPage(cursor: String?) async throws(UpstreamError) -> UpstreamPage {
+        guard let cache else { return try await fetchUncached(cursor: cursor) }
+        let page = try await cache.page(for: cursor, load: uncachedLoad(cursor)).get()
+        if cache.prefetch, let next = page.nextCursor { cache.prefetch(next, load: uncachedLoad(next)) }
+        return page
+    }
+
+    /// The cache's fetch of `cursor`'s page: ``fetchUncached(cursor:)`` as a result.
+    private func uncachedLoad(_ cursor: String?) -> PageCache.Load {
+        { () async -> Result<UpstreamPage, UpstreamError> in
+            do throws(UpstreamError) { return .success(try await fetchUncached(cursor: cursor)) } catch { return .failure(error) }
+        }
+    }
+
+    /// One page straight from the upstream (no cache).
+    func fetchUncached(cursor: String?) async throws(UpstreamError) -> UpstreamPage {
+        let response = try await send(try request(cursor: cursor))
+        return try parse(response, cursor: cursor)
+    }
+
+    /// Performs `request`, following redirects within the origin and retrying per `retry`. Returns a 2xx
+    /// response; throws the last failure otherwise.
+    private func send(_ request: UpstreamRequest) async throws(UpstreamError) -> UpstreamResponse {
+        let retryable = retry.allows(method: request.method)
+        var attempt = 1
+        while true {
+            let failure: UpstreamError
+            var retryAfter: Duration? = nil
+            do throws(UpstreamError) {
+                let response = try await followingRedirects(request)
+                if response.isSuccess { return response }
+                failure = .httpStatus(response.status)
+                retryAfter = response.header("retry-after").flatMap { RetryAfter.parse($0) }
+            } catch {
+                failure = error
+            }
+            guard retryable, failure.isRetryable, attempt < retry.maxAttempts,
+                  let delay = retry.delay(beforeRetry: attempt, retryAfter: retryAfter, unit: Double.random(in: 0..<1))
+            else { throw failure }
+            await retry.sleep(delay)
+            if Task.isCancelled { throw .cancelled }
+            attempt += 1
+        }
+    }
+
+    /// Performs `request` with libcurl's own redirect following off, following up to `maxRedirects`
+    /// redirects itself, each only if it stays within `origin`.
+    private func followingRedirects(_ request: UpstreamRequest) async throws(UpstreamError) -> UpstreamResponse {
+        var current = request
+        current.followRedirects = false
+        for _ in 0...Self.maxRedirects {
+            let response = try await client.fetch(current)
+            guard (300..<400).contains(response.status), let location = response.redirectURL else { return response }
+            guard let origin, origin.contains(location) else { throw .offOrigin }
+            current.url = location
+            let method = current.method.uppercased()
+            if response.status == 303 || ((response.status == 301 || response.status == 302) && method == "POST") {
+                current.method = "GET"
+                current.body = nil
+            }
+        }
+        throw .tooManyRedirects
+    }
+
+    /// Reads a 2xx response into a page: the body's checks, its items and the cursor of the next page.
+    private func parse(_ response: UpstreamResponse, cursor: String?) throws(UpstreamError) -> UpstreamPage {
+        let body: JSONValue
+        do {
+            body = try JSONValue.parse(response.body)
+        } catch {
+            let type = response.header("content-type").map { " (\(Self.shortened($0, 60)))" } ?? ""
+            throw .invalidPage("the body is not JSON\(type)")
+        }
+        try check(body)
+        let items = try items(in: body)
+        var next = try nextCursor(body: body, response: response, items: items, cursor: cursor)
+        if let hasMorePath = checks.hasMorePath {
+            guard let hasMore = hasMorePath.evaluate(body)?.boolValue else {
+                throw .invalidPage("no true/false at '\(hasMorePath)'")
+            }
+            if !hasMore {
+                next = nil
+            } else if next == nil {
+                throw .invalidPage("'\(hasMorePath)' says more follow, but there is no next page")
+            }
+        }
+        if let next, next == cursor { throw .invalidPage("the next cursor repeats the current one (a loop)") }
+        return UpstreamPage(items: items, nextCursor: next)
+    }
+
+    /// Applies the ok and error paths.
+    private func check(_ body: JSONValue) throws(UpstreamError) {
+        if let okPath = checks.okPath, okPath.evaluate(body) != .bool(true) {
+            let detail = checks.errorPath.flatMap { $0.evaluate(body)?.displayText }.map { ": " + errorText($0) }
+            throw .invalidPage("the upstream reported an error ('\(okPath)' is not true)\(detail ?? "")")
+        }
+        if let errorPath = checks.errorPath, let error = errorPath.evaluate(body), !error.isNull, error != .bool(false) {
+            throw .invalidPage("the upstream reported an error: \(errorText(error.displayText ?? ""))")
+        }
+    }
+
+    /// The upstream's error text as shown: secrets redacted first (a secret cut in half would not match), then
+    /// the first 200 characters. Only the first 64 Ki characters are read.
+    private func errorText(_ text: String) -> String {
+        Self.shortened(checks.redactor.redact(String(text.prefix(65_536))), 200)
+    }
+
+    /// The items: the array at `itemsPath`, or every match when the path goes through `[]`.
+    private func items(in body: JSONValue) throws(UpstreamError) -> [JSONValue] {
+        if itemsPath.components.contains(.each) {
+            // `edges[].node`: the container before the first `[]` must exist and be an array.
+            let prefix = JSONPath(components: Array(itemsPath.components.prefix { $0 != .each }))
+            guard prefix.evaluate(body)?.arrayValue != nil else { throw .invalidPage("no items array at '\(prefix)'") }
+            return itemsPath.evaluateAll(body)
+        }
+        guard let items = itemsPath.evaluate(body)?.arrayValue else {
+            throw .invalidPage("no items array at '\(itemsPath)'")
+        }
+        return items
+    }
+}
