@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // Rowstream: slow paginated APIs as live, infinitely scrolling HTML tables over Server-Sent Events.
 // Dependencies point one way, down: rowstream -> Dashboard -> {RowstreamKit, Upstream}; RowstreamKit (the library)
-// -> {HTTPServer, Batches, Tables, Sealing}; Upstream -> {Sealing, CCurl}; leaves JSON, Metrics, Sealing -> CCrypto,
+// -> {HTTPServer, Batches, Tables, Sealing, Access}; Access -> {HTTPServer, Sealing}; Upstream -> {Sealing, CCurl}; leaves JSON, Metrics, Sealing -> CCrypto,
 // HTTPServer -> CSystem, Redis -> {HTTPServer (its EventLoop), CSystem}. Sealing (one base64url, one sealing type)
 // holds what tokens need, so the library does not link libcurl. Only Upstream imports CCurl; only Sealing imports CCrypto; only HTTPServer and Redis import CSystem.
 // Each target depends on exactly what its files import. RowstreamTesting -> HTTPServerTesting: in-process tests.
@@ -45,11 +45,13 @@ let package = Package(
         // Tokens and sealing: one base64url, one sealing type (AES-256-SIV), shared by Upstream and RowstreamKit.
         .target(name: "Sealing", dependencies: ["CCrypto"], swiftSettings: strict),
         .target(name: "Upstream", dependencies: ["CCurl", "Sealing", "JSON"], swiftSettings: strict),
+        // Who may see what (docs/SECURITY.md): access modes, API tokens, a trusted proxy, allow lists.
+        .target(name: "Access", dependencies: ["HTTPServer", "Sealing"], swiftSettings: strict),
 
         // Wiring: the public library (bindings, server, routes, sessions), then the config/demo dashboard on it.
         .target(
             name: "RowstreamKit",
-            dependencies: ["HTTPServer", "Batches", "Tables", "Sealing", "JSON", "Metrics"],
+            dependencies: ["HTTPServer", "Batches", "Tables", "Sealing", "JSON", "Metrics", "Access"],
             swiftSettings: strict
         ),
         .target(
@@ -100,6 +102,8 @@ let package = Package(
                     swiftSettings: strict),
         .testTarget(name: "RedisTests", dependencies: ["TestSupport", "Redis"], swiftSettings: strict),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
+        .testTarget(name: "AccessTests", dependencies: ["TestSupport", "Access", "Sealing", "HTTPServer", "HTTPServerTesting"],
+                    swiftSettings: strict),
         .testTarget(name: "UpstreamTests", dependencies: ["TestSupport", "Upstream", "JSON"], swiftSettings: strict),
         .testTarget(
             name: "DashboardTests",

@@ -20,6 +20,8 @@ public struct ConfigFile: Sendable {
     /// The sealing key file (`secretFile`, `${NAME}` filled from the environment; docs/SCALING.md): the keys
     /// themselves never appear in a config file. `--secret-file` and `ROWSTREAM_SECRET_FILE` take precedence.
     public var secretFile: String?
+    /// Who may see what (`access`, docs/SECURITY.md); nil: not configured (`--access` may choose the mode).
+    public var access: AccessConfiguration?
 
     /// Reads and validates the file at `path`; `${NAME}` references are filled from `environment`.
     public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
@@ -58,12 +60,15 @@ public struct ConfigFile: Sendable {
             guard !path.isEmpty else { throw root.error("secretFile", "the path of a sealing key file") }
             return path
         }
+        let access = try root.value("access").map { (value) throws(ConfigError) in
+            try Self.access(value, file: file, tables: tables, pages: pages ?? [])
+        }
         try root.finish()
         let secrets = ConfigEnvironment.referencedValues(in: String(decoding: bytes, as: UTF8.self), environment: environment)
         let redactor = SecretRedactor(secrets: secrets)
         for index in tables.indices { tables[index].checks.redactor = redactor }
         return ConfigFile(tables: tables, upstream: upstream ?? UpstreamClientConfiguration(), secrets: secrets,
-                          pages: pages ?? [], secretFile: secretFile)
+                          pages: pages ?? [], secretFile: secretFile, access: access)
     }
 
     private static func upstreamOptions(_ reader: ConfigReader) throws(ConfigError) -> UpstreamClientConfiguration {

@@ -53,6 +53,8 @@ public final class Dashboard: Sendable {
         }
         var configuration = configuration
         configuration.server.sealingKeys = try sealingKeys(configuration, config: config)
+        if let access = config?.access { configuration.server.access = access }
+        if let mode = configuration.accessMode { configuration.server.access.mode = mode }
         let registry = MetricsRegistry()
         let demo = DemoUpstream(configuration: configuration.demo)
         var demoServerConfiguration = HTTPServerConfiguration()

@@ -15,6 +15,8 @@ public struct DashboardConfiguration: Sendable {
     /// The sealing key file (`--secret-file`, `ROWSTREAM_SECRET_FILE`; docs/SCALING.md): read at start into
     /// `server.sealingKeys`, before the config's `secretFile`. nil: the config's, else `server.sealingKeys` as set.
     public var secretFile: String?
+    /// The access mode from `--access`: overrides the config's `access.mode` (docs/SECURITY.md). nil: the config's.
+    public var accessMode: AccessMode?
 
     public init() {}
 }

@@ -4,6 +4,8 @@
 public enum HTTPFieldName {
     /// RFC 9110 §10.2.1.
     public static let allow = "Allow"
+    /// RFC 9110 §11.6.2: `Bearer TOKEN` (RFC 6750) for the access layer.
+    public static let authorization = "Authorization"
     /// RFC 9111 §5.2.
     public static let cacheControl = "Cache-Control"
     /// RFC 9110 §7.6.1.
@@ -24,6 +26,8 @@ public enum HTTPFieldName {
     public static let retryAfter = "Retry-After"
     /// RFC 9112 §6.1.
     public static let transferEncoding = "Transfer-Encoding"
+    /// RFC 9110 §11.6.1: the challenge of a `401`.
+    public static let wwwAuthenticate = "WWW-Authenticate"
     /// nginx: `no` turns off its response buffering (an event stream must reach the viewer at once).
     public static let xAccelBuffering = "X-Accel-Buffering"
     /// The Fetch standard: `nosniff` stops browsers guessing a content type.

@@ -24,6 +24,9 @@ public struct HTTPRequest: Sendable {
     public var version: HTTPVersion
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// The IPv4 address of the connection's peer (host byte order, `0x7F000001` for 127.0.0.1); nil when unknown
+    /// (an in-process request, unless a test sets it). A reverse proxy's address, not its client's, behind one.
+    public var peerAddress: UInt32? = nil
 
     /// Creates a request (for in-process tests and for the parser). `path` and `query` are split from `target`.
     public init(

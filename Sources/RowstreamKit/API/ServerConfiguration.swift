@@ -57,6 +57,10 @@ public struct ServerConfiguration: Sendable {
     /// configuration.sealingKeys = try SealingKeyFile.load(path: "/etc/rowstream/secret")
     /// ```
     public var sealingKeys: SealingKeys = .random()
+    /// Who may reach the server and see which tables and pages (docs/SECURITY.md). By default no mode is chosen:
+    /// everyone sees everything on a loopback ``host``, and a server listening on any other address refuses to
+    /// start until ``AccessConfiguration/mode`` is set (`.open`, "none" in a config, included).
+    public var access = AccessConfiguration()
 
     /// The defaults above.
     public init() {}
