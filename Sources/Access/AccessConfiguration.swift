@@ -16,8 +16,18 @@ public struct AccessConfiguration: Sendable, Equatable {
     public var mode: AccessMode?
     /// The API tokens accepted as `Authorization: Bearer` in every mode but `none`.
     public var tokens: [APIToken] = []
-    /// The reverse proxy of mode `proxy`.
+    /// The reverse proxy of mode `proxy`; in every mode, a request from its addresses with `X-Forwarded-Proto: https`
+    /// gets `Secure` cookies.
     public var proxy: TrustedProxy?
+    /// The users of mode `users`.
+    public var users: [UserAccount] = []
+    /// How long a session cookie stays valid after sign-in (12 hours by default).
+    public var sessionLifetime: Duration = .seconds(12 * 3_600)
+    /// Mark session cookies `Secure` on every response (the server is behind TLS); otherwise only when a trusted
+    /// proxy says `X-Forwarded-Proto: https`.
+    public var secureCookies = false
+    /// Limits of failed sign-ins.
+    public var loginLimits = LoginThrottle.Limits()
     /// Allow lists of tables, by table name; a table without one is shown to every viewer the mode admits.
     public var tables: [String: AllowList] = [:]
     /// Allow lists of pages (``DashboardPage``), by page name. A page also needs each of its tables' lists: a
@@ -45,6 +55,8 @@ public struct AccessConfiguration: Sendable, Equatable {
             guard !tokens.isEmpty else { throw .noTokens }
         case .proxy:
             guard let proxy, !proxy.addresses.isEmpty else { throw .noProxy }
+        case .users:
+            guard !users.isEmpty else { throw .noUsers }
         }
         if let name = tables.keys.sorted().first(where: { !served.contains($0) }) { throw .unknownTable(name) }
         if let name = pages.keys.sorted().first(where: { !servedPages.contains($0) }) { throw .unknownPage(name) }

@@ -12,4 +12,7 @@ public enum AccessMode: String, Sendable, Equatable, CaseIterable {
     /// A trusted reverse proxy (oauth2-proxy and the like) names the viewer in `X-Forwarded-User` and
     /// `X-Forwarded-Groups`, believed only from its configured addresses (``TrustedProxy``). API tokens work too.
     case proxy
+    /// Users sign in at `/login` with a password (crypt(3) hashes in the config: ``UserAccount``) and get a sealed
+    /// session cookie (``SessionCookie``). API tokens work too.
+    case users
 }

@@ -10,6 +10,8 @@ public enum CommandLineOptions {
            rowstream hash-token    read an API token on standard input, print its SHA-256 for the config
                                    (access.tokens[].sha256; docs/SECURITY.md)
            rowstream new-token     print a new random API token and its SHA-256
+           rowstream hash-password read a password on standard input, print its yescrypt hash for the config
+                                   (access.users[].password)
 
     Serves live, infinitely scrolling tables over Server-Sent Events, fed by the upstream APIs of a config file
     (docs/CONFIG.md), or by the built-in demo upstream when no config is given.
@@ -23,7 +25,7 @@ public enum CommandLineOptions {
                               else a random key per process
       --host ADDRESS          address to listen on (default 127.0.0.1); any address but loopback needs an
                               access mode (--access or the config's access)
-      --access MODE           none, tokens or proxy: who may see the tables (docs/SECURITY.md); overrides the
+      --access MODE           none, tokens, users or proxy: who may see the tables (docs/SECURITY.md); overrides the
                               config's access.mode. Default: none on loopback; required on any other address
       --port N                port to listen on, 0 for any free port (default 8080)
       --public DIR            folder with index.html, app.css, app.js (default: ./Public, or beside the build)
@@ -73,6 +75,8 @@ public enum CommandLineOptions {
         case hashToken
         /// Print a new API token and its SHA-256, exit.
         case newToken
+        /// Read a password on standard input, print its yescrypt hash, exit.
+        case hashPassword
         case help
     }
 
@@ -100,9 +104,11 @@ public enum CommandLineOptions {
                 guard remaining.isEmpty else { throw ParseError(description: "keygen takes no options") }
                 return .keygen
             }
-            if flag == "hash-token" || flag == "new-token" {
+            let subcommands: [String: Parsed] = ["hash-token": .hashToken, "new-token": .newToken,
+                                                 "hash-password": .hashPassword]
+            if let subcommand = subcommands[flag] {
                 guard remaining.isEmpty else { throw ParseError(description: "\(flag) takes no options") }
-                return flag == "hash-token" ? .hashToken : .newToken
+                return subcommand
             }
             guard let value = remaining.popFirst() else {
                 throw ParseError(description: "\(flag) needs a value (see --help)")

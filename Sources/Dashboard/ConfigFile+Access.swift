@@ -4,7 +4,7 @@ import RowstreamKit
 
 extension ConfigFile {
     /// The top-level `access` (docs/SECURITY.md, docs/CONFIG.md "Access"): a mode name, or
-    /// `{"mode", "tokens", "proxy", "tables", "pages", "metrics"}`. Tables and pages named must be in this file.
+    /// `{"mode", "tokens", "users", "sessionHours", "secureCookies", "proxy", "tables", "pages", "metrics"}`. Tables and pages named must be in this file.
     static func access(_ value: JSONValue, file: String, tables: [TableConfig], pages: [DashboardPage])
         throws(ConfigError) -> AccessConfiguration
     {
@@ -13,7 +13,8 @@ extension ConfigFile {
             return AccessConfiguration(mode: mode)
         }
         var reader = try ConfigReader(value, file: file, path: "access")
-        try reader.rejectUnknown(["mode", "tokens", "proxy", "tables", "pages", "metrics"])
+        try reader.rejectUnknown(["mode", "tokens", "users", "sessionHours", "secureCookies", "proxy", "tables", "pages",
+                                  "metrics"])
         var access = AccessConfiguration()
         if let name = try reader.string("mode") {
             guard let mode = AccessMode(rawValue: name) else { throw modeError(file: file, keyPath: "access.mode") }
@@ -22,6 +23,11 @@ extension ConfigFile {
         access.tokens = try reader.array("tokens").map { (list) throws(ConfigError) in
             try Self.tokens(list, file: file, path: reader.keyPath("tokens"))
         } ?? []
+        access.users = try reader.array("users").map { (list) throws(ConfigError) in
+            try Self.users(list, file: file, path: reader.keyPath("users"))
+        } ?? []
+        if let hours = try reader.int("sessionHours", in: 1...(24 * 366)) { access.sessionLifetime = .seconds(hours * 3_600) }
+        if let secure = try reader.bool("secureCookies") { access.secureCookies = secure }
         if var proxy = try reader.object("proxy") {
             var trusted = TrustedProxy(addresses: try addresses(&proxy, "addresses") ?? [])
             if let header = try proxy.string("userHeader") { trusted.userHeader = try headerName(header, proxy, "userHeader") }
@@ -84,6 +90,26 @@ extension ConfigFile {
             tokens.append(token)
         }
         return tokens
+    }
+
+    /// `[{"name", "password", "groups"}]`: names unique, `password` a crypt(3) hash (`mkpasswd -m yescrypt`).
+    private static func users(_ list: [JSONValue], file: String, path: String) throws(ConfigError) -> [UserAccount] {
+        var users: [UserAccount] = []
+        for (i, element) in list.enumerated() {
+            var reader = try ConfigReader(element, file: file, path: path + "[\(i)]")
+            let name = try reader.requiredString("name")
+            guard !users.contains(where: { $0.name == name }) else { throw reader.error("name", "a name no other user uses") }
+            let hash = try reader.requiredString("password", "a crypt(3) hash: $y$... (mkpasswd -m yescrypt) or $2b$...")
+            let groups = try names(&reader, "groups")
+            guard let user = UserAccount(name: name, passwordHash: hash, groups: groups) else {
+                throw reader.error(PasswordHash.isSupported(hash) ? "name" : "password", PasswordHash.isSupported(hash)
+                                   ? "1 to 64 printable ASCII characters without |"
+                                   : "a crypt(3) hash: $y$... (mkpasswd -m yescrypt, rowstream hash-password) or $2b$..., never the password")
+            }
+            try reader.finish()
+            users.append(user)
+        }
+        return users
     }
 
     /// `{"users": [NAME], "groups": [NAME]}` at `key` of `reader`.

@@ -33,6 +33,13 @@ case .hashToken:
     }
     print(APIToken.hash(line))
     exit(0)
+case .hashPassword:
+    guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+        fail("hash-password reads the password on standard input (e.g. `rowstream hash-password`, then type it)", status: 64)
+    }
+    guard let hash = PasswordHash.make(line) else { fail("libcrypt could not hash the password", status: 1) }
+    print(hash)
+    exit(0)
 case .newToken:
     let token = APIToken.random()
     print("token:  \(token)\nsha256: \(APIToken.hash(token))")

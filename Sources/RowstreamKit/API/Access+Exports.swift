@@ -2,7 +2,7 @@ import Access
 
 /// Who may reach a server and see what (docs/SECURITY.md): ``ServerConfiguration/access``.
 public typealias AccessConfiguration = Access.AccessConfiguration
-/// How a server knows its viewer: `none`, `tokens`, `proxy`.
+/// How a server knows its viewer: `none`, `tokens`, `proxy`, `users`.
 public typealias AccessMode = Access.AccessMode
 /// One API token, stored as its SHA-256.
 public typealias APIToken = Access.APIToken
@@ -18,3 +18,11 @@ public typealias Viewer = Access.Viewer
 public typealias AccessError = Access.AccessError
 /// Dotted-quad IPv4 addresses (proxy and metrics address lists).
 public typealias IPv4Address = Access.IPv4Address
+/// A user of access mode `users`: a name, a crypt(3) password hash, groups.
+public typealias UserAccount = Access.UserAccount
+/// crypt(3) password hashes (yescrypt, bcrypt) through the system's libcrypt.
+public typealias PasswordHash = Access.PasswordHash
+/// The rate limit of failed sign-ins.
+public typealias LoginThrottle = Access.LoginThrottle
+/// The signed-in user's sealed cookie.
+public typealias SessionCookie = Access.SessionCookie

@@ -121,7 +121,8 @@ public final class RowstreamServer: Sendable {
         serverConfiguration.maxConnectionsPerAddress = configuration.maxConnectionsPerAddress
         let access = AccessResponder(inner: routes.router(), configuration: configuration.access, mode: accessMode,
                                      tables: bindings.map(\.name),
-                                     pages: Dictionary(uniqueKeysWithValues: pages.map { ($0.name, $0.tables) }))
+                                     pages: Dictionary(uniqueKeysWithValues: pages.map { ($0.name, $0.tables) }),
+                                     keys: configuration.sealingKeys)
         let responder = LoggedResponder(inner: access, logger: configuration.logger)
         var server: HTTPServer?
         var port = 0
