@@ -78,3 +78,8 @@ public final class LoginThrottle: Sendable {
         table[key] = Entry(failures: 1, since: now)
     }
 }
+
+extension LoginThrottle {
+    /// How many names and addresses are tracked (bounded by twice ``Limits/capacity``).
+    public var trackedCount: Int { state.withLock { $0.users.count + $0.addresses.count } }
+}
