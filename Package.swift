@@ -84,7 +84,7 @@ let package = Package(
                           path: "Fuzz/Targets/ResumeToken", swiftSettings: strict),
         .executableTarget(name: "FuzzRESPParser", dependencies: ["FuzzReplay", "Redis"],
                           path: "Fuzz/Targets/RESPParser", swiftSettings: strict),
-        .executableTarget(name: "FuzzAccessCredentials", dependencies: ["FuzzReplay", "Access", "HTTPServer"],
+        .executableTarget(name: "FuzzAccessCredentials", dependencies: ["FuzzReplay", "Access", "HTTPServer", "Sealing"],
                           path: "Fuzz/Targets/AccessCredentials", swiftSettings: strict),
         .executableTarget(name: "FuzzHTMLRenderer", dependencies: ["FuzzReplay", "Tables", "JSON"],
                           path: "Fuzz/Targets/HTMLRenderer", swiftSettings: strict),
