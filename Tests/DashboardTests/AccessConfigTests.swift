@@ -43,8 +43,29 @@ struct AccessConfigTests {
         #expect(try Self.parse(#"{"tables": {}}"#).access?.mode == nil, "the mode may come from --access")
     }
 
+    @Test("users: crypt(3) hashes, session hours, secure cookies")
+    func users() throws {
+        let hash = try #require(PasswordHash.make("pw"))
+        let access = try #require(try Self.parse("""
+            {"mode": "users", "users": [{"name": "alice", "password": "\(hash)", "groups": ["finance"]}],
+             "sessionHours": 2, "secureCookies": true}
+            """).access)
+        #expect(access.mode == .users && access.users.map(\.name) == ["alice"] && access.users[0].groups == ["finance"])
+        #expect(access.sessionLifetime == .seconds(7_200) && access.secureCookies)
+        #expect(PasswordHash.verify("pw", hash: access.users[0].passwordHash))
+        for (users, message) in [
+            (#"[{"name": "alice", "password": "pw"}]"#, "test.json: access.users[0].password: a crypt(3) hash"),
+            (#"[{"name": "a|b", "password": "\#(hash)"}]"#, "test.json: access.users[0].name: 1 to 64 printable"),
+            (#"[{"name": "a", "password": "\#(hash)"}, {"name": "a", "password": "\#(hash)"}]"#,
+             "test.json: access.users[1].name: a name no other user uses"),
+        ] {
+            #expect(throws: ConfigError.self) { try Self.parse(#"{"users": \#(users)}"#) }
+            do { _ = try Self.parse(#"{"users": \#(users)}"#) } catch { #expect(error.description.hasPrefix(message), "\(error)") }
+        }
+    }
+
     @Test(arguments: [
-        (#""open""#, "test.json: access: an access mode: none, tokens, proxy"),
+        (#""open""#, "test.json: access: an access mode: none, tokens, proxy, users"),
         (#"{"mode": "users!"}"#, "test.json: access.mode: an access mode"),
         (#"{"tokens": [{"name": "ci", "sha256": "the-token"}]}"#, "test.json: access.tokens[0].sha256: 64 hex digits"),
         (#"{"tokens": [{"name": "ci", "token": "x"}]}"#, "test.json: access.tokens[0].sha256"),
