@@ -68,13 +68,19 @@ struct AccessRouteTests {
     func forbidden() async throws {
         let server = try Self.server()
         defer { server.shutdown() }
-        for (method, path) in Self.forbiddenRoutes {
-            let refused = await server.client.execute(method, path, headers: Self.bearer("viewer-token"))
-            refused.stream?.close()
-            #expect(refused.status == .forbidden, "\(method) \(path)")
-            let allowed = await server.client.execute(method, path, headers: Self.bearer("ci-token"))
-            allowed.stream?.close()
-            #expect(allowed.status != .forbidden && allowed.status != .unauthorized, "\(method) \(path)")
+        await Self.expectForbidden(on: server, refused: Self.bearer("viewer-token"), allowed: Self.bearer("ci-token"))
+    }
+
+    /// Each of ``forbiddenRoutes`` answers 403 with the `refused` viewer's credential, and neither 403 nor 401 with
+    /// the `allowed` one's.
+    static func expectForbidden(on server: RowstreamTestServer, refused: HTTPHeaders, allowed: HTTPHeaders) async {
+        for (method, path) in forbiddenRoutes {
+            let refusal = await server.client.execute(method, path, headers: refused)
+            refusal.stream?.close()
+            #expect(refusal.status == .forbidden, "\(method) \(path)")
+            let answer = await server.client.execute(method, path, headers: allowed)
+            answer.stream?.close()
+            #expect(answer.status != .forbidden && answer.status != .unauthorized, "\(method) \(path)")
         }
     }
 

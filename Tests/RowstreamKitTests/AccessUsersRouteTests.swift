@@ -59,14 +59,7 @@ struct AccessUsersRouteTests {
     func allowLists() async throws {
         let server = try Self.server()
         defer { server.shutdown() }
-        for (method, path) in AccessRouteTests.forbiddenRoutes {
-            let bob = await server.client.execute(method, path, headers: Self.cookie("bob"))
-            bob.stream?.close()
-            #expect(bob.status == .forbidden, "\(method) \(path)")
-            let alice = await server.client.execute(method, path, headers: Self.cookie("alice"))
-            alice.stream?.close()
-            #expect(alice.status != .forbidden && alice.status != .unauthorized, "\(method) \(path)")
-        }
+        await AccessRouteTests.expectForbidden(on: server, refused: Self.cookie("bob"), allowed: Self.cookie("alice"))
         let listing = await server.client.get("/api/tables", headers: Self.cookie("bob"))
         #expect(listing.status == .ok && !listing.text.contains("payroll") && !listing.text.contains("board"))
         #expect(await server.client.get("/api/tables", headers: Self.cookie("alice")).text.contains("payroll"))
