@@ -37,6 +37,8 @@ public struct AccessResponder: HTTPResponder {
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResult {
+        // Mode none without a metrics rule: no credential and no allow list to check.
+        if mode == .open, configuration.metrics == nil { return answer(request, as: .everyone) }
         let segments = RouteSegment.pathSegments(request.path)
         if segments == ["healthz"] { return inner.respond(to: request) }
         if mode == .users, let answer = loginRoute(request, segments: segments) { return answer }
@@ -49,7 +51,21 @@ public struct AccessResponder: HTTPResponder {
         if isMetrics, !mayReadEverything(viewer) {
             return .now(HTTPError(.forbidden, "/metrics names every table: configure access.metrics").response)
         }
-        return Viewer.$current.withValue(viewer) { inner.respond(to: request) }
+        return answer(request, as: viewer)
+    }
+
+    /// The inner responder's answer with ``Viewer/current`` bound to `viewer` while it is produced: now, in its
+    /// `.later` task, and while a stream opens.
+    private func answer(_ request: HTTPRequest, as viewer: Viewer) -> HTTPResult {
+        let result = Viewer.$current.withValue(viewer) { inner.respond(to: request) }
+        switch result {
+        case .now(var response):
+            guard case .stream(let open) = response.body else { return result }
+            response.body = .stream { writer in Viewer.$current.withValue(viewer) { open(writer) } }
+            return .now(response)
+        case .later(let produce):
+            return .later { await Viewer.$current.withValue(viewer) { await produce() } }
+        }
     }
 
     /// The viewer `request` identifies; nil: none (a missing, wrong, expired or altered credential).

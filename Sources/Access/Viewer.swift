@@ -23,8 +23,11 @@ public struct Viewer: Sendable, Equatable {
 
     /// The viewer of access mode `none`.
     public static let everyone = Viewer(everyone: ())
+    /// No one: no name, no group. What code outside the access layer sees, so a route that forgot it fails closed
+    /// (tables and pages with an allow list refuse it).
+    public static let nobody = Viewer(name: "")
 
-    /// The viewer of the request being answered; ``everyone`` outside the access layer (a server without one, code
-    /// that runs before it).
-    @TaskLocal public static var current: Viewer = .everyone
+    /// The viewer of the request being answered, bound by ``AccessResponder`` around the route's answer: its
+    /// synchronous part, its `.later` task and a stream's opening. ``nobody`` anywhere else.
+    @TaskLocal public static var current: Viewer = .nobody
 }

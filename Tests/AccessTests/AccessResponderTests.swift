@@ -56,6 +56,17 @@ struct AccessResponderTests {
         #expect(await Self.answer(access, "/healthz").status == .ok, "health checks need no credential")
     }
 
+    @Test("the viewer is bound in a .later answer too; outside the layer it is nobody, whom allow lists refuse")
+    func binding() async {
+        let later = ClosureResponder { _ in .later { .text("later=\(Viewer.current.name)") } }
+        let access = AccessResponder(inner: later, configuration: Self.configuration(.tokens), mode: .tokens,
+                                     tables: ["t"], pages: [:])
+        let answer = await InProcessClient(access).get("/x", headers: ["Authorization": "Bearer good-token"])
+        #expect(answer.text == "later=ci")
+        #expect(Viewer.current == .nobody && !Viewer.current.isEveryone)
+        #expect(!Self.configuration(.tokens).admits(table: "t") && Self.configuration(.tokens).admits(table: "open"))
+    }
+
     @Test("none: everyone, without a credential")
     func none() async {
         let open = AccessResponder(inner: Self.echo, configuration: AccessConfiguration(mode: .open), mode: .open,
