@@ -11,7 +11,8 @@ import Foundation
 ///
 /// Thread-safe: a value type, `Sendable`.
 public struct ServerConfiguration: Sendable {
-    /// The address to listen on; `"127.0.0.1"` by default (`"0.0.0.0"` for every interface).
+    /// The address to listen on; `"127.0.0.1"` by default (`"0.0.0.0"` for every interface: any address but
+    /// loopback needs ``access`` to choose a mode, docs/SECURITY.md).
     public var host = "127.0.0.1"
     /// The port to listen on; 0 picks a free one (read it from ``RowstreamServer/port``).
     public var port = 8080
