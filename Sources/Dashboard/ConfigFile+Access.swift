@@ -59,6 +59,13 @@ extension ConfigFile {
             try metrics.finish()
         }
         try reader.finish()
+        if access.mode != nil {   // else `--access` may still choose it: checked at start
+            do throws(AccessError) {
+                _ = try access.validated(host: nil, tables: Set(tables.map(\.spec.name)), pages: Set(pages.map(\.name)))
+            } catch {
+                throw ConfigError(file: file, keyPath: "access", expected: "a consistent access configuration: \(error)")
+            }
+        }
         return access
     }
 

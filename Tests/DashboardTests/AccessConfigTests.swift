@@ -75,6 +75,8 @@ struct AccessConfigTests {
         (#"{"tables": {"items": {"user": ["a"]}}}"#, "test.json: access.tables.items.user: unknown key"),
         (#"{"tokens": [{"name": "ci", "sha256": "\#(digest)", "expires": "soon"}]}"#, "test.json: access.tokens[0].expires"),
         (#"{"mdoe": "tokens"}"#, "test.json: access.mdoe: unknown key"),
+        (#"{"mode": "tokens"}"#, "test.json: access: a consistent access configuration: access mode tokens needs at least one token"),
+        (#"{"mode": "none", "tables": {"items": {"users": ["a"]}}}"#, "test.json: access: a consistent access configuration: allow lists need"),
     ])
     func refuses(access: String, message: String) {
         do {
