@@ -71,6 +71,25 @@ struct LoginFlowTests {
         #expect(secure.headers["Set-Cookie"]?.hasSuffix("; Secure") == true)
     }
 
+    @Test("Secure cookies: X-Forwarded-Proto: https counts from a trusted proxy's address only")
+    func forwardedProto() async throws {
+        var access = AccessConfiguration(mode: .users)
+        let hash = try #require(PasswordHash.make("pw"))
+        access.users = [try #require(UserAccount(name: "alice", passwordHash: hash))]
+        access.proxy = TrustedProxy(addresses: [IPv4Address.parse("127.0.0.2")!])
+        let responder = AccessResponder(inner: ClosureResponder { _ in .now(.text("")) }, configuration: access,
+                                        mode: .users, tables: [], pages: [:], keys: Self.keys)
+        for (peer, secure) in [("127.0.0.2", true), ("127.0.0.1", false)] {
+            var built = HTTPRequest(method: .post, target: "/login", headers: ["X-Forwarded-Proto": "https"],
+                                    body: Self.form([("user", "alice"), ("password", "pw")]))
+            built.peerAddress = IPv4Address.parse(peer)
+            let request = built
+            let answer = await InProcessClient(ClosureResponder { _ in responder.respond(to: request) }).post("/login")
+            #expect(answer.status == .seeOther)
+            #expect(answer.headers["Set-Cookie"]?.hasSuffix("; Secure") == secure, "from \(peer)")
+        }
+    }
+
     @Test("missing, wrong, expired and tampered cookies get 401 (303 for a browser page); tokens still work")
     func badCookies() async throws {
         let client = try Self.responder()

@@ -78,6 +78,7 @@ struct AccessRouteTests {
             let refusal = await server.client.execute(method, path, headers: refused)
             refusal.stream?.close()
             #expect(refusal.status == .forbidden, "\(method) \(path)")
+            #expect(!refusal.text.contains("payroll") && !refusal.text.contains("board"), "the refusal names nothing")
             let answer = await server.client.execute(method, path, headers: allowed)
             answer.stream?.close()
             #expect(answer.status != .forbidden && answer.status != .unauthorized, "\(method) \(path)")
