@@ -30,7 +30,7 @@ extension AccessResponder {
         let name = request.formValue("user") ?? ""
         let password = request.formValue("password") ?? ""
         let next = LoginPage.localPath(request.formValue("next"))
-        let address = request.peerAddress ?? 0
+        let address = clientAddress(request)
         if let wait = throttle.wait(user: name, address: address) {
             let seconds = max(1, Int(wait.components.seconds) + 1)
             var response = LoginPage.response(status: .tooManyRequests,
@@ -62,6 +62,17 @@ extension AccessResponder {
         if configuration.secureCookies { return true }
         guard let peer = request.peerAddress, configuration.proxy?.addresses.contains(peer) == true else { return false }
         return request.headers[HTTPFieldName.xForwardedProto]?.lowercased() == "https"
+    }
+
+    /// The address a sign-in counts against: the peer's, or behind a trusted proxy (``TrustedProxy/addresses``) the
+    /// last `X-Forwarded-For` entry, the client the proxy itself saw (earlier entries are the client's own claims).
+    public func clientAddress(_ request: HTTPRequest) -> UInt32 {
+        let peer = request.peerAddress ?? 0
+        guard configuration.proxy?.addresses.contains(peer) == true,
+              let forwarded = request.headers[HTTPFieldName.xForwardedFor]?.split(separator: ",").last,
+              let client = IPv4Address.parse(forwarded.trimmingCharacters(in: .whitespaces))
+        else { return peer }
+        return client
     }
 
     /// A yescrypt hash of a random password: what an unknown user name is checked against.

@@ -36,6 +36,9 @@ public enum HTTPFieldName {
     public static let transferEncoding = "Transfer-Encoding"
     /// RFC 9110 §11.6.1: the challenge of a `401`.
     public static let wwwAuthenticate = "WWW-Authenticate"
+    /// De-facto standard: the addresses a request passed through, the client's first; the last was appended by the
+    /// proxy that connected to us. Believed from a trusted proxy only.
+    public static let xForwardedFor = "X-Forwarded-For"
     /// De-facto standard: the scheme a reverse proxy's client used (`https`), believed from a trusted proxy only.
     public static let xForwardedProto = "X-Forwarded-Proto"
     /// nginx: `no` turns off its response buffering (an event stream must reach the viewer at once).

@@ -71,7 +71,7 @@ struct LoginFlowTests {
         #expect(secure.headers["Set-Cookie"]?.hasSuffix("; Secure") == true)
     }
 
-    @Test("Secure cookies: X-Forwarded-Proto: https counts from a trusted proxy's address only")
+    @Test("X-Forwarded-Proto (Secure cookies) and X-Forwarded-For (the throttle's address) count from a trusted proxy only")
     func forwardedProto() async throws {
         var access = AccessConfiguration(mode: .users)
         let hash = try #require(PasswordHash.make("pw"))
@@ -88,6 +88,15 @@ struct LoginFlowTests {
             #expect(answer.status == .seeOther)
             #expect(answer.headers["Set-Cookie"]?.hasSuffix("; Secure") == secure, "from \(peer)")
         }
+        func address(_ peer: String, _ forwarded: String) -> UInt32 {
+            var request = HTTPRequest(method: .post, target: "/login", headers: ["X-Forwarded-For": forwarded])
+            request.peerAddress = IPv4Address.parse(peer)
+            return responder.clientAddress(request)
+        }
+        #expect(address("127.0.0.2", "1.2.3.4, 10.0.0.7") == IPv4Address.parse("10.0.0.7"),
+                "behind the proxy: the client it saw (the last entry)")
+        #expect(address("127.0.0.1", "10.0.0.7") == IPv4Address.parse("127.0.0.1"), "anyone else's claim is ignored")
+        #expect(address("127.0.0.2", "garbage") == IPv4Address.parse("127.0.0.2"))
     }
 
     @Test("missing, wrong, expired and tampered cookies get 401 (303 for a browser page); tokens still work")
