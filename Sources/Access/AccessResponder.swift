@@ -57,15 +57,7 @@ public struct AccessResponder: HTTPResponder {
     /// The inner responder's answer with ``Viewer/current`` bound to `viewer` while it is produced: now, in its
     /// `.later` task, and while a stream opens.
     private func answer(_ request: HTTPRequest, as viewer: Viewer) -> HTTPResult {
-        let result = Viewer.$current.withValue(viewer) { inner.respond(to: request) }
-        switch result {
-        case .now(var response):
-            guard case .stream(let open) = response.body else { return result }
-            response.body = .stream { writer in Viewer.$current.withValue(viewer) { open(writer) } }
-            return .now(response)
-        case .later(let produce):
-            return .later { await Viewer.$current.withValue(viewer) { await produce() } }
-        }
+        .binding(Viewer.$current, to: viewer) { inner.respond(to: request) }
     }
 
     /// The viewer `request` identifies; nil: none (a missing, wrong, expired or altered credential).
