@@ -1,9 +1,9 @@
 // swift-tools-version:6.0
 // Rowstream: slow paginated APIs as live, infinitely scrolling HTML tables over Server-Sent Events.
 // Dependencies point one way, down: rowstream -> Dashboard -> {RowstreamKit, Upstream, Redis}; RowstreamKit (the library)
-// -> {HTTPServer, Batches, Tables, Sealing}; Upstream -> {Sealing, CCurl}; leaves JSON, Metrics, Sealing -> CCrypto,
+// -> {HTTPServer, Batches, Tables, Sealing, Access}; Access -> {HTTPServer, Sealing, Tables, CCrypt}; Upstream -> {Sealing, CCurl, Batches}; leaves JSON, Metrics, Sealing -> CCrypto,
 // HTTPServer -> CSystem, Redis -> {HTTPServer (its EventLoop), CSystem}. Sealing (one base64url, one sealing type)
-// holds what tokens need, so the library does not link libcurl. Only Upstream imports CCurl; only Sealing imports CCrypto; only HTTPServer and Redis import CSystem.
+// holds what tokens need, so the library does not link libcurl. Only Upstream imports CCurl; only Sealing imports CCrypto; only Access imports CCrypt; only HTTPServer and Redis import CSystem.
 // Each target depends on exactly what its files import. RowstreamTesting -> HTTPServerTesting: in-process tests.
 import PackageDescription
 
@@ -32,6 +32,8 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // The system's libcrypt (libxcrypt): crypt(3) password hashes (yescrypt, bcrypt) for the access layer's users.
+        .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
         .systemLibrary(name: "CSystem"),
 
         // Leaves.
@@ -45,11 +47,13 @@ let package = Package(
         // Tokens and sealing: one base64url, one sealing type (AES-256-SIV), shared by Upstream and RowstreamKit.
         .target(name: "Sealing", dependencies: ["CCrypto"], swiftSettings: strict),
         .target(name: "Upstream", dependencies: ["CCurl", "Sealing", "JSON", "Batches"], swiftSettings: strict),
+        // Who may see what (docs/SECURITY.md): access modes, API tokens, a trusted proxy, allow lists.
+        .target(name: "Access", dependencies: ["HTTPServer", "Sealing", "Tables", "CCrypt"], swiftSettings: strict),
 
         // Wiring: the public library (bindings, server, routes, sessions), then the config/demo dashboard on it.
         .target(
             name: "RowstreamKit",
-            dependencies: ["HTTPServer", "Batches", "Tables", "Sealing", "JSON", "Metrics"],
+            dependencies: ["HTTPServer", "Batches", "Tables", "Sealing", "JSON", "Metrics", "Access"],
             swiftSettings: strict
         ),
         .target(
@@ -80,6 +84,8 @@ let package = Package(
                           path: "Fuzz/Targets/ResumeToken", swiftSettings: strict),
         .executableTarget(name: "FuzzRESPParser", dependencies: ["FuzzReplay", "Redis"],
                           path: "Fuzz/Targets/RESPParser", swiftSettings: strict),
+        .executableTarget(name: "FuzzAccessCredentials", dependencies: ["FuzzReplay", "Access", "HTTPServer", "Sealing"],
+                          path: "Fuzz/Targets/AccessCredentials", swiftSettings: strict),
         .executableTarget(name: "FuzzHTMLRenderer", dependencies: ["FuzzReplay", "Tables", "JSON"],
                           path: "Fuzz/Targets/HTMLRenderer", swiftSettings: strict),
 
@@ -101,6 +107,8 @@ let package = Package(
         .testTarget(name: "RedisTests", dependencies: ["TestSupport", "Redis", "RowstreamKit", "Dashboard"],
                     swiftSettings: strict),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
+        .testTarget(name: "AccessTests", dependencies: ["TestSupport", "Access", "Sealing", "HTTPServer", "HTTPServerTesting"],
+                    swiftSettings: strict),
         .testTarget(name: "UpstreamTests", dependencies: ["TestSupport", "Upstream", "JSON"], swiftSettings: strict),
         .testTarget(
             name: "DashboardTests",

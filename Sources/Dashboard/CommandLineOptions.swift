@@ -1,4 +1,5 @@
 import Foundation
+import RowstreamKit
 
 /// The `rowstream` command line, parsed into a `DashboardConfiguration` (its server part and the dashboard's
 /// own). A pure function of the arguments and the environment (`ROWSTREAM_SECRET_FILE`).
@@ -6,6 +7,11 @@ public enum CommandLineOptions {
     public static let usage = """
     Usage: rowstream [options]
            rowstream keygen        print a new sealing key (a line for the --secret-file file)
+           rowstream hash-token    read an API token on standard input, print its SHA-256 for the config
+                                   (access.tokens[].sha256; docs/SECURITY.md)
+           rowstream new-token     print a new random API token and its SHA-256
+           rowstream hash-password read a password on standard input, print its yescrypt hash for the config
+                                   (access.users[].password)
 
     Serves live, infinitely scrolling tables over Server-Sent Events, fed by the upstream APIs of a config file
     (docs/CONFIG.md), or by the built-in demo upstream when no config is given.
@@ -17,7 +23,10 @@ public enum CommandLineOptions {
                               the first seals, the others still open; docs/SCALING.md), so every instance and every
                               restart reads them; default: $ROWSTREAM_SECRET_FILE, else the config's secretFile,
                               else a random key per process
-      --host ADDRESS          address to listen on (default 127.0.0.1)
+      --host ADDRESS          address to listen on (default 127.0.0.1); any address but loopback needs an
+                              access mode (--access or the config's access)
+      --access MODE           none, tokens, users or proxy: who may see the tables (docs/SECURITY.md); overrides the
+                              config's access.mode. Default: none on loopback; required on any other address
       --port N                port to listen on, 0 for any free port (default 8080)
       --public DIR            folder with index.html, app.css, app.js (default: ./Public, or beside the build)
       --batch-size N          rows per batch, 1...500 (default 50)
@@ -67,6 +76,12 @@ public enum CommandLineOptions {
         case checkConfig(String)
         /// Print a new sealing key and exit.
         case keygen
+        /// Read an API token on standard input, print its SHA-256, exit.
+        case hashToken
+        /// Print a new API token and its SHA-256, exit.
+        case newToken
+        /// Read a password on standard input, print its yescrypt hash, exit.
+        case hashPassword
         case help
     }
 
@@ -94,6 +109,12 @@ public enum CommandLineOptions {
                 guard remaining.isEmpty else { throw ParseError(description: "keygen takes no options") }
                 return .keygen
             }
+            let subcommands: [String: Parsed] = ["hash-token": .hashToken, "new-token": .newToken,
+                                                 "hash-password": .hashPassword]
+            if let subcommand = subcommands[flag] {
+                guard remaining.isEmpty else { throw ParseError(description: "\(flag) takes no options") }
+                return subcommand
+            }
             guard let value = remaining.popFirst() else {
                 throw ParseError(description: "\(flag) needs a value (see --help)")
             }
@@ -104,6 +125,11 @@ public enum CommandLineOptions {
                 guard !value.isEmpty else { throw ParseError(description: "--secret-file takes a file path") }
                 configuration.secretFile = value
             case "--host": configuration.server.host = value
+            case "--access":
+                guard let mode = AccessMode(rawValue: value) else {
+                    throw ParseError(description: "--access takes " + AccessMode.allCases.map(\.rawValue).joined(separator: ", "))
+                }
+                configuration.accessMode = mode
             case "--port": configuration.server.port = try integer(flag, value, in: 0...65_535)
             case "--public": configuration.server.publicDirectory = value
             case "--batch-size": configuration.batchSize = try integer(flag, value, in: 1...500)

@@ -26,6 +26,8 @@ public struct ConfigFile: Sendable {
     public var frameAncestors: [String]?
     /// Origins whose pages may POST as the server's own (`allowedOrigins`, docs/SECURITY.md, "Forged requests").
     public var allowedOrigins: [String] = []
+    /// Who may see what (`access`, docs/SECURITY.md); nil: not configured (`--access` may choose the mode).
+    public var access: AccessConfiguration?
 
     /// Reads and validates the file at `path`; `${NAME}` references are filled from `environment`.
     public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
@@ -70,13 +72,16 @@ public struct ConfigFile: Sendable {
         }
         let frameAncestors = try root.stringList("frameAncestors")
         let allowedOrigins = try root.stringList("allowedOrigins") ?? []
+        let access = try root.value("access").map { (value) throws(ConfigError) in
+            try Self.access(value, file: file, tables: tables, pages: pages ?? [])
+        }
         try root.finish()
         let secrets = ConfigEnvironment.referencedValues(in: String(decoding: bytes, as: UTF8.self), environment: environment)
         let redactor = SecretRedactor(secrets: secrets)
         for index in tables.indices { tables[index].checks.redactor = redactor }
         return ConfigFile(tables: tables, upstream: upstream ?? UpstreamClientConfiguration(), secrets: secrets,
                           pages: pages ?? [], secretFile: secretFile, redis: redis,
-                          frameAncestors: frameAncestors, allowedOrigins: allowedOrigins)
+                          frameAncestors: frameAncestors, allowedOrigins: allowedOrigins, access: access)
     }
 
     private static func upstreamOptions(_ reader: ConfigReader) throws(ConfigError) -> UpstreamClientConfiguration {

@@ -30,6 +30,9 @@ struct ConfigReader {
         return path.isEmpty ? part : (plain ? path + "." + part : path + part)
     }
 
+    /// The object's keys, sorted (for maps whose keys are names: read each with the other accessors).
+    var keys: [String] { members.keys.sorted() }
+
     /// The raw value of `key`, marking it read; nil if absent. `null` counts as present.
     mutating func value(_ key: String) -> JSONValue? {
         read.insert(key)

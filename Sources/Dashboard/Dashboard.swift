@@ -57,6 +57,8 @@ public final class Dashboard: Sendable {
         configuration.server.sealingKeys = try sealingKeys(configuration, config: config)
         if let sources = configuration.frameAncestors ?? config?.frameAncestors { configuration.server.frameAncestors = sources }
         if let origins = config?.allowedOrigins, !origins.isEmpty { configuration.server.allowedOrigins = origins }
+        if let access = config?.access { configuration.server.access = access }
+        if let mode = configuration.accessMode { configuration.server.access.mode = mode }
         let registry = MetricsRegistry()
         let demo = DemoUpstream(configuration: configuration.demo)
         var demoServerConfiguration = HTTPServerConfiguration()

@@ -22,6 +22,8 @@ public struct DashboardConfiguration: Sendable {
     public var redisCommandTimeout: Duration = .milliseconds(500)
     /// `--frame-ancestors`: before the config's `frameAncestors`; nil: the config's, else `server.frameAncestors`.
     public var frameAncestors: [String]?
+    /// The access mode from `--access`: overrides the config's `access.mode` (docs/SECURITY.md). nil: the config's.
+    public var accessMode: AccessMode?
 
     public init() {}
 }

@@ -116,7 +116,10 @@ final class Connection: EventHandler, @unchecked Sendable {
         flush()
     }
 
-    private func dispatch(_ request: HTTPRequest) {
+    private func dispatch(_ parsed: HTTPRequest) {
+        var addressed = parsed
+        if address != 0 { addressed.peerAddress = address }
+        let request = addressed
         let keepAlive = request.wantsKeepAlive && !shuttingDown
         let head = request.method == .head
         switch context.responder.respond(to: request) {

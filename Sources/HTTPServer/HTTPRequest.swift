@@ -24,6 +24,9 @@ public struct HTTPRequest: Sendable {
     public var version: HTTPVersion
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// The IPv4 address of the connection's peer (host byte order, `0x7F000001` for 127.0.0.1); nil when unknown
+    /// (an in-process request, unless a test sets it). A reverse proxy's address, not its client's, behind one.
+    public var peerAddress: UInt32? = nil
 
     /// Creates a request (for in-process tests and for the parser). `path` and `query` are split from `target`.
     public init(
@@ -47,6 +50,16 @@ public struct HTTPRequest: Sendable {
     /// The first query parameter called `name`, form-decoded (`+` and `%XX`); nil when absent or malformed.
     public func queryValue(_ name: String) -> String? {
         guard let query else { return nil }
+        return Self.formValue(name, in: query)
+    }
+
+    /// The first field called `name` of an `application/x-www-form-urlencoded` body (a form's POST), decoded as
+    /// ``queryValue(_:)`` decodes; nil when absent or malformed.
+    public func formValue(_ name: String) -> String? {
+        Self.formValue(name, in: String(decoding: body, as: UTF8.self))
+    }
+
+    private static func formValue(_ name: String, in query: String) -> String? {
         // Split on bytes, not Characters: a long query (up to the 8 KiB request line) costs microseconds.
         for pair in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
             let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)

@@ -22,10 +22,14 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let accepted = HTTPStatus(code: 202, reason: "Accepted")
     /// 204 (RFC 9110 §15.3.5).
     public static let noContent = HTTPStatus(code: 204, reason: "No Content")
+    /// 303 (RFC 9110 §15.4.4); send `Location`.
+    public static let seeOther = HTTPStatus(code: 303, reason: "See Other")
     /// 304 (RFC 9110 §15.4.5).
     public static let notModified = HTTPStatus(code: 304, reason: "Not Modified")
     /// 400 (RFC 9110 §15.5.1).
     public static let badRequest = HTTPStatus(code: 400, reason: "Bad Request")
+    /// 401 (RFC 9110 §15.5.2); send `WWW-Authenticate`.
+    public static let unauthorized = HTTPStatus(code: 401, reason: "Unauthorized")
     /// 403 (RFC 9110 §15.5.4).
     public static let forbidden = HTTPStatus(code: 403, reason: "Forbidden")
     /// 404 (RFC 9110 §15.5.5).

@@ -9,7 +9,7 @@ public struct RouteParameters: Sendable {
 }
 
 /// One segment of a route pattern.
-enum RouteSegment: Sendable, Hashable {
+package enum RouteSegment: Sendable, Hashable {
     case exact(String)
     case parameter(String)
 
@@ -24,7 +24,7 @@ enum RouteSegment: Sendable, Hashable {
     }
 
     /// `/a/b` -> ["a", "b"]; `/` -> [""]; empty segments are kept so `/a//b` does not equal `/a/b`.
-    static func pathSegments(_ path: String) -> [Substring] {
+    package static func pathSegments(_ path: String) -> [Substring] {
         let trimmed = path.hasPrefix("/") ? path.dropFirst() : Substring(path)
         return trimmed.split(separator: "/", omittingEmptySubsequences: false)
     }

@@ -26,6 +26,24 @@ case .help:
 case .keygen:
     print(SealingKeyFile.newKey())
     exit(0)
+case .hashToken:
+    // From standard input, not the command line: arguments show in `ps` and shell history.
+    guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+        fail("hash-token reads the token on standard input (e.g. `rowstream hash-token < token.txt`)", status: 64)
+    }
+    print(APIToken.hash(line))
+    exit(0)
+case .hashPassword:
+    guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+        fail("hash-password reads the password on standard input (e.g. `rowstream hash-password`, then type it)", status: 64)
+    }
+    guard let hash = PasswordHash.make(line) else { fail("libcrypt could not hash the password", status: 1) }
+    print(hash)
+    exit(0)
+case .newToken:
+    let token = APIToken.random()
+    print("token:  \(token)\nsha256: \(APIToken.hash(token))")
+    exit(0)
 case .run:
     break
 case .runWithConfig(let path), .checkConfig(let path):

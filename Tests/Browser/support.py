@@ -18,7 +18,7 @@ import pytest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BINARY = os.environ.get("ROWSTREAM_BINARY", os.path.join(ROOT, ".build", "release", "rowstream"))
-BANNER = re.compile(r"serving http://127\.0\.0\.1:(\d+)/ \(demo upstream on 127\.0\.0\.1:(\d+)\)")
+BANNER = re.compile(r"serving http://127\.0\.0\.1:(\d+)/ \((?:demo upstream on 127\.0\.0\.1:(\d+)|\d+ table\(s\) from the config file)\)")
 TIMEOUT = 30                      # seconds: the bound of every wait for something that must happen
 TIMEOUT_MS = TIMEOUT * 1000       # the same, for Playwright's waits
 
@@ -46,7 +46,8 @@ class RowstreamServer:
         if not match:
             self.stop()
             raise RuntimeError("rowstream did not start: %r" % line)
-        self.port, self.demo_port = int(match.group(1)), int(match.group(2))
+        self.port = int(match.group(1))
+        self.demo_port = int(match.group(2)) if match.group(2) else None   # None: serving a config's tables
         self.url = "http://127.0.0.1:%d" % self.port
 
     def _read_banner(self, timeout):

@@ -1,3 +1,4 @@
+import Access
 import HTTPServer
 import Metrics
 
@@ -81,6 +82,8 @@ public final class RowstreamServer: Sendable {
         let bindings = bindings.map { $0.sealing(with: configuration.sealingKeys) }
         let tables = Dictionary(uniqueKeysWithValues: bindings.map { ($0.name, $0) })
         let resolved = try DashboardPage.resolve(pages, tables: tables)
+        let accessMode = try configuration.access.validated(
+            host: listen ? configuration.host : nil, tables: Set(tables.keys), pages: Set(pages.map(\.name)))
         let metrics = ServerMetrics(registry: registry)
         let template = try DocumentTemplate(directory: configuration.publicDirectory)
         let staticFiles: StaticFiles
@@ -97,7 +100,11 @@ public final class RowstreamServer: Sendable {
         let routes = ServerRoutes(
             tables: tables,
             order: bindings.map(\.name),
-            pages: Dictionary(uniqueKeysWithValues: bindings.map { ($0.name, template.render($0, pages: pages)) }),
+            pages: Dictionary(uniqueKeysWithValues: bindings.map { table in
+                (table.name, template.render(table, pages: pages.filter { page in
+                    configuration.access.pageFollowsTable(page: page.name, showing: page.tables, table: table.name)
+                }))
+            }),
             tablePages: PageSet(resolved, template: try DocumentTemplate.pageTemplate(directory: configuration.publicDirectory,
                                                                                    needed: !pages.isEmpty)),
             registry: sessions,
@@ -117,9 +124,13 @@ public final class RowstreamServer: Sendable {
         if let loops = configuration.eventLoopCount { serverConfiguration.eventLoopCount = loops }
         if let cap = configuration.maxConnections { serverConfiguration.maxConnections = cap }
         serverConfiguration.maxConnectionsPerAddress = configuration.maxConnectionsPerAddress
+        let access = AccessResponder(inner: routes.router(), configuration: configuration.access, mode: accessMode,
+                                     tables: bindings.map(\.name),
+                                     pages: Dictionary(uniqueKeysWithValues: pages.map { ($0.name, $0.tables) }),
+                                     keys: configuration.sealingKeys)
         let remoteImages = bindings.contains { $0.renderer.spec.grid?.imageField != nil }
         let responder = GuardedResponder(
-            inner: LoggedResponder(inner: routes.router(), logger: configuration.logger),
+            inner: LoggedResponder(inner: access, logger: configuration.logger),
             rule: SameOriginRule(allowedOrigins: configuration.allowedOrigins),
             headers: SecurityHeaders(frameAncestors: configuration.frameAncestors, remoteImages: remoteImages))
         var server: HTTPServer?

@@ -11,7 +11,8 @@ import Foundation
 ///
 /// Thread-safe: a value type, `Sendable`.
 public struct ServerConfiguration: Sendable {
-    /// The address to listen on; `"127.0.0.1"` by default (`"0.0.0.0"` for every interface).
+    /// The address to listen on; `"127.0.0.1"` by default (`"0.0.0.0"` for every interface: any address but
+    /// loopback needs ``access`` to choose a mode, docs/SECURITY.md).
     public var host = "127.0.0.1"
     /// The port to listen on; 0 picks a free one (read it from ``RowstreamServer/port``).
     public var port = 8080
@@ -68,6 +69,10 @@ public struct ServerConfiguration: Sendable {
     /// Origins (`https://embed.example`) whose pages may POST to this server (`next`, `reload`, `refresh`) as if they
     /// were its own (docs/SECURITY.md, "Forged requests"). Empty by default: only the server's own pages.
     public var allowedOrigins: [String] = []
+    /// Who may reach the server and see which tables and pages (docs/SECURITY.md). By default no mode is chosen:
+    /// everyone sees everything on a loopback ``host``, and a server listening on any other address refuses to
+    /// start until ``AccessConfiguration/mode`` is set (`.open`, "none" in a config, included).
+    public var access = AccessConfiguration()
 
     /// The defaults above.
     public init() {}

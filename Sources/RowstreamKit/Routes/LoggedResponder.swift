@@ -8,15 +8,6 @@ struct LoggedResponder: HTTPResponder {
     let logger: any RowstreamLogger
 
     func respond(to request: HTTPRequest) -> HTTPResult {
-        let logger = logger
-        let result = RowstreamLogging.$current.withValue(logger) { inner.respond(to: request) }
-        switch result {
-        case .now(var response):
-            guard case .stream(let open) = response.body else { return result }
-            response.body = .stream { writer in RowstreamLogging.$current.withValue(logger) { open(writer) } }
-            return .now(response)
-        case .later(let produce):
-            return .later { await RowstreamLogging.$current.withValue(logger) { await produce() } }
-        }
+        .binding(RowstreamLogging.$current, to: logger) { inner.respond(to: request) }
     }
 }

@@ -19,13 +19,19 @@ extension ServerRoutes {
         }
     }
 
-    /// The pages' entries for `/api/pages` and `/api/tables`.
+    /// The pages' entries for `/api/pages` and `/api/tables`: those the viewer may see.
     func pageListing() -> [JSONValue] {
-        tablePages.order.compactMap { tablePages.pages[$0]?.listing() }
+        tablePages.order.compactMap { tablePages.pages[$0] }
+            .filter { configuration.access.admits(page: $0.name, showing: $0.page.tables) }
+            .map { $0.listing() }
     }
 
+    /// The page `name`, if the viewer may see it and each of its tables (else 403: docs/SECURITY.md).
     private func tablePage(_ name: String?) throws(HTTPError) -> ResolvedPage {
         guard let name, let page = tablePages.pages[name] else { throw HTTPError(.notFound, "no such page") }
+        guard configuration.access.admits(page: name, showing: page.page.tables) else {
+            throw HTTPError(.forbidden, "you may not see this page")
+        }
         return page
     }
 

@@ -23,16 +23,17 @@ struct ServerRoutes {
     func router() -> Router {
         var router = RouterBuilder()
         router.get("/") { request, _ throws(HTTPError) in
-            .now(try page(order.first ?? "").response(to: request))
+            .now(try page(try firstVisibleTable()).response(to: request))
         }
         router.get("/index.html") { request, _ throws(HTTPError) in
-            .now(try page(order.first ?? "").response(to: request))
+            .now(try page(try firstVisibleTable()).response(to: request))
         }
         router.get("/tables/{name}") { request, parameters throws(HTTPError) in
             .now(try page(parameters["name"] ?? "").response(to: request))
         }
         router.get("/api/tables") { _, _ in
-            var list: [String: JSONValue] = ["tables": .array(order.compactMap { tables[$0]?.listing() })]
+            let visible = order.filter { configuration.access.admits(table: $0) }
+            var list: [String: JSONValue] = ["tables": .array(visible.compactMap { tables[$0]?.listing() })]
             if !tablePages.order.isEmpty { list["pages"] = .array(pageListing()) }
             return .now(.json(JSONValue.object(list).serialized()))
         }
@@ -72,14 +73,30 @@ struct ServerRoutes {
         return router.build()
     }
 
+    /// The table `name`, if the viewer may see it (``Viewer/current``; else 403, on every route of a table).
     private func table(_ name: String?) throws(HTTPError) -> TableBinding {
         guard let name, let table = tables[name] else { throw HTTPError(.notFound, "no such table") }
+        try admit(table: name)
         return table
     }
 
     private func page(_ name: String) throws(HTTPError) -> RenderedPage {
         guard let page = pages[name] else { throw HTTPError(.notFound, "no such table") }
+        try admit(table: name)
         return page
+    }
+
+    /// 403 unless the viewer may see table `name` (docs/SECURITY.md, "Allow lists").
+    private func admit(table name: String) throws(HTTPError) {
+        guard configuration.access.admits(table: name) else { throw HTTPError(.forbidden, "you may not see this table") }
+    }
+
+    /// The home page's table: the first the viewer may see (403 when none).
+    private func firstVisibleTable() throws(HTTPError) -> String {
+        guard let name = order.first(where: { configuration.access.admits(table: $0) }) else {
+            throw HTTPError(.forbidden, "you may not see any table")
+        }
+        return name
     }
 
     private func session(_ parameters: RouteParameters) throws(HTTPError) -> ViewerSession {

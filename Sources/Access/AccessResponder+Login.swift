@@ -1,0 +1,80 @@
+import Foundation
+import HTTPServer
+
+/// Mode `users`: `GET /login` (the form), `POST /login` (sign in: a session cookie and `303` to `next`), `POST
+/// /logout` (the cookie removed, `303` to `/login`), and the login page's stylesheet and icon for everyone.
+extension AccessResponder {
+    /// The answer to a sign-in route; nil for any other request.
+    func loginRoute(_ request: HTTPRequest, segments: [Substring]) -> HTTPResult? {
+        switch (request.method, segments) {
+        case (.get, ["login"]), (.head, ["login"]):
+            let next = LoginPage.localPath(request.queryValue("next"))
+            return .now(LoginPage.response(message: nil, next: next, signedIn: signedInUser(request)?.name))
+        case (.post, ["login"]):
+            return .later { signIn(request) }
+        case (.post, ["logout"]):
+            var response = HTTPResponse(status: .seeOther)
+            response.headers.replaceOrAdd(name: HTTPFieldName.location, value: "/login")
+            response.headers.add(name: HTTPFieldName.setCookie, value: SessionCookie.clearCookie(secure: isSecure(request)))
+            return .now(response)
+        case (.get, ["app.css"]), (.head, ["app.css"]), (.get, ["favicon.svg"]), (.head, ["favicon.svg"]):
+            return inner.respond(to: request)
+        default:
+            return nil
+        }
+    }
+
+    /// Checks the form's `user` and `password` (libcrypt, off the event loop): `303` to `next` with the cookie, or the
+    /// form again with `401`; `429` with `Retry-After` past the ``LoginThrottle``'s limits, without a check.
+    private func signIn(_ request: HTTPRequest) -> HTTPResponse {
+        let name = request.formValue("user") ?? ""
+        let password = request.formValue("password") ?? ""
+        let next = LoginPage.localPath(request.formValue("next"))
+        let address = clientAddress(request)
+        if let wait = throttle.wait(user: name, address: address) {
+            let seconds = max(1, Int(wait.components.seconds) + 1)
+            var response = LoginPage.response(status: .tooManyRequests,
+                                              message: "Too many failed sign-ins: try again in \(seconds) s.",
+                                              next: next, user: name)
+            response.headers.replaceOrAdd(name: HTTPFieldName.retryAfter, value: String(seconds))
+            return response
+        }
+        let account = users[name]
+        // An unknown name costs a hash check too, so the time does not tell which names exist.
+        let valid = PasswordHash.verify(password, hash: account?.passwordHash ?? Self.unknownUserHash) && account != nil
+        guard valid, let account else {
+            throttle.recordFailure(user: name, address: address)
+            return LoginPage.response(status: .unauthorized, message: "Wrong user name or password.", next: next,
+                                      user: name)
+        }
+        throttle.recordSuccess(user: account.name)
+        let lifetime = Int(configuration.sessionLifetime.components.seconds)
+        let cookie = SessionCookie.seal(user: account.name, expires: Date(timeIntervalSinceNow: Double(lifetime)), keys: keys)
+        var response = HTTPResponse(status: .seeOther)
+        response.headers.replaceOrAdd(name: HTTPFieldName.location, value: next)
+        response.headers.add(name: HTTPFieldName.setCookie,
+                             value: SessionCookie.setCookie(cookie, lifetime: lifetime, secure: isSecure(request)))
+        return response
+    }
+
+    /// Whether cookies get `Secure`: configured, or a trusted proxy says the client used https.
+    func isSecure(_ request: HTTPRequest) -> Bool {
+        if configuration.secureCookies { return true }
+        guard let peer = request.peerAddress, configuration.proxy?.addresses.contains(peer) == true else { return false }
+        return request.headers[HTTPFieldName.xForwardedProto]?.lowercased() == "https"
+    }
+
+    /// The address a sign-in counts against: the peer's, or behind a trusted proxy (``TrustedProxy/addresses``) the
+    /// last `X-Forwarded-For` entry, the client the proxy itself saw (earlier entries are the client's own claims).
+    public func clientAddress(_ request: HTTPRequest) -> UInt32 {
+        let peer = request.peerAddress ?? 0
+        guard configuration.proxy?.addresses.contains(peer) == true,
+              let forwarded = request.headers[HTTPFieldName.xForwardedFor]?.split(separator: ",").last,
+              let client = IPv4Address.parse(forwarded.trimmingCharacters(in: .whitespaces))
+        else { return peer }
+        return client
+    }
+
+    /// A yescrypt hash of a random password: what an unknown user name is checked against.
+    private static let unknownUserHash = PasswordHash.make(APIToken.random()) ?? "$y$j9T$unknown$"
+}

@@ -1,0 +1,43 @@
+import HTTPServer
+
+/// A reverse proxy that authenticates viewers (oauth2-proxy and the like) and names them in headers: believed only
+/// on connections from one of ``addresses`` (the TCP peer, never a header's claim). A request from anywhere else
+/// that carries the headers is treated as carrying none.
+///
+/// Thread-safe: a value.
+public struct TrustedProxy: Sendable, Equatable {
+    /// The proxies' IPv4 addresses (host byte order: ``IPv4Address/parse(_:)``).
+    public var addresses: Set<UInt32>
+    /// The header naming the viewer; `X-Forwarded-User` by default.
+    public var userHeader = "X-Forwarded-User"
+    /// The header listing the viewer's groups, comma-separated; `X-Forwarded-Groups` by default.
+    public var groupsHeader = "X-Forwarded-Groups"
+
+    public init(addresses: Set<UInt32> = []) {
+        self.addresses = addresses
+    }
+
+    /// Most bytes of a user name or of the groups header believed; longer: no viewer.
+    static let maxHeaderLength = 4_096
+
+    /// The viewer `request` names, if it came from a proxy of ``addresses`` and names a non-empty user.
+    func viewer(of request: HTTPRequest) -> Viewer? {
+        guard let peer = request.peerAddress, addresses.contains(peer),
+              let user = request.headers[userHeader]?.trimmingSpaces, !user.isEmpty,
+              user.utf8.count <= Self.maxHeaderLength
+        else { return nil }
+        let list = request.headers[groupsHeader] ?? ""
+        guard list.utf8.count <= Self.maxHeaderLength else { return nil }
+        let groups = list.split(separator: ",").map { String($0).trimmingSpaces }.filter { !$0.isEmpty }
+        return Viewer(name: user, groups: Set(groups))
+    }
+}
+
+extension String {
+    /// Without leading and trailing spaces and tabs.
+    fileprivate var trimmingSpaces: String {
+        let bytes = utf8.drop(while: { $0 == 0x20 || $0 == 0x09 })
+        let end = bytes.lastIndex(where: { $0 != 0x20 && $0 != 0x09 })
+        return end.map { String(decoding: bytes[...$0], as: UTF8.self) } ?? ""
+    }
+}

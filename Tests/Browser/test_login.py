@@ -1,0 +1,81 @@
+"""Access mode users (docs/SECURITY.md): a browser asking for a table is sent to the login page, a wrong password is
+refused, the right one lands on the table with an HttpOnly, SameSite=Lax session cookie, and signing out sends it
+back to the login page. The tables come from a config whose upstream is a small JSON server of this test."""
+import json
+import subprocess
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+
+from support import BINARY, TIMEOUT_MS, RowstreamServer
+
+
+class Items(BaseHTTPRequestHandler):
+    """One page of seven items, then done."""
+
+    def do_GET(self):
+        body = json.dumps({"data": [{"id": i, "name": "Item %d" % i} for i in range(1, 8)], "next": None}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    upstream = ThreadingHTTPServer(("127.0.0.1", 0), Items)
+    thread = threading.Thread(target=upstream.serve_forever, daemon=True)
+    thread.start()
+    hashed = subprocess.run([BINARY, "hash-password"], input=b"wonderland\n", capture_output=True, check=True,
+                            timeout=30).stdout.decode().strip()
+    config = {
+        "tables": [{"name": "items", "request": {"url": "http://127.0.0.1:%d/items" % upstream.server_address[1]},
+                    "items": "data", "key": "id", "columns": [{"title": "Name", "path": "name"}],
+                    "pagination": {"style": "cursor", "cursorPath": "next"}}],
+        "access": {"mode": "users", "users": [{"name": "alice", "password": hashed}]},
+    }
+    path = tmp_path_factory.mktemp("login") / "config.json"
+    path.write_text(json.dumps(config))
+    rowstream = RowstreamServer("--config", str(path))
+    try:
+        yield rowstream
+    finally:
+        rowstream.stop()
+        upstream.shutdown()
+        upstream.server_close()
+        thread.join(timeout=10)
+
+
+def test_sign_in_see_the_table_sign_out(server, open_page):
+    probe = open_page(server.url + "/tables/items", wait_for_rows=False, allowed_console=("401",))
+    page = probe.page
+    page.wait_for_url("**/login?next=/tables/items", timeout=TIMEOUT_MS)
+    page.fill("input[name=user]", "alice")
+    page.fill("input[name=password]", "not-it")
+    page.click("form[action='/login'] button")
+    page.wait_for_selector(".rs-login-message", timeout=TIMEOUT_MS)
+    assert "Wrong user name or password" in page.text_content(".rs-login-message")
+    assert [error for error in probe.errors if "401 POST" in error] and all("401" in e for e in probe.errors)
+    probe.errors.clear()                                                    # the refusal was the point
+
+    page.fill("input[name=password]", "wonderland")
+    page.click("form[action='/login'] button")
+    page.wait_for_url("**/tables/items", timeout=TIMEOUT_MS)
+    page.wait_for_selector("#rs-rows tr[data-key]", timeout=TIMEOUT_MS)
+    assert probe.keys() == [str(i) for i in range(1, 8)]
+    assert page.evaluate("document.cookie") == ""                           # HttpOnly: no script reads it
+    cookie = next(c for c in probe.context.cookies() if c["name"] == "rowstream_session")
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Lax" and not cookie["secure"]
+
+    page.goto(server.url + "/login", wait_until="domcontentloaded")
+    assert "Signed in as alice" in page.text_content("main")
+    page.click("form[action='/logout'] button")
+    page.wait_for_url("**/login", timeout=TIMEOUT_MS)
+    assert not [c for c in probe.context.cookies() if c["name"] == "rowstream_session"]
+    page.goto(server.url + "/tables/items", wait_until="domcontentloaded")
+    page.wait_for_url("**/login?next=/tables/items", timeout=TIMEOUT_MS)
