@@ -32,22 +32,11 @@ struct NginxClusterTests {
     private static func withCluster(
         items: Int, extra: [String], _ body: (NginxProcess, [RowstreamProcess.Server]) async throws -> Void
     ) async throws {
-        try #require(NginxProcess.isInstalled, "install nginx (Scripts/test does)")
-        var instances: [RowstreamProcess.Server] = []
-        defer { instances.forEach { $0.kill() } }
-        for tag in 0..<2 {
-            instances.append(try await RowstreamProcess.start(
-                ["--port", "0", "--demo-items", String(items), "--demo-latency-ms", "0", "--public", publicDirectory,
-                 "--instance-tag", String(tag), "--drain-seconds", "2", "--max-connections-per-address", "0"] + extra))
+        let arguments = ["--demo-items", String(items), "--demo-latency-ms", "0", "--public", publicDirectory,
+                         "--drain-seconds", "2", "--max-connections-per-address", "0"] + extra
+        try await RowstreamCluster.run(instances: 2, arguments: arguments) { cluster in
+            try await body(cluster.nginx, cluster.instances)
         }
-        let nginx = try await NginxProcess.start(over: instances.map(\.port))
-        do {
-            try await body(nginx, instances)
-        } catch {
-            await nginx.stop()
-            throw error
-        }
-        await nginx.stop()
     }
 
     /// Two batches on one instance, its drain, the rest on the other: the rows' indexes are 0..<230, each once.
@@ -79,11 +68,6 @@ struct NginxClusterTests {
             indexes += rowIndexes(next.data)
         }
         #expect(indexes == Array(0..<230), "every row exactly once, in order")
-    }
-
-    /// The `data-index` values of the rows in a fragment, in order.
-    private static func rowIndexes(_ html: String) -> [Int] {
-        html.components(separatedBy: "data-index=\"").dropFirst().compactMap { Int($0.prefix { $0 != "\"" }) }
     }
 
     /// The test proper, with nginx and the instances running.
