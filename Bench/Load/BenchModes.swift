@@ -10,6 +10,8 @@ struct BenchOptions {
     /// time summed, the memory of the first.
     var pids: [Int32] = []
     var pid: Int32 { pids.first ?? 0 }
+    /// A proxy's processes in front of the servers (nginx's workers), for their CPU time apart: `--proxy-pid A,B`.
+    var proxyPids: [Int32] = []
     var seconds = 5
     var hz = 20
     var publishPath = "/tables/customers/refresh"

@@ -5,7 +5,7 @@
 /// upstream (`--bench-stamp on`) stamps the rows when the refresh fetches them, and the publish time is then the
 /// last publish at or before that stamp. Reports events delivered per second, delivery latency p50/p99 (publish
 /// to parsed event), the server's CPU microseconds per delivered event (/proc/PID/stat over the window; a
-/// cluster's instances summed), and
+/// cluster's instances summed; a proxy's `proxyPids` apart), and
 /// events lost: every broadcast seen by any viewer, times the viewers ready at the start, less those delivered.
 enum FanoutBench {
     static func run(_ options: BenchOptions) -> (report: BenchReport, ok: Bool) {
@@ -32,6 +32,7 @@ enum FanoutBench {
         let viewers = fleet.streams.count { $0.readyAt != nil && !$0.closed }
         let closedBefore = fleet.closedCount
         let cpuStart = ProcessProbe.cpuMicros(options.pids)
+        let proxyCPUStart = ProcessProbe.cpuMicros(options.proxyPids)
         windowStart = wallMicros()
         let period = Int64(1_000_000 / max(options.hz, 1))
         var nextPublish = windowStart
@@ -57,6 +58,7 @@ enum FanoutBench {
             return fleet.outstandingPublishes == 0 && ContinuousClock.now - quietSince > .milliseconds(300)
         }
         let cpu = ProcessProbe.cpuMicros(options.pids) - cpuStart
+        let proxyCPU = ProcessProbe.cpuMicros(options.proxyPids) - proxyCPUStart
         latencies.sort()
         let span = Double(max(lastDelivery, publishEnd) - windowStart) / 1_000_000
         var report = BenchReport()
@@ -74,6 +76,7 @@ enum FanoutBench {
         report.add("cpu_us_per_event", Double(cpu) / Double(max(delivered, 1)))
         report.add("server_cpu_percent", Double(cpu) / 10_000 / max(span, 0.001))
         report.add("event_bytes", Double(eventBytes) / Double(max(delivered, 1)))
+        if !options.proxyPids.isEmpty { report.add("proxy_cpu_us_per_event", Double(proxyCPU) / Double(max(delivered, 1))) }
         return (report, viewers == options.streams && delivered > 0)
     }
 

@@ -5,7 +5,8 @@ import Foundation
 //   rowstream-load --port P [--viewers N] [--seconds S]
 //       soak: viewers with churn; checks each saw every row exactly once; exits 1 on a violation.
 //   rowstream-load storm|fanout|idle --port P [flags]   (see BenchModes.swift and Scripts/bench)
-//       --streams N --path /tables/customers/stream --ready rows|head --pid SERVER_PID[,PID...] --seconds S --hz N
+//       --streams N --path /tables/customers/stream --ready rows|head --pid SERVER_PID[,PID...]
+//       --proxy-pid PID[,PID...] --seconds S --hz N
 //       --publish-path PATH --publish-ports PORT[,PORT...] --publish-bytes N --hold S --timeout S --max-pending N
 //       exits 1 when not every stream became ready.
 func fail(_ message: String) -> Never {
@@ -39,6 +40,8 @@ if let mode {
         case ("--streams", let n?) where n >= 1 && n <= 60_000: options.streams = n
         case ("--pid", _):
             options.pids = numbers(flag, value).map { Int32(clamping: $0) }
+        case ("--proxy-pid", _):
+            options.proxyPids = numbers(flag, value).map { Int32(clamping: $0) }
         case ("--publish-ports", _):
             options.publishPorts = numbers(flag, value).map { UInt16(clamping: $0) }
         case ("--seconds", let n?) where n >= 1 && n <= 600: options.seconds = n
