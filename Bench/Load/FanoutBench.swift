@@ -1,12 +1,12 @@
 /// Fan-out: `streams` viewers of one live stream; a publisher POSTs to `publishPath` `hz` times a second for
 /// `seconds` (at most two publishes in flight; a tick that finds two is skipped and counted; with `publishPorts`, a
-/// cluster whose instances each refresh their own viewers, one POST to each per tick, at most two each in flight). Each broadcast event
-/// carries `ts=<wall microseconds> seq=<n>`: a peer's message carries the publish time itself; Rowstream's demo
-/// upstream (`--bench-stamp on`) stamps the rows when the refresh fetches them, and the publish time is then the
-/// last publish at or before that stamp. Reports events delivered per second, delivery latency p50/p99 (publish
-/// to parsed event), the server's CPU microseconds per delivered event (/proc/PID/stat over the window; a
-/// cluster's instances summed; a proxy's `proxyPids` apart), and
-/// events lost: every broadcast seen by any viewer, times the viewers ready at the start, less those delivered.
+/// cluster whose instances each refresh their own viewers, one POST to each per tick, at most two each in flight).
+/// Each broadcast event carries `ts=<wall microseconds> seq=<n>`: a peer's message carries the publish time itself;
+/// Rowstream's demo upstream (`--bench-stamp on`) stamps the rows when the refresh fetches them, and the publish
+/// time is then the last publish at or before that stamp. Reports events delivered per second, delivery latency
+/// p50/p99 (publish to parsed event), the server's CPU microseconds per delivered event (/proc/PID/stat over the
+/// window; a cluster's instances summed, a proxy's `proxyPids` apart), and events lost: every broadcast seen by any
+/// viewer, times the viewers ready at the start, less those delivered.
 enum FanoutBench {
     static func run(_ options: BenchOptions) -> (report: BenchReport, ok: Bool) {
         let fleet = StreamFleet(port: options.port, path: options.path, readiness: options.readiness)
@@ -76,7 +76,9 @@ enum FanoutBench {
         report.add("cpu_us_per_event", Double(cpu) / Double(max(delivered, 1)))
         report.add("server_cpu_percent", Double(cpu) / 10_000 / max(span, 0.001))
         report.add("event_bytes", Double(eventBytes) / Double(max(delivered, 1)))
-        if !options.proxyPids.isEmpty { report.add("proxy_cpu_us_per_event", Double(proxyCPU) / Double(max(delivered, 1))) }
+        if !options.proxyPids.isEmpty {
+            report.add("proxy_cpu_us_per_event", Double(proxyCPU) / Double(max(delivered, 1)))
+        }
         return (report, viewers == options.streams && delivered > 0)
     }
 

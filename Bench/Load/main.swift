@@ -16,7 +16,8 @@ func fail(_ message: String) -> Never {
 
 /// The comma-separated whole numbers of `value` (`--pid A,B,C`, `--publish-ports A,B,C`).
 func numbers(_ flag: String, _ value: String) -> [Int] {
-    let list = value.split(separator: ",", omittingEmptySubsequences: false).map { Int($0).flatMap { $0 > 0 ? $0 : nil } }
+    let list = value.split(separator: ",", omittingEmptySubsequences: false)
+        .map { Int($0).flatMap { $0 > 0 ? $0 : nil } }
     guard !list.isEmpty, list.allSatisfy({ $0 != nil }) else { fail("\(flag) takes N[,N...], not \(value)") }
     return list.compactMap { $0 }
 }

@@ -40,7 +40,7 @@ struct ClusterLoadTests {
                         "viewer \(index) moved off the killed instance: \(outcome.instances)")
             }
             let perPage = Self.requestsPerPage(upstream)
-            print("ClusterLoadTests kill -9: upstream requests per page (offset: count) \(perPage.sorted { $0.key < $1.key })")
+            print("ClusterLoadTests kill -9: upstream requests per page \(perPage.sorted { $0.key < $1.key })")
             #expect(perPage.values.allSatisfy { $0 <= (shared ? 1 : 3) }, "requests per page: \(perPage)")
         }
     }
@@ -147,7 +147,8 @@ struct ClusterLoadTests {
                 && outcome.total == items
             if !ok { failures += 1 }
             #expect(ok, """
-                viewer \(index): \(outcome.indexes.count) rows, indexes in order \(outcome.indexes == Array(0..<items)), \
+                viewer \(index): \(outcome.indexes.count) rows, \
+                indexes in order \(outcome.indexes == Array(0..<items)), \
                 keys \(outcome.keys == keys), resets \(outcome.resets), total \(String(describing: outcome.total)), \
                 sessions \(outcome.instances), trouble \(outcome.trouble.prefix(5))
                 """)

@@ -77,9 +77,7 @@ struct NginxProcess: Sendable {
 
     /// Stops nginx (SIGTERM: the master stops its workers and exits; SIGKILL past 20 s) and removes its folder.
     func stop() async {
-        process.send(SIGTERM)
-        if await !eventually(timeout: .seconds(20), { !process.isRunning }) { process.send(SIGKILL) }
-        _ = try? await offPool { process.waitUntilExit() }
+        await process.stop()
         try? FileManager.default.removeItem(at: folder)
     }
 }

@@ -1,22 +1,21 @@
 import Foundation
 import Glibc
 import TestSupport
+import Testing
 
 /// Debian's redis-server for the cluster tests: on a unix socket in a temporary folder, no TCP port (`--port 0`),
 /// nothing on disk (`--save '' --appendonly no`), its log in the folder. Stopped by its PID (`stop()`).
 struct RedisProcess: Sendable {
-    static let executable = "/usr/bin/redis-server"
-    static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }
-
     let process: SpawnedProcess
-    let folder: URL
-    /// The socket's path.
-    let socket: String
+    /// Its folder, and the socket's path in it.
+    let folder: URL, socket: String
     /// The URL rowstream's `--redis` takes.
     var url: String { "unix://" + socket }
 
     /// Starts redis-server and returns once its socket exists (bounded: 30 s).
     static func start() async throws -> RedisProcess {
+        let executable = "/usr/bin/redis-server"
+        try #require(FileManager.default.isExecutableFile(atPath: executable), "install redis-server (Debian's)")
         let folder = URL(fileURLWithPath: "/tmp/rowstream-redis-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let socket = folder.appendingPathComponent("redis.sock").path
@@ -34,9 +33,7 @@ struct RedisProcess: Sendable {
 
     /// Stops it (SIGTERM; SIGKILL past 20 s), waits for it and removes its folder.
     func stop() async {
-        process.send(SIGTERM)
-        if await !eventually(timeout: .seconds(20), { !process.isRunning }) { process.send(SIGKILL) }
-        _ = try? await offPool { process.waitUntilExit() }
+        await process.stop()
         try? FileManager.default.removeItem(at: folder)
     }
 }

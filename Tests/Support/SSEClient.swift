@@ -14,8 +14,11 @@ public final class SSEClient: @unchecked Sendable {
     public var retryMilliseconds: Int? { parser.retryMilliseconds }
 
     /// Opens `path`; `lastEventID` is sent as the Last-Event-ID header, as a reconnecting browser does.
-    public convenience init(port: Int, path: String, lastEventID: String? = nil, timeoutSeconds: Int = 30) async throws {
-        let connection = try Self.request(port: port, path: path, lastEventID: lastEventID, timeoutSeconds: timeoutSeconds)
+    public convenience init(port: Int, path: String, lastEventID: String? = nil, timeoutSeconds: Int = 30)
+        async throws
+    {
+        let connection = try Self.request(port: port, path: path, lastEventID: lastEventID,
+                                          timeoutSeconds: timeoutSeconds)
         self.init(connection: connection, head: try await connection.readHead(), lastEventID: lastEventID)
     }
 
