@@ -5,20 +5,24 @@ import TestSupport
 
 /// How many batches each viewer may have: a viewer asks for its next batch (POST `next`) only while it has fewer.
 /// The test moves it, so viewers are mid-way through the table when it kills or restarts an instance, without
-/// racing a clock. Thread-safe (one `Mutex`).
+/// racing a clock; `end()` stops every viewer (the test is over). Thread-safe (one `Mutex`).
 final class DemandAllowance: Sendable {
     private let batches: Mutex<Int>
 
     init(_ batches: Int) { self.batches = Mutex(batches) }
 
     var value: Int { batches.withLock { $0 } }
+    var isOver: Bool { value < 0 }
 
     func set(_ value: Int) { batches.withLock { $0 = value } }
 
-    /// Blocks (polling every 10 ms) until a viewer with `had` batches may ask for one more; false past `deadline`.
+    func end() { set(-1) }
+
+    /// Blocks (polling every 10 ms) until a viewer with `had` batches may ask for one more; false past `deadline`
+    /// or once the test is over.
     func waitBeyond(_ had: Int, until deadline: ContinuousClock.Instant) -> Bool {
         while value <= had {
-            guard ContinuousClock.now < deadline else { return false }
+            guard ContinuousClock.now < deadline, !isOver else { return false }
             usleep(10_000)
         }
         return true
@@ -57,12 +61,12 @@ final class ClusterViewer: Sendable {
 
     var outcome: Outcome { state.withLock { $0 } }
 
-    /// Streams the table to its `complete` (or until `deadline`, or 40 connections), asking for batches as
-    /// `allowance` lets it.
+    /// Streams the table to its `complete` (or until `deadline`, the allowance's end, or 40 connections), asking
+    /// for batches as `allowance` lets it.
     func run(allowance: DemandAllowance, until deadline: ContinuousClock.Instant) {
         var lastEventID: String?
         var retry = 2_000
-        for attempt in 0..<40 where outcome.total == nil && ContinuousClock.now < deadline {
+        for attempt in 0..<40 where outcome.total == nil && ContinuousClock.now < deadline && !allowance.isOver {
             if attempt > 0 {
                 state.withLock { $0.reconnects += 1 }
                 usleep(UInt32(retry) * 1_000)
