@@ -25,7 +25,7 @@ struct ClusterLoadTests {
     @Test("kill -9 of one instance mid-stream: its viewers resume through nginx on the others, every row once")
     func killedInstance() async throws {
         try await Self.withLoadedCluster { cluster, upstream, viewers, allowance, shared in
-            try #require(await Self.reach(3, viewers, allowance), "every viewer has 3 of 12 batches, none loading")
+            try await Self.reach(3, viewers, allowance)   // every viewer has 3 of 12 batches, none loading
             let victim = 1
             let onVictim = viewers.indices.filter { viewers[$0].outcome.instances.last == Self.tag(victim) }
             #expect(!onVictim.isEmpty, "nginx spread viewers onto instance \(victim)")
@@ -48,13 +48,13 @@ struct ClusterLoadTests {
     @Test("a rolling restart of all three under load (SIGTERM drain, same port and key): no row lost or doubled")
     func rollingRestart() async throws {
         try await Self.withLoadedCluster { cluster, upstream, viewers, allowance, _ in
-            try #require(await Self.reach(2, viewers, allowance))
+            try await Self.reach(2, viewers, allowance)
             for tag in 0..<3 {
                 allowance.set(allowance.value + 2)   // more demand while the instance drains
                 cluster.instances[tag].terminate()
                 #expect(await cluster.instances[tag].exitStatus(within: .seconds(30)) == 0, "instance \(tag) drained")
                 try await cluster.restart(tag)
-                try #require(await Self.reach(allowance.value, viewers, allowance), "load went on after restarting \(tag)")
+                try await Self.reach(allowance.value, viewers, allowance)   // load goes on after the restart
             }
             allowance.set(.max)
             try await Self.finish(viewers)
@@ -125,34 +125,45 @@ struct ClusterLoadTests {
         """
     }
 
-    /// Lets every viewer have `batches` batches; whether all have them within a generous bound (viewers resuming
-    /// after a drop wait their `retry:` first).
-    private static func reach(_ batches: Int, _ viewers: [ClusterViewer], _ allowance: DemandAllowance) async -> Bool {
+    /// Lets every viewer have `batches` batches; throws unless all have them within a generous bound (viewers
+    /// resuming after a drop wait their `retry:` first), naming the ones behind.
+    private static func reach(_ batches: Int, _ viewers: [ClusterViewer], _ allowance: DemandAllowance) async throws {
         allowance.set(batches)
-        return await eventually(timeout: .seconds(300)) { viewers.allSatisfy { $0.outcome.batches >= batches } }
+        let reached = await eventually(timeout: .seconds(300)) {
+            viewers.allSatisfy { $0.outcome.batches >= batches }
+        }
+        let behind = viewers.indices.filter { viewers[$0].outcome.batches < batches }
+        try #require(reached, "\(behind.count) viewers without \(batches) batches, e.g. \(describe(viewers, behind))")
+    }
+
+    /// What `viewers[indexes]` (the first 3) got, for a failure's message.
+    private static func describe(_ viewers: [ClusterViewer], _ indexes: [Int]) -> String {
+        indexes.prefix(3).map { index in
+            let outcome = viewers[index].outcome
+            return """
+                viewer \(index): \(outcome.batches) batches, \(outcome.indexes.count) rows \
+                (in order: \(outcome.indexes == Array(0..<outcome.indexes.count))), resets \(outcome.resets), \
+                total \(String(describing: outcome.total)), sessions \(outcome.instances), \
+                reconnects \(outcome.reconnects), trouble \(outcome.trouble.prefix(5))
+                """
+        }.joined(separator: "; ")
     }
 
     /// Waits (bounded) until every viewer has its `complete`.
     private static func finish(_ viewers: [ClusterViewer]) async throws {
         let done = await eventually(timeout: .seconds(300)) { viewers.allSatisfy { $0.outcome.total != nil } }
-        #expect(done, "viewers without complete: \(viewers.indices.filter { viewers[$0].outcome.total == nil })")
+        let open = viewers.indices.filter { viewers[$0].outcome.total == nil }
+        #expect(done, "\(open.count) viewers without complete, e.g. \(describe(viewers, open))")
     }
 
     private static func expectEveryRowOnce(_ viewers: [ClusterViewer]) {
         let keys = (0..<items).map { $0 == 3 ? ConfigFixtureUpstream.bigID : String($0 + 1) }
-        var failures = 0
-        for (index, viewer) in viewers.enumerated() where failures < 5 {
-            let outcome = viewer.outcome
-            let ok = outcome.indexes == Array(0..<items) && outcome.keys == keys && outcome.resets == 0
-                && outcome.total == items
-            if !ok { failures += 1 }
-            #expect(ok, """
-                viewer \(index): \(outcome.indexes.count) rows, \
-                indexes in order \(outcome.indexes == Array(0..<items)), \
-                keys \(outcome.keys == keys), resets \(outcome.resets), total \(String(describing: outcome.total)), \
-                sessions \(outcome.instances), trouble \(outcome.trouble.prefix(5))
-                """)
+        let wrong = viewers.indices.filter { index in
+            let outcome = viewers[index].outcome
+            return outcome.indexes != Array(0..<items) || outcome.keys != keys || outcome.resets != 0
+                || outcome.total != items
         }
+        #expect(wrong.isEmpty, "\(wrong.count) viewers without every row exactly once, e.g. \(describe(viewers, wrong))")
     }
 
     /// Upstream requests per page, by the page's `offset`.

@@ -46,7 +46,8 @@ final class ClusterViewer: Sendable {
         var resets = 0
         /// `complete`'s total, once seen.
         var total: Int?
-        /// What went wrong on the way (server `error` events, statuses other than 200), for the test's message.
+        /// What went wrong on the way (server `error` events, statuses other than 200, failed or timed-out reads),
+        /// for the test's message.
         var trouble: [String] = []
     }
 
@@ -83,7 +84,7 @@ final class ClusterViewer: Sendable {
                 }
                 try read(stream, resumed: lastEventID != nil, allowance: allowance, until: deadline)
             } catch {
-                continue   // a refused or dropped connection: EventSource reconnects after `retry`
+                note("\(error)")   // a refused or dropped connection: EventSource reconnects after `retry`
             }
         }
     }
@@ -91,7 +92,7 @@ final class ClusterViewer: Sendable {
     private func read(_ stream: SSEClient, resumed: Bool, allowance: DemandAllowance,
                       until deadline: ContinuousClock.Instant) throws {
         var next: String?
-        while let event = try stream.nextBlocking() {
+        while ContinuousClock.now < deadline, let event = try stream.nextBlocking() {
             switch event.event {
             case "session":
                 let session = try JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any]
