@@ -99,7 +99,13 @@ struct ClusterLoadTests {
                     Thread { viewer.run(allowance: allowance, until: deadline) }.start()
                 }
                 defer { allowance.end() }   // stops the viewer threads of a failing test
-                try await body(cluster, upstream.server, viewers, allowance, redis != nil)
+                do {
+                    try await body(cluster, upstream.server, viewers, allowance, redis != nil)
+                } catch {
+                    let log = cluster.nginx.errorLog.split(separator: "\n").suffix(8).joined(separator: "\n")
+                    Issue.record("nginx's error log ends: \(log)")
+                    throw error
+                }
                 Self.expectEveryRowOnce(viewers)
             }
         } catch {
@@ -144,7 +150,7 @@ struct ClusterLoadTests {
                 viewer \(index): \(outcome.batches) batches, \(outcome.indexes.count) rows \
                 (in order: \(outcome.indexes == Array(0..<outcome.indexes.count))), resets \(outcome.resets), \
                 total \(String(describing: outcome.total)), sessions \(outcome.instances), \
-                reconnects \(outcome.reconnects), trouble \(outcome.trouble.prefix(5))
+                reconnects \(outcome.reconnects), \(outcome.trouble.count) troubles, the last \(outcome.trouble.suffix(4))
                 """
         }.joined(separator: "; ")
     }

@@ -62,15 +62,16 @@ final class ClusterViewer: Sendable {
 
     var outcome: Outcome { state.withLock { $0 } }
 
-    /// Streams the table to its `complete` (or until `deadline`, the allowance's end, or 40 connections), asking
-    /// for batches as `allowance` lets it.
+    /// Streams the table to its `complete` (or until `deadline`, the allowance's end, or 1,000 connections),
+    /// asking for batches as `allowance` lets it.
     func run(allowance: DemandAllowance, until deadline: ContinuousClock.Instant) {
         var lastEventID: String?
         var retry = 2_000
-        for attempt in 0..<40 where outcome.total == nil && ContinuousClock.now < deadline && !allowance.isOver {
+        var poster = KeepAlivePoster(port: port)
+        for attempt in 0..<1_000 where outcome.total == nil && ContinuousClock.now < deadline && !allowance.isOver {
             if attempt > 0 {
                 state.withLock { $0.reconnects += 1 }
-                usleep(UInt32(retry) * 1_000)
+                usleep(UInt32(max(retry, 10)) * 1_000)
             }
             do {
                 let stream = try SSEClient.openBlocking(port: port, path: path, lastEventID: lastEventID)
@@ -82,7 +83,7 @@ final class ClusterViewer: Sendable {
                     note("status \(stream.status)")
                     continue
                 }
-                try read(stream, resumed: lastEventID != nil, allowance: allowance, until: deadline)
+                try read(stream, resumed: lastEventID != nil, allowance: allowance, until: deadline, poster: &poster)
             } catch {
                 note("\(error)")   // a refused or dropped connection: EventSource reconnects after `retry`
             }
@@ -90,7 +91,7 @@ final class ClusterViewer: Sendable {
     }
 
     private func read(_ stream: SSEClient, resumed: Bool, allowance: DemandAllowance,
-                      until deadline: ContinuousClock.Instant) throws {
+                      until deadline: ContinuousClock.Instant, poster: inout KeepAlivePoster) throws {
         var next: String?
         while ContinuousClock.now < deadline, let event = try stream.nextBlocking() {
             switch event.event {
@@ -99,14 +100,16 @@ final class ClusterViewer: Sendable {
                 next = session?["next"] as? String
                 state.withLock { $0.instances.append(String((session?["session"] as? String ?? "").prefix(2))) }
                 // A resumed stream waits for demand; a fresh one loads its first batch by itself.
-                if resumed { demand(next, allowance: allowance, until: deadline) }
+                if resumed { demand(next, allowance: allowance, until: deadline, poster: &poster) }
             case "rows":
                 state.withLock {
                     $0.keys += rowKeys(event.data)
                     $0.indexes += rowIndexes(event.data)
                     $0.batches += 1
                 }
-                if !event.data.contains("<!--rs:last-->") { demand(next, allowance: allowance, until: deadline) }
+                if !event.data.contains("<!--rs:last-->") {
+                    demand(next, allowance: allowance, until: deadline, poster: &poster)
+                }
             case "complete":
                 let body = try JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any]
                 state.withLock { $0.total = body?["total"] as? Int ?? -1 }
@@ -119,7 +122,7 @@ final class ClusterViewer: Sendable {
                 }
             case "error":
                 note("error event \(event.data)")
-                demand(next, allowance: allowance, until: deadline)   // retries the batch
+                demand(next, allowance: allowance, until: deadline, poster: &poster)   // retries the batch
             default:
                 break   // loading, heartbeat
             }
@@ -128,12 +131,38 @@ final class ClusterViewer: Sendable {
 
     /// POSTs `next` once `allowance` lets this viewer have one more batch. A failed POST (the instance holding the
     /// session is gone: nginx answers 502) changes nothing: the stream ends too, and the resumed one asks again.
-    private func demand(_ next: String?, allowance: DemandAllowance, until deadline: ContinuousClock.Instant) {
+    private func demand(_ next: String?, allowance: DemandAllowance, until deadline: ContinuousClock.Instant,
+                        poster: inout KeepAlivePoster) {
         guard let next, allowance.waitBeyond(outcome.batches, until: deadline) else { return }
-        _ = try? fetchBlocking(port, "POST", next)
+        _ = poster.post(next)
     }
 
     private func note(_ trouble: String) {
         state.withLock { $0.trouble.append(trouble) }
+    }
+}
+
+/// A viewer's POSTs on one keep-alive connection, as a browser sends them, and a new connection when that one
+/// failed or was closed. Confined to the viewer's thread.
+struct KeepAlivePoster {
+    let port: Int
+    private var connection: TestConnection?
+
+    init(port: Int) { self.port = port }
+
+    /// POSTs `path`; its status, or nil when neither the open connection nor a new one answered.
+    mutating func post(_ path: String) -> Int? {
+        for _ in 0..<2 {
+            do {
+                let connection = try self.connection ?? TestConnection(port: port)
+                self.connection = connection
+                let response = try connection.exchangeBlocking("POST", path)
+                if response.headers["connection"]?.lowercased() == "close" { self.connection = nil }
+                return response.status
+            } catch {
+                connection = nil   // closed meanwhile (nginx's keep-alive timeout) or refused: a new one
+            }
+        }
+        return nil
     }
 }

@@ -71,6 +71,9 @@ struct NginxProcess: Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Its error log so far (warnings and errors), for a failing test's message.
+    var errorLog: String { Self.errorLog(folder) }
+
     private static func errorLog(_ folder: URL) -> String {
         (try? String(contentsOf: folder.appendingPathComponent("nginx-error.log"), encoding: .utf8)) ?? ""
     }

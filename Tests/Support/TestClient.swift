@@ -251,12 +251,3 @@ public func fetch(_ port: Int, _ method: String, _ path: String, headers: [Strin
     defer { connection.closeNow() }
     return try await connection.exchange(method, path, headers: headers)
 }
-
-/// `fetch` blocking the calling thread: only for tests that run on a thread of their own.
-public func fetchBlocking(_ port: Int, _ method: String, _ path: String, headers: [String: String] = [:]) throws
-    -> TestResponse
-{
-    let connection = try TestConnection(port: port)
-    defer { connection.closeNow() }
-    return try connection.exchangeBlocking(method, path, headers: headers)
-}
