@@ -71,7 +71,8 @@ struct ClusterLoadTests {
 
     /// Starts the fixture upstream, a key file, redis-server if rowstream takes `--redis`, 3 instances behind nginx
     /// and `viewers` viewer threads (each asking for its first batch only); runs `body`; then checks what every test
-    /// here promises: each viewer got every row exactly once, in order, with the upstream's keys, never a `reset`.
+    /// here promises: each viewer got every row exactly once, in order, with the upstream's keys, never a `reset`,
+    /// and every stream it opened through nginx answered 200 (on anything else a browser's EventSource gives up).
     private static func withLoadedCluster(
         _ body: (RowstreamCluster, FixtureServer, [ClusterViewer], DemandAllowance, _ shared: Bool) async throws -> Void
     ) async throws {
@@ -132,14 +133,17 @@ struct ClusterLoadTests {
     }
 
     /// Lets every viewer have `batches` batches; throws unless all have them within a generous bound (viewers
-    /// resuming after a drop wait their `retry:` first), naming the ones behind.
+    /// resuming after a drop wait their `retry:` first), naming the ones behind. A stream answered with anything
+    /// but 200 fails it at once: a browser's EventSource would have given up there.
     private static func reach(_ batches: Int, _ viewers: [ClusterViewer], _ allowance: DemandAllowance) async throws {
         allowance.set(batches)
-        let reached = await eventually(timeout: .seconds(300)) {
-            viewers.allSatisfy { $0.outcome.batches >= batches }
+        _ = await eventually(timeout: .seconds(300)) {
+            viewers.allSatisfy { $0.outcome.batches >= batches } || viewers.contains { $0.outcome.failedOpens > 0 }
         }
+        let refused = viewers.indices.filter { viewers[$0].outcome.failedOpens > 0 }
+        try #require(refused.isEmpty, "\(refused.count) viewers' streams not opened, e.g. \(describe(viewers, refused))")
         let behind = viewers.indices.filter { viewers[$0].outcome.batches < batches }
-        try #require(reached, "\(behind.count) viewers without \(batches) batches, e.g. \(describe(viewers, behind))")
+        try #require(behind.isEmpty, "\(behind.count) viewers without \(batches) batches, e.g. \(describe(viewers, behind))")
     }
 
     /// What `viewers[indexes]` (the first 3) got, for a failure's message.
@@ -150,7 +154,8 @@ struct ClusterLoadTests {
                 viewer \(index): \(outcome.batches) batches, \(outcome.indexes.count) rows \
                 (in order: \(outcome.indexes == Array(0..<outcome.indexes.count))), resets \(outcome.resets), \
                 total \(String(describing: outcome.total)), sessions \(outcome.instances), \
-                reconnects \(outcome.reconnects), \(outcome.trouble.count) troubles, the last \(outcome.trouble.suffix(4))
+                reconnects \(outcome.reconnects) (\(outcome.failedOpens) not 200), \
+                \(outcome.trouble.count) troubles, the last \(outcome.trouble.suffix(4))
                 """
         }.joined(separator: "; ")
     }
@@ -167,9 +172,12 @@ struct ClusterLoadTests {
         let wrong = viewers.indices.filter { index in
             let outcome = viewers[index].outcome
             return outcome.indexes != Array(0..<items) || outcome.keys != keys || outcome.resets != 0
-                || outcome.total != items
+                || outcome.total != items || outcome.failedOpens != 0
         }
-        #expect(wrong.isEmpty, "\(wrong.count) viewers without every row exactly once, e.g. \(describe(viewers, wrong))")
+        #expect(wrong.isEmpty, """
+            \(wrong.count) viewers without every row exactly once on streams that all opened, \
+            e.g. \(describe(viewers, wrong))
+            """)
     }
 
     /// Upstream requests per page, by the page's `offset`.

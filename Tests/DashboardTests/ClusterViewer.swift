@@ -44,6 +44,9 @@ final class ClusterViewer: Sendable {
         var instances: [String] = []
         var reconnects = 0
         var resets = 0
+        /// Stream answers other than 200: a browser's `EventSource` closes for good on one (this viewer retries,
+        /// so that the test can tell what else went wrong).
+        var failedOpens = 0
         /// `complete`'s total, once seen.
         var total: Int?
         /// What went wrong on the way (server `error` events, statuses other than 200, failed or timed-out reads),
@@ -80,6 +83,7 @@ final class ClusterViewer: Sendable {
                     retry = stream.retryMilliseconds ?? retry
                 }
                 guard stream.status == 200 else {
+                    state.withLock { $0.failedOpens += 1 }
                     note("status \(stream.status)")
                     continue
                 }
