@@ -141,9 +141,11 @@ struct ClusterLoadTests {
             viewers.allSatisfy { $0.outcome.batches >= batches } || viewers.contains { $0.outcome.failedOpens > 0 }
         }
         let refused = viewers.indices.filter { viewers[$0].outcome.failedOpens > 0 }
-        try #require(refused.isEmpty, "\(refused.count) viewers' streams not opened, e.g. \(describe(viewers, refused))")
+        try #require(refused.isEmpty,
+                     "\(refused.count) viewers' streams not opened, e.g. \(describe(viewers, refused))")
         let behind = viewers.indices.filter { viewers[$0].outcome.batches < batches }
-        try #require(behind.isEmpty, "\(behind.count) viewers without \(batches) batches, e.g. \(describe(viewers, behind))")
+        try #require(behind.isEmpty,
+                     "\(behind.count) viewers without \(batches) batches, e.g. \(describe(viewers, behind))")
     }
 
     /// What `viewers[indexes]` (the first 3) got, for a failure's message.
