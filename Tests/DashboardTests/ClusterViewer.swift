@@ -74,7 +74,7 @@ final class ClusterViewer: Sendable {
         for attempt in 0..<1_000 where outcome.total == nil && ContinuousClock.now < deadline && !allowance.isOver {
             if attempt > 0 {
                 state.withLock { $0.reconnects += 1 }
-                usleep(UInt32(max(retry, 10)) * 1_000)
+                usleep(UInt32(min(max(retry, 10), 60_000)) * 1_000)   // EventSource waits `retry`
             }
             do {
                 let stream = try SSEClient.openBlocking(port: port, path: path, lastEventID: lastEventID)
