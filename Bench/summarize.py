@@ -27,6 +27,11 @@ def ratio_specs(metrics):
                           f"fanout{n}_{peer}_cpu_us_per_event", f"x {peer} CPU/event (lower better)"))
             specs.append((f"fanout{n}_events_ratio_to_{peer}", f"fanout{n}_rowstream_events_per_s",
                           f"fanout{n}_{peer}_events_per_s", f"x {peer} events/s (higher better)"))
+    # Scripts/bench cluster: 3 instances behind nginx over the single instance with as many viewers, same run
+    for figure, meaning in (("fanout_cpu_us_per_event", "x single instance's CPU/event (lower better)"),
+                            ("fanout_latency_p99_ms", "x single instance's p99 (lower better)"),
+                            ("storm_viewer_p99_ms", "x single instance's p99 (lower better)")):
+        specs.append((f"cluster_{figure}_vs_single", f"cluster_{figure}", f"cluster_single_{figure}", meaning))
     # Scripts/bench --against REV: each figure of this tree over the same figure of REV's build, paired within a run
     for before in sorted(m for m in metrics if "_before" in m):
         now = before.replace("_before", "_rowstream", 1)
@@ -67,10 +72,12 @@ def main():
                lambda v: v >= 5)
     target("static page at least 80% of nginx's req/s", "static_ratio_to_nginx", lambda v: v >= 0.8)
     target("viewer storm: exactly 1 upstream request per page", "storm_upstream_requests_per_page", lambda v: v == 1)
+    target("cluster storm: 1 upstream request per page cluster-wide (issue 15)",
+           "cluster_storm_upstream_requests_per_page", lambda v: v == 1)
     target("time to first row under 5 ms at the median", "ttfr_p50_ms", lambda v: v < 5)
     target("rendering at least 5 million cells/s/core", "render_cells_per_s", lambda v: v >= 5e6)
     if targets:
-        print("\nissue 6 targets (medians of this run):")
+        print("\nissue 6 and 15 targets (medians of this run):")
         for t in targets:
             print(f"  {'met    ' if t['met'] else 'NOT met'}  {t['target']:52} {t['metric']} = {t['median']:.3f}")
     out = {"settings": settings, "cpus": os.cpu_count(), "machine": platform.machine(), "medians": medians,

@@ -6,11 +6,18 @@ struct BenchOptions {
     var path = "/tables/customers/stream"
     var streams = 1_000
     var readiness = StreamFleet.Readiness.firstRows
-    /// The server's PID, for its CPU time and memory (/proc).
-    var pid: Int32 = 0
+    /// The server's PID, for its CPU time and memory (/proc); `--pid A,B,C` (a cluster's instances): their CPU
+    /// time summed, the memory of the first.
+    var pids: [Int32] = []
+    var pid: Int32 { pids.first ?? 0 }
+    /// A proxy's processes in front of the servers (nginx's workers), for their CPU time apart: `--proxy-pid A,B`.
+    var proxyPids: [Int32] = []
     var seconds = 5
     var hz = 20
     var publishPath = "/tables/customers/refresh"
+    /// Where each publish goes: empty, the streams' port; `--publish-ports A,B,C`, every one of them per tick (the
+    /// instances of a cluster whose live tables are not shared).
+    var publishPorts: [UInt16] = []
     /// Bytes of each published message: 0 sends an empty body (rowstream's refresh stamps its own rows).
     var publishBytes = 0
     var holdSeconds = 3

@@ -68,6 +68,11 @@ func wallMicros() -> Int64 {
 
 /// Readings of another process from /proc: its CPU time and resident memory.
 enum ProcessProbe {
+    /// The CPU time of `pids` summed (a cluster's instances), in microseconds; one that has gone counts 0.
+    static func cpuMicros(_ pids: [Int32]) -> Int64 {
+        pids.reduce(0) { $0 + (cpuMicros($1) ?? 0) }
+    }
+
     /// User plus system CPU time of `pid` in microseconds (fields 14 and 15 of /proc/PID/stat), or nil.
     static func cpuMicros(_ pid: Int32) -> Int64? {
         guard let text = read("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }

@@ -1,10 +1,12 @@
 /// Fan-out: `streams` viewers of one live stream; a publisher POSTs to `publishPath` `hz` times a second for
-/// `seconds` (at most two publishes in flight; a tick that finds two is skipped and counted). Each broadcast event
-/// carries `ts=<wall microseconds> seq=<n>`: a peer's message carries the publish time itself; Rowstream's demo
-/// upstream (`--bench-stamp on`) stamps the rows when the refresh fetches them, and the publish time is then the
-/// last publish at or before that stamp. Reports events delivered per second, delivery latency p50/p99 (publish
-/// to parsed event), the server's CPU microseconds per delivered event (/proc/PID/stat over the window), and
-/// events lost: every broadcast seen by any viewer, times the viewers ready at the start, less those delivered.
+/// `seconds` (at most two publishes in flight; a tick that finds two is skipped and counted; with `publishPorts`, a
+/// cluster whose instances each refresh their own viewers, one POST to each per tick, at most two each in flight).
+/// Each broadcast event carries `ts=<wall microseconds> seq=<n>`: a peer's message carries the publish time itself;
+/// Rowstream's demo upstream (`--bench-stamp on`) stamps the rows when the refresh fetches them, and the publish
+/// time is then the last publish at or before that stamp. Reports events delivered per second, delivery latency
+/// p50/p99 (publish to parsed event), the server's CPU microseconds per delivered event (/proc/PID/stat over the
+/// window; a cluster's instances summed, a proxy's `proxyPids` apart), and events lost: every broadcast seen by any
+/// viewer, times the viewers ready at the start, less those delivered.
 enum FanoutBench {
     static func run(_ options: BenchOptions) -> (report: BenchReport, ok: Bool) {
         let fleet = StreamFleet(port: options.port, path: options.path, readiness: options.readiness)
@@ -29,7 +31,8 @@ enum FanoutBench {
         fleet.pump(until: .now + .milliseconds(500), tickMilliseconds: 50)  // settle
         let viewers = fleet.streams.count { $0.readyAt != nil && !$0.closed }
         let closedBefore = fleet.closedCount
-        let cpuStart = ProcessProbe.cpuMicros(options.pid) ?? 0
+        let cpuStart = ProcessProbe.cpuMicros(options.pids)
+        let proxyCPUStart = ProcessProbe.cpuMicros(options.proxyPids)
         windowStart = wallMicros()
         let period = Int64(1_000_000 / max(options.hz, 1))
         var nextPublish = windowStart
@@ -38,12 +41,14 @@ enum FanoutBench {
             let now = wallMicros()
             guard now >= nextPublish else { return }
             nextPublish += period
-            guard fleet.outstandingPublishes < 2 else {
+            let targets: [UInt16?] = options.publishPorts.isEmpty ? [nil] : options.publishPorts
+            guard fleet.outstandingPublishes < 2 * targets.count else {
                 skipped += 1
                 return
             }
             publishTimes.append(now)
-            fleet.publish(path: options.publishPath, body: message(now: now, seq: publishTimes.count, options))
+            let body = message(now: now, seq: publishTimes.count, options)
+            for port in targets { fleet.publish(path: options.publishPath, body: body, port: port) }
         })
         let publishEnd = wallMicros()
         var quietSince = ContinuousClock.now
@@ -52,7 +57,8 @@ enum FanoutBench {
             if delivered != seen { (seen, quietSince) = (delivered, .now) }
             return fleet.outstandingPublishes == 0 && ContinuousClock.now - quietSince > .milliseconds(300)
         }
-        let cpu = (ProcessProbe.cpuMicros(options.pid) ?? 0) - cpuStart
+        let cpu = ProcessProbe.cpuMicros(options.pids) - cpuStart
+        let proxyCPU = ProcessProbe.cpuMicros(options.proxyPids) - proxyCPUStart
         latencies.sort()
         let span = Double(max(lastDelivery, publishEnd) - windowStart) / 1_000_000
         var report = BenchReport()
@@ -70,6 +76,9 @@ enum FanoutBench {
         report.add("cpu_us_per_event", Double(cpu) / Double(max(delivered, 1)))
         report.add("server_cpu_percent", Double(cpu) / 10_000 / max(span, 0.001))
         report.add("event_bytes", Double(eventBytes) / Double(max(delivered, 1)))
+        if !options.proxyPids.isEmpty {
+            report.add("proxy_cpu_us_per_event", Double(proxyCPU) / Double(max(delivered, 1)))
+        }
         return (report, viewers == options.streams && delivered > 0)
     }
 

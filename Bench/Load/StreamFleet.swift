@@ -69,11 +69,12 @@ final class StreamFleet {
         self.maxPending = maxPending
     }
 
-    /// Starts a POST of `body` to `path` on a connection of its own (`Connection: close`).
-    func publish(path: String, body: [UInt8]) {
+    /// Starts a POST of `body` to `path` on a connection of its own (`Connection: close`), to the streams' port or
+    /// to `port` (a cluster's instances, one by one).
+    func publish(path: String, body: [UInt8], port: UInt16? = nil) {
         let head = "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/plain\r\n"
             + "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
-        let fd = Dialer.connect(port: port, connection: 0)
+        let fd = Dialer.connect(port: port ?? self.port, connection: 0)
         guard fd >= 0 else {
             failedPublishes += 1
             return

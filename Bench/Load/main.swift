@@ -5,12 +5,21 @@ import Foundation
 //   rowstream-load --port P [--viewers N] [--seconds S]
 //       soak: viewers with churn; checks each saw every row exactly once; exits 1 on a violation.
 //   rowstream-load storm|fanout|idle --port P [flags]   (see BenchModes.swift and Scripts/bench)
-//       --streams N --path /tables/customers/stream --ready rows|head --pid SERVER_PID --seconds S --hz N
-//       --publish-path PATH --publish-bytes N --hold S --timeout S --max-pending N
+//       --streams N --path /tables/customers/stream --ready rows|head --pid SERVER_PID[,PID...]
+//       --proxy-pid PID[,PID...] --seconds S --hz N
+//       --publish-path PATH --publish-ports PORT[,PORT...] --publish-bytes N --hold S --timeout S --max-pending N
 //       exits 1 when not every stream became ready.
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("rowstream-load: \(message)\n".utf8))
     exit(2)
+}
+
+/// The comma-separated whole numbers of `value` (`--pid A,B,C`, `--publish-ports A,B,C`).
+func numbers(_ flag: String, _ value: String) -> [Int] {
+    let list = value.split(separator: ",", omittingEmptySubsequences: false)
+        .map { Int($0).flatMap { $0 > 0 ? $0 : nil } }
+    guard !list.isEmpty, list.allSatisfy({ $0 != nil }) else { fail("\(flag) takes N[,N...], not \(value)") }
+    return list.compactMap { $0 }
 }
 
 signal(SIGPIPE, SIG_IGN)
@@ -30,7 +39,12 @@ if let mode {
             options.readiness = value == "rows" ? .firstRows : .head
         case ("--port", let n?) where n > 0 && n < 65_536: options.port = n
         case ("--streams", let n?) where n >= 1 && n <= 60_000: options.streams = n
-        case ("--pid", let n?): options.pid = Int32(clamping: n)
+        case ("--pid", _):
+            options.pids = numbers(flag, value).map { Int32(clamping: $0) }
+        case ("--proxy-pid", _):
+            options.proxyPids = numbers(flag, value).map { Int32(clamping: $0) }
+        case ("--publish-ports", _):
+            options.publishPorts = numbers(flag, value).map { UInt16(clamping: $0) }
         case ("--seconds", let n?) where n >= 1 && n <= 600: options.seconds = n
         case ("--hz", let n?) where n >= 1 && n <= 1_000: options.hz = n
         case ("--publish-bytes", let n?) where n <= 1_000_000: options.publishBytes = n

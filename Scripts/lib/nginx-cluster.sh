@@ -12,7 +12,7 @@ nginx_cluster_conf() {
     index=0
     for port in "$@"; do
         tag=$(printf '%02x' "$index")
-        pool+="        server 127.0.0.1:$port max_fails=1 fail_timeout=5s;"$'\n'
+        pool+="        server 127.0.0.1:$port max_fails=0;"$'\n'
         singles+="    upstream rowstream_$tag { server 127.0.0.1:$port; keepalive 8; }"$'\n'
         routes+="        ~^/tables/[^/]+/sessions/$tag rowstream_$tag;"$'\n'
         index=$((index + 1))
@@ -34,7 +34,10 @@ http {
     uwsgi_temp_path $dir/nginx-tmp/uwsgi;
     scgi_temp_path $dir/nginx-tmp/scgi;
 
-    # Viewers: the instance with the fewest open connections (a stream is one long connection each).
+    # Viewers: the instance with the fewest open connections (a stream is one long connection each). No server
+    # is ever marked down (max_fails=0): nginx takes a failed server back only once a request to it completes,
+    # and event streams never complete, so after a rolling restart it answered new streams 502 (no live
+    # upstreams). A refused connection (an instance draining or gone) is retried on the next one instead.
     upstream rowstream {
         least_conn;
 $pool        keepalive 32;

@@ -27,27 +27,43 @@ struct NginxClusterTests {
         }
     }
 
-    /// Runs `body` with two instances of the demo (`items` rows, instance tags 0 and 1, a 2 s drain window, `extra`
-    /// flags) behind nginx; stops nginx and the instances by PID afterwards, whatever happened.
+    @Test("after every instance was down once (a rolling restart), new streams open: nginx keeps no instance out")
+    func streamsOpenAfterEveryInstanceWasDown() async throws {
+        // An instance that refused a connection is marked failed; nginx then sends it one request per fail_timeout
+        // and takes it back only once such a request completes. Event streams never complete, so with only streams
+        // arriving (viewers reconnecting after a deploy) a pool whose instances all failed once answered
+        // "no live upstreams" (502, which closes a browser's EventSource for good) for as long as that lasted.
+        try await RowstreamCluster.run(instances: 2, arguments: Self.demoArguments(items: 300)) { cluster in
+            var streams: [SSEClient] = []   // held open: a stream that ended could tell nginx an instance is back
+            for tag in 0..<2 {
+                cluster.instances[tag].terminate()
+                #expect(await cluster.instances[tag].exitStatus(within: .seconds(20)) == 0)
+                // A viewer arrives while it is down: nginx finds it refusing and opens the stream on the other.
+                streams.append(try await SSEClient(port: cluster.nginx.port, path: "/tables/customers/stream"))
+                try await cluster.restart(tag)
+            }
+            for _ in 0..<6 {
+                streams.append(try await SSEClient(port: cluster.nginx.port, path: "/tables/customers/stream"))
+            }
+            #expect(streams.map(\.status) == Array(repeating: 200, count: 8))
+        }
+    }
+
+    /// The demo's flags for instances behind nginx: `items` rows, a 2 s drain window, no per-address cap (every
+    /// viewer comes from nginx's address), and `extra`.
+    private static func demoArguments(items: Int, extra: [String] = []) -> [String] {
+        ["--demo-items", String(items), "--demo-latency-ms", "0", "--public", publicDirectory,
+         "--drain-seconds", "2", "--max-connections-per-address", "0"] + extra
+    }
+
+    /// Runs `body` with two instances of the demo (`demoArguments`, instance tags 0 and 1) behind nginx; stops
+    /// nginx and the instances by PID afterwards, whatever happened.
     private static func withCluster(
         items: Int, extra: [String], _ body: (NginxProcess, [RowstreamProcess.Server]) async throws -> Void
     ) async throws {
-        try #require(NginxProcess.isInstalled, "install nginx (Scripts/test does)")
-        var instances: [RowstreamProcess.Server] = []
-        defer { instances.forEach { $0.kill() } }
-        for tag in 0..<2 {
-            instances.append(try await RowstreamProcess.start(
-                ["--port", "0", "--demo-items", String(items), "--demo-latency-ms", "0", "--public", publicDirectory,
-                 "--instance-tag", String(tag), "--drain-seconds", "2", "--max-connections-per-address", "0"] + extra))
+        try await RowstreamCluster.run(instances: 2, arguments: demoArguments(items: items, extra: extra)) { cluster in
+            try await body(cluster.nginx, cluster.instances)
         }
-        let nginx = try await NginxProcess.start(over: instances.map(\.port))
-        do {
-            try await body(nginx, instances)
-        } catch {
-            await nginx.stop()
-            throw error
-        }
-        await nginx.stop()
     }
 
     /// Two batches on one instance, its drain, the rest on the other: the rows' indexes are 0..<230, each once.
@@ -79,11 +95,6 @@ struct NginxClusterTests {
             indexes += rowIndexes(next.data)
         }
         #expect(indexes == Array(0..<230), "every row exactly once, in order")
-    }
-
-    /// The `data-index` values of the rows in a fragment, in order.
-    private static func rowIndexes(_ html: String) -> [Int] {
-        html.components(separatedBy: "data-index=\"").dropFirst().compactMap { Int($0.prefix { $0 != "\"" }) }
     }
 
     /// The test proper, with nginx and the instances running.

@@ -71,15 +71,16 @@ struct NginxProcess: Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Its error log so far (warnings and errors), for a failing test's message.
+    var errorLog: String { Self.errorLog(folder) }
+
     private static func errorLog(_ folder: URL) -> String {
         (try? String(contentsOf: folder.appendingPathComponent("nginx-error.log"), encoding: .utf8)) ?? ""
     }
 
     /// Stops nginx (SIGTERM: the master stops its workers and exits; SIGKILL past 20 s) and removes its folder.
     func stop() async {
-        process.send(SIGTERM)
-        if await !eventually(timeout: .seconds(20), { !process.isRunning }) { process.send(SIGKILL) }
-        _ = try? await offPool { process.waitUntilExit() }
+        await process.stop()
         try? FileManager.default.removeItem(at: folder)
     }
 }

@@ -14,12 +14,24 @@ public final class SSEClient: @unchecked Sendable {
     public var retryMilliseconds: Int? { parser.retryMilliseconds }
 
     /// Opens `path`; `lastEventID` is sent as the Last-Event-ID header, as a reconnecting browser does.
-    public init(port: Int, path: String, lastEventID: String? = nil, timeoutSeconds: Int = 30) async throws {
-        connection = try TestConnection(port: port, timeoutSeconds: timeoutSeconds)
-        var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
-        if let lastEventID { request += "Last-Event-ID: \(lastEventID)\r\n" }
-        try connection.send(request + "\r\n")
-        let head = try await connection.readHead()
+    public convenience init(port: Int, path: String, lastEventID: String? = nil, timeoutSeconds: Int = 30)
+        async throws
+    {
+        let connection = try Self.request(port: port, path: path, lastEventID: lastEventID,
+                                          timeoutSeconds: timeoutSeconds)
+        self.init(connection: connection, head: try await connection.readHead(), lastEventID: lastEventID)
+    }
+
+    /// The same blocking the calling thread: only for tests that run on a thread of their own (many viewers, each
+    /// on a thread, read with `nextBlocking()`).
+    public static func openBlocking(port: Int, path: String, lastEventID: String? = nil,
+                                    timeoutSeconds: Int = 30) throws -> SSEClient {
+        let connection = try request(port: port, path: path, lastEventID: lastEventID, timeoutSeconds: timeoutSeconds)
+        return SSEClient(connection: connection, head: try connection.readHeadBlocking(), lastEventID: lastEventID)
+    }
+
+    private init(connection: TestConnection, head: (status: Int, headers: [String: String]), lastEventID: String?) {
+        self.connection = connection
         status = head.status
         headers = head.headers
         if head.headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
@@ -28,9 +40,25 @@ public final class SSEClient: @unchecked Sendable {
         parser = SSEParser(lastEventID: lastEventID)
     }
 
+    /// Connects and sends the GET of `path`.
+    private static func request(port: Int, path: String, lastEventID: String?, timeoutSeconds: Int) throws
+        -> TestConnection
+    {
+        let connection = try TestConnection(port: port, timeoutSeconds: timeoutSeconds)
+        var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+        if let lastEventID { request += "Last-Event-ID: \(lastEventID)\r\n" }
+        try connection.send(request + "\r\n")
+        return connection
+    }
+
     /// The next dispatched event, or nil when the stream ends.
     public func next() async throws -> ReceivedEvent? {
         try await connection.readEvent(&parser)
+    }
+
+    /// `next()` blocking the calling thread: only for tests that run on a thread of their own.
+    public func nextBlocking() throws -> ReceivedEvent? {
+        try connection.readEventBlocking(&parser)
     }
 
     /// Reads events until one named `name` (the skipped ones are returned too).
@@ -58,6 +86,11 @@ public func rowKeys(_ html: String) -> [String] {
     return keys
 }
 
+/// The `data-index` values of the rows in a fragment, in order (section header rows carry none).
+public func rowIndexes(_ html: String) -> [Int] {
+    html.components(separatedBy: "data-index=\"").dropFirst().compactMap { Int($0.prefix { $0 != "\"" }) }
+}
+
 extension TestConnection {
     /// The next event `parser` dispatches from this connection's lines, or nil when the stream ends. Comments
     /// (heartbeats) in between are skipped (and kept in `parser.comments`). Bounded: throws when no event has come
@@ -66,10 +99,24 @@ extension TestConnection {
         let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
         while let line = try await readLine() {
             if let event = parser.feed(line[...]) { return event }
-            guard ContinuousClock.now < deadline else {
-                throw Failure(description: "no event within \(timeoutSeconds) s (only \(parser.comments.count) comments)")
-            }
+            try checkEventDeadline(deadline, parser)
         }
         return nil
+    }
+
+    /// `readEvent(_:)` blocking the calling thread: only for tests that run on a thread of their own.
+    public func readEventBlocking(_ parser: inout SSEParser) throws -> ReceivedEvent? {
+        let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
+        while let line = try readLineBlocking() {
+            if let event = parser.feed(line[...]) { return event }
+            try checkEventDeadline(deadline, parser)
+        }
+        return nil
+    }
+
+    private func checkEventDeadline(_ deadline: ContinuousClock.Instant, _ parser: SSEParser) throws {
+        guard ContinuousClock.now < deadline else {
+            throw Failure(description: "no event within \(timeoutSeconds) s (only \(parser.comments.count) comments)")
+        }
     }
 }

@@ -104,4 +104,12 @@ public final class SpawnedProcess: Sendable {
     public func waitUntilExit() {
         while isRunning { usleep(10_000) }
     }
+
+    /// Stops the child as a server is stopped: SIGTERM, then SIGKILL if it still runs after `limit`; returns once
+    /// it has been reaped.
+    public func stop(within limit: Duration = .seconds(20)) async {
+        send(SIGTERM)
+        if await !eventually(timeout: limit, { !isRunning }) { send(SIGKILL) }
+        _ = try? await offPool { self.waitUntilExit() }
+    }
 }

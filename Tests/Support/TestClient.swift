@@ -130,20 +130,44 @@ public final class TestConnection: @unchecked Sendable {
     /// Reads one line ending in CRLF or LF, without the terminator; nil at end of stream.
     public func readLine() async throws -> String? {
         while true {
-            if let newline = buffer.firstIndex(of: 10) {
-                var line = Array(buffer[..<newline])
-                buffer.removeSubrange(...newline)
-                if line.last == 13 { line.removeLast() }
-                return String(decoding: line, as: UTF8.self)
-            }
+            if let line = takeLine() { return line }
             guard try await fill() else { return nil }
         }
+    }
+
+    /// `readLine()` blocking the calling thread: only for tests that run on a thread of their own.
+    public func readLineBlocking() throws -> String? {
+        while true {
+            if let line = takeLine() { return line }
+            guard try fillBlocking() else { return nil }
+        }
+    }
+
+    /// The first buffered line (CRLF or LF, without it), removed from the buffer; nil if none is complete yet.
+    private func takeLine() -> String? {
+        guard let newline = buffer.firstIndex(of: 10) else { return nil }
+        var line = Array(buffer[..<newline])
+        buffer.removeSubrange(...newline)
+        if line.last == 13 { line.removeLast() }
+        return String(decoding: line, as: UTF8.self)
     }
 
     public func readBytes(_ count: Int) async throws -> [UInt8] {
         while buffer.count < count {
             guard try await fill() else { throw Failure(description: "end of stream inside a body") }
         }
+        return takeBytes(count)
+    }
+
+    /// `readBytes(_:)` blocking the calling thread: only for tests that run on a thread of their own.
+    public func readBytesBlocking(_ count: Int) throws -> [UInt8] {
+        while buffer.count < count {
+            guard try fillBlocking() else { throw Failure(description: "end of stream inside a body") }
+        }
+        return takeBytes(count)
+    }
+
+    private func takeBytes(_ count: Int) -> [UInt8] {
         let bytes = Array(buffer[..<count])
         buffer.removeSubrange(..<count)
         return bytes
@@ -151,30 +175,61 @@ public final class TestConnection: @unchecked Sendable {
 
     /// Reads a response head: status code and headers (names lower-cased).
     public func readHead() async throws -> (status: Int, headers: [String: String]) {
-        guard let statusLine = try await readLine() else { throw Failure(description: "no response") }
+        let status = try Self.status(in: try await readLine())
+        var headers: [String: String] = [:]
+        while let line = try await readLine(), !line.isEmpty { Self.add(header: line, to: &headers) }
+        return (status, headers)
+    }
+
+    /// `readHead()` blocking the calling thread: only for tests that run on a thread of their own.
+    public func readHeadBlocking() throws -> (status: Int, headers: [String: String]) {
+        let status = try Self.status(in: try readLineBlocking())
+        var headers: [String: String] = [:]
+        while let line = try readLineBlocking(), !line.isEmpty { Self.add(header: line, to: &headers) }
+        return (status, headers)
+    }
+
+    private static func status(in statusLine: String?) throws -> Int {
+        guard let statusLine else { throw Failure(description: "no response") }
         let parts = statusLine.split(separator: " ")
         guard parts.count >= 2, let status = Int(parts[1]) else { throw Failure(description: "bad status line \(statusLine)") }
-        var headers: [String: String] = [:]
-        while let line = try await readLine(), !line.isEmpty {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        return (status, headers)
+        return status
+    }
+
+    private static func add(header line: String, to headers: inout [String: String]) {
+        guard let colon = line.firstIndex(of: ":") else { return }
+        headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
     }
 
     /// Sends a request and reads a whole Content-Length response.
     public func exchange(_ method: String, _ path: String, headers: [String: String] = [:], body: String = "")
         async throws -> TestResponse
     {
+        try send(Self.request(method, path, headers: headers, body: body))
+        let head = try await readHead()
+        let bytes = method == "HEAD" ? [] : try await readBytes(Self.contentLength(head.headers))
+        return TestResponse(status: head.status, headers: head.headers, body: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// `exchange` blocking the calling thread: only for tests that run on a thread of their own.
+    public func exchangeBlocking(_ method: String, _ path: String, headers: [String: String] = [:], body: String = "")
+        throws -> TestResponse
+    {
+        try send(Self.request(method, path, headers: headers, body: body))
+        let head = try readHeadBlocking()
+        let bytes = method == "HEAD" ? [] : try readBytesBlocking(Self.contentLength(head.headers))
+        return TestResponse(status: head.status, headers: head.headers, body: String(decoding: bytes, as: UTF8.self))
+    }
+
+    private static func request(_ method: String, _ path: String, headers: [String: String], body: String) -> String {
         var request = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }
         if !body.isEmpty || method == "POST" { request += "Content-Length: \(body.utf8.count)\r\n" }
-        request += "\r\n" + body
-        try send(request)
-        let head = try await readHead()
-        let length = Int(head.headers["content-length"] ?? "0") ?? 0
-        let bytes = method == "HEAD" ? [] : try await readBytes(length)
-        return TestResponse(status: head.status, headers: head.headers, body: String(decoding: bytes, as: UTF8.self))
+        return request + "\r\n" + body
+    }
+
+    private static func contentLength(_ headers: [String: String]) -> Int {
+        Int(headers["content-length"] ?? "0") ?? 0
     }
 }
 

@@ -1,0 +1,172 @@
+import Foundation
+import Glibc
+import Synchronization
+import TestSupport
+
+/// How many batches each viewer may have: a viewer asks for its next batch (POST `next`) only while it has fewer.
+/// The test moves it, so viewers are mid-way through the table when it kills or restarts an instance, without
+/// racing a clock; `end()` stops every viewer (the test is over). Thread-safe (one `Mutex`).
+final class DemandAllowance: Sendable {
+    private let batches: Mutex<Int>
+
+    init(_ batches: Int) { self.batches = Mutex(batches) }
+
+    var value: Int { batches.withLock { $0 } }
+    var isOver: Bool { value < 0 }
+
+    func set(_ value: Int) { batches.withLock { $0 = value } }
+
+    func end() { set(-1) }
+
+    /// Blocks (polling every 10 ms) until a viewer with `had` batches may ask for one more; false past `deadline`
+    /// or once the test is over.
+    func waitBeyond(_ had: Int, until deadline: ContinuousClock.Instant) -> Bool {
+        while value <= had {
+            guard ContinuousClock.now < deadline, !isOver else { return false }
+            usleep(10_000)
+        }
+        return true
+    }
+}
+
+/// One viewer of a table through nginx, doing what a browser's `EventSource` and the bundled page do: on a `rows`
+/// event it asks for the next batch (POST the latest session's `next`); when the stream ends or the connection
+/// fails it waits the last `retry:` and reconnects with `Last-Event-ID`, and after a resumed `session` it asks for
+/// the batch it has not got yet; on `reset` it clears its rows. It records every row's key and `data-index`, each
+/// session's instance tag (the id's first two hex digits) and how often it reconnected.
+/// `run` blocks: call it on a thread of its own. `outcome` may be read from any thread (one `Mutex`).
+final class ClusterViewer: Sendable {
+    struct Outcome: Sendable {
+        var keys: [String] = []
+        var indexes: [Int] = []
+        var batches = 0
+        /// The instance tag of every session, in order.
+        var instances: [String] = []
+        var reconnects = 0
+        var resets = 0
+        /// Stream answers other than 200: a browser's `EventSource` closes for good on one (this viewer retries,
+        /// so that the test can tell what else went wrong).
+        var failedOpens = 0
+        /// `complete`'s total, once seen.
+        var total: Int?
+        /// What went wrong on the way (server `error` events, statuses other than 200, failed or timed-out reads),
+        /// for the test's message.
+        var trouble: [String] = []
+    }
+
+    private let state = Mutex(Outcome())
+    private let port: Int
+    private let path: String
+
+    init(port: Int, path: String) {
+        self.port = port
+        self.path = path
+    }
+
+    var outcome: Outcome { state.withLock { $0 } }
+
+    /// Streams the table to its `complete` (or until `deadline`, the allowance's end, or 1,000 connections),
+    /// asking for batches as `allowance` lets it.
+    func run(allowance: DemandAllowance, until deadline: ContinuousClock.Instant) {
+        var lastEventID: String?
+        var retry = 2_000
+        var poster = KeepAlivePoster(port: port)
+        for attempt in 0..<1_000 where outcome.total == nil && ContinuousClock.now < deadline && !allowance.isOver {
+            if attempt > 0 {
+                state.withLock { $0.reconnects += 1 }
+                usleep(UInt32(min(max(retry, 10), 60_000)) * 1_000)   // EventSource waits `retry`
+            }
+            do {
+                let stream = try SSEClient.openBlocking(port: port, path: path, lastEventID: lastEventID)
+                defer {
+                    lastEventID = stream.lastEventID
+                    retry = stream.retryMilliseconds ?? retry
+                }
+                guard stream.status == 200 else {
+                    state.withLock { $0.failedOpens += 1 }
+                    note("status \(stream.status)")
+                    continue
+                }
+                try read(stream, resumed: lastEventID != nil, allowance: allowance, until: deadline, poster: &poster)
+            } catch {
+                note("\(error)")   // a refused or dropped connection: EventSource reconnects after `retry`
+            }
+        }
+    }
+
+    private func read(_ stream: SSEClient, resumed: Bool, allowance: DemandAllowance,
+                      until deadline: ContinuousClock.Instant, poster: inout KeepAlivePoster) throws {
+        var next: String?
+        while ContinuousClock.now < deadline, let event = try stream.nextBlocking() {
+            switch event.event {
+            case "session":
+                let session = try JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any]
+                next = session?["next"] as? String
+                state.withLock { $0.instances.append(String((session?["session"] as? String ?? "").prefix(2))) }
+                // A resumed stream waits for demand; a fresh one loads its first batch by itself.
+                if resumed { demand(next, allowance: allowance, until: deadline, poster: &poster) }
+            case "rows":
+                state.withLock {
+                    $0.keys += rowKeys(event.data)
+                    $0.indexes += rowIndexes(event.data)
+                    $0.batches += 1
+                }
+                if !event.data.contains("<!--rs:last-->") {
+                    demand(next, allowance: allowance, until: deadline, poster: &poster)
+                }
+            case "complete":
+                let body = try JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any]
+                state.withLock { $0.total = body?["total"] as? Int ?? -1 }
+                return
+            case "reset":
+                state.withLock {
+                    $0.resets += 1
+                    $0.keys = []
+                    $0.indexes = []
+                }
+            case "error":
+                note("error event \(event.data)")
+                demand(next, allowance: allowance, until: deadline, poster: &poster)   // retries the batch
+            default:
+                break   // loading, heartbeat
+            }
+        }
+    }
+
+    /// POSTs `next` once `allowance` lets this viewer have one more batch. A failed POST (the instance holding the
+    /// session is gone: nginx answers 502) changes nothing: the stream ends too, and the resumed one asks again.
+    private func demand(_ next: String?, allowance: DemandAllowance, until deadline: ContinuousClock.Instant,
+                        poster: inout KeepAlivePoster) {
+        guard let next, allowance.waitBeyond(outcome.batches, until: deadline) else { return }
+        _ = poster.post(next)
+    }
+
+    private func note(_ trouble: String) {
+        state.withLock { $0.trouble.append(trouble) }
+    }
+}
+
+/// A viewer's POSTs on one keep-alive connection, as a browser sends them, and a new connection when that one
+/// failed or was closed. Confined to the viewer's thread.
+struct KeepAlivePoster {
+    let port: Int
+    private var connection: TestConnection?
+
+    init(port: Int) { self.port = port }
+
+    /// POSTs `path`; its status, or nil when neither the open connection nor a new one answered.
+    mutating func post(_ path: String) -> Int? {
+        for _ in 0..<2 {
+            do {
+                let connection = try self.connection ?? TestConnection(port: port)
+                self.connection = connection
+                let response = try connection.exchangeBlocking("POST", path)
+                if response.headers["connection"]?.lowercased() == "close" { self.connection = nil }
+                return response.status
+            } catch {
+                connection = nil   // closed meanwhile (nginx's keep-alive timeout) or refused: a new one
+            }
+        }
+        return nil
+    }
+}
