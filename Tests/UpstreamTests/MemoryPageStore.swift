@@ -53,6 +53,9 @@ final class MemoryPageStore: Sendable {
     /// Makes the next lease be taken but its caller told `.timedOut` (a command that ran after its timeout).
     func timeOutNextLease() { state.withLock { $0.nextLeaseTimesOut = true } }
 
+    /// Ends the lease `key` now, as its lifetime running out would (a dead holder's lease lapsing when the test says).
+    func lapse(_ key: String) { state.withLock { _ = $0.leases.removeValue(forKey: key) } }
+
     /// Whether someone holds the lease `key` now.
     func isLeased(_ key: String) -> Bool { state.withLock { ($0.leases[key]?.expires).map { $0 > .now } ?? false } }
 
