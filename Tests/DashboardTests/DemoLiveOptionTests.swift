@@ -51,7 +51,9 @@ struct DemoLiveOptionTests {
         let dashboard = try Dashboard.start(configuration)
         defer { dashboard.shutdown() }
         for table in ["customers", "customers-cards"] {
-            let viewer = try await SSEClient(port: dashboard.port, path: "/tables/\(table)/stream", timeoutSeconds: 20)
+            // Each read may wait as long as the whole bound: in the full suite on a busy machine the first insert took
+            // up to 25 s (2 s alone), the cooperative pool being shared with every other test.
+            let viewer = try await SSEClient(port: dashboard.port, path: "/tables/\(table)/stream", timeoutSeconds: 60)
             _ = try await viewer.next(named: "rows")
             let insert = try #require(try await firstInsert(viewer), "\(table): no live insert within 60 s")
             #expect(rowKeys(insert.data).allSatisfy { (Int($0) ?? 0) > 20 }, "\(table): a new customer")

@@ -142,7 +142,9 @@ import TestSupport
         try await server.kill()
         #expect(await inFlight.value == RedisError.connectionLost)
         #expect(await eventually { health.all == [true, false] })
-        #expect(redis.statistics.connectionsLost == 4)  // the pool's 3 and the dedicated one
+        // At least the pool's 3 and the dedicated one (more if a command timed out on this busy machine before the kill:
+        // that connection counts as lost too, and its replacement may be lost again).
+        #expect(redis.statistics.connectionsLost >= 4)
         #expect(!redis.isAvailable)
         await #expect(throws: RedisError.unavailable) { try await redis.send("PING") }
 

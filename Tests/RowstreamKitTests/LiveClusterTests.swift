@@ -231,16 +231,20 @@ struct LiveClusterTests {
     func storeRestartsWithNewEpoch() async throws {
         let cluster = try await Cluster.settled()
         defer { cluster.stop() }
-        let epoch = cluster.feeds[0].state.withLock { $0.cluster.position?.epoch }
+        let epoch = try #require(cluster.feeds[0].state.withLock { $0.cluster.position?.epoch })
         cluster.cluster.restart(table: "live")
         cluster.rename(0, "After the restart")
-        // Until each instance noticed the lost connection and joined again, ticks may refresh alone; after, one does.
+        // Each instance notices the lost connection (its next read fails), leaves, and after a pause joins the
+        // empty store again (logged once each). Ticking before then would race that: a tick could take the lease and
+        // its run find the channel left, so the holder refreshes alone and the others follow a holder that publishes
+        // nothing until its next tick. `isSharing` alone is no sign: it is still true before anyone noticed.
         let feeds = cluster.feeds
-        #expect(await eventually { feeds.allSatisfy { $0.isSharing } })
+        #expect(await eventually { cluster.logger.count(containing: "shared again") == 3 && feeds.allSatisfy(\.isSharing) })
         await cluster.tickAll()
+        #expect(cluster.fetchCount == 2, "one refresher for the cluster")
         #expect(await eventually {
-            feeds.allSatisfy { $0.state.withLock { $0.cluster.position?.epoch } != epoch }
-        })
+            feeds.allSatisfy { feed in feed.state.withLock { $0.cluster.position.map { $0.epoch != epoch } ?? false } }
+        }, "every instance follows the new epoch")
         let got = await cluster.viewersGot(1)
         #expect(got, "\((0..<3).map { cluster.messages($0).map(\.count) }) sharing \(feeds.map(\.isSharing)) holders \(cluster.holders) fetches \(cluster.fetchCount)")
     }

@@ -2,15 +2,18 @@ import Synchronization
 import Upstream
 
 /// An in-memory stand-in for Redis: one `MemoryPageStore` is the shared server; each `view()` is one instance's
-/// connection to it (its own landing board, as each instance has its own subscription). Values and leases lapse
-/// by the clock, a landing notice reaches every view, and the whole store can be made unavailable (calls throw
+/// connection to it (its own landing board, as each instance has its own subscription). Values lapse by the clock;
+/// leases by a manual clock the test moves on (``advanceLeaseClock(by:)``), so that no lease lapses
+/// because a busy machine was slow to renew it. A landing notice reaches every view, and the whole store can be made unavailable (calls throw
 /// `.unavailable`, every board is told to look again) or failing (reachable, but every call throws `.timedOut`).
 ///
 /// Thread-safe: one `Mutex` over the data.
 final class MemoryPageStore: Sendable {
     private struct State {
         var values: [String: (bytes: [UInt8], expires: ContinuousClock.Instant)] = [:]
-        var leases: [String: (token: String, expires: ContinuousClock.Instant)] = [:]
+        var leases: [String: (token: String, expires: Duration)] = [:]
+        /// The manual clock of the leases' expiry.
+        var leaseClock: Duration = .zero
         var available = true
         var failing = false
         var boards: [LandingBoard] = []
@@ -53,8 +56,20 @@ final class MemoryPageStore: Sendable {
     /// Makes the next lease be taken but its caller told `.timedOut` (a command that ran after its timeout).
     func timeOutNextLease() { state.withLock { $0.nextLeaseTimesOut = true } }
 
+    /// Moves the leases' clock on (a lease not renewed within its lifetime lapses); returns the renewals so far, so
+    /// that a test can wait for one after this move.
+    @discardableResult
+    func advanceLeaseClock(by duration: Duration) -> Int {
+        state.withLock { state in
+            state.leaseClock += duration
+            return state.renewals
+        }
+    }
+
     /// Whether someone holds the lease `key` now.
-    func isLeased(_ key: String) -> Bool { state.withLock { ($0.leases[key]?.expires).map { $0 > .now } ?? false } }
+    func isLeased(_ key: String) -> Bool {
+        state.withLock { state in (state.leases[key]?.expires).map { $0 > state.leaseClock } ?? false }
+    }
 
     func bytes(at key: String) -> [UInt8]? { state.withLock { $0.values[key]?.bytes } }
     var leasesTaken: Int { state.withLock { $0.leasesTaken } }
@@ -94,9 +109,9 @@ final class MemoryPageStore: Sendable {
                 defer { state.nextLeaseTimesOut = false }
                 return state.nextLeaseTimesOut
             }
-            let taken = try store.run { state, now in
-                if let lease = state.leases[key], lease.expires > now { return false }
-                state.leases[key] = (token, now + lifetime)
+            let taken = try store.run { state, _ in
+                if let lease = state.leases[key], lease.expires > state.leaseClock { return false }
+                state.leases[key] = (token, state.leaseClock + lifetime)
                 state.leasesTaken += 1
                 return true
             }
@@ -105,9 +120,9 @@ final class MemoryPageStore: Sendable {
         }
 
         func renewLease(_ key: String, token: String, lifetime: Duration) async throws(SharedStoreError) -> Bool {
-            try store.run { state, now in
-                guard let lease = state.leases[key], lease.token == token, lease.expires > now else { return false }
-                state.leases[key] = (token, now + lifetime)
+            try store.run { state, _ in
+                guard let lease = state.leases[key], lease.token == token, lease.expires > state.leaseClock else { return false }
+                state.leases[key] = (token, state.leaseClock + lifetime)
                 state.renewals += 1
                 return true
             }

@@ -90,18 +90,23 @@ import Testing
     @Test func aDeadLeaseHolderHoldsUpNobodyPastItsLease() async throws {
         try await Self.withUpstream { server, client, store in
             let survivor = try Self.instance(server, client, store, leaseTime: .seconds(1))
-            // An instance took the lease and died: it never fetches, stores or announces. Its lease outlives a few
-            // of the survivor's waits, so the survivor meets it even when this busy machine is slow to get there.
+            // An instance took the lease and died: it never fetches, stores or announces. Its lease lapses when the
+            // test moves the lease clock past it (not by a clock this busy machine may be slow to read), after the
+            // survivor met it.
             let dead = store.view()
             let lease = survivor.cache.shared!.keys.lease(nil)
             #expect(try await dead.takeLease(lease, token: "dead", lifetime: .seconds(3)))
 
-            let page = try await survivor.source.fetchPage(cursor: nil)
+            let fetching = Task { try await survivor.source.fetchPage(cursor: nil) }
+            #expect(await eventually { survivor.events.count(.leaseWait) == 1 }, "the survivor waits on the dead lease")
+            #expect(server.requests.isEmpty, "nobody fetches while the lease stands")
+            store.advanceLeaseClock(by: .seconds(3))
+            let page = try await fetching.value
 
             #expect(page.nextCursor == "p1")
             #expect(server.requests.count == 1, "the survivor fetched once the lease had lapsed")
-            #expect(survivor.events.count(.leaseWait) >= 1)
-            #expect(store.leasesTaken == 2)
+            #expect(survivor.events.count(.leaseWait) == 1)
+            #expect(store.leasesTaken == 2, "the survivor took the lapsed lease")
         }
     }
 
@@ -148,8 +153,13 @@ import Testing
             let first = Task { try await holder.source.fetchPage(cursor: nil) }
             #expect(await eventually { gate.waiting == 1 })
             let second = Task { try await waiter.source.fetchPage(cursor: nil) }
-            // Three renewals: a whole lease time has passed since the holder took it, and it holds it still.
-            #expect(await eventually { store.renewals >= 3 })
+            // The lease's clock moves on two thirds of its lifetime, then waits for a renewal, three times: twice its
+            // lifetime has passed since the holder took it, and it holds it still (a lease not renewed would lapse).
+            for _ in 1...3 {
+                let renewed = store.advanceLeaseClock(by: .seconds(2))
+                #expect(await eventually { store.renewals > renewed })
+            }
+            #expect(store.isLeased(holder.cache.shared!.keys.lease(nil)))
             gate.releaseAll()
 
             #expect(try await second.value.nextCursor == "p1")
