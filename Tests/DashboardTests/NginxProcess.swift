@@ -22,7 +22,7 @@ struct NginxProcess: Sendable {
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("nginx-tmp"),
                                                 withIntermediateDirectories: true)
         for _ in 0..<5 {
-            let port = try freePort()
+            let port = try FreePort.reserve()
             let config = try await configuration(folder: folder.path, port: port, over: ports)
             let file = folder.appendingPathComponent("nginx.conf")
             try Data(config.utf8).write(to: file)
@@ -52,24 +52,6 @@ struct NginxProcess: Sendable {
     /// The repository's root folder.
     static let repository = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// A port nobody listens on now (bound to port 0, then released).
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestConnection.Failure(description: "socket: errno \(errno)") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let named = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard named else { throw TestConnection.Failure(description: "bind: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
 
     /// Its error log so far (warnings and errors), for a failing test's message.
     var errorLog: String { Self.errorLog(folder) }

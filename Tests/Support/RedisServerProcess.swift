@@ -19,7 +19,7 @@ public final class RedisServerProcess: @unchecked Sendable {
     public static func start(tcp: Bool = false, _ extraArguments: [String] = []) async throws -> RedisServerProcess {
         let server = RedisServerProcess(directory: try makeTemporaryDirectory(), extraArguments: extraArguments)
         for _ in 0..<5 {
-            server.port = tcp ? try freePort() : nil
+            server.port = tcp ? try FreePort.reserve() : nil
             if try await server.launch() { return server }
         }
         throw TestConnection.Failure(description: "redis-server did not start")
@@ -108,23 +108,6 @@ public final class RedisServerProcess: @unchecked Sendable {
                 connect(fd, $0, socklen_t(MemoryLayout<Address>.size)) == 0
             }
         }
-    }
-
-    /// A port that was free a moment ago: bind 127.0.0.1:0, read the port, close.
-    private static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw TestConnection.Failure(description: "bind 127.0.0.1:0: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 
