@@ -52,6 +52,9 @@ import TestSupport
 
         try NetworkNamespace.run("tc", ["qdisc", "add", "dev", "lo", "root", "blackhole"])
         let detected = eventuallyBlocking { detectingClosed.load(ordering: .relaxed) == 1 }
+        // The stream's `onClose` runs inside the connection's close, just before the connection is forgotten: wait
+        // (bounded) for that too, or a busy machine reads the count in between.
+        _ = eventuallyBlocking { detecting.statistics.openConnections == 0 }
         return Outcome(detected: detected,
                        detectingStreamsLeft: detecting.statistics.openStreams,
                        detectingConnectionsLeft: detecting.statistics.openConnections,

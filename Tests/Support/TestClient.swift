@@ -58,10 +58,10 @@ public final class TestConnection: @unchecked Sendable {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard result == 0 else {
-            close(fd)
-            throw Failure(description: "connect: errno \(errno)")
-        }
+        // Not closed here: every stored property is set, so the object's deinit runs when init throws and closes
+        // the socket. Closing it here as well closed it twice: the second close hit whatever socket another test
+        // had opened with the same number meanwhile (seen as EBADF and lost bytes in unrelated tests).
+        guard result == 0 else { throw Failure(description: "connect: errno \(errno)") }
     }
 
     deinit { closeNow() }

@@ -15,10 +15,8 @@ extension TestConnection {
                 Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard bound == 0 else {
-            close(fd)
-            throw Failure(description: "bind to \(sourceAddress): errno \(errno)")
-        }
+        // Not closed here: the connection's deinit closes it once (see `init(port:)`).
+        guard bound == 0 else { throw Failure(description: "bind to \(sourceAddress): errno \(errno)") }
     }
 
     /// Reads until `marker` appears; returns everything up to and including it. Bounded by `timeoutSeconds` in
