@@ -19,6 +19,12 @@ public struct ViewerForwarding: Sendable {
     /// Query parameters set on every page request the table builds (replacing any of the same name).
     public var query: [(name: String, value: String)] = []
 
+    /// Forwarding `headers` and `query` (values with ``user`` in them).
+    init(headers: [(name: String, value: String)] = [], query: [(name: String, value: String)] = []) {
+        self.headers = headers
+        self.query = query
+    }
+
     /// `template` as `viewer` sends it: every forwarded header and parameter set, `${viewer.user}` filled in.
     func applied(to template: PageRequestTemplate, viewer: Viewer) -> PageRequestTemplate {
         var template = template
