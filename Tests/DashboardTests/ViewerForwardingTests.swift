@@ -54,7 +54,8 @@ import Testing
           "items": "results", "key": "id",
           "columns": [{"title": "ID", "path": "id", "format": "number"}, {"title": "Name", "path": "name"}],
           "pagination": {"style": "offset", "totalPath": "total"},
-          "cache": {"ttlSeconds": 600, "prefetch": false}\(extra)}]
+          "cache": {"ttlSeconds": 600, "prefetch": false}\(extra)}],
+          "pages": [{"name": "board", "tables": ["mine"]}]
           \(access.isEmpty ? ", \"access\": {\"mode\": \"tokens\", \"tokens\": [\(tokens.joined(separator: ","))]}" : access)}
         """
     }
@@ -149,6 +150,28 @@ import Testing
             #expect(before.contains { $0.event == "reset" })
             #expect(rowKeys(bobs.data) == ["1", "2", "3", "4"])
             #expect(bobs.data.contains("row of bob 1") && !bobs.data.contains("alice"))
+
+            // The same token on the batch refetch route: Alice's next rows for her, nothing of hers for Bob.
+            let refetch = "/tables/mine/rows?after=" + queryEncoded(token)
+            let hers = await client.get(refetch, headers: Self.headers("alice"))
+            #expect(hers.status == .ok && rowKeys(hers.text) == ["5", "6", "7", "8"] && hers.text.contains("row of alice 5"))
+            let refused = await client.get(refetch, headers: Self.headers("bob"))
+            #expect(refused.status == .badGateway && !refused.text.contains("alice"), "\(refused.status): \(refused.text)")
+        }
+    }
+
+    @Test func theNoScriptPageAndAPageStreamShowEachViewerTheirOwnRows() async throws {
+        try await Self.withDashboard { client, _ in
+            for user in Self.users {
+                let other = Self.users.first { $0 != user }!
+                let html = await client.get("/tables/mine/html", headers: Self.headers(user))
+                let body = String(decoding: try await #require(html.stream).readToEnd(timeout: .seconds(60)), as: UTF8.self)
+                #expect(body.contains("row of \(user) 1") && !body.contains("row of \(other)"), "\(user)")
+                let page = try #require(await client.get("/pages/board/stream", headers: Self.headers(user)).stream)
+                defer { page.close() }
+                let rows = try await page.next(named: "mine:rows").event.data
+                #expect(rows.contains("row of \(user) 1") && !rows.contains("row of \(other)"), "\(user)")
+            }
         }
     }
 
