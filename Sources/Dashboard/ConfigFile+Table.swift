@@ -30,11 +30,13 @@ public struct TableConfig: Sendable {
     /// What the JSON proxy (`/api/tables/NAME/pages`) shows of each upstream item (`"proxy": {"items": ...}`);
     /// nil: no proxy (`"proxy": {"enabled": false}`), 404.
     public var proxyItems: ProxyItems? = .columns
+    /// What of the viewer every page request carries (`"forward"`); nil: nothing, one cache for all viewers.
+    public var forward: ViewerForwarding?
 
     init(_ reader: ConfigReader, environment: [String: String]) throws(ConfigError) {
         var reader = reader
         try reader.rejectUnknown(["name", "title", "batchSize", "items", "key", "columns", "request", "pagination",
-                                  "checks", "retry", "cache", "sections", "live", "grid", "controls", "proxy"])
+                                  "checks", "retry", "cache", "sections", "live", "grid", "controls", "proxy", "forward"])
         let name = try reader.requiredString("name")
         guard name.utf8.count <= 64, name.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F }) else {
             throw reader.error("name", "1 to 64 of a-z, 0-9, - and _ (it is part of the table's URLs)")
@@ -112,6 +114,13 @@ public struct TableConfig: Sendable {
             }
             if try proxy.bool("enabled") == false { proxyItems = nil }
             try proxy.finish()
+        }
+        if let forwardReader = try reader.object("forward") {
+            forward = try ViewerForwarding(forwardReader)
+            if live != nil {
+                throw reader.error("live", "no live updates on a table that forwards the viewer (forward): its rows "
+                                   + "differ per viewer, live changes are of one head for all")
+            }
         }
         cacheTTL = PageCache.defaultTTL
         prefetch = true

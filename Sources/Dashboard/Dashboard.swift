@@ -59,6 +59,11 @@ public final class Dashboard: Sendable {
         if let origins = config?.allowedOrigins, !origins.isEmpty { configuration.server.allowedOrigins = origins }
         if let access = config?.access { configuration.server.access = access }
         if let mode = configuration.accessMode { configuration.server.access.mode = mode }
+        if let table = config?.tables.first(where: { $0.forward != nil }),
+           configuration.server.access.mode == nil || configuration.server.access.mode == .open {
+            throw DashboardError("table \(table.spec.name) forwards the viewer upstream (forward): it needs an access "
+                                 + "mode that names each viewer (tokens, users or proxy; docs/SECURITY.md), not none")
+        }
         let registry = MetricsRegistry()
         let demo = DemoUpstream(configuration: configuration.demo)
         var demoServerConfiguration = HTTPServerConfiguration()

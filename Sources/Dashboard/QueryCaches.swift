@@ -1,35 +1,61 @@
+import RowstreamKit
 import Synchronization
 import Upstream
 
-/// The page sources of one table for the query parameters its viewers' controls chose: the table's request with
-/// those parameters set (replacing any of the same name), and a page cache per choice, so that viewers of the same
-/// choice share fetches and no choice is served another's pages (in the cluster's shared store too: each choice's
-/// pages are keyed by its own requests).
+/// The page sources of one table for the query parameters its viewers' controls chose, and for a table that forwards
+/// the viewer's identity upstream (``ViewerForwarding``) for each viewer: the table's request with those parameters
+/// (and the viewer's forwarded headers and parameters) set, replacing any of the same name, and a page cache per
+/// choice and viewer. So viewers of the same choice (and identity) share fetches, and no choice or viewer is served
+/// another's pages (in the cluster's shared store too: each source's pages are keyed by its own requests, hashed).
 ///
-/// Thread-safe: one `Mutex` over the sources made so far (bounded by the controls' option combinations, and at
-/// most 64: past that a choice gets a source without a cache).
+/// Thread-safe: one `Mutex` over the sources made so far, at most 64 (query choices) or 256 (choices of viewers of a
+/// forwarding table); past that the least recently used is dropped (its walks in flight keep it; its cache goes).
 final class QueryCaches: Sendable {
-    private let base: PageSource
-    private let sources = Mutex<[String: PageSource]>([:])
-
-    init(source: PageSource) {
-        base = source
+    private struct Entry {
+        var source: PageSource
+        var used: UInt64
     }
 
-    func source(for query: [(name: String, value: String)]) -> PageSource {
-        let key = query.map { $0.name + "=" + $0.value }.joined(separator: "&")
+    private let base: PageSource
+    private let forward: ViewerForwarding?
+    private let capacity: Int
+    private let sources = Mutex<(entries: [String: Entry], clock: UInt64)>(([:], 0))
+
+    init(source: PageSource, forward: ViewerForwarding? = nil) {
+        base = source
+        self.forward = forward
+        capacity = forward == nil ? 64 : 256
+    }
+
+    /// The source of `query` as `viewer` asks for it (`viewer` only counts for a forwarding table).
+    func source(for query: [(name: String, value: String)], viewer: Viewer = .everyone) -> PageSource {
+        var key = query.map { $0.name + "=" + $0.value }.joined(separator: "&")
+        if forward != nil { key = viewer.name + "\0" + key }
         return sources.withLock { sources in
-            if let known = sources[key] { return known }
-            var template = base.template
-            for (name, value) in query {
-                template.query.removeAll { $0.name == name }
-                template.query.append((name, value))
+            sources.clock += 1
+            if sources.entries[key] != nil {
+                sources.entries[key]?.used = sources.clock
+                return sources.entries[key]!.source
             }
-            let made = PageSource(client: base.client, template: template, itemsPath: base.itemsPath, style: base.style,
-                                  checks: base.checks, retry: base.retry)
-                .caching(in: sources.count < 64 ? base.cache : nil)
-            if sources.count < 64 { sources[key] = made }
+            let made = uncached(for: query, viewer: viewer).caching(in: base.cache)
+            if sources.entries.count >= capacity,
+               let oldest = sources.entries.min(by: { $0.value.used < $1.value.used })?.key {
+                sources.entries[oldest] = nil
+            }
+            sources.entries[key] = Entry(source: made, used: sources.clock)
             return made
         }
+    }
+
+    /// The source of `query` as `viewer` asks for it, without a cache (live refreshes).
+    func uncached(for query: [(name: String, value: String)], viewer: Viewer = .everyone) -> PageSource {
+        var template = base.template
+        if let forward { template = forward.applied(to: template, viewer: viewer) }
+        for (name, value) in query {
+            template.query.removeAll { $0.name == name }
+            template.query.append((name, value))
+        }
+        return PageSource(client: base.client, template: template, itemsPath: base.itemsPath, style: base.style,
+                          checks: base.checks, retry: base.retry, cache: nil)
     }
 }

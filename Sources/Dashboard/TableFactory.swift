@@ -11,7 +11,8 @@ enum TableFactory {
                      cluster: SharedCluster? = nil) -> TableBinding {
         var binding = UpstreamTable.binding(spec: config.spec, source: source(config, client: client, cluster: cluster),
                                             batchSize: config.batchSize, maxEmptyPages: config.maxEmptyPages,
-                                            secrets: secrets, proxyItems: config.proxyItems)
+                                            secrets: secrets, proxyItems: config.proxyItems,
+                                            forward: config.forward)
         binding.live = config.live
         binding.controls = config.controls
         return binding

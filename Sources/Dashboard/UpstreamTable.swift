@@ -10,10 +10,11 @@ import Upstream
 /// the demo table are made here.
 enum UpstreamTable {
     /// The binding for `spec` over `source`. `secrets` are redacted from every message shown or logged.
-    /// `proxyItems`: what its JSON proxy shows of each item (nil: no proxy).
+    /// `proxyItems`: what its JSON proxy shows of each item (nil: no proxy). `forward`: what of the viewer its requests
+    /// carry (nil: nothing); such a table walks, caches and seals per viewer (``Viewer/current`` where a loader is made).
     static func binding(
         spec: TableSpec, source: PageSource, batchSize: Int, maxEmptyPages: Int = 5, secrets: [String] = [],
-        proxyItems: ProxyItems? = .columns
+        proxyItems: ProxyItems? = .columns, forward: ViewerForwarding? = nil
     ) -> TableBinding {
         let name = spec.name
         let redact = redacting(secrets)
@@ -26,16 +27,25 @@ enum UpstreamTable {
                 failure(error, table: name, redact: redact)
             }
         }
+        // Controls (sort, filter): the same requests with the chosen parameters, each choice with a cache of its own;
+        // a forwarding table's, each viewer's choice.
+        let caches = QueryCaches(source: source, forward: forward)
         // Live refreshes read the head past the cache (a cached head would hide the changes).
-        let uncached = PageSource(client: source.client, template: source.template, itemsPath: source.itemsPath,
-                                  style: source.style, checks: source.checks, retry: source.retry, cache: nil)
-        // Controls (sort, filter): the same requests with the chosen parameters, each choice with a cache of its own.
-        let caches = QueryCaches(source: source)
+        let uncached = caches.uncached(for: [])
         let batches = BatchSource<JSONValue, WalkPosition?>(initialToken: nil, loaders: { use in
+            if forward != nil {
+                // Each viewer's own: refused (fails closed) where no viewer is known.
+                let viewer = Viewer.current
+                guard !viewer.isEveryone, !viewer.name.isEmpty else { return { _ in throw Self.noViewer } }
+                switch use {
+                case .fresh: return walk(caches.uncached(for: [], viewer: viewer))
+                case .viewer(let query): return walk(caches.source(for: query, viewer: viewer))
+                }
+            }
             switch use {
-            case .fresh: walk(uncached)
-            case .viewer(let query) where !query.isEmpty: walk(caches.source(for: query))
-            case .viewer: walk(source)
+            case .fresh: return walk(uncached)
+            case .viewer(let query) where !query.isEmpty: return walk(caches.source(for: query))
+            case .viewer: return walk(source)
             }
         })
         let rows = RowMaker(spec: spec)
@@ -43,6 +53,12 @@ enum UpstreamTable {
         if let proxyItems {
             let shown = proxyItems == .raw ? nil : proxyPaths(spec)
             binding.pageProxy = { cursor in
+                var source = source
+                if forward != nil {
+                    let viewer = Viewer.current
+                    guard !viewer.isEveryone, !viewer.name.isEmpty else { throw Self.noViewer }
+                    source = caches.source(for: [], viewer: viewer)
+                }
                 do throws(UpstreamError) {
                     let page = try await source.fetchPage(cursor: cursor)
                     return (shown.map { paths in page.items.map { $0.projected(onto: paths) } } ?? page.items, page.nextCursor)
@@ -51,8 +67,13 @@ enum UpstreamTable {
                 }
             }
         }
+        binding.viewerScoped = forward != nil
         return binding
     }
+
+    /// What a forwarding table answers where no viewer is known (never, where the access layer bound one).
+    private static let noViewer = LoadFailure(message: "This table shows each viewer's own rows: no viewer is known.",
+                                              isRetryable: false)
 
     /// A function that replaces every secret (API tokens from the environment) in a message by `[redacted]`, in
     /// every form the server sends it (``SecretRedactor``), should an upstream have echoed one back.

@@ -7,12 +7,21 @@ extension HTTPResult {
     ) -> HTTPResult {
         let result = local.withValue(value) { respond() }
         switch result {
-        case .now(var response):
-            guard case .stream(let open) = response.body else { return result }
-            response.body = .stream { writer in local.withValue(value) { open(writer) } }
-            return .now(response)
+        case .now(let response):
+            return .now(bindingStream(of: response, local, to: value))
         case .later(let produce):
-            return .later { await local.withValue(value) { await produce() } }
+            // A `.later` answer may be a stream too (a reconnect, whose token is read off the loops): it opens bound.
+            return .later { bindingStream(of: await local.withValue(value) { await produce() }, local, to: value) }
         }
+    }
+
+    /// `response` with `local` bound to `value` while its stream (if it is one) opens.
+    private static func bindingStream<Value: Sendable>(
+        of response: HTTPResponse, _ local: TaskLocal<Value>, to value: Value
+    ) -> HTTPResponse {
+        guard case .stream(let open) = response.body else { return response }
+        var response = response
+        response.body = .stream { writer in local.withValue(value) { open(writer) } }
+        return response
     }
 }

@@ -57,12 +57,21 @@ struct AccessResponderTests {
     }
 
     @Test("the viewer is bound in a .later answer too; outside the layer it is nobody, whom allow lists refuse")
-    func binding() async {
+    func binding() async throws {
         let later = ClosureResponder { _ in .later { .text("later=\(Viewer.current.name)") } }
         let access = AccessResponder(inner: later, configuration: Self.configuration(.tokens), mode: .tokens,
                                      tables: ["t"], pages: [:])
         let answer = await InProcessClient(access).get("/x", headers: ["Authorization": "Bearer good-token"])
         #expect(answer.text == "later=ci")
+        // A `.later` answer that is a stream (a reconnect's) opens with the viewer bound too.
+        let laterStream = ClosureResponder { _ in
+            .later { .eventStream { writer in writer.send(SSEEvent(event: "who", data: Viewer.current.name)) } }
+        }
+        let streaming = AccessResponder(inner: laterStream, configuration: Self.configuration(.tokens), mode: .tokens,
+                                        tables: ["t"], pages: [:])
+        let stream = await InProcessClient(streaming).get("/x", headers: ["Authorization": "Bearer good-token"]).stream
+        #expect(try await stream?.next(named: "who").event.data == "ci")
+        stream?.close()
         #expect(Viewer.current == .nobody && !Viewer.current.isEveryone)
         #expect(!Self.configuration(.tokens).admits(table: "t") && Self.configuration(.tokens).admits(table: "open"))
     }

@@ -6,13 +6,14 @@ extension TableBinding {
     /// What a ``TableBinding`` holds, boxed so that copies share it (a viewer's session and its events each keep
     /// the binding: one pointer each instead of a few hundred bytes).
     ///
-    /// Thread-safe: immutable. Setting a binding's `controls`, `live` or `pageProxy` makes a new box.
+    /// Thread-safe: immutable. Setting a binding's `controls`, `live`, `pageProxy` or `viewerScoped` makes a new box.
     final class Storage: Sendable {
         /// The parts set after creation (at start-up, before serving).
         struct Settable: Sendable {
             var controls: [TableControl] = []
             var live: LiveUpdates?
             var pageProxy: PageProxy?
+            var viewerScoped = false
         }
 
         let spec: TableSpec
@@ -22,11 +23,11 @@ extension TableBinding {
         let seal: SealingKeys
         /// The table's ``RowPipeline`` sealing with given keys, type-erased: a loader per use.
         let makePipeline: MakePipeline
-        /// The table's ``RowPipeline`` sealing with `seal`.
-        let makeLoader: @Sendable (LoaderUse) -> RowLoader
+        /// The table's ``RowPipeline`` sealing with `seal`, positions in the given resume scope.
+        let makeLoader: @Sendable (LoaderUse, _ resumeScope: String) -> RowLoader
         let settable: Settable
 
-        typealias MakePipeline = @Sendable (SealingKeys) -> @Sendable (LoaderUse) -> RowLoader
+        typealias MakePipeline = @Sendable (SealingKeys) -> @Sendable (LoaderUse, _ resumeScope: String) -> RowLoader
 
         init(spec: TableSpec, renderer: TableRenderer, columnsJSON: JSONValue, batchSize: Int, seal: SealingKeys,
              makePipeline: @escaping MakePipeline, settable: Settable) {

@@ -1,3 +1,4 @@
+import Access
 import Foundation
 import JSON
 import Sealing
@@ -50,7 +51,9 @@ public struct TableBinding: Sendable {
     }
     /// Makes the loader of one use (a viewer's walk with its query, a refetch, a live refresh): sealed position in,
     /// rows and sealed next out (``RowPipeline``).
-    func makeLoader(_ use: LoaderUse = .plain) -> RowLoader { storage.makeLoader(use) }
+    /// Call where ``Viewer/current`` is the viewer (a route's answer, a stream's opening): a ``viewerScoped`` table
+    /// seals its positions for that viewer.
+    func makeLoader(_ use: LoaderUse = .plain) -> RowLoader { storage.makeLoader(use, resumeScope) }
     /// Sort and filter controls shown above the table (config tables). See ``TableControl``.
     package var controls: [TableControl] {
         get { storage.settable.controls }
@@ -65,6 +68,13 @@ public struct TableBinding: Sendable {
     package var pageProxy: PageProxy? {
         get { storage.settable.pageProxy }
         set { storage = storage.replacing { $0.pageProxy = newValue } }
+    }
+    /// True for a table whose upstream requests carry the viewer's identity (a config table's `forward`): its resume
+    /// tokens and JSON proxy cursors are sealed for one viewer (``Viewer/current``) and open for no other
+    /// (docs/SECURITY.md, "Each viewer's own upstream credentials").
+    package var viewerScoped: Bool {
+        get { storage.settable.viewerScoped }
+        set { storage = storage.replacing { $0.viewerScoped = newValue } }
     }
 
     typealias RowLoader = @Sendable (TablePosition) async throws -> LoadResult<Row, TablePosition>
@@ -105,8 +115,10 @@ public struct TableBinding: Sendable {
         let name = spec.name
         let renderer = TableRenderer(spec: spec)
         let makePipeline: Storage.MakePipeline = { keys in
-            RowPipeline(table: name, codec: TokenCodec<Token>(seal: keys, scope: Self.resumeScope(name)),
-                        source: source, makeRow: makeRow).loader(for:)
+            { use, scope in
+                RowPipeline(table: name, codec: TokenCodec<Token>(seal: keys, scope: scope), source: source,
+                            makeRow: makeRow).loader(for: use)
+            }
         }
         storage = Storage(spec: spec, renderer: renderer, columnsJSON: renderer.columnsJSON(), batchSize: batchSize,
                           seal: .random(), makePipeline: makePipeline, settable: Storage.Settable())
@@ -118,14 +130,20 @@ public struct TableBinding: Sendable {
     var streamPath: String { "/tables/\(name)/stream" }
     func sessionPath(_ session: String, _ action: String) -> String { "/tables/\(name)/sessions/\(session)/\(action)" }
 
-    /// The seal scope of positions in this table's resume tokens (`id:` of events, `Last-Event-ID`, `?after=`).
-    static func resumeScope(_ name: String) -> String { "resume:\(name)" }
-    /// The seal scope of this table's JSON proxy cursors (`/api/tables/NAME/pages?cursor=`).
-    var proxyScope: String { "proxy:\(name)" }
+    /// The seal scope of positions in this table's resume tokens (`id:` of events, `Last-Event-ID`, `?after=`); of a
+    /// ``viewerScoped`` table, for the viewer being answered (``Viewer/current``).
+    var resumeScope: String { "resume:\(name)" + viewerScope }
+    /// The seal scope of this table's JSON proxy cursors (`/api/tables/NAME/pages?cursor=`); of a ``viewerScoped``
+    /// table, for the viewer being answered.
+    var proxyScope: String { "proxy:\(name)" + viewerScope }
+    /// The viewer's part of a ``viewerScoped`` table's scopes. A scope is authenticated by the seal, never written into
+    /// the token: the viewer's name does not appear in what a client holds.
+    private var viewerScope: String { viewerScoped ? "\0viewer:" + Viewer.current.name : "" }
 
-    /// True if `sealed` is a resume-token position sealed for this table with one of the server's keys. Costs a seal's
-    /// `open` (microseconds, input capped): call it off the event loops.
-    func isValid(_ sealed: String) -> Bool { seal.open(sealed, scope: Self.resumeScope(name)) != nil }
+    /// True if `sealed` is a resume-token position sealed for this table (and of a ``viewerScoped`` table, for the
+    /// viewer being answered) with one of the server's keys. Costs a seal's `open` (microseconds, input capped): call
+    /// it off the event loops.
+    func isValid(_ sealed: String) -> Bool { seal.open(sealed, scope: resumeScope) != nil }
 
     /// The table's entry in `GET /api/tables`.
     func listing() -> JSONValue {
