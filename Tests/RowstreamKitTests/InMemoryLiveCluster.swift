@@ -201,6 +201,22 @@ final class InMemoryLiveCluster: LiveCluster {
         store(table).state.withLock { $0.log = Array($0.log.suffix(count)) }
     }
 
+    /// Refresh requests in the log that no head in the log answers yet.
+    func unansweredRequests(table: String) -> Int {
+        store(table).state.withLock { state in
+            var requests: Set<String> = []
+            var answered: Set<String> = []
+            for (_, entry) in state.log {
+                switch entry {
+                case .refreshRequest(let request, _): requests.insert(request)
+                case .head(_, let answers): answered.formUnion(answers)
+                case .unreadable: break
+                }
+            }
+            return requests.subtracting(answered).count
+        }
+    }
+
     /// Heads published so far.
     func publications(table: String) -> Int { store(table).state.withLock { $0.publications } }
 }

@@ -215,9 +215,21 @@ struct LiveClusterTests {
         cluster.cluster.setAvailable(true, table: "live")
         #expect(await eventually { feeds.allSatisfy(\.isSharing) })
         #expect(cluster.logger.count(containing: "shared again") == 3)
+        // Each instance refreshed alone, so each asks for a refresh as it joins again. Nobody holds the lease after
+        // the outage: an instance with viewers takes it for the first request and refreshes, answering it, and
+        // answers the later ones as holder. That is one fetch, or two or three when the requests reach it while
+        // a refresh runs or after it ended (one refresh runs at a time, one more may queue behind it). Before,
+        // every request was dropped: still 7 here, and a POST-only table stayed apart until its next POST.
+        #expect(await eventually {
+            cluster.cluster.unansweredRequests(table: "live") == 0
+                && feeds.allSatisfy { $0.state.withLock { $0.machine.isIdle } }
+        }, "the three requests were answered")
+        let rejoined = cluster.fetchCount
+        #expect((8...10).contains(rejoined), "one refresher answered the requests: \(rejoined)")
+        #expect(cluster.holders.count == 1)
         cluster.rename(1, "Back up")
         await cluster.tickAll()
-        #expect(cluster.fetchCount == 8, "one refresher again")
+        #expect(cluster.fetchCount == rejoined + 1, "one refresher again")
         #expect(await cluster.viewersGot(2))
         for instance in 0..<3 {
             for viewer in cluster.messages(instance) {
@@ -265,6 +277,40 @@ struct LiveClusterTests {
         #expect(await cluster.waitForHead(2))
         #expect(await cluster.viewersGot(1))
         #expect(cluster.fetchCount == 2)
+    }
+
+    @Test("a POST-only table after a store restart: an instance takes the lease for a rejoin request, all converge")
+    func postOnlyConvergesAfterRestart() async throws {
+        let cluster = try await Cluster.settled()
+        defer { cluster.stop() }
+        let feeds = cluster.feeds
+        // The store restarts empty (no persistence): lease, head and log are gone; every instance rejoins, and
+        // as nobody posts (no interval: no tick either), nobody holds the lease.
+        cluster.cluster.restart(table: "live")
+        #expect(await eventually { cluster.logger.count(containing: "shared again") == 3 && feeds.allSatisfy(\.isSharing) })
+        #expect(cluster.holders.isEmpty)
+        // Then it is down a while, and a POST on instance 0 refreshes alone: the others' viewers do not see it.
+        cluster.cluster.setAvailable(false, table: "live")
+        #expect(await eventually { feeds.allSatisfy { !$0.isSharing } })
+        cluster.rename(0, "Posted while down")
+        let summary = try #require(await feeds[0].refresh().summary)
+        #expect(summary.updated == 1 && summary.error == nil)
+        #expect(await cluster.viewersGot(1, on: [0]))
+        #expect(await cluster.viewersGot(0, on: [1, 2]))
+        cluster.cluster.setAvailable(true, table: "live")
+        #expect(await eventually { cluster.logger.count(containing: "shared again") == 6 && feeds.allSatisfy(\.isSharing) })
+        // Instance 0 asks for a refresh as it joins; one instance takes the lease for it and publishes the head.
+        #expect(await cluster.viewersGot(1), "every viewer of every instance has the change, once")
+        #expect(await eventually { cluster.cluster.unansweredRequests(table: "live") == 0 })
+        #expect(cluster.holders.count == 1)
+        #expect(cluster.fetchCount == 3, "the first head, the POST alone, one refresh for the rejoin request")
+        let expected = try #require(cluster.messages(0).first?.last)
+        #expect(String(decoding: expected, as: UTF8.self).contains("Posted while down"))
+        for instance in 0..<3 {
+            for viewer in cluster.messages(instance) {
+                #expect(viewer == [expected], "the same bytes on every instance, sent once")
+            }
+        }
     }
 
     @Test("a POSTed refresh on an instance without the lease is done by the holder and answered with its changes")

@@ -170,7 +170,7 @@ extension LiveFeed {
     }
 
     /// One entry of the log: a head is diffed and sent here and answers the requests it names; a refresh request is
-    /// acted on by the holder.
+    /// acted on by the holder, or by an instance with viewers that takes the lease for it (see `takeLease(for:)`).
     private func receive(_ entry: LiveLogEntry) {
         switch entry {
         case .head(let head, let answers):
@@ -181,10 +181,29 @@ extension LiveFeed {
                 if state.cluster.holdsLease { state.cluster.owedAnswers.append(request) }
                 return state.cluster.holdsLease
             }
-            if holds { Task { [weak self] in _ = await self?.refresh(isTicker: true) } }
+            if holds {
+                Task { [weak self] in _ = await self?.refresh(isTicker: true) }
+            } else if viewerCount > 0, let channel {
+                Task { [weak self] in await self?.takeLease(for: request, on: channel) }
+            }
         case .unreadable:
             break
         }
+    }
+
+    /// A refresh request reached this instance, which has viewers and does not hold the lease: nobody may (after a
+    /// store outage or restart no instance does, and a table refreshed only by POST has no tick to take it), so it
+    /// tries to take the lease and, if it gets it, refreshes as holder, answering the request. While another
+    /// instance holds the lease this fails, and the holder answers.
+    private func takeLease(for request: String, on channel: any LiveChannel) async {
+        guard (try? await channel.holdLease(owner, for: leaseDuration)) == true else { return }
+        let holds = state.withLock { state in
+            guard state.cluster.isJoined, !state.stopped else { return false }
+            state.cluster.holdsLease = true
+            state.cluster.owedAnswers.append(request)
+            return true
+        }
+        if holds { _ = await refresh(isTicker: true) } else { try? await channel.releaseLease(owner) }
     }
 
     /// The channel failed: refresh alone until it returns (logged once per change).
