@@ -40,9 +40,9 @@ public final class TestConnection: @unchecked Sendable {
     public init(port: Int, timeoutSeconds: Int = 30, receiveBufferBytes: Int32? = nil,
                 sourceAddress: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.timeoutSeconds = timeoutSeconds
+        self.timeoutSeconds = timeoutSeconds * TestTime.scale
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
+        var timeout = timeval(tv_sec: self.timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         if var size = receiveBufferBytes {
