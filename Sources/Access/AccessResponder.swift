@@ -54,10 +54,10 @@ public struct AccessResponder: HTTPResponder {
         return answer(request, as: viewer)
     }
 
-    /// The inner responder's answer with ``Viewer/current`` bound to `viewer` while it is produced: now, in its
-    /// `.later` task, and while a stream opens.
+    /// The inner responder's answer with ``Viewer/current`` bound to `viewer` (with the request's headers) while it is
+    /// produced: now, in its `.later` task, and while a stream opens.
     private func answer(_ request: HTTPRequest, as viewer: Viewer) -> HTTPResult {
-        .binding(Viewer.$current, to: viewer) { inner.respond(to: request) }
+        .binding(Viewer.$current, to: viewer.sending(request.headers)) { inner.respond(to: request) }
     }
 
     /// The viewer `request` identifies; nil: none (a missing, wrong, expired or altered credential).

@@ -22,7 +22,8 @@ public struct TableConfig: Sendable {
     public var maxEmptyPages: Int
     /// Items per batch, asked of the upstream as its page size.
     public var batchSize: Int
-    /// Live updates of the head (`"live": {"intervalSeconds": N, "refreshPerMinute": M, "refreshBurst": B}`; `{}`: on
+    /// Live updates of the head (`"live": {"intervalSeconds": N, "refreshPerMinute": M, "refreshBurst": B,
+    /// "maxPartitions": P}` (P: a forwarding table's identities with a live feed at once); `{}`: on
     /// POST refresh only); nil: not live.
     public var live: LiveUpdates?
     /// Sort and filter controls mapped to upstream query parameters.
@@ -103,6 +104,7 @@ public struct TableConfig: Sendable {
                 limit = RefreshLimit(perMinute: perMinute, burst: limit.burst)
             }
             live = LiveUpdates(every: try liveReader.seconds("intervalSeconds", in: 1...86_400), limit: limit)
+            if let partitions = try liveReader.int("maxPartitions", in: 1...100_000) { live?.maxPartitions = partitions }
             try liveReader.finish()
         }
         if var proxy = try reader.object("proxy") {
@@ -117,10 +119,6 @@ public struct TableConfig: Sendable {
         }
         if let forwardReader = try reader.object("forward") {
             forward = try ViewerForwarding(forwardReader)
-            if live != nil {
-                throw reader.error("live", "no live updates on a table that forwards the viewer (forward): its rows "
-                                   + "differ per viewer, live changes are of one head for all")
-            }
         }
         cacheTTL = PageCache.defaultTTL
         prefetch = true

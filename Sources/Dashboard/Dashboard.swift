@@ -59,10 +59,12 @@ public final class Dashboard: Sendable {
         if let origins = config?.allowedOrigins, !origins.isEmpty { configuration.server.allowedOrigins = origins }
         if let access = config?.access { configuration.server.access = access }
         if let mode = configuration.accessMode { configuration.server.access.mode = mode }
-        if let table = config?.tables.first(where: { $0.forward != nil }),
-           configuration.server.access.mode == nil || configuration.server.access.mode == .open {
-            throw DashboardError("table \(table.spec.name) forwards the viewer upstream (forward): it needs an access "
-                                 + "mode that names each viewer (tokens, users or proxy; docs/SECURITY.md), not none")
+        for table in config?.tables ?? [] {
+            guard let forward = table.forward,
+                  let refusal = forward.refusal(mode: configuration.server.access.mode ?? .open,
+                                                proxy: configuration.server.access.proxy)
+            else { continue }
+            throw DashboardError("table \(table.spec.name) \(refusal)")
         }
         let registry = MetricsRegistry()
         let demo = DemoUpstream(configuration: configuration.demo)
@@ -89,7 +91,10 @@ public final class Dashboard: Sendable {
                                           logger: configuration.server.logger)
             }
             var tables = try config.map { file in
-                file.tables.map { TableFactory.make($0, client: client, secrets: file.secrets, cluster: cluster) }
+                file.tables.map { table in
+                    TableFactory.make(table, client: client, secrets: file.secrets, cluster: cluster,
+                                      keys: configuration.server.sealingKeys)
+                }
             }
                 ?? [DemoTable.make(client: client, upstreamPort: demoPort, batchSize: configuration.batchSize,
                                  demo: configuration.demo, cluster: cluster)]

@@ -3,13 +3,14 @@ import Synchronization
 import Upstream
 
 /// The page sources of one table for the query parameters its viewers' controls chose, and for a table that forwards
-/// the viewer's identity upstream (``ViewerForwarding``) for each viewer: the table's request with those parameters
-/// (and the viewer's forwarded headers and parameters) set, replacing any of the same name, and a page cache per
-/// choice and viewer. So viewers of the same choice (and identity) share fetches, and no choice or viewer is served
+/// what the viewer sent upstream (``ViewerForwarding``) for each identity: the table's request with those parameters
+/// (and the identity's forwarded headers and parameters) set, replacing any of the same name, and a page cache per
+/// choice and identity. So viewers of the same choice (and identity) share fetches, and no choice or identity is served
 /// another's pages (in the cluster's shared store too: each source's pages are keyed by its own requests, hashed).
 ///
-/// Thread-safe: one `Mutex` over the sources made so far, at most 64 (query choices) or 256 (choices of viewers of a
-/// forwarding table); past that the least recently used is dropped (its walks in flight keep it; its cache goes).
+/// Thread-safe: one `Mutex` over the sources made so far, at most 64 (query choices) or 256 (choices of identities of
+/// a forwarding table), keyed by the identity (a keyed hash), never by a forwarded value; past that the least
+/// recently used is dropped (its walks in flight keep it; its cache goes).
 final class QueryCaches: Sendable {
     private struct Entry {
         var source: PageSource
@@ -27,17 +28,17 @@ final class QueryCaches: Sendable {
         capacity = forward == nil ? 64 : 256
     }
 
-    /// The source of `query` as `viewer` asks for it (`viewer` only counts for a forwarding table).
-    func source(for query: [(name: String, value: String)], viewer: Viewer = .everyone) -> PageSource {
+    /// The source of `query` as a viewer who forwards `forwarded` asks for it (only for a forwarding table).
+    func source(for query: [(name: String, value: String)], as forwarded: ViewerForwarding.Forwarded? = nil) -> PageSource {
         var key = query.map { $0.name + "=" + $0.value }.joined(separator: "&")
-        if forward != nil { key = viewer.name + "\0" + key }
+        if forward != nil { key = (forwarded?.identity ?? "") + "\0" + key }
         return sources.withLock { sources in
             sources.clock += 1
             if sources.entries[key] != nil {
                 sources.entries[key]?.used = sources.clock
                 return sources.entries[key]!.source
             }
-            let made = uncached(for: query, viewer: viewer).caching(in: base.cache)
+            let made = uncached(for: query, as: forwarded).caching(in: base.cache)
             if sources.entries.count >= capacity,
                let oldest = sources.entries.min(by: { $0.value.used < $1.value.used })?.key {
                 sources.entries[oldest] = nil
@@ -47,10 +48,10 @@ final class QueryCaches: Sendable {
         }
     }
 
-    /// The source of `query` as `viewer` asks for it, without a cache (live refreshes).
-    func uncached(for query: [(name: String, value: String)], viewer: Viewer = .everyone) -> PageSource {
+    /// The source of `query` as a viewer who forwards `forwarded` asks for it, without a cache (live refreshes).
+    func uncached(for query: [(name: String, value: String)], as forwarded: ViewerForwarding.Forwarded? = nil) -> PageSource {
         var template = base.template
-        if let forward { template = forward.applied(to: template, viewer: viewer) }
+        if let forward, let forwarded { template = forward.applied(to: template, forwarded) }
         for (name, value) in query {
             template.query.removeAll { $0.name == name }
             template.query.append((name, value))

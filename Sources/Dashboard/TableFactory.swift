@@ -6,13 +6,13 @@ import Upstream
 /// retry policy and checks.
 enum TableFactory {
     /// The table `config` describes, fetching through `client`. `secrets` are redacted from its error messages
-    /// and log lines.
+    /// and log lines; `keys` (the operator's) name the identities of a table that forwards the viewer.
     static func make(_ config: TableConfig, client: UpstreamClient, secrets: [String] = [],
-                     cluster: SharedCluster? = nil) -> TableBinding {
+                     cluster: SharedCluster? = nil, keys: SealingKeys = .random()) -> TableBinding {
         var binding = UpstreamTable.binding(spec: config.spec, source: source(config, client: client, cluster: cluster),
                                             batchSize: config.batchSize, maxEmptyPages: config.maxEmptyPages,
                                             secrets: secrets, proxyItems: config.proxyItems,
-                                            forward: config.forward)
+                                            forward: config.forward, keys: keys)
         binding.live = config.live
         binding.controls = config.controls
         return binding

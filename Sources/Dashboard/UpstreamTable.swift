@@ -11,10 +11,11 @@ import Upstream
 enum UpstreamTable {
     /// The binding for `spec` over `source`. `secrets` are redacted from every message shown or logged.
     /// `proxyItems`: what its JSON proxy shows of each item (nil: no proxy). `forward`: what of the viewer its requests
-    /// carry (nil: nothing); such a table walks, caches and seals per viewer (``Viewer/current`` where a loader is made).
+    /// carry (nil: nothing); such a table walks, caches and seals per identity (of ``Viewer/current`` where a loader is
+    /// made), named with `keys` (the operator's: an identity is the same on every instance).
     static func binding(
         spec: TableSpec, source: PageSource, batchSize: Int, maxEmptyPages: Int = 5, secrets: [String] = [],
-        proxyItems: ProxyItems? = .columns, forward: ViewerForwarding? = nil
+        proxyItems: ProxyItems? = .columns, forward: ViewerForwarding? = nil, keys: SealingKeys = .random()
     ) -> TableBinding {
         let name = spec.name
         let redact = redacting(secrets)
@@ -32,14 +33,23 @@ enum UpstreamTable {
         let caches = QueryCaches(source: source, forward: forward)
         // Live refreshes read the head past the cache (a cached head would hide the changes).
         let uncached = caches.uncached(for: [])
+        // What the viewer being answered forwards; a refusal (fails closed) where they forward nothing valid.
+        let forwarded = { @Sendable () throws(LoadFailure) -> ViewerForwarding.Forwarded? in
+            guard let forward else { return nil }
+            return try forward.resolve(Viewer.current, keys: keys).mapError { refusal in
+                LoadFailure(message: refusal.message, isRetryable: false)
+            }.get()
+        }
         let batches = BatchSource<JSONValue, WalkPosition?>(initialToken: nil, loaders: { use in
             if forward != nil {
-                // Each viewer's own: refused (fails closed) where no viewer is known.
-                let viewer = Viewer.current
-                guard !viewer.isEveryone, !viewer.name.isEmpty else { return { _ in throw Self.noViewer } }
+                // Each identity's own.
+                let viewer: ViewerForwarding.Forwarded?
+                do throws(LoadFailure) { viewer = try forwarded() } catch let refusal {
+                    return { _ in throw refusal }
+                }
                 switch use {
-                case .fresh: return walk(caches.uncached(for: [], viewer: viewer))
-                case .viewer(let query): return walk(caches.source(for: query, viewer: viewer))
+                case .fresh: return walk(caches.uncached(for: [], as: viewer))
+                case .viewer(let query): return walk(caches.source(for: query, as: viewer))
                 }
             }
             switch use {
@@ -54,11 +64,7 @@ enum UpstreamTable {
             let shown = proxyItems == .raw ? nil : proxyPaths(spec)
             binding.pageProxy = { cursor in
                 var source = source
-                if forward != nil {
-                    let viewer = Viewer.current
-                    guard !viewer.isEveryone, !viewer.name.isEmpty else { throw Self.noViewer }
-                    source = caches.source(for: [], viewer: viewer)
-                }
+                if forward != nil { source = caches.source(for: [], as: try forwarded()) }
                 do throws(UpstreamError) {
                     let page = try await source.fetchPage(cursor: cursor)
                     return (shown.map { paths in page.items.map { $0.projected(onto: paths) } } ?? page.items, page.nextCursor)
@@ -67,13 +73,16 @@ enum UpstreamTable {
                 }
             }
         }
-        binding.viewerScoped = forward != nil
+        if let forward {
+            binding.partition = { (viewer: Viewer) -> ViewerPartition in
+                switch forward.resolve(viewer, keys: keys) {
+                case .success(let forwarded): .identity(forwarded.identity)
+                case .failure(let refusal): .refused(refusal.message)
+                }
+            }
+        }
         return binding
     }
-
-    /// What a forwarding table answers where no viewer is known (never, where the access layer bound one).
-    private static let noViewer = LoadFailure(message: "This table shows each viewer's own rows: no viewer is known.",
-                                              isRetryable: false)
 
     /// A function that replaces every secret (API tokens from the environment) in a message by `[redacted]`, in
     /// every form the server sends it (``SecretRedactor``), should an upstream have echoed one back.

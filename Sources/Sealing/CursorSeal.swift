@@ -18,6 +18,9 @@ import Foundation
 /// Thread-safe: immutable; each call uses a cipher context of its own.
 public struct CursorSeal: Sendable {
     private let key: [UInt8]
+    /// The 32-byte HMAC key of ``identity(of:)``: HKDF-SHA-256 of the same seal key with another info string, so the
+    /// two uses never share a key.
+    private let identityKey: [UInt8]
     /// Longest sealed text `open` reads by default: a cursor inside a `Last-Event-ID` resume token (up to
     /// ~3 KiB of cursor; room for the resume token's own fields is the token's business). Longer: refused unread.
     public static let maxSealedLength = 4_096
@@ -31,7 +34,14 @@ public struct CursorSeal: Sendable {
 
     /// A seal with `key` (at least 16 random bytes are advisable).
     public init(key: [UInt8]) {
-        self.key = Self.deriveKey(from: key)
+        self.key = Self.deriveKey(from: key, info: "rowstream cursor seal v2: AES-256-SIV", length: 64)
+        identityKey = Self.deriveKey(from: key, info: "rowstream viewer identity v1: HMAC-SHA-256", length: 32)
+    }
+
+    /// HMAC-SHA-256 of `material` under a key derived from this seal's key: a name for a secret (what a viewer's
+    /// request forwards upstream) that reveals nothing of it and that nobody without the key can compute or aim at.
+    public func identity(of material: [UInt8]) -> [UInt8] {
+        KeyedHash.hmacSHA256(key: identityKey, material)
     }
 
     /// A seal with 32 fresh random bytes.
@@ -81,11 +91,12 @@ public struct CursorSeal: Sendable {
         return ok ? (output, tag) : nil
     }
 
-    /// The 64-byte AES-256-SIV key: HKDF-SHA-256 (RFC 5869) of `secret`, bound to this use by its info string.
-    private static func deriveKey(from secret: [UInt8]) -> [UInt8] {
-        var key = [UInt8](repeating: 0, count: 64)
+    /// A `length`-byte key (the AES-256-SIV key: 64) as HKDF-SHA-256 (RFC 5869) of `secret`, bound to one use by
+    /// its `info` string.
+    private static func deriveKey(from secret: [UInt8], info: String, length wanted: Int) -> [UInt8] {
+        var key = [UInt8](repeating: 0, count: wanted)
         var length = key.count
-        let info = Array("rowstream cursor seal v2: AES-256-SIV".utf8)
+        let info = Array(info.utf8)
         let salt = Array("rowstream".utf8)
         guard let context = EVP_PKEY_CTX_new_id(ccrypto_pkey_hkdf(), nil) else {
             preconditionFailure("libcrypto has no HKDF")
@@ -96,7 +107,7 @@ public struct CursorSeal: Sendable {
               EVP_PKEY_CTX_set1_hkdf_salt(context, salt, Int32(salt.count)) == 1,
               EVP_PKEY_CTX_set1_hkdf_key(context, secret, Int32(secret.count)) == 1,
               EVP_PKEY_CTX_add1_hkdf_info(context, info, Int32(info.count)) == 1,
-              EVP_PKEY_derive(context, &key, &length) == 1, length == 64
+              EVP_PKEY_derive(context, &key, &length) == 1, length == wanted
         else { preconditionFailure("libcrypto failed to derive the cursor seal's key") }
         return key
     }

@@ -44,6 +44,14 @@ public struct SealingKeys: Sendable {
         current.seal(cursor, scope: scope)
     }
 
+    /// A name for `material` (what a viewer's request forwards upstream: docs/SECURITY.md, "Each viewer's own
+    /// upstream credentials"): base64url of its HMAC-SHA-256 under a key derived from the current key. Equal material
+    /// names equally on every instance that shares the keys; it reveals nothing of the material, and changes when the
+    /// current key does (a rotation).
+    public func identity(of material: [UInt8]) -> String {
+        Base64URL.encode(current.identity(of: material))
+    }
+
     /// The cursor inside `sealed` if one of the keys sealed it for `scope` (the current key tried first); nil
     /// otherwise, and for input longer than `maxLength` (refused before any work).
     public func open(_ sealed: String, scope: String, maxLength: Int = CursorSeal.maxSealedLength) -> String? {

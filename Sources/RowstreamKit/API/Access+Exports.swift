@@ -26,3 +26,5 @@ public typealias PasswordHash = Access.PasswordHash
 public typealias LoginThrottle = Access.LoginThrottle
 /// The signed-in user's sealed cookie.
 public typealias SessionCookie = Access.SessionCookie
+/// The value of one cookie in a request's `Cookie` header (a table forwarding `${viewer.cookie.NAME}`).
+public typealias CookieHeader = Access.CookieHeader

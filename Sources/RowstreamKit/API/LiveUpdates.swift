@@ -15,6 +15,10 @@ public struct LiveUpdates: Sendable, Hashable {
     public var interval: Duration?
     /// How often clients may start a refresh with POST (``RefreshLimit``; the interval's own refreshes are free).
     public var limit: RefreshLimit
+    /// For a table whose rows differ per viewer (a config table's `forward`): at most this many identities' live
+    /// feeds at once on a server, each with its own refresher (docs/SECURITY.md). A viewer of one more identity is
+    /// refused (`503`) until one ends.
+    public var maxPartitions = 256
 
     /// Live updates every `interval` (at least one second), or only on POST refresh when nil; POSTed refreshes
     /// limited by `limit`.

@@ -24,11 +24,11 @@ public final class RowstreamServer: Sendable {
     /// The listening server; nil in-process.
     private let server: HTTPServer?
     /// The live tables' feeds (``LiveUpdates``), stopped at shutdown.
-    private let feeds: [LiveFeed]
+    private let feeds: LiveFeeds
     /// Every viewer stream's `heartbeat` events, stopped at shutdown.
     private let heartbeats: StreamHeartbeat
 
-    private init(port: Int, responder: any HTTPResponder, server: HTTPServer?, feeds: [LiveFeed], heartbeats: StreamHeartbeat) {
+    private init(port: Int, responder: any HTTPResponder, server: HTTPServer?, feeds: LiveFeeds, heartbeats: StreamHeartbeat) {
         self.responder = responder
         self.feeds = feeds
         self.heartbeats = heartbeats
@@ -93,9 +93,7 @@ public final class RowstreamServer: Sendable {
             throw RowstreamError("cannot serve \(configuration.publicDirectory): \(error)")
         }
         let sessions = SessionRegistry(instanceTag: configuration.instanceTag)
-        let feeds = bindings.filter { $0.live != nil }.map { table in
-            LiveFeed(table: table, channel: configuration.liveCluster?.channel(table: table.name))
-        }
+        let feeds = LiveFeeds(bindings) { name in configuration.liveCluster?.channel(table: name) }
         let heartbeats = StreamHeartbeat(commentInterval: configuration.heartbeatInterval)
         let routes = ServerRoutes(
             tables: tables,
@@ -108,7 +106,7 @@ public final class RowstreamServer: Sendable {
             tablePages: PageSet(resolved, template: try DocumentTemplate.pageTemplate(directory: configuration.publicDirectory,
                                                                                    needed: !pages.isEmpty)),
             registry: sessions,
-            feeds: Dictionary(uniqueKeysWithValues: feeds.map { ($0.table.name, $0) }),
+            feeds: feeds,
             metrics: metrics,
             configuration: configuration,
             staticFiles: staticFiles,
@@ -147,8 +145,9 @@ public final class RowstreamServer: Sendable {
             if configuration.sealingKeys.isEphemeral { configuration.logger.log(.info, ephemeralKeyNotice) }
         }
         // Weak: the server's responder owns this registry, so a strong reference would be a cycle.
-        metrics.observe(statistics: { [weak server] in server?.statistics }, sessions: sessions, feeds: feeds)
-        RowstreamLogging.$current.withValue(configuration.logger) { feeds.forEach { $0.start() } }
+        metrics.observe(statistics: { [weak server] in server?.statistics }, sessions: sessions,
+                        feeds: Array(feeds.shared.values))
+        RowstreamLogging.$current.withValue(configuration.logger) { feeds.start() }
         return RowstreamServer(port: port, responder: responder, server: server, feeds: feeds, heartbeats: heartbeats)
     }
 
@@ -161,7 +160,7 @@ public final class RowstreamServer: Sendable {
     /// and ends it (cancelling the loads in flight), finishes in-flight responses, within the server's bounded
     /// grace time. Idempotent.
     public func shutdown() {
-        feeds.forEach { $0.stop() }
+        feeds.stop()
         server?.shutdown()
         heartbeats.stop()
     }

@@ -1,3 +1,4 @@
+import Access
 import JSON
 import Sealing
 import Tables
@@ -6,14 +7,14 @@ extension TableBinding {
     /// What a ``TableBinding`` holds, boxed so that copies share it (a viewer's session and its events each keep
     /// the binding: one pointer each instead of a few hundred bytes).
     ///
-    /// Thread-safe: immutable. Setting a binding's `controls`, `live`, `pageProxy` or `viewerScoped` makes a new box.
+    /// Thread-safe: immutable. Setting a binding's `controls`, `live`, `pageProxy` or `partition` makes a new box.
     final class Storage: Sendable {
         /// The parts set after creation (at start-up, before serving).
         struct Settable: Sendable {
             var controls: [TableControl] = []
             var live: LiveUpdates?
             var pageProxy: PageProxy?
-            var viewerScoped = false
+            var partition: (@Sendable (Viewer) -> ViewerPartition)?
         }
 
         let spec: TableSpec

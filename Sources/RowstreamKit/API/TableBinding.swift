@@ -51,7 +51,7 @@ public struct TableBinding: Sendable {
     }
     /// Makes the loader of one use (a viewer's walk with its query, a refetch, a live refresh): sealed position in,
     /// rows and sealed next out (``RowPipeline``).
-    /// Call where ``Viewer/current`` is the viewer (a route's answer, a stream's opening): a ``viewerScoped`` table
+    /// Call where ``Viewer/current`` is the viewer (a route's answer, a stream's opening): a partitioned table
     /// seals its positions for that viewer.
     func makeLoader(_ use: LoaderUse = .plain) -> RowLoader { storage.makeLoader(use, resumeScope) }
     /// Sort and filter controls shown above the table (config tables). See ``TableControl``.
@@ -69,13 +69,17 @@ public struct TableBinding: Sendable {
         get { storage.settable.pageProxy }
         set { storage = storage.replacing { $0.pageProxy = newValue } }
     }
-    /// True for a table whose upstream requests carry the viewer's identity (a config table's `forward`): its resume
-    /// tokens and JSON proxy cursors are sealed for one viewer (``Viewer/current``) and open for no other
-    /// (docs/SECURITY.md, "Each viewer's own upstream credentials").
-    package var viewerScoped: Bool {
-        get { storage.settable.viewerScoped }
-        set { storage = storage.replacing { $0.viewerScoped = newValue } }
+    /// For a table whose upstream requests carry what the viewer sent (a config table's `forward`): the partition of a
+    /// viewer (``ViewerPartition``). Its resume tokens and JSON proxy cursors are sealed for one identity and open for
+    /// no other, its live changes are fed per identity (``LivePartitions``), and a viewer refused is answered `403` on
+    /// every route of the table (docs/SECURITY.md, "Each viewer's own upstream credentials"). nil: one for all.
+    package var partition: (@Sendable (Viewer) -> ViewerPartition)? {
+        get { storage.settable.partition }
+        set { storage = storage.replacing { $0.partition = newValue } }
     }
+
+    /// The partition of the viewer being answered (``Viewer/current``); nil for a table without partitions.
+    var currentPartition: ViewerPartition? { partition?(Viewer.current) }
 
     typealias RowLoader = @Sendable (TablePosition) async throws -> LoadResult<Row, TablePosition>
     /// One upstream page for a raw (unsealed) cursor: its raw items and raw next cursor (nil: the last page).
@@ -131,16 +135,22 @@ public struct TableBinding: Sendable {
     func sessionPath(_ session: String, _ action: String) -> String { "/tables/\(name)/sessions/\(session)/\(action)" }
 
     /// The seal scope of positions in this table's resume tokens (`id:` of events, `Last-Event-ID`, `?after=`); of a
-    /// ``viewerScoped`` table, for the viewer being answered (``Viewer/current``).
+    /// partitioned table, for the viewer being answered (``Viewer/current``).
     var resumeScope: String { "resume:\(name)" + viewerScope }
-    /// The seal scope of this table's JSON proxy cursors (`/api/tables/NAME/pages?cursor=`); of a ``viewerScoped``
+    /// The seal scope of this table's JSON proxy cursors (`/api/tables/NAME/pages?cursor=`); of a partitioned
     /// table, for the viewer being answered.
     var proxyScope: String { "proxy:\(name)" + viewerScope }
-    /// The viewer's part of a ``viewerScoped`` table's scopes. A scope is authenticated by the seal, never written into
-    /// the token: the viewer's name does not appear in what a client holds.
-    private var viewerScope: String { viewerScoped ? "\0viewer:" + Viewer.current.name : "" }
+    /// The viewer's part of a partitioned table's scopes: its identity (a keyed hash). A scope is authenticated by the
+    /// seal, never written into the token. A refused viewer's scope opens nothing anyone was given (its loads fail).
+    private var viewerScope: String {
+        switch currentPartition {
+        case nil: ""
+        case .identity(let identity)?: "\0viewer:" + identity
+        case .refused?: "\0refused"
+        }
+    }
 
-    /// True if `sealed` is a resume-token position sealed for this table (and of a ``viewerScoped`` table, for the
+    /// True if `sealed` is a resume-token position sealed for this table (and of a partitioned table, for the
     /// viewer being answered) with one of the server's keys. Costs a seal's `open` (microseconds, input capped): call
     /// it off the event loops.
     func isValid(_ sealed: String) -> Bool { seal.open(sealed, scope: resumeScope) != nil }

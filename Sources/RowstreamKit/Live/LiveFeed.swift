@@ -56,10 +56,20 @@ final class LiveFeed: Sendable {
     let owner: String
     /// Refreshes run on this instance alone while the channel was unreachable; heads that followed a gap.
     let counters = LiveCounters()
+    /// The feed of one identity of a partitioned table (``LivePartitions``): the viewer its loads run as (its
+    /// forwarded name, header or cookie); nil for a table's one feed.
+    let viewer: Viewer?
+    /// Called (outside the lock) when the last viewer of a partition's feed leaves; nil for a table's one feed.
+    private let onIdle: (@Sendable (LiveFeed) -> Void)?
 
-    init(table: TableBinding, channel: (any LiveChannel)? = nil) {
+    /// The feed of `table`; with `viewer`, of that viewer's identity only (``LivePartitions``: never on a channel),
+    /// `onIdle` told when its last viewer leaves.
+    init(table: TableBinding, channel: (any LiveChannel)? = nil, viewer: Viewer? = nil,
+         onIdle: (@Sendable (LiveFeed) -> Void)? = nil) {
         self.table = table
         self.channel = channel
+        self.viewer = viewer
+        self.onIdle = onIdle
         owner = UUID().uuidString
         state = Mutex(State(machine: RefreshStateMachine(limit: table.live?.limit ?? .standard)))
     }
@@ -121,16 +131,38 @@ final class LiveFeed: Sendable {
     /// Sends this table's live changes to `writer` until its stream closes.
     func subscribe(_ writer: StreamWriter) {
         let id = ObjectIdentifier(writer)
-        state.withLock { $0.viewers[id] = writer }
-        writer.onClose { [weak self] in self?.state.withLock { _ = $0.viewers.removeValue(forKey: id) } }
+        guard admit(writer, { $0.viewers[id] = writer }) else { return }
+        writer.onClose { [weak self] in self?.leave { _ = $0.viewers.removeValue(forKey: id) } }
     }
 
     /// Sends this table's live changes, tagged (`NAME:insert`, ...), to `writer` until its stream closes, each
     /// change only if `wants()` says so when it is sent; the changes reach these writers in one broadcast.
     func subscribeTagged(_ writer: StreamWriter, when wants: @escaping @Sendable () -> Bool) {
         let id = ObjectIdentifier(writer)
-        state.withLock { $0.taggedWriters[id] = TaggedWriter(writer: writer, wants: wants) }
-        writer.onClose { [weak self] in self?.state.withLock { _ = $0.taggedWriters.removeValue(forKey: id) } }
+        guard admit(writer, { $0.taggedWriters[id] = TaggedWriter(writer: writer, wants: wants) }) else { return }
+        writer.onClose { [weak self] in self?.leave { _ = $0.taggedWriters.removeValue(forKey: id) } }
+    }
+
+    /// Adds a viewer with `add`; false if this is a partition's feed that was stopped (its last viewer left between
+    /// its hand-out and now): then `writer`'s stream ends, and its client reconnects with its resume token to a feed
+    /// that runs. A table's one feed takes viewers even when stopped (the server is shutting down).
+    private func admit(_ writer: StreamWriter, _ add: (inout State) -> Void) -> Bool {
+        let admitted = state.withLock { state -> Bool in
+            if state.stopped, onIdle != nil { return false }
+            add(&state)
+            return true
+        }
+        if !admitted { writer.finish() }
+        return admitted
+    }
+
+    /// Removes a viewer with `remove`; tells ``onIdle`` if it was a partition's last.
+    private func leave(_ remove: (inout State) -> Void) {
+        let idle = state.withLock { state -> Bool in
+            remove(&state)
+            return state.viewers.isEmpty && state.taggedWriters.isEmpty && !state.stopped
+        }
+        if idle { onIdle?(self) }
     }
 
     var viewerCount: Int { state.withLock { $0.viewers.count + $0.taggedWriters.count } }
@@ -253,9 +285,14 @@ final class LiveFeed: Sendable {
     }
 
     /// The head as the upstream has it now, rendered.
+    /// A partition's feed loads as its ``viewer`` (with what that viewer's requests forward upstream).
     func loadHead() async throws(LoadFailure) -> LiveHeadRows {
-        let loaded = try await table.loadBatch(at: .first, fresh: true)
-        return LiveHeadRows(rows: render(loaded.rows), isWholeList: loaded.next == nil)
+        let table = table
+        let loaded = await Viewer.$current.withValue(viewer ?? Viewer.current) { () async -> Result<(rows: [Row], next: TablePosition?), LoadFailure> in
+            do throws(LoadFailure) { return .success(try await table.loadBatch(at: .first, fresh: true)) } catch { return .failure(error) }
+        }
+        let batch = try loaded.get()
+        return LiveHeadRows(rows: render(batch.rows), isWholeList: batch.next == nil)
     }
 
     /// Makes `new` the head as sent and sends its difference from the previous one to every viewer (nothing for the

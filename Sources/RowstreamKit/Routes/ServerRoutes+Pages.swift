@@ -32,6 +32,7 @@ extension ServerRoutes {
         guard configuration.access.admits(page: name, showing: page.page.tables) else {
             throw HTTPError(.forbidden, "you may not see this page")
         }
+        for table in page.tables { try admit(table: table.name) }
         return page
     }
 
@@ -50,14 +51,18 @@ extension ServerRoutes {
     private func pageStream(_ request: HTTPRequest, page: ResolvedPage) throws(HTTPError) -> HTTPResult {
         let lastEventID = request.headers[HTTPFieldName.lastEventID] ?? request.queryValue("lastEventId")
         let given = lastEventID.map { !$0.isEmpty } == true
-        let open: @Sendable () -> HTTPResponse = { [self] in
-            pageStreamResponse(page: page, lastEventID: lastEventID, given: given)
+        var liveFeeds: [String: LiveFeed] = [:]
+        for table in page.tables { liveFeeds[table.name] = try feeds.feed(for: table.name) }
+        let open: @Sendable () -> HTTPResponse = { [self, liveFeeds] in
+            pageStreamResponse(page: page, lastEventID: lastEventID, given: given, feeds: liveFeeds)
         }
         return given ? .later(open) : .now(open())
     }
 
-    /// The stream of `pageStream(_:page:)` from the client's token (nil: none); `given`: the client sent one.
-    private func pageStreamResponse(page: ResolvedPage, lastEventID: String?, given: Bool) -> HTTPResponse {
+    /// The stream of `pageStream(_:page:)` from the client's token (nil: none); `given`: the client sent one. Its live
+    /// tables' changes come from `liveFeeds` (by table name: the viewer's).
+    private func pageStreamResponse(page: ResolvedPage, lastEventID: String?, given: Bool,
+                                    feeds liveFeeds: [String: LiveFeed]) -> HTTPResponse {
         var token = lastEventID.flatMap { DashboardPageToken(decoding: $0, page: page.name) }
         var plans = page.tables.map { Plan(table: $0, resume: nil, query: []) }
         for index in plans.indices {
@@ -70,7 +75,7 @@ extension ServerRoutes {
         }
         if token == nil { plans = page.tables.map { Plan(table: $0, resume: nil, query: []) } }
         let finished = plans.allSatisfy { $0.resume?.position == .finished }
-        if finished, plans.allSatisfy({ self.feeds[$0.table.name] == nil }) { return HTTPResponse(status: .noContent) }
+        if finished, plans.allSatisfy({ liveFeeds[$0.table.name] == nil }) { return HTTPResponse(status: .noContent) }
         for index in plans.indices {
             // Finished on a page whose other tables go on: say `complete` again (and keep a live table's changes).
             guard let resume = plans[index].resume, resume.position == .finished else { continue }
@@ -79,7 +84,7 @@ extension ServerRoutes {
         let resetFirst = given && token == nil
         let resumeToken = token
         let opened = plans
-        let registry = registry, metrics = metrics, timeout = configuration.batchTimeout, liveFeeds = self.feeds
+        let registry = registry, metrics = metrics, timeout = configuration.batchTimeout
         let heartbeats = heartbeats
         return .eventStream(retryMilliseconds: configuration.retryMilliseconds) { writer in
             let stream = DashboardPageStream(page: page.name, tables: page.tables.map(\.name), writer: writer, token: resumeToken)

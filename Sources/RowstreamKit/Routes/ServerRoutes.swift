@@ -12,8 +12,8 @@ struct ServerRoutes {
     /// Pages of several tables (``DashboardPage``).
     let tablePages: PageSet
     let registry: SessionRegistry
-    /// Live tables' feeds by table name.
-    let feeds: [String: LiveFeed]
+    /// Live tables' feeds by table name (a partitioned table's: per identity).
+    let feeds: LiveFeeds
     let metrics: ServerMetrics
     let configuration: ServerConfiguration
     let staticFiles: StaticFiles
@@ -86,9 +86,12 @@ struct ServerRoutes {
         return page
     }
 
-    /// 403 unless the viewer may see table `name` (docs/SECURITY.md, "Allow lists").
-    private func admit(table name: String) throws(HTTPError) {
+    /// 403 unless the viewer may see table `name` (docs/SECURITY.md, "Allow lists"), and for a partitioned table
+    /// unless it can serve them (their forwarded header or cookie is there and valid: ``ViewerPartition``), so no
+    /// route ever calls the upstream with a missing credential.
+    func admit(table name: String) throws(HTTPError) {
         guard configuration.access.admits(table: name) else { throw HTTPError(.forbidden, "you may not see this table") }
+        if case .refused(let why)? = tables[name]?.currentPartition { throw HTTPError(.forbidden, why) }
     }
 
     /// The home page's table: the first the viewer may see (403 when none).
@@ -114,15 +117,17 @@ struct ServerRoutes {
     private func stream(_ request: HTTPRequest, table: TableBinding) throws(HTTPError) -> HTTPResult {
         let lastEventID = request.headers[HTTPFieldName.lastEventID] ?? request.queryValue("lastEventId")
         let query = try controlQuery(request, table: table)
+        // Live changes are of the table as configured: a viewer who sorted or filtered it does not get them.
+        let feed = query.isEmpty ? try feeds.feed(for: table.name) : nil
         let open: @Sendable () -> HTTPResponse = { [self] in
-            streamResponse(table: table, lastEventID: lastEventID, query: query)
+            streamResponse(table: table, lastEventID: lastEventID, query: query, feed: feed)
         }
         return lastEventID.map { !$0.isEmpty } == true ? .later(open) : .now(open())
     }
 
-    /// The stream of `stream(_:table:)` from the client's token (nil: none).
+    /// The stream of `stream(_:table:)` from the client's token (nil: none), with the live changes of `feed`.
     private func streamResponse(
-        table: TableBinding, lastEventID: String?, query: [(name: String, value: String)]
+        table: TableBinding, lastEventID: String?, query: [(name: String, value: String)], feed: LiveFeed?
     ) -> HTTPResponse {
         var decoded = lastEventID.flatMap { ResumeToken(decoding: $0, table: table.name) }
         // A cursor not sealed for this table with one of the server's keys is no position (forged, or sealed with
@@ -130,15 +135,13 @@ struct ServerRoutes {
         if case .after(let cursor)? = decoded?.position, !table.isValid(cursor) { decoded = nil }
         if let finished = decoded, finished.position == .finished {
             // A live table's finished list still changes: say `complete` again and keep the stream for its changes.
-            guard feeds[table.name] != nil else { return HTTPResponse(status: .noContent) }
+            guard feeds.isLive(table.name) else { return HTTPResponse(status: .noContent) }
             decoded = ResumeToken(table: table.name, offset: finished.offset, position: .end)
         }
         let resume = decoded
         // A position we cannot read (another version, another table, garbage) starts over, visibly.
         let resetFirst = lastEventID.map { !$0.isEmpty } == true && resume == nil
-        // Live changes are of the table as configured: a viewer who sorted or filtered it does not get them.
         let registry = registry, metrics = metrics, timeout = configuration.batchTimeout
-        let feed = query.isEmpty ? feeds[table.name] : nil
         let heartbeats = heartbeats
         return .eventStream(retryMilliseconds: configuration.retryMilliseconds) { writer in
             ViewerSession.open(
@@ -166,9 +169,12 @@ struct ServerRoutes {
     /// A live table's refresh (``LiveUpdates``): re-fetch the head, diff, send the changes to every viewer; answers
     /// when done with `{"inserted", "updated", "removed", "viewers", "baseline"}` (and `error` if the load failed,
     /// with 502). Concurrent refreshes share one fetch (``RefreshStateMachine``); one that would start a fetch past
-    /// the table's ``RefreshLimit`` is a 429 with `Retry-After`. 404 for a table that is not live.
+    /// the table's ``RefreshLimit`` is a 429 with `Retry-After`. 404 for a table that is not live. A partitioned
+    /// table's refresh is of the viewer's identity's feed; with no viewer of that identity here, nothing is fetched
+    /// (`viewers: 0`).
     private func refresh(_ table: TableBinding) throws(HTTPError) -> HTTPResult {
-        guard let feed = feeds[table.name] else { throw HTTPError(.notFound, "this table is not live") }
+        guard feeds.isLive(table.name) else { throw HTTPError(.notFound, "this table is not live") }
+        guard let feed = feeds.runningFeed(for: table.name) else { return .now(.json(LiveSummary().json.serialized())) }
         return .later {
             switch await feed.refresh() {
             case .done(let summary):
