@@ -23,8 +23,10 @@ enum UpstreamTable {
         // token, so a reconnect (to any instance) drops the same repeats as the walk it continues.
         // The walk is the loader (one walker per use): its items go straight to the table's row pipeline.
         typealias Loader = BatchSource<JSONValue, WalkPosition?>.Loader
-        let walk: @Sendable (PageSource) -> Loader = { [keyField = spec.keyField] source in
-            PageWalker(keyPath: keyField, maxEmptyPages: maxEmptyPages).loader(over: source) { error in
+        // A forwarding table's messages hide the viewer's forwarded values too, should the upstream echo one back.
+        let walk: @Sendable (PageSource, ViewerForwarding.Forwarded?) -> Loader = { [keyField = spec.keyField] source, viewer in
+            let redact = viewer.map { redacting(secrets + $0.secrets) } ?? redact
+            return PageWalker(keyPath: keyField, maxEmptyPages: maxEmptyPages).loader(over: source) { error in
                 failure(error, table: name, redact: redact)
             }
         }
@@ -48,14 +50,14 @@ enum UpstreamTable {
                     return { _ in throw refusal }
                 }
                 switch use {
-                case .fresh: return walk(caches.uncached(for: [], as: viewer))
-                case .viewer(let query): return walk(caches.source(for: query, as: viewer))
+                case .fresh: return walk(caches.uncached(for: [], as: viewer), viewer)
+                case .viewer(let query): return walk(caches.source(for: query, as: viewer), viewer)
                 }
             }
             switch use {
-            case .fresh: return walk(uncached)
-            case .viewer(let query) where !query.isEmpty: return walk(caches.source(for: query))
-            case .viewer: return walk(source)
+            case .fresh: return walk(uncached, nil)
+            case .viewer(let query) where !query.isEmpty: return walk(caches.source(for: query), nil)
+            case .viewer: return walk(source, nil)
             }
         })
         let rows = RowMaker(spec: spec)
@@ -63,8 +65,11 @@ enum UpstreamTable {
         if let proxyItems {
             let shown = proxyItems == .raw ? nil : proxyPaths(spec)
             binding.pageProxy = { cursor in
-                var source = source
-                if forward != nil { source = caches.source(for: [], as: try forwarded()) }
+                var source = source, redact = redact
+                if forward != nil, let viewer = try forwarded() {
+                    source = caches.source(for: [], as: viewer)
+                    redact = redacting(secrets + viewer.secrets)
+                }
                 do throws(UpstreamError) {
                     let page = try await source.fetchPage(cursor: cursor)
                     return (shown.map { paths in page.items.map { $0.projected(onto: paths) } } ?? page.items, page.nextCursor)
