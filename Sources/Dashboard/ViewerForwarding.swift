@@ -31,6 +31,11 @@ public struct ViewerForwarding: Sendable {
         /// sealing key (``SealingKeys/identity(of:)``).
         let identity: String
         fileprivate let values: [ForwardedValue.Source: String]
+
+        /// The forwarded headers' and cookies' values: redacted from every message shown or logged.
+        var secrets: [String] {
+            values.compactMap { source, value in source == .user ? nil : value }
+        }
     }
 
     /// Forwarding `headers` and `query` (values with placeholders, as in a config).
