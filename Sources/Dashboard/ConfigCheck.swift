@@ -6,7 +6,7 @@ import Upstream
 
 /// `rowstream --check-config FILE`: fetches the first page of every table of a validated config and describes
 /// what it found (items, whether a next page follows, each column's value in the first item), so a config can be
-/// tried before it is served. Never prints a URL, header or next link (they may hold secrets).
+/// tried before it is served. A table that forwards the viewer (`forward`) is not fetched: it has no viewer here. Never prints a URL, header or next link (they may hold secrets).
 public enum ConfigCheck {
     /// Runs the check, writing lines to `output`; true if every table's first page loaded.
     /// - Important: blocks the calling thread until done; call it from the main thread, never from the
@@ -37,6 +37,11 @@ public enum ConfigCheck {
             let spec = tableConfig.spec
             let redacted = UpstreamTable.redacting(config.secrets)
             output("table \(spec.name) (\"\(spec.title)\"):")
+            guard tableConfig.forward == nil else {
+                // Its upstream answers a viewer's credential: a request without one would only be refused.
+                output("  not fetched: it forwards each viewer's own name, header or cookie (forward)")
+                continue
+            }
             do throws(UpstreamError) {
                 let page = try await TableFactory.source(tableConfig, client: client).fetchPage(cursor: nil)
                 describe(page, spec: spec, style: tableConfig.style, redacted: redacted, output: output)

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import HTTPServerTesting
 import RowstreamKit
+import Synchronization
 import TestSupport
 import Testing
 
@@ -169,6 +170,18 @@ import Testing
             let spaced = await client.get("/api/tables/mine/pages", headers: ["X-Upstream-Key": "  " + Fixture.credential("bob") + " x"])
             #expect(spaced.status == .badGateway && !spaced.text.contains("row of bob"))
         }
+    }
+
+    @Test func checkingTheConfigFetchesNothingForAForwardingTable() async throws {
+        let upstream = try Fixture.Upstream()
+        defer { upstream.server.stop() }
+        let config = try ConfigFile.parse(Array(Fixture.config(port: upstream.server.port).utf8), file: "c.json",
+                                          environment: [:])
+        let lines = Mutex<[String]>([])
+        _ = try await offPool { ConfigCheck.run(config) { line in lines.withLock { $0.append(line) } } }
+        let said = lines.withLock { $0 }
+        #expect(said.filter { $0.contains("not fetched: it forwards each viewer's own") }.count == 3, "\(said)")
+        #expect(upstream.total == 0, "no request without a viewer's credential")
     }
 
     @Test func configRefusesForwardingRowstreamsOwnCredentials() throws {

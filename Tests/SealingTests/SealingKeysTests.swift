@@ -20,6 +20,20 @@ import Testing
         #expect(rotated.open(token, scope: "proxy:t") == nil, "scopes still apply to previous keys")
     }
 
+    @Test("an identity is a keyed hash: equal for equal material under the current key, another under another key, never the material")
+    func identity() throws {
+        let material = Array("credential-of-alice".utf8)
+        let keys = try SealingKeys(current: Self.old)
+        let name = keys.identity(of: material)
+        #expect(name == (try SealingKeys(current: Self.old, previous: [Self.new])).identity(of: material))
+        #expect(name != keys.identity(of: Array("credential-of-bob".utf8)))
+        #expect(name != (try SealingKeys(current: Self.new)).identity(of: material), "keyed: another key, another name")
+        #expect(name != SHA256Digest.hex(of: "credential-of-alice") && !name.contains("alice"))
+        // Not the HMAC under the raw key, nor the AES key: a key derived for this use only.
+        #expect(Base64URL.decode(name) != KeyedHash.hmacSHA256(key: Self.old, material))
+        #expect(Base64URL.decode(name)?.count == 32)
+    }
+
     @Test("a token sealed with a retired key is refused, never misread")
     func retiredKeyRefused() throws {
         let token = try SealingKeys(current: Self.old).seal("page=7", scope: "resume:t")
