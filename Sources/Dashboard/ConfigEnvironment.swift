@@ -10,28 +10,39 @@ enum ConfigEnvironment {
                            file: String) throws(ConfigError) -> String {
         guard text.contains("$") else { return text }
         var out = ""
+        try scan(text, literal: { out += $0 }, placeholder: { (name: Substring) throws(ConfigError) in
+            guard isName(String(name)) else {
+                throw ConfigError(file: file, keyPath: keyPath, expected: "${NAME} with a variable name of letters, digits and _")
+            }
+            guard let value = environment[String(name)] else {
+                throw ConfigError(file: file, keyPath: keyPath, expected: "environment variable \(name) to be set")
+            }
+            out += value
+        }, stray: ConfigError(file: file, keyPath: keyPath, expected: "${NAME} or $$ after '$'"))
+        return out
+    }
+
+    /// Reads `text` as literal text (`$$` standing for `$`) and `${...}` placeholders, in order: `literal` gets each
+    /// run of text, `placeholder` what is inside each `${}`; a `$` that starts neither throws `stray`.
+    static func scan(_ text: String, literal: (Substring) -> Void,
+                     placeholder: (Substring) throws(ConfigError) -> Void, stray: @autoclosure () -> ConfigError)
+        throws(ConfigError)
+    {
         var rest = Substring(text)
         while let dollar = rest.firstIndex(of: "$") {
-            out += rest[..<dollar]
+            literal(rest[..<dollar])
             let after = rest[rest.index(after: dollar)...]
             if after.first == "$" {
-                out += "$"
+                literal("$")
                 rest = after.dropFirst()
             } else if after.first == "{", let close = after.firstIndex(of: "}") {
-                let name = String(after[after.index(after: after.startIndex)..<close])
-                guard isName(name) else {
-                    throw ConfigError(file: file, keyPath: keyPath, expected: "${NAME} with a variable name of letters, digits and _")
-                }
-                guard let value = environment[name] else {
-                    throw ConfigError(file: file, keyPath: keyPath, expected: "environment variable \(name) to be set")
-                }
-                out += value
+                try placeholder(after[after.index(after: after.startIndex)..<close])
                 rest = after[after.index(after: close)...]
             } else {
-                throw ConfigError(file: file, keyPath: keyPath, expected: "${NAME} or $$ after '$'")
+                throw stray()
             }
         }
-        return out + rest
+        literal(rest)
     }
 
     /// The values of every variable `text` references as `${NAME}` (set and at least 4 characters long): what

@@ -48,20 +48,7 @@ struct ForwardedValue: Sendable, Equatable {
     init(parsing text: String, file: String, keyPath: String) throws(ConfigError) {
         var parts: [Part] = []
         var literal = ""
-        var rest = Substring(text)
-        while let dollar = rest.firstIndex(of: "$") {
-            literal += rest[..<dollar]
-            let after = rest[rest.index(after: dollar)...]
-            if after.first == "$" {
-                literal += "$"
-                rest = after.dropFirst()
-                continue
-            }
-            guard after.first == "{", let close = after.firstIndex(of: "}") else {
-                throw ConfigError(file: file, keyPath: keyPath, expected: "a placeholder ${viewer.user}, "
-                                  + "${viewer.header.NAME} or ${viewer.cookie.NAME} (or $$) after '$'")
-            }
-            let inside = after[after.index(after: after.startIndex)..<close]
+        try ConfigEnvironment.scan(text, literal: { literal += $0 }, placeholder: { (inside: Substring) throws(ConfigError) in
             guard let source = Self.source(String(inside)) else {
                 throw ConfigError(file: file, keyPath: keyPath, expected: "${viewer.user}, ${viewer.header.NAME} or "
                                   + "${viewer.cookie.NAME} (NAME an HTTP token), not ${\(inside.prefix(64))}")
@@ -69,9 +56,8 @@ struct ForwardedValue: Sendable, Equatable {
             if !literal.isEmpty { parts.append(.text(literal)) }
             literal = ""
             parts.append(.placeholder(source))
-            rest = after[after.index(after: close)...]
-        }
-        literal += rest
+        }, stray: ConfigError(file: file, keyPath: keyPath, expected: "a placeholder ${viewer.user}, "
+                              + "${viewer.header.NAME} or ${viewer.cookie.NAME} (or $$) after '$'"))
         if !literal.isEmpty { parts.append(.text(literal)) }
         self.parts = parts
     }
