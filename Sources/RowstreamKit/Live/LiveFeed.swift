@@ -93,7 +93,14 @@ final class LiveFeed: Sendable {
                 await self.follow(channel)
             }
         }
-        state.withLock { $0.ticker = ticker; $0.follower = follower }
+        // Stopped already (a partition retired, or the server stopping, before it started): nothing runs.
+        let late = state.withLock { state -> Bool in
+            guard !state.stopped else { return true }
+            state.ticker = ticker
+            state.follower = follower
+            return false
+        }
+        if late { ticker?.cancel(); follower?.cancel() }
     }
 
     /// One interval's work: refresh while anyone watches here, unless another instance holds the table's lease
