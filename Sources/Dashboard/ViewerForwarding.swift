@@ -169,6 +169,12 @@ public struct ViewerForwarding: Sendable {
     }
 }
 
+/// What a viewer forwards shows only its identity, never a value (`print`, `dump`, a test failure).
+extension ViewerForwarding.Forwarded: CustomStringConvertible, CustomReflectable {
+    var description: String { "Forwarded(\(identity))" }
+    var customMirror: Mirror { Mirror(self, children: ["identity": identity]) }
+}
+
 /// Why a viewer cannot be served by a forwarding table: said to them (`403`), naming what is missing.
 struct ForwardingRefusal: Error, Sendable {
     let reason: String
