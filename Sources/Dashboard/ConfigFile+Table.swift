@@ -142,9 +142,16 @@ public struct TableConfig: Sendable {
         }
         let width = try reader.string("width")
         if let width, !Column.isValidWidth(width) { throw reader.error("width", "a CSS length such as 8rem, 120px or 20%") }
+        let minWidth = try reader.string("minWidth")
+        if let minWidth, !Column.isValidWidth(minWidth) {
+            throw reader.error("minWidth", "a CSS length such as 6rem or 90px")
+        }
+        let decimals = try reader.int("decimals", in: 0...Column.maximumDecimals)
+        if decimals != nil, format != .number { throw reader.error("decimals", "only for a column of format number") }
         let label = try reader.jsonPath("label")
         try reader.finish()
-        return Column(title: title, field: path, format: format, width: width, labelField: label)
+        return Column(title: title, field: path, format: format, width: width, labelField: label, minWidth: minWidth,
+                      decimals: decimals)
     }
 
     private static func template(_ reader: ConfigReader, environment: [String: String]) throws(ConfigError) -> PageRequestTemplate {
