@@ -98,7 +98,7 @@ def test_narrow_table_scrolls_in_its_box_with_sticky_first_column_and_header(ser
               cell('#rs-rows tr[data-index] > td:nth-child(2)')]; }"""
     before = page.evaluate(left)
     page.evaluate("document.getElementById('rs-box').scrollLeft = 200")
-    page.wait_for_function("document.getElementById('rs-box').scrollLeft === 200")
+    wait_until(lambda: page.evaluate("document.getElementById('rs-box').scrollLeft") == 200, message="box scrolled")
     after = page.evaluate(left)
     assert abs(after[0] - before[0]) < 0.5 and abs(after[1] - before[1]) < 0.5, "the first column stays: %r" % [before, after]
     assert abs(after[2] - (before[2] - 200)) < 0.5, "the other columns scroll: %r" % [before, after]
@@ -106,11 +106,13 @@ def test_narrow_table_scrolls_in_its_box_with_sticky_first_column_and_header(ser
 
     # Down the document: the header stays at the top of the viewport, over the rows, and back in place at the top.
     page.evaluate("window.scrollTo(0, 600)")
-    page.wait_for_function("Math.abs(document.querySelector('#rs-table thead').getBoundingClientRect().top) < 1")
+    wait_until(lambda: abs(page.evaluate("document.querySelector('#rs-table thead').getBoundingClientRect().top")) < 1,
+               message="the header at the top of the viewport")
     top = page.evaluate("document.elementFromPoint(30, 5).closest('thead') !== null")
     assert top, "the header is on top of the rows"
     page.evaluate("window.scrollTo(0, 0)")
-    page.wait_for_function("getComputedStyle(document.querySelector('#rs-table thead')).transform === 'none'")
+    wait_until(lambda: page.evaluate("getComputedStyle(document.querySelector('#rs-table thead')).transform") == "none",
+               message="the header back in place")
     assert_stable_layout(probe)
 
 
