@@ -50,13 +50,17 @@ public struct TableConfig: Sendable {
             throw reader.error("columns", "a non-empty array of columns")
         }
         var columns: [Column] = []
+        var sorts: [HeaderSortConfig] = []
         for (i, element) in columnList.enumerated() {
-            columns.append(try Self.column(ConfigReader(element, file: reader.file, path: reader.keyPath("columns") + "[\(i)]")))
+            var column = try ConfigReader(element, file: reader.file, path: reader.keyPath("columns") + "[\(i)]")
+            if let sort = try HeaderSortConfig(column: i, in: &column) { sorts.append(sort) }
+            columns.append(try Self.column(column))
         }
         spec = TableSpec(name: name, title: title, columns: columns, keyField: key)
         if let list = try reader.array("controls") {
             controls = try Self.controls(list, at: reader)
         }
+        controls = try HeaderSortConfig.apply(sorts, to: controls, columns: columns)
         if let sections = try reader.object("sections") { spec.sections = try Self.sections(sections) }
         if var grid = try reader.object("grid") {
             guard let title = try grid.jsonPath("title") else { throw grid.error("title", "the JSON path of each card's title") }
