@@ -76,15 +76,8 @@ import Testing
               "columns": [{"path": "name", "sort": {"parameter": "sort", "ascending": "name", "descending": "-name"}}]}]}
             """
         }) { dashboard, upstream in
-            let stream = try await SSEClient(port: dashboard.port, path: "/tables/items/stream?\(query)")
-            #expect(stream.status == status)
-            guard status == 200 else {
-                #expect(upstream.requests.isEmpty)
-                return
-            }
-            _ = try await stream.next(named: "rows")
-            let logged = try #require(upstream.requests.first)
-            let items = URLComponents(string: "http://x/?" + logged.rawQuery)?.queryItems ?? []
+            guard let (items, logged) = try await ControlsWhitelistTests.upstreamQuery(
+                dashboard, upstream, stream: query, status: status) else { return }
             #expect(items.filter { $0.name == "sort" }.map(\.value) == (sort.map { [$0] } ?? []), "\(logged.target)")
             let page = await InProcessClient(dashboard.responder).get("/tables/items").text
             #expect(page.contains(#"<option value="name" data-sort-column="0" data-sort="ascending">name ↑</option>"#))
