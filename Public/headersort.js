@@ -7,7 +7,6 @@
 //
 // Exports
 //   attachHeaderSort(form, table)   makes `table`'s mapped headers sort through `form`'s controls
-//   nextSort(current, sort) -> value   the option value a click chooses
 /** @typedef {'ascending' | 'descending' | 'none'} SortState
  *  @typedef {{select: HTMLSelectElement, ascending: string | null, descending: string | null}} HeaderSort */
 
@@ -25,8 +24,9 @@ function stateOf(sort) {
   return 'none';
 }
 
-/** @param {SortState} current @param {HeaderSort} sort @returns {string} */
-export function nextSort(current, sort) {
+/** The option value a click chooses: none -> ascending -> descending -> off.
+ *  @param {SortState} current @param {HeaderSort} sort @returns {string} */
+function nextSort(current, sort) {
   if (current === 'none') return sort.ascending !== null ? sort.ascending : (sort.descending || '');
   if (current === 'ascending' && sort.descending !== null) return sort.descending;
   return offValue(sort.select);

@@ -6,20 +6,20 @@
 // each table's scroll box scrolls both ways, and CSS sticks the header to it. Imported by app.js.
 //
 // Exports
-//   stickHeader(table)   keeps `table`'s header in view from now on (nothing for a grid, which has none)
-//   headerShift(top, height, headHeight) -> px   how far the header moves for a table whose box starts `top` px
-//                                                 above the viewport's top edge (negative: below it)
+//   stickHeader(table)   keeps `table`'s header in view from now on (nothing for a grid, which has none, nor for a
+//                        table outside a `.rs-box`, as on an older custom index.html: CSS sticks its header)
 
-/** @param {number} top the table's top relative to the viewport @param {number} height the table's height
+/** How far the header moves down: as far as the table's top is above the viewport's, while the table lasts.
+ *  @param {number} top the table's top relative to the viewport @param {number} height the table's height
  *  @param {number} headHeight the header's height @returns {number} the header's shift down, in px */
-export function headerShift(top, height, headHeight) {
+function headerShift(top, height, headHeight) {
   return Math.max(0, Math.min(-top, height - headHeight));
 }
 
 /** @param {HTMLTableElement} table */
 export function stickHeader(table) {
   const head = table.tHead;
-  if (!head || table.classList.contains('rs-grid')) return;
+  if (!head || table.classList.contains('rs-grid') || !table.closest('.rs-box')) return;
   const thead = head;
   let scheduled = false;
   let shown = 0;
