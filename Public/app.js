@@ -18,6 +18,7 @@
 
 import { defaults } from './config.js';
 import { openStream } from './connection.js';
+import { stickHeader } from './stickyhead.js';
 import { createTable } from './table.js';
 import { withParameter, withQuery } from './urls.js';
 
@@ -47,6 +48,7 @@ function startTablePage() {
   });
   const table = createTable({ suffix: '', config, link: stream, multi: false, scroller: null });
   stream.start([table]);
+  stickHeader(table.table);
   embedder.Rowstream = {
     config, reload: table.reload, pruning: table.pruning,
     snapshot: () => Object.assign(table.snapshot(), { heartbeat: stream.heartbeat() }),

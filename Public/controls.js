@@ -2,16 +2,20 @@
 // per control, docs/PROTOCOL.md "Sort and filter controls"), read as URL parameters. Imported by table.js.
 //
 // Exports
-//   attachControls(form) -> Controls      (form may be null: a table without controls)
+//   attachControls(form, table) -> Controls  (form may be null: a table without controls); the table's headers
+//                             mapped to a control's options sort by click (headersort.js)
 //   Controls.present          whether the table has controls
 //   Controls.query()          the chosen values that are not empty (`p.sort=city`): a table stream's URL
 //   Controls.choice()         every control's value, empty ones too: a page's `reload` POST replaces the whole
 //                             choice with it
 //   Controls.onChange(fn)     calls fn() after the viewer changes a control
+import { attachHeaderSort } from './headersort.js';
+
 /** @typedef {ReturnType<typeof attachControls>} Controls */
 
-/** @param {HTMLFormElement | null} form */
-export function attachControls(form) {
+/** @param {HTMLFormElement | null} form @param {HTMLTableElement} table */
+export function attachControls(form, table) {
+  if (form) attachHeaderSort(form, table);
   /** @returns {HTMLSelectElement[]} */
   function selects() { return form ? Array.from(form.querySelectorAll('select')) : []; }
 

@@ -99,7 +99,7 @@ export function createTable(options) {
   const { formatCount, announce, ensureSkeletons, removeSkeletons, showErrorRow, removeErrorRow, parseRows } = view;
   /** Sort and filter controls (controls.js). */
   const controls = attachControls(
-    /** @type {HTMLFormElement | null} */ (document.getElementById('rs-controls' + suffix)));
+    /** @type {HTMLFormElement | null} */ (document.getElementById('rs-controls' + suffix)), table);
 
   /** Sections (sections.js): one <tbody> per section, with header and footer rows. */
   const sections = attachSections({ table, anchor: rowsBody, columns: () => view.columnCount(), format: formatCount });

@@ -34,7 +34,7 @@ extension TableConfig {
         return controls
     }
 
-    private static func isParameterByte(_ byte: UInt8) -> Bool {
+    static func isParameterByte(_ byte: UInt8) -> Bool {
         (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
             || byte == 0x2D || byte == 0x5F || byte == 0x2E || byte == 0x5B || byte == 0x5D
     }

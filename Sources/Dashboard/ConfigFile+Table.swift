@@ -51,13 +51,17 @@ public struct TableConfig: Sendable {
             throw reader.error("columns", "a non-empty array of columns")
         }
         var columns: [Column] = []
+        var sorts: [HeaderSortConfig] = []
         for (i, element) in columnList.enumerated() {
-            columns.append(try Self.column(ConfigReader(element, file: reader.file, path: reader.keyPath("columns") + "[\(i)]")))
+            var column = try ConfigReader(element, file: reader.file, path: reader.keyPath("columns") + "[\(i)]")
+            if let sort = try HeaderSortConfig(column: i, in: &column) { sorts.append(sort) }
+            columns.append(try Self.column(column))
         }
         spec = TableSpec(name: name, title: title, columns: columns, keyField: key)
         if let list = try reader.array("controls") {
             controls = try Self.controls(list, at: reader)
         }
+        controls = try HeaderSortConfig.apply(sorts, to: controls, columns: columns)
         if let sections = try reader.object("sections") { spec.sections = try Self.sections(sections) }
         if var grid = try reader.object("grid") {
             guard let title = try grid.jsonPath("title") else { throw grid.error("title", "the JSON path of each card's title") }
@@ -140,9 +144,16 @@ public struct TableConfig: Sendable {
         }
         let width = try reader.string("width")
         if let width, !Column.isValidWidth(width) { throw reader.error("width", "a CSS length such as 8rem, 120px or 20%") }
+        let minWidth = try reader.string("minWidth")
+        if let minWidth, !Column.isValidWidth(minWidth) {
+            throw reader.error("minWidth", "a CSS length such as 6rem or 90px")
+        }
+        let decimals = try reader.int("decimals", in: 0...Column.maximumDecimals)
+        if decimals != nil, format != .number { throw reader.error("decimals", "only for a column of format number") }
         let label = try reader.jsonPath("label")
         try reader.finish()
-        return Column(title: title, field: path, format: format, width: width, labelField: label)
+        return Column(title: title, field: path, format: format, width: width, labelField: label, minWidth: minWidth,
+                      decimals: decimals)
     }
 
     private static func template(_ reader: ConfigReader, environment: [String: String]) throws(ConfigError) -> PageRequestTemplate {

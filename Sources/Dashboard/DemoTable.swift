@@ -19,7 +19,7 @@ enum DemoTable {
                 Column(title: "Status", field: try JSONPath("status"), format: .badge, width: "7.5rem"),
                 Column(title: "Plan", field: try JSONPath("plan"), format: .text, width: "7rem"),
                 Column(title: "Seats", field: try JSONPath("seats"), format: .number, width: "5.5rem"),
-                Column(title: "MRR ($)", field: try JSONPath("mrr"), format: .number, width: "8.5rem"),
+                Column(title: "MRR ($)", field: try JSONPath("mrr"), format: .number, width: "8.5rem", decimals: 2),
                 Column(title: "Created", field: try JSONPath("created_at"), format: .date, width: "10rem"),
                 Column(title: "Website", field: try JSONPath("website"), format: .link, width: "14rem"),
             ],
@@ -53,11 +53,17 @@ enum DemoTable {
         return binding
     }
 
-    /// The demo's sort and filter controls (the demo upstream's `sort` and `status` parameters).
+    /// The demo's sort and filter controls (the demo upstream's `sort` and `status` parameters). The Name, City and
+    /// MRR headers sort too (columns 1, 2 and 6: their options are header sorts).
     static let controls = [
         TableControl(parameter: "sort", label: "Sort", options: [
-            .init(value: "", label: "ID"), .init(value: "name", label: "Name"), .init(value: "city", label: "City"),
-            .init(value: "-mrr", label: "MRR, highest first"),
+            .init(value: "", label: "ID"),
+            .init(value: "name", label: "Name", headerSort: .init(column: 1, direction: .ascending)),
+            .init(value: "-name", label: "Name, Z to A", headerSort: .init(column: 1, direction: .descending)),
+            .init(value: "city", label: "City", headerSort: .init(column: 2, direction: .ascending)),
+            .init(value: "-city", label: "City, Z to A", headerSort: .init(column: 2, direction: .descending)),
+            .init(value: "-mrr", label: "MRR, highest first", headerSort: .init(column: 6, direction: .descending)),
+            .init(value: "mrr", label: "MRR, lowest first", headerSort: .init(column: 6, direction: .ascending)),
         ]),
         TableControl(parameter: "status", label: "Status", options: [
             .init(value: "", label: "Any"), .init(value: "active", label: "Active"), .init(value: "trial", label: "Trial"),

@@ -9,17 +9,20 @@ enum CellRenderer {
         /// `<td class="rs-c rs-FORMAT">` (and the card label).
         let opening: [UInt8]
         let format: ColumnFormat
+        /// A number column's fixed decimals (``Column/decimals``).
+        var decimals: Int? = nil
     }
 
-    /// Appends the content of `cell` in a column of `format`; nothing for an empty cell.
+    /// Appends the content of `cell` in a column of `format` (a number column: with `decimals` fixed decimals, or
+    /// as the upstream wrote it); nothing for an empty cell.
     @inline(__always)
-    static func appendContent(_ cell: Cell, format: ColumnFormat, to out: inout ByteWriter) {
+    static func appendContent(_ cell: Cell, format: ColumnFormat, decimals: Int? = nil, to out: inout ByteWriter) {
         if case .empty = cell { return }
         switch format {
         case .text:
             appendText(cell, to: &out)
         case .number:
-            appendNumber(cell, to: &out)
+            appendNumber(cell, decimals: decimals, to: &out)
         case .date:
             if !DateFormatting.appendTime(cell, to: &out) { appendText(cell, to: &out) }
         case .link:
@@ -38,12 +41,15 @@ enum CellRenderer {
         }
     }
 
-    private static func appendNumber(_ cell: Cell, to out: inout ByteWriter) {
+    private static func appendNumber(_ cell: Cell, decimals: Int?, to out: inout ByteWriter) {
         switch cell {
         case .integer(let number):
-            NumberFormatting.appendGrouped(number, to: &out)
+            NumberFormatting.appendGrouped(number, decimals: decimals ?? 0, to: &out)
         case .decimal(let number):
-            if !NumberFormatting.appendGrouped(number, to: &out) { appendText(cell, to: &out) }
+            if let decimals, NumberFormatting.appendGrouped(number, decimals: decimals, to: &out) { return }
+            // The shortest spelling that reads back as the same number: what the upstream wrote, less any
+            // trailing zeros (3.1, 1234.5 -> 1,234.5; 1e+21 as it is).
+            if let text = cell.displayText { NumberFormatting.appendGrouped(literal: text, to: &out) }
         case .bigInteger(let digits):
             NumberFormatting.appendGrouped(literal: digits, to: &out)
         default:

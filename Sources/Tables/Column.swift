@@ -20,6 +20,18 @@ public struct Column: Sendable, Hashable {
     public var width: String?
     /// Link columns of a config table: where the link's text lives (default: the URL itself).
     public var labelField: JSONPath?
+    /// The narrowest the column may get, a CSS length of `width`'s shape (nil: ``defaultMinimumWidth`` for a
+    /// column without a width). A column is also never narrower than its header's text (``TableStyleSheet``).
+    public var minWidth: String?
+    /// Number columns: show every number with exactly this many decimals (0...6). Nil: as the upstream wrote it
+    /// (`3.1` stays `3.1`), with thousands grouping.
+    public var decimals: Int?
+
+    /// The minimum width of a column that has no `width` and no `minWidth`: it takes the table's free space, and
+    /// would otherwise shrink to nothing on a narrow screen.
+    public static let defaultMinimumWidth = "8rem"
+    /// The largest `decimals`.
+    public static let maximumDecimals = 6
 
     /// A column titled `title` whose cells a row template fills (``Row``, `RowCells`).
     public init(_ title: String, format: ColumnFormat = .text, width: String? = nil) {
@@ -28,12 +40,14 @@ public struct Column: Sendable, Hashable {
 
     /// A column reading its value from `field` of each item.
     public init(title: String, field: JSONPath?, format: ColumnFormat = .text, width: String? = nil,
-                labelField: JSONPath? = nil) {
+                labelField: JSONPath? = nil, minWidth: String? = nil, decimals: Int? = nil) {
         self.title = title
         self.field = field
         self.format = format
         self.width = width
         self.labelField = labelField
+        self.minWidth = minWidth
+        self.decimals = decimals.map { min(max($0, 0), Self.maximumDecimals) }
     }
 
     /// `width` if it is a valid CSS length of the accepted shape, else nil.

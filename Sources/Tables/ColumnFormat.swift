@@ -4,7 +4,8 @@
 public enum ColumnFormat: String, Sendable, CaseIterable {
     /// The value's display text, escaped.
     case text
-    /// Integers with thousands grouping, doubles grouped with 2 decimals; right-aligned by CSS.
+    /// Numbers with thousands grouping, as the upstream wrote them (or with the column's fixed `decimals`);
+    /// right-aligned by CSS, header included.
     case number
     /// ISO 8601 dates/date-times or Unix seconds, shown in UTC as `YYYY-MM-DD HH:MM` in a `<time>`.
     case date

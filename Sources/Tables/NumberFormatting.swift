@@ -1,4 +1,4 @@
-/// Thousands grouping for the `number` format, written straight into bytes.
+/// Thousands grouping (and a column's fixed decimals) for the `number` format, written straight into bytes.
 ///
 /// Thread-safe: stateless.
 enum NumberFormatting {
@@ -8,36 +8,65 @@ enum NumberFormatting {
         appendGrouped(magnitude: value.magnitude, to: &buffer)
     }
 
-    /// Appends `value` grouped with exactly two decimals (half away from zero): -1,234.50.
+    /// Appends `value` grouped with exactly `decimals` decimals (0...6, half away from zero): -1,234.50 for 2.
     /// Returns false (appending nothing) for values too large to show exactly in this form
-    /// (|value| >= 1e15) or not finite; the caller then shows the plain text.
-    static func appendGrouped(_ value: Double, to buffer: inout ByteWriter) -> Bool {
-        guard value.isFinite, value.magnitude < 1e15 else { return false }
+    /// (|value| * 10^decimals >= 1e17) or not finite; the caller then shows the plain text.
+    static func appendGrouped(_ value: Double, decimals: Int, to buffer: inout ByteWriter) -> Bool {
+        let decimals = clamped(decimals)
+        var scale: UInt64 = 1
+        for _ in 0..<decimals { scale *= 10 }
+        guard value.isFinite, value.magnitude * Double(scale) < 1e17 else { return false }
         // Truncation after +0.5 rounds half up on the magnitude; no libm needed.
-        let cents = UInt64(value.magnitude * 100 + 0.5)
-        if value < 0 && cents > 0 { buffer.append(UInt8(ascii: "-")) }
-        appendGrouped(magnitude: cents / 100, to: &buffer)
-        buffer.append(UInt8(ascii: "."))
-        buffer.appendDigits(UInt(cents % 100), minimumWidth: 2)
+        let scaled = UInt64(value.magnitude * Double(scale) + 0.5)
+        if value < 0 && scaled > 0 { buffer.append(UInt8(ascii: "-")) }
+        appendGrouped(magnitude: scaled / scale, to: &buffer)
+        if decimals > 0 {
+            buffer.append(UInt8(ascii: "."))
+            buffer.appendDigits(UInt(scaled % scale), minimumWidth: decimals)
+        }
         return true
     }
 
-    /// Appends an integer literal too large for `Int64` (`-?[0-9]+`) grouped digit by digit, so it
-    /// shows exactly as the upstream wrote it: 12,345,678,901,234,567,890. Anything else is escaped as is.
+    /// Appends an integer grouped, followed by `decimals` zeros: 1,234.00 for 2.
+    static func appendGrouped(_ value: Int64, decimals: Int, to buffer: inout ByteWriter) {
+        appendGrouped(value, to: &buffer)
+        let decimals = clamped(decimals)
+        guard decimals > 0 else { return }
+        buffer.append(UInt8(ascii: "."))
+        for _ in 0..<decimals { buffer.append(UInt8(ascii: "0")) }
+    }
+
+    /// `decimals` within 0...``Column/maximumDecimals`` (a code table may set any number).
+    private static func clamped(_ decimals: Int) -> Int { min(max(decimals, 0), Column.maximumDecimals) }
+
+    /// Appends a number literal (`-?[0-9]+(\.[0-9]+)?`: an integer too large for `Int64`, or a decimal's shortest
+    /// spelling, `3.1`) with its whole part grouped digit by digit and its fraction as it is, so it shows as the
+    /// upstream wrote it: 12,345,678,901,234,567,890 or 1,234.5. Anything else (`1e+21`) is escaped as is.
     static func appendGrouped(literal: String, to buffer: inout ByteWriter) {
-        var digits = Substring(literal)
-        let negative = digits.first == "-"
-        if negative { digits = digits.dropFirst() }
-        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+        var whole = Substring(literal)
+        let negative = whole.first == "-"
+        if negative { whole = whole.dropFirst() }
+        var fraction: Substring = ""
+        if let dot = whole.firstIndex(of: ".") {
+            fraction = whole[whole.index(after: dot)...]
+            whole = whole[..<dot]
+        }
+        func isDigits(_ text: Substring) -> Bool { !text.isEmpty && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
+        guard isDigits(whole), fraction.isEmpty || isDigits(fraction),
+              literal.utf8.last != UInt8(ascii: ".") else {
             HTMLEscaping.appendEscaped(literal, to: &buffer)
             return
         }
         if negative { buffer.append(UInt8(ascii: "-")) }
-        let count = digits.utf8.count
-        for (i, byte) in digits.utf8.enumerated() {
+        let count = whole.utf8.count
+        for (i, byte) in whole.utf8.enumerated() {
             buffer.append(byte)
             let left = count - 1 - i
             if left > 0 && left % 3 == 0 { buffer.append(UInt8(ascii: ",")) }
+        }
+        if !fraction.isEmpty {
+            buffer.append(UInt8(ascii: "."))
+            buffer.appendUTF8(String(fraction))
         }
     }
 

@@ -41,7 +41,7 @@ public struct TableRenderer: Sendable {
         }
         skeleton.append("</tr>")
         self.skeleton = skeleton
-        cells = zip(spec.columns, cellOpenings).map { CellRenderer.Plan(opening: $1, format: $0.format) }
+        cells = zip(spec.columns, cellOpenings).map { CellRenderer.Plan(opening: $1, format: $0.format, decimals: $0.decimals) }
     }
 
     /// Appends one `<tr data-key="KEY" data-index="N">` per row (N = startIndex + i) with one `<td>`
@@ -102,7 +102,7 @@ public struct TableRenderer: Sendable {
             row.cells.withUnsafeBufferPointer { values in
                 for (index, plan) in plans.enumerated() {
                     out.append(plan.opening)
-                    if index < values.count { CellRenderer.appendContent(values[index], format: plan.format, to: &out) }
+                    if index < values.count { CellRenderer.appendContent(values[index], format: plan.format, decimals: plan.decimals, to: &out) }
                     out.append("</td>")
                 }
             }

@@ -82,7 +82,8 @@ def open_page(browser):
     probes = []
 
     def make(url, allowed_console=(), wait_for_rows=True, init_config=None, init_scripts=(), **options):
-        context = browser.new_context(viewport={"width": 1280, "height": 800}, **options)
+        options.setdefault("viewport", {"width": 1280, "height": 800})
+        context = browser.new_context(**options)
         context.set_default_timeout(TIMEOUT_MS)          # Playwright's own waits: the suite's one bound
         context.add_init_script(INSTRUMENT)
         if init_config:

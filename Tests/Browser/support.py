@@ -20,6 +20,7 @@ import pytest
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 BINARY = os.environ.get("ROWSTREAM_BINARY", os.path.join(ROOT, ".build", "release", "rowstream"))
 BANNER = re.compile(r"serving http://127\.0\.0\.1:(\d+)/ \((?:demo upstream on 127\.0\.0\.1:(\d+)|\d+ table\(s\) from the config file)\)")
+SHOTS = os.environ.get("ROWSTREAM_SCREENSHOTS", os.path.join(ROOT, ".artifacts", "screenshots"))  # screenshots' folder
 TIMEOUT = 30                      # seconds: the bound of every wait for something that must happen
 TIMEOUT_MS = TIMEOUT * 1000       # the same, for Playwright's waits
 
@@ -378,6 +379,12 @@ def after_frames(page, frames=3):
     event, IntersectionObserver callback and animation event that an earlier action caused has been dispatched.
     What a "nothing happened" assertion waits for, instead of a sleep."""
     page.evaluate(FRAMES, frames)
+
+
+def assert_stable_layout(probe):
+    """The page's cumulative layout shift (instrument.js) is below 0.01, the suite's bound, since its first paint."""
+    cls = probe.rs("window.__rs.cls")
+    assert cls < 0.01, "cumulative layout shift %.4f: %r" % (cls, probe.rs("window.__rs.shifts"))
 
 
 def open_paused(proxy, open_page, path="", **options):

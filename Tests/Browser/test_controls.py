@@ -43,3 +43,38 @@ def test_a_choice_starts_over_with_skeletons_in_the_new_order(controlled, open_p
     assert [s["url"].split("?", 1)[-1] for s in probe.rs()["sources"]] == [
         "/tables/customers/stream", "p.sort=-mrr", "p.sort=-mrr&p.status=trial"], "one new stream per change"
     assert probe.page.evaluate("window.__rsOpenSources()") <= 1, "never more than one open EventSource"
+
+
+SORTS = "() => Array.from(document.querySelectorAll('#rs-table thead th')).map((th) => th.getAttribute('aria-sort'))"
+
+
+def test_a_header_click_sorts_ascending_descending_off_through_the_controls(controlled, open_page):
+    probe = open_page(controlled.url)
+    page = probe.page
+    wait_until(lambda: starts_with(probe, upstream_ids(controlled, "")), message="the default order")
+    # Name (1), City (2) and MRR (6) are mapped to the Sort control's options: only they sort, none sorts yet.
+    assert page.evaluate(SORTS) == [None, "none", "none", None, None, None, "none", None, None]
+    page.evaluate("""() => {
+      window.__skeletonsAfterChange = null;
+      document.getElementById('rs-controls').addEventListener('change', () => {
+        window.__skeletonsAfterChange = [document.querySelectorAll('#rs-pending tr.rs-skeleton').length,
+                                         document.querySelectorAll('#rs-rows tr').length];
+      });
+    }""")
+    name = "#rs-table thead th:nth-child(2) button.rs-sort"
+    page.click(name)
+    assert page.evaluate("window.__skeletonsAfterChange") == [20, 0], "rows cleared, a batch of skeletons"
+    wait_until(lambda: starts_with(probe, upstream_ids(controlled, "sort=name")), message="A to Z")
+    assert page.evaluate(SORTS)[1] == "ascending" and page.input_value("select[name='p.sort']") == "name"
+    page.focus(name)
+    page.keyboard.press("Enter")                                          # a button: the keyboard sorts too
+    wait_until(lambda: starts_with(probe, upstream_ids(controlled, "sort=-name")), message="Z to A")
+    assert page.evaluate(SORTS)[1] == "descending"
+    page.click(name)
+    wait_until(lambda: starts_with(probe, upstream_ids(controlled, "")), message="off: the default order")
+    assert page.evaluate(SORTS)[1] == "none" and page.input_value("select[name='p.sort']") == ""
+    page.select_option("select[name='p.sort']", "-mrr")                   # the control moves the header too
+    wait_until(lambda: page.evaluate(SORTS)[6] == "descending", message="MRR descending")
+    assert [s["url"].split("?", 1)[-1] for s in probe.rs()["sources"]] == [
+        "/tables/customers/stream", "p.sort=name", "p.sort=-name", "/tables/customers/stream", "p.sort=-mrr"]
+    assert page.evaluate("window.__rsOpenSources()") <= 1, "never more than one open EventSource"

@@ -6,10 +6,9 @@ import statistics
 import pytest
 
 from conftest import figure
-from support import ROOT, events, server_fixture, wait_until
+from support import SHOTS, events, server_fixture, wait_until
 
 LATENCY_MS = 150
-SHOTS = os.environ.get("ROWSTREAM_SCREENSHOTS", os.path.join(ROOT, ".artifacts", "screenshots"))
 
 
 server = server_fixture("--demo-items", 2500, "--batch-size", 25, "--demo-latency-ms", LATENCY_MS)

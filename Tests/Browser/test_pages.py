@@ -131,3 +131,19 @@ def test_a_control_change_restarts_only_its_table_with_skeletons(server, open_pa
         assert (keys(probe, table) or indexes(probe, table))[:len(others[table])] == others[table], \
             "%s untouched" % table
     assert len(probe.rs()["sources"]) == 1, "the same connection"
+
+
+def test_a_header_sorts_its_own_table_on_the_page(server, open_page):
+    probe = open_overview(open_page, server.url)
+    header = "#rs-table--customers thead th:nth-child(3)"                   # City
+    assert probe.page.get_attribute(header, "aria-sort") == "none"
+    assert probe.page.query_selector("#rs-table--customers-by-city thead th[aria-sort]") is None, "no sort mapped"
+    probe.page.click(header + " button.rs-sort")
+    url = "http://127.0.0.1:%d/v1/customers?limit=%d&sort=city" % (server.demo_port, BATCH)
+    with urllib.request.urlopen(url, timeout=TIMEOUT) as response:
+        expected = [str(item["id"]) for item in json.load(response)["data"]]
+    wait_until(lambda: keys(probe, "customers")[:BATCH] == expected, message="the City order")
+    assert probe.page.get_attribute(header, "aria-sort") == "ascending"
+    assert any("/tables/customers/sessions/" in u and "/reload?p.sort=city" in u
+               for m, u in probe.requests if m == "POST"), "the table's reload, with the header's choice"
+    assert len(probe.rs()["sources"]) == 1, "the same connection"

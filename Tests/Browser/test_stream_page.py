@@ -1,6 +1,6 @@
 """The page as a viewer uses it, against the real server and its demo upstream (95 rows, batches of 10)."""
-from support import (TIMEOUT, TIMEOUT_MS, after_frames, events, open_paused, proxy_fixture, scroll_to_end,  # noqa: F401
-                     server_fixture, wait_until)
+from support import (TIMEOUT, TIMEOUT_MS, after_frames, assert_stable_layout, events, open_paused,  # noqa: F401
+                     proxy_fixture, scroll_to_end, server_fixture, wait_until)
 # (`events` and `scroll_to_end` live in support.py; still importable from here, as older test files do.)
 
 BATCH = 10
@@ -52,8 +52,7 @@ def test_first_batch_replaces_skeletons_without_layout_shift(server, open_page):
     rows = events(probe, "rows")
     assert rows[0]["skeletons"] == 0 and rows[0]["shownRows"] == BATCH
     assert probe.indexes()[:3 * BATCH] == list(range(3 * BATCH))
-    cls = probe.rs("window.__rs.cls")
-    assert cls < 0.01, "cumulative layout shift %.4f: %r" % (cls, probe.rs("window.__rs.shifts"))
+    assert_stable_layout(probe)
 
 
 def test_scrolling_loads_each_batch_once_in_order(fresh, open_page):

@@ -59,6 +59,31 @@ import Upstream
         #expect(try Self.parse(Self.table(extra: #", "proxy": {"enabled": true, "items": "raw"}"#)).tables[0].proxyItems == .raw)
     }
 
+    static func columns(_ columns: String) -> String {
+        #"{"tables": [{"name": "t", "request": {"url": "http://a.example/"}, "items": "d", "columns": "#
+            + columns + #", "pagination": {"style": "link-header"}}]}"#
+    }
+
+    @Test("a column's minimum width and a number column's fixed decimals")
+    func columnMinWidthAndDecimals() throws {
+        let table = try Self.parse(Self.columns(
+            #"[{"path": "name", "minWidth": "12rem"}, {"path": "rating", "format": "number", "decimals": 2}, {"path": "n", "format": "number"}]"#)).tables[0]
+        #expect(table.spec.columns.map(\.minWidth) == ["12rem", nil, nil])
+        #expect(table.spec.columns.map(\.decimals) == [nil, 2, nil])
+    }
+
+    @Test(arguments: [
+        (#"[{"path": "a", "minWidth": "12"}]"#, "test.json: tables[0].columns[0].minWidth: a CSS length"),
+        (#"[{"path": "a", "minWidth": "calc(1px)"}]"#, "test.json: tables[0].columns[0].minWidth: a CSS length"),
+        (#"[{"path": "a", "decimals": 2}]"#, "test.json: tables[0].columns[0].decimals: only for a column of format number"),
+        (#"[{"path": "a", "format": "number", "decimals": 7}]"#, "test.json: tables[0].columns[0].decimals: a whole number in 0...6"),
+        (#"[{"path": "a", "format": "number", "decimals": 1.5}]"#, "test.json: tables[0].columns[0].decimals: a whole number in 0...6"),
+    ])
+    func invalidColumnSizesAndDecimals(columns: String, prefix: String) {
+        let error = #expect(throws: ConfigError.self) { try Self.parse(Self.columns(columns)) }
+        #expect(error?.description.hasPrefix(prefix) == true, "\(error?.description ?? "no error")")
+    }
+
     @Test func duplicateTableNamesAreCaught() {
         let one = #"{"name": "t", "request": {"url": "http://a.example/"}, "items": "d", "columns": [{"path": "id"}], "pagination": {"style": "link-header"}}"#
         let error = #expect(throws: ConfigError.self) { try Self.parse("{\"tables\": [\(one), \(one)]}") }

@@ -30,19 +30,28 @@ struct ControlsWhitelistTests {
         try await ConfigPromiseTests.withDashboard({ ConfigPromiseTests.pages($0) }, config: {
             ConfigPromiseTests.config($0, request: #", "query": {"sort": "id"}"#, table: Self.controls)
         }) { dashboard, upstream in
-            let stream = try await SSEClient(port: dashboard.port, path: "/tables/items/stream?\(query)")
-            #expect(stream.status == status)
-            guard status == 200 else {
-                #expect(upstream.requests.isEmpty)
+            guard let (items, logged) = try await Self.upstreamQuery(dashboard, upstream, stream: query, status: status) else {
                 return
             }
-            _ = try await stream.next(named: "rows")
-            let logged = try #require(upstream.requests.first)
-            let items = URLComponents(string: "http://x/?" + logged.rawQuery)?.queryItems ?? []
             #expect(Set(items.map(\.name)).isSubset(of: ["sort", "status", "limit", "offset"]), "\(logged.target)")
             #expect(items.filter { $0.name == "sort" }.map(\.value) == (sort.map { [$0] } ?? []), "\(logged.target)")
             #expect(items.filter { $0.name == "status" }.map(\.value) == (filter.map { [$0] } ?? []), "\(logged.target)")
             #expect(!logged.target.contains("evil"))
         }
+    }
+
+    /// Opens the table `items`' stream with `query` and expects `status`. A 200: the query items of the upstream's
+    /// first request, once the first rows came, and that request; else nil, once it is sure nothing reached the upstream.
+    static func upstreamQuery(_ dashboard: Dashboard, _ upstream: FixtureServer, stream query: String,
+                              status: Int) async throws -> ([URLQueryItem], FixtureRequest)? {
+        let stream = try await SSEClient(port: dashboard.port, path: "/tables/items/stream?\(query)")
+        #expect(stream.status == status)
+        guard status == 200 else {
+            #expect(upstream.requests.isEmpty)
+            return nil
+        }
+        _ = try await stream.next(named: "rows")
+        let logged = try #require(upstream.requests.first)
+        return (URLComponents(string: "http://x/?" + logged.rawQuery)?.queryItems ?? [], logged)
     }
 }

@@ -50,7 +50,7 @@ struct ResponseHeaderTests {
         #expect(!page.contains("<script>"), "only <script src=...>")
         let css = await server.client.get("/tables.css")
         #expect(css.headers["Content-Type"] == "text/css; charset=utf-8")
-        #expect(css.text.contains("table.rs-table[data-table=\"people\"]>colgroup>col:nth-child(2){width:10rem}"))
+        #expect(css.text.contains("table.rs-table[data-table=\"people\"]>colgroup>col:nth-child(2){width:max(10rem,"))
         #expect(!css.text.contains("bogus"), "an invalid width is never written")
         let plain = try #require(await server.client.get("/tables/people/html").stream)
         defer { plain.close() }

@@ -10,12 +10,40 @@ import Testing
         (.int(Int64.min), "-9,223,372,036,854,775,808"),
         (.bigInteger("9223372036854775808"), "9,223,372,036,854,775,808"),
         (.bigInteger("-123456789012345678901"), "-123,456,789,012,345,678,901"),
-        (1234.5, "1,234.50"), (-1234.567, "-1,234.57"), (0.004, "0.00"), (-0.004, "0.00"),
-        (0.005, "0.01"), (999999.999, "1,000,000.00"), (3.0, "3.00"),
+        (3.1, "3.1"), (1234.5, "1,234.5"), (-1234.567, "-1,234.567"), (0.004, "0.004"), (-0.25, "-0.25"),
+        (1234567.125, "1,234,567.125"), (3.0, "3"), (.double(0.1 + 0.2), "0.30000000000000004"),
         ("12<3", "12&lt;3"), (true, "true"),
     ])
-    func grouping(value: JSONValue, expected: String) {
+    func asTheUpstreamWroteThem(value: JSONValue, expected: String) {
         #expect(Support.cell(.number, value) == expected)
+    }
+
+    @Test(arguments: [
+        (JSONValue.double(1234.5), 2, "1,234.50"), (-1234.567, 2, "-1,234.57"), (0.004, 2, "0.00"), (-0.004, 2, "0.00"),
+        (0.005, 2, "0.01"), (999999.999, 2, "1,000,000.00"), (3.1, 2, "3.10"), (3.0, 2, "3.00"), (2.5, 0, "3"),
+        (1234.56789, 3, "1,234.568"), (0.1234567, 6, "0.123457"), (.int(1234), 2, "1,234.00"), (.int(-7), 0, "-7"),
+        (.bigInteger("12345678901234567890"), 2, "12,345,678,901,234,567,890"), (1e20, 2, "1e+20"),
+    ])
+    func fixedDecimalsWhenTheColumnAsks(value: JSONValue, decimals: Int, expected: String) {
+        #expect(Support.cell(.number, value, decimals: decimals) == expected)
+    }
+
+    @Test func decimalsOutOfRangeAreClamped() {
+        var column = Column(title: "V", field: Support.path("v"), format: .number)
+        column.decimals = 40   // set directly, past the initializer's clamp
+        let renderer = TableRenderer(spec: TableSpec(name: "t", title: "T", columns: [column], keyField: Support.path("id")))
+        let html = Support.text(renderer.renderRows([["v": 1.5], ["v": .int(2)]], startIndex: 0))
+        #expect(html.contains(">1.500000</td>") && html.contains(">2.000000</td>"))
+        column.decimals = -3
+        let negative = TableRenderer(spec: TableSpec(name: "t", title: "T", columns: [column], keyField: Support.path("id")))
+        #expect(Support.text(negative.renderRows([["v": 1.5]], startIndex: 0)).contains(">2</td>"))
+    }
+
+    @Test(arguments: ["1e+21", "1.", ".5", "-", "1.2.3", "12a", "", "-.5"])
+    func literalsThatAreNotPlainNumbersShowAsTheyAre(literal: String) {
+        var out = ByteWriter(capacity: 16)
+        NumberFormatting.appendGrouped(literal: literal, to: &out)
+        #expect(String(decoding: out.bytes, as: UTF8.self) == literal)
     }
 
     @Test func hugeDoublesFallBackToText() {

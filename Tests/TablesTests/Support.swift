@@ -9,18 +9,20 @@ enum Support {
         try! JSONPath(text)
     }
 
-    static func renderer(_ format: ColumnFormat, labelField: String? = nil, width: String? = nil) -> TableRenderer {
+    static func renderer(_ format: ColumnFormat, labelField: String? = nil, width: String? = nil,
+                         decimals: Int? = nil) -> TableRenderer {
         let column = Column(title: "V", field: path("v"), format: format, width: width,
-                            labelField: labelField.map(path))
+                            labelField: labelField.map(path), decimals: decimals)
         return TableRenderer(spec: TableSpec(name: "t", title: "T", columns: [column], keyField: path("id")))
     }
 
     /// The inner HTML of the single cell rendered for `value` in a one-column table of `format`.
     static func cell(_ format: ColumnFormat, _ value: JSONValue, item extra: [String: JSONValue] = [:],
-                     labelField: String? = nil) -> String {
+                     labelField: String? = nil, decimals: Int? = nil) -> String {
         var members = extra
         members["v"] = value
-        let html = text(renderer(format, labelField: labelField).renderRows([.object(members)], startIndex: 0))
+        let html = text(renderer(format, labelField: labelField, decimals: decimals)
+            .renderRows([.object(members)], startIndex: 0))
         let open = "<td class=\"rs-c rs-\(format.rawValue)\">"
         guard let start = html.range(of: open), let end = html.range(of: "</td></tr>", options: .backwards) else {
             return "<<unparseable row: \(html)>>"

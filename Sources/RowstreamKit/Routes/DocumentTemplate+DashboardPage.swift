@@ -53,7 +53,7 @@ extension DocumentTemplate {
         <header class="rs-bar rs-panel-bar">
           <div class="rs-heading">
             <h2 class="rs-title" id="rs-title--\(name)"><a href="\(HTMLEscaping.escaped(table.pagePath))">\(HTMLEscaping.escaped(table.title))</a></h2>
-            <div class="rs-meta"><span id="rs-count--\(name)"></span><p id="rs-status--\(name)" class="rs-status" role="status" aria-live="polite"></p></div>
+            <div class="rs-meta"><span id="rs-count--\(name)"></span><p id="rs-status--\(name)" class="rs-status rs-visually-hidden" role="status" aria-live="polite"></p></div>
           </div>
           \(controls)
           <button id="rs-reload--\(name)" class="rs-button" type="button">Reload</button>

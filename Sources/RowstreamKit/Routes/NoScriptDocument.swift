@@ -85,6 +85,7 @@ struct NoScriptDocument: Sendable {
         <body class="rs-plain">
         <header class="rs-bar"><div class="rs-heading"><h1 class="rs-title">\(title)</h1></div></header>
         <main class="rs-main">
+        <div class="rs-box">
 
         """.utf8)
         table.renderer.appendOpenTable(to: &out)
@@ -97,9 +98,9 @@ struct NoScriptDocument: Sendable {
             + table.renderer.skeletonRows(count: table.batchSize) + Array("</tbody>\n".utf8)
     }
 
-    /// `</table>`, then a link to the next page, or the end of the list when `next` is nil or at the end.
+    /// `</table>` and its box, then a link to the next page, or the end of the list when `next` is nil or at the end.
     private func closing(_ next: ResumeToken?, total: Int) -> [UInt8] {
-        var text = "</table>\n<nav class=\"rs-pager\">"
+        var text = "</table>\n</div>\n<nav class=\"rs-pager\">"
         if let next, case .after = next.position {
             let rows = table.batchSize * Self.batchesPerPage
             text += "<a id=\"rs-next\" rel=\"next\" href=\"\(href(next))\">Next \(rows) rows</a>"
@@ -110,7 +111,7 @@ struct NoScriptDocument: Sendable {
     }
 
     private func failure(_ message: String, retry: ResumeToken) -> [UInt8] {
-        Array(("</table>\n<p class=\"rs-notice\" id=\"rs-error\">\(HTMLEscaping.escaped(message)) "
+        Array(("</table>\n</div>\n<p class=\"rs-notice\" id=\"rs-error\">\(HTMLEscaping.escaped(message)) "
             + "<a href=\"\(href(retry))\">Try again</a></p>\n</main>\n</body>\n</html>\n").utf8)
     }
 
