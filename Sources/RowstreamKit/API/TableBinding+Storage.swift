@@ -14,6 +14,7 @@ extension TableBinding {
             var live: LiveUpdates?
             var pageProxy: PageProxy?
             var viewerScoped = false
+            var exportMaxRows = TableBinding.defaultExportMaxRows
         }
 
         let spec: TableSpec
