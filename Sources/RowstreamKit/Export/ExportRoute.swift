@@ -19,7 +19,7 @@ struct ExportRoute: Sendable {
             HTTPFieldName.cacheControl: "no-store",
             HTTPFieldName.xAccelBuffering: "no",
         ]
-        let export = TableExport(encoder: ExportEncoder(spec: table.spec, format: format), maxRows: table.exportMaxRows)
+        let export = TableExport(table: table, format: format)
         let table = table, query = query
         return HTTPResponse(status: .ok, headers: headers, body: .stream { writer in
             // Made here, where the viewer is bound: a forwarding table's loader is that viewer's.

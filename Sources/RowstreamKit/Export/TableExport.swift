@@ -13,12 +13,17 @@ import Tables
 ///
 /// Thread-safe: an immutable value; ``run(_:write:)`` runs on the cooperative pool and never blocks.
 struct TableExport: Sendable {
-    /// The bytes encoded before they are handed to `write`.
-    static let chunkBytes = 64 * 1024
-
     let encoder: ExportEncoder
     /// Most rows written; past them the file ends with the limit's line.
     let maxRows: Int
+    /// The bytes encoded before they are handed to `write` (well under the connection's write-buffer limit).
+    var chunkBytes = 64 * 1024
+
+    /// The export of `table` in `format`, up to the table's ``TableBinding/exportMaxRows``.
+    init(table: TableBinding, format: ExportFormat) {
+        encoder = ExportEncoder(spec: table.spec, format: format)
+        maxRows = table.exportMaxRows
+    }
 
     /// What an export did.
     struct Outcome: Sendable, Equatable {
@@ -61,7 +66,7 @@ struct TableExport: Sendable {
                 }
                 encoder.append(row, to: &out)
                 outcome.rows += 1
-                if out.count >= Self.chunkBytes {
+                if out.count >= chunkBytes {
                     guard await write(out) else { return outcome }
                     out = []
                 }
