@@ -175,6 +175,24 @@ import Testing
         }
     }
 
+    @Test func anExportHoldsTheViewersOwnRowsAndNoOneElses() async throws {
+        try await Self.withDashboard { client, upstream in
+            for user in Self.users {
+                let other = Self.users.first { $0 != user }!
+                for format in ["csv", "ndjson"] {
+                    let answer = await client.get("/tables/mine/export.\(format)", headers: Self.headers(user))
+                    let body = String(decoding: try await #require(answer.stream).readToEnd(timeout: .seconds(60)), as: UTF8.self)
+                    #expect(answer.status == .ok)
+                    for index in 1...Self.count { #expect(body.contains("row of \(user) \(index)"), "\(user) \(format)") }
+                    #expect(!body.contains(other) && !body.contains("stopped"), "\(user) \(format): \(body)")
+                }
+            }
+            #expect(await client.get("/tables/mine/export.csv").status == .unauthorized)
+            // Each user's pages were fetched once for the two files: the viewer's own cache.
+            #expect(upstream.requests.values.allSatisfy { $0 == 1 }, "\(upstream.requests)")
+        }
+    }
+
     @Test func theJSONProxyAnswersEachViewerWithTheirOwnPagesAndRefusesAnotherViewersCursor() async throws {
         try await Self.withDashboard { client, _ in
             let alice = try jsonObject(await client.get("/api/tables/mine/pages", headers: Self.headers("alice")).text)
