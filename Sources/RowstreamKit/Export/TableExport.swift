@@ -4,8 +4,8 @@ import Tables
 /// of its own, as a viewer's stream does (the same pagination, dedup window, page cache and typed rows: the table's
 /// ``RowPipeline``), and writes each batch as it arrives (``ExportEncoder``), then forgets it.
 ///
-/// Memory is bounded by one batch and one chunk: rows are encoded into a buffer handed to `write` whenever it passes
-/// ``chunkBytes``, and the next batch is loaded only once `write` returned, so a client that reads slowly (the
+/// Memory is bounded by one batch and one chunk: rows are encoded into a buffer handed to `write` at the end of each
+/// batch and whenever it passes ``chunkBytes``, and the next batch is loaded only once `write` returned, so a client that reads slowly (the
 /// server's `write` waits for room on the connection) slows the walk instead of filling memory.
 ///
 /// The file stops early with a last line saying why (``ExportEncoder/appendStop(_:rows:limit:to:)``) when the row
@@ -70,6 +70,11 @@ struct TableExport: Sendable {
                     guard await write(out) else { return outcome }
                     out = []
                 }
+            }
+            // Each batch goes out as it arrives (the page shows the rows exported), then is forgotten.
+            if !out.isEmpty {
+                guard await write(out) else { return outcome }
+                out = []
             }
             guard let next else { break }
             position = next
