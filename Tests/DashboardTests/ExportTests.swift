@@ -56,14 +56,9 @@ import Testing
     ) async throws {
         let upstream = try upstream(count: count, failAt: failAt)
         defer { upstream.stop() }
-        let config = try ConfigFile.parse(Array(config(port: upstream.port, extra: extra).utf8), file: "export.json",
-                                          environment: [:])
-        var configuration = DashboardConfiguration()
-        configuration.server.port = 0
-        configuration.server.eventLoopCount = 2
-        let dashboard = try Dashboard.inProcess(configuration, config: config)
-        defer { dashboard.shutdown() }
-        try await body(InProcessClient(dashboard.responder), upstream)
+        try await withInProcessDashboard(config: config(port: upstream.port, extra: extra), file: "export.json") { client in
+            try await body(client, upstream)
+        }
     }
 
     /// The whole body of `target`, and the response.

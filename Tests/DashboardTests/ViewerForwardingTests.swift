@@ -70,14 +70,9 @@ import Testing
     static func withDashboard(_ body: (InProcessClient, Upstream) async throws -> Void) async throws {
         let upstream = try Upstream()
         defer { upstream.server.stop() }
-        let config = try ConfigFile.parse(Array(config(port: upstream.server.port).utf8), file: "forward.json",
-                                          environment: [:])
-        var configuration = DashboardConfiguration()
-        configuration.server.port = 0
-        configuration.server.eventLoopCount = 2
-        let dashboard = try Dashboard.inProcess(configuration, config: config)
-        defer { dashboard.shutdown() }
-        try await body(InProcessClient(dashboard.responder), upstream)
+        try await withInProcessDashboard(config: config(port: upstream.server.port), file: "forward.json") { client in
+            try await body(client, upstream)
+        }
     }
 
     /// One viewer reading the whole table as `user` (asking for each next batch as the page would): every row's HTML.
