@@ -126,6 +126,12 @@ import Testing
             #expect(body.contains("\"say \"\"hi\"\"\"") && body.contains("\"two\nlines\"") && body.contains("\"a,b\""))
             #expect(!body.contains("# Rowstream export stopped"), "a complete file has no stop line")
             #expect(upstream.requests.count == 5, "one fetch per page: \(upstream.requests.map(\.target))")
+            let listing = try jsonObject(await client.get("/api/tables").text)
+            let entry = try #require((listing["tables"] as? [[String: Any]])?.first)
+            #expect(entry["export"] as? [String: String]
+                    == ["csv": "/tables/items/export.csv", "ndjson": "/tables/items/export.ndjson"])
+            let page = await client.get("/tables/items").text
+            #expect(page.contains("href=\"/tables/items/export.csv\" download") && page.contains("id=\"rs-export-status\""))
         }
     }
 
