@@ -22,11 +22,11 @@ document.addEventListener('DOMContentLoaded', () => {
 """
 
 
-def export(probe, link):
+def export(probe, link, group="#rs-export"):
     """Clicks the export link `link`; returns the downloaded file's text once the page says the export ended."""
     with probe.page.expect_download() as download:
         probe.page.click(link)
-    wait_until(lambda: probe.page.get_attribute("#rs-export", "data-state") not in ("idle", "running"),
+    wait_until(lambda: probe.page.get_attribute(group, "data-state") not in ("idle", "running"),
                message="the export to end")
     with open(download.value.path(), encoding="utf-8", newline="") as file:
         return file.read()
@@ -72,4 +72,17 @@ def test_an_upstream_error_midway_ends_the_file_and_the_page_says_so(failing, op
     assert status.startswith("Rowstream export stopped after ") and "Loading rows failed" in status, status
     rows = int(probe.page.get_attribute("#rs-export", "data-rows"))
     assert rows == len(list(csv.reader(io.StringIO(text)))) - 2 and rows < 60
+    assert violations(probe) == []
+
+
+def test_each_panel_of_a_page_exports_its_own_table(server, open_page):
+    probe = open_watched(open_page, server.url + "/pages/overview", wait_for_rows=False)
+    panels = probe.page.eval_on_selector_all("section.rs-panel[data-rs-table]", "p => p.map(x => x.dataset.rsTable)")
+    assert panels
+    name = panels[-1]
+    text = export(probe, "#rs-export-ndjson--" + name, group="#rs-export--" + name)
+    objects = [json.loads(line) for line in text.splitlines()]
+    assert len(objects) == 120 and all("error" not in o for o in objects)
+    assert probe.page.text_content("#rs-export-status--" + name) == "Exported 120 rows."
+    assert any(url.endswith("/tables/%s/export.ndjson" % name) for _, url in probe.requests)
     assert violations(probe) == []
