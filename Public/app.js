@@ -1,5 +1,5 @@
 // Rowstream page script, the one module the page loads (`<script type="module" src="/app.js">`): starts one
-// controller per table (table.js) and the page's one connection (connection.js).
+// controller per table (table.js), its export links (export.js) and the page's one connection (connection.js).
 // A table's own page (`#rs-table`) streams that table; a page of several tables (`#rs-page`, one
 // `<section class="rs-panel" data-rs-table="NAME">` per table, element ids ending in `--NAME`) streams them all
 // over one EventSource, each table in a scroll box of its own (docs/BROWSER.md).
@@ -19,6 +19,7 @@
 import { defaults } from './config.js';
 import { openStream } from './connection.js';
 import { stickHeader } from './stickyhead.js';
+import { attachExport } from './export.js';
 import { createTable } from './table.js';
 import { withParameter, withQuery } from './urls.js';
 
@@ -49,6 +50,7 @@ function startTablePage() {
   const table = createTable({ suffix: '', config, link: stream, multi: false, scroller: null });
   stream.start([table]);
   stickHeader(table.table);
+  attachExport({ suffix: '', query: table.streamQuery });
   embedder.Rowstream = {
     config, reload: table.reload, pruning: table.pruning,
     snapshot: () => Object.assign(table.snapshot(), { heartbeat: stream.heartbeat() }),
@@ -67,7 +69,9 @@ function startPage(page) {
   const tables = panels.map((panel) => {
     const name = panel.dataset.rsTable || '';
     const scroller = document.getElementById('rs-scroll--' + name);
-    return createTable({ suffix: '--' + name, config, link: stream, multi: true, scroller });
+    const table = createTable({ suffix: '--' + name, config, link: stream, multi: true, scroller });
+    attachExport({ suffix: '--' + name, query: table.streamQuery });
+    return table;
   });
   stream.start(tables);
   /** @type {Record<string, TableHandle>} */ const byName = {};

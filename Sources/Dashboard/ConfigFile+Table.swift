@@ -33,11 +33,14 @@ public struct TableConfig: Sendable {
     public var proxyItems: ProxyItems? = .columns
     /// What of the viewer every page request carries (`"forward"`); nil: nothing, one cache for all viewers.
     public var forward: ViewerForwarding?
+    /// Most rows of one export (`"export": {"maxRows": N}`, docs/CONFIG.md "Export").
+    public var exportMaxRows = TableBinding.defaultExportMaxRows
 
     init(_ reader: ConfigReader, environment: [String: String]) throws(ConfigError) {
         var reader = reader
         try reader.rejectUnknown(["name", "title", "batchSize", "items", "key", "columns", "request", "pagination",
-                                  "checks", "retry", "cache", "sections", "live", "grid", "controls", "proxy", "forward"])
+                                  "checks", "retry", "cache", "sections", "live", "grid", "controls", "proxy", "forward",
+                                  "export"])
         let name = try reader.requiredString("name")
         guard name.utf8.count <= 64, name.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F }) else {
             throw reader.error("name", "1 to 64 of a-z, 0-9, - and _ (it is part of the table's URLs)")
@@ -123,6 +126,10 @@ public struct TableConfig: Sendable {
         }
         if let forwardReader = try reader.object("forward") {
             forward = try ViewerForwarding(forwardReader)
+        }
+        if var export = try reader.object("export") {
+            if let n = try export.int("maxRows", in: 1...100_000_000) { exportMaxRows = n }
+            try export.finish()
         }
         cacheTTL = PageCache.defaultTTL
         prefetch = true

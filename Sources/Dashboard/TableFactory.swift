@@ -15,6 +15,7 @@ enum TableFactory {
                                             forward: config.forward, keys: keys)
         binding.live = config.live
         binding.controls = config.controls
+        binding.exportMaxRows = config.exportMaxRows
         return binding
     }
 

@@ -39,6 +39,8 @@ final class Connection: EventHandler, @unchecked Sendable {
     var idleSince = ContinuousClock.now
     var requestStartedAt: ContinuousClock.Instant?
     var lastWriteProgress = ContinuousClock.now
+    /// A task waits for the open stream's unsent bytes to drain (``StreamWriter/waitForRoom()``).
+    var roomWanted = false
     /// Set once the answer is sent and the write side shut: until then, input is read and discarded (see `linger`).
     var lingerUntil: ContinuousClock.Instant?
     /// Counts `.later` answers, to give each `Pending` its id.
@@ -219,6 +221,7 @@ final class Connection: EventHandler, @unchecked Sendable {
             if sent > 0 {
                 output.consume(sent)
                 lastWriteProgress = .now
+                releaseRoomIfDrained()
                 if sent < offered { return }  // the socket buffer is full: wait for EPOLLOUT
             } else if sent < 0 && errno == EINTR {
                 continue

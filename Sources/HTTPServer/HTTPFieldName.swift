@@ -14,6 +14,8 @@ public enum HTTPFieldName {
     public static let connection = "Connection"
     /// RFC 6265 §5.4: the cookies a browser sends.
     public static let cookie = "Cookie"
+    /// RFC 6266: a download's file name (`attachment; filename="..."`).
+    public static let contentDisposition = "Content-Disposition"
     /// RFC 9110 §8.6.
     public static let contentLength = "Content-Length"
     /// RFC 9110 §8.3.

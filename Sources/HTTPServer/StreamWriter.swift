@@ -13,10 +13,12 @@ public final class StreamWriter: Sendable {
         case finish
     }
 
-    private struct State {
+    struct State {
         var finishing = false
         var closed = false
         var callbacks: [@Sendable () -> Void] = []
+        /// Tasks suspended in ``waitForRoom()``.
+        var roomWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     /// Where the output goes: a caller's sink, or a connection on its event loop.
@@ -27,7 +29,7 @@ public final class StreamWriter: Sendable {
         case connection(Connection, EventLoop)
     }
 
-    private let state = Mutex(State())
+    let state = Mutex(State())
     let target: Target
     private let closesOnFinish: Bool
 
@@ -98,12 +100,13 @@ public final class StreamWriter: Sendable {
     /// Ends the stream from the transport side and runs the `onClose` callbacks. Idempotent.
     /// The server calls it when the connection closes; tests may call it to simulate a disconnect.
     public func close() {
-        let callbacks = state.withLock { state -> [@Sendable () -> Void] in
-            guard !state.closed else { return [] }
+        let (callbacks, waiters) = state.withLock { state -> ([@Sendable () -> Void], [CheckedContinuation<Void, Never>]) in
+            guard !state.closed else { return ([], []) }
             state.closed = true
-            defer { state.callbacks = [] }
-            return state.callbacks
+            defer { state.callbacks = []; state.roomWaiters = [] }
+            return (state.callbacks, state.roomWaiters)
         }
+        for waiter in waiters { waiter.resume() }
         for callback in callbacks { callback() }
     }
 }

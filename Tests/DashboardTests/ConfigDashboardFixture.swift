@@ -1,5 +1,6 @@
 import Dashboard
 import Foundation
+import HTTPServerTesting
 import TestSupport
 
 /// The config-driven dashboard the config tests share: a dashboard from the fixture's config (`edit` may change
@@ -16,6 +17,20 @@ func withConfigDashboard(
     let dashboard = try startDashboard(config: config)
     defer { dashboard.shutdown() }
     try await body(dashboard, upstream)
+}
+
+/// Runs `body` with an in-process client (no socket) of a dashboard serving the config `text` (named `file` in
+/// errors); the dashboard is stopped when `body` returns or throws.
+func withInProcessDashboard(config text: String, file: String, _ body: (InProcessClient) async throws -> Void)
+    async throws
+{
+    let config = try ConfigFile.parse(Array(text.utf8), file: file, environment: [:])
+    var configuration = DashboardConfiguration()
+    configuration.server.port = 0
+    configuration.server.eventLoopCount = 2
+    let dashboard = try Dashboard.inProcess(configuration, config: config)
+    defer { dashboard.shutdown() }
+    try await body(InProcessClient(dashboard.responder))
 }
 
 /// A JSON response body as an object.

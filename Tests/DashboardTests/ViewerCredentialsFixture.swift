@@ -115,7 +115,7 @@ enum ViewerCredentials {
     static func withDashboard(_ body: (InProcessClient, Upstream) async throws -> Void) async throws {
         let upstream = try Upstream()
         defer { upstream.server.stop() }
-        try await withConfigDashboard(config(port: upstream.server.port), file: "credentials.json") { client in
+        try await withInProcessDashboard(config: config(port: upstream.server.port), file: "credentials.json") { client in
             try await body(client, upstream)
         }
     }
@@ -151,16 +151,4 @@ enum ViewerCredentials {
         }
         return (html, last, reset)
     }
-}
-
-/// Runs `body` over a dashboard serving the config `text` (named `file`) in-process on two event loops; it is stopped
-/// after.
-func withConfigDashboard(_ text: String, file: String, _ body: (InProcessClient) async throws -> Void) async throws {
-    let config = try ConfigFile.parse(Array(text.utf8), file: file, environment: [:])
-    var configuration = DashboardConfiguration()
-    configuration.server.port = 0
-    configuration.server.eventLoopCount = 2
-    let dashboard = try Dashboard.inProcess(configuration, config: config)
-    defer { dashboard.shutdown() }
-    try await body(InProcessClient(dashboard.responder))
 }

@@ -70,7 +70,7 @@ import Testing
     static func withDashboard(_ body: (InProcessClient, Upstream) async throws -> Void) async throws {
         let upstream = try Upstream()
         defer { upstream.server.stop() }
-        try await withConfigDashboard(config(port: upstream.server.port), file: "forward.json") { client in
+        try await withInProcessDashboard(config: config(port: upstream.server.port), file: "forward.json") { client in
             try await body(client, upstream)
         }
     }
@@ -167,6 +167,24 @@ import Testing
                 let rows = try await page.next(named: "mine:rows").event.data
                 #expect(rows.contains("row of \(user) 1") && !rows.contains("row of \(other)"), "\(user)")
             }
+        }
+    }
+
+    @Test func anExportHoldsTheViewersOwnRowsAndNoOneElses() async throws {
+        try await Self.withDashboard { client, upstream in
+            for user in Self.users {
+                let other = Self.users.first { $0 != user }!
+                for format in ["csv", "ndjson"] {
+                    let answer = await client.get("/tables/mine/export.\(format)", headers: Self.headers(user))
+                    let body = String(decoding: try await #require(answer.stream).readToEnd(timeout: .seconds(60)), as: UTF8.self)
+                    #expect(answer.status == .ok)
+                    for index in 1...Self.count { #expect(body.contains("row of \(user) \(index)"), "\(user) \(format)") }
+                    #expect(!body.contains(other) && !body.contains("stopped"), "\(user) \(format): \(body)")
+                }
+            }
+            #expect(await client.get("/tables/mine/export.csv").status == .unauthorized)
+            // Each user's pages were fetched once for the two files: the viewer's own cache.
+            #expect(upstream.requests.values.allSatisfy { $0 == 1 }, "\(upstream.requests)")
         }
     }
 

@@ -36,6 +36,7 @@ struct AccessRouteTests {
         (.post, "/tables/payroll/sessions/0123456789abcdef0123456789abcdef/next"),
         (.post, "/tables/payroll/sessions/0123456789abcdef0123456789abcdef/reload"),
         (.get, "/pages/board"), (.get, "/pages/board/stream"), (.get, "/tables/pay%72oll/stream"),
+        (.get, "/tables/payroll/export.csv"), (.get, "/tables/payroll/export.ndjson"),
     ]
     /// Every route, for the credential checks.
     static let everyRoute: [(HTTPMethod, String)] = forbiddenRoutes + [

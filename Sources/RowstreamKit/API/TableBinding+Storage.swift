@@ -15,6 +15,7 @@ extension TableBinding {
             var live: LiveUpdates?
             var pageProxy: PageProxy?
             var partition: (@Sendable (Viewer) -> ViewerPartition)?
+            var exportMaxRows = TableBinding.defaultExportMaxRows
         }
 
         let spec: TableSpec

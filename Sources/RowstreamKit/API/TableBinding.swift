@@ -80,6 +80,14 @@ public struct TableBinding: Sendable {
 
     /// The partition of the viewer being answered (``Viewer/current``); nil for a table without partitions.
     var currentPartition: ViewerPartition? { partition?(Viewer.current) }
+    /// Most rows of one export (`/tables/NAME/export.csv|.ndjson`, docs/PROTOCOL.md "Export"); past them the file
+    /// ends with a line saying the limit stopped it. ``defaultExportMaxRows`` unless set; at least 1.
+    public var exportMaxRows: Int {
+        get { storage.settable.exportMaxRows }
+        set { storage = storage.replacing { $0.exportMaxRows = max(1, newValue) } }
+    }
+    /// The default of ``exportMaxRows``.
+    public static let defaultExportMaxRows = 100_000
 
     typealias RowLoader = @Sendable (TablePosition) async throws -> LoadResult<Row, TablePosition>
     /// One upstream page for a raw (unsealed) cursor: its raw items and raw next cursor (nil: the last page).
@@ -132,6 +140,8 @@ public struct TableBinding: Sendable {
     var title: String { spec.title }
     var pagePath: String { "/tables/\(name)" }
     var streamPath: String { "/tables/\(name)/stream" }
+    /// The export of the table in `format` (``ExportRoute``).
+    func exportPath(_ format: ExportFormat) -> String { "/tables/\(name)/export.\(format.fileExtension)" }
     func sessionPath(_ session: String, _ action: String) -> String { "/tables/\(name)/sessions/\(session)/\(action)" }
 
     /// The seal scope of positions in this table's resume tokens (`id:` of events, `Last-Event-ID`, `?after=`); of a
@@ -170,6 +180,9 @@ public struct TableBinding: Sendable {
         if spec.grid != nil { entry["layout"] = "grid" }
         if !controls.isEmpty { entry["controls"] = .array(controls.map(\.json)) }
         if pageProxy != nil { entry["pages"] = .string("/api/tables/\(name)/pages") }
+        entry["export"] = .object(Dictionary(uniqueKeysWithValues: ExportFormat.allCases.map {
+            ($0.rawValue, JSONValue.string(exportPath($0)))
+        }))
         return .object(entry)
     }
 

@@ -56,6 +56,7 @@ extension DocumentTemplate {
             <div class="rs-meta"><span id="rs-count--\(name)"></span><p id="rs-status--\(name)" class="rs-status rs-visually-hidden" role="status" aria-live="polite"></p></div>
           </div>
           \(controls)
+          \(exportLinks(table, suffix: "--" + name))
           <button id="rs-reload--\(name)" class="rs-button" type="button">Reload</button>
         </header>
         <noscript><p class="rs-notice">Without JavaScript: the <a href="\(HTMLEscaping.escaped(table.pagePath))/html">plain HTML table</a>.</p></noscript>

@@ -35,6 +35,7 @@ struct DocumentTemplate: Sendable {
             .replacingOccurrences(of: Self.tablePlaceholder, with: String(decoding: shell, as: UTF8.self))
             .replacingOccurrences(of: "<!--rs:plain-->", with: table.pagePath + "/html")  // the no-script page
             .replacingOccurrences(of: "<!--rs:controls-->", with: Self.controls(table))
+            .replacingOccurrences(of: Self.exportPlaceholder, with: Self.exportLinks(table))
             .replacingOccurrences(of: Self.pagesPlaceholder, with: Self.pageLinks(table, pages: pages))
         return RenderedPage(body: Array(page.utf8))
     }
@@ -48,6 +49,23 @@ extension DocumentTemplate {
         for control in table.controls { control.appendHTML(to: &out) }
         out += Array("</form>".utf8)
         return String(decoding: out, as: UTF8.self)
+    }
+}
+
+extension DocumentTemplate {
+    static let exportPlaceholder = "<!--rs:export-->"
+
+    /// "Download all rows": a link per export format (``ExportRoute``), which the page's export.js follows itself
+    /// to show the rows exported (and the controls' choice); without script, a plain download. Ids end in `suffix`.
+    static func exportLinks(_ table: TableBinding, suffix: String = "") -> String {
+        let links = ExportFormat.allCases.map { format in
+            let label = format == .csv ? "CSV" : "NDJSON"
+            return "<a class=\"rs-button rs-export-link\" id=\"rs-export-\(format.rawValue)\(suffix)\" data-rs-export=\"\(format.rawValue)\" "
+                + "href=\"\(HTMLEscaping.escaped(table.exportPath(format)))\" download>\(label)</a>"
+        }
+        return "<div class=\"rs-export\" id=\"rs-export\(suffix)\" data-state=\"idle\" role=\"group\" aria-label=\"Download all rows\">"
+            + "<span class=\"rs-export-label\">Download all rows</span>" + links.joined()
+            + "<span class=\"rs-export-status\" id=\"rs-export-status\(suffix)\" role=\"status\" aria-live=\"polite\"></span></div>"
     }
 }
 

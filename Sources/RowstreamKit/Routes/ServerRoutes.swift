@@ -1,6 +1,7 @@
 import HTTPServer
 import JSON
 import Sealing
+import Tables
 
 /// The server's HTTP surface (docs/PROTOCOL.md): the page, the table list, one event stream per viewer, the
 /// demand and reload inputs, the normalized JSON page proxy, health and metrics; static files otherwise.
@@ -59,6 +60,13 @@ struct ServerRoutes {
         }
         router.get("/tables/{name}/rows") { request, parameters throws(HTTPError) in
             try BatchRefetchRoute(table: try table(parameters["name"])).respond(to: request)
+        }
+        for format in ExportFormat.allCases {
+            router.get("/tables/{name}/export.\(format.fileExtension)") { request, parameters throws(HTTPError) in
+                let table = try table(parameters["name"])
+                return .now(ExportRoute(table: table, format: format, query: try controlQuery(request, table: table))
+                    .response())
+            }
         }
         addStyleRoute(to: &router)
         router.get("/healthz") { _, _ in .now(.text("ok\n")) }
