@@ -2,8 +2,8 @@
 // Rowstream: slow paginated APIs as live, infinitely scrolling HTML tables over Server-Sent Events.
 // Dependencies point one way, down: rowstream -> Dashboard -> {RowstreamKit, Upstream, Redis}; RowstreamKit (the library)
 // -> {HTTPServer, Batches, Tables, Sealing, Access}; Access -> {HTTPServer, Sealing, Tables, CCrypt}; Upstream -> {Sealing, CCurl, Batches}; leaves JSON, Metrics, Sealing -> CCrypto,
-// HTTPServer -> CSystem, Redis -> {HTTPServer (its EventLoop), CSystem}. Sealing (one base64url, one sealing type)
-// holds what tokens need, so the library does not link libcurl. Only Upstream imports CCurl; only Sealing imports CCrypto; only Access imports CCrypt; only HTTPServer and Redis import CSystem.
+// HTTPServer -> {CSystem, CZlib}, Redis -> {HTTPServer (its EventLoop), CSystem}. Sealing (one base64url, one sealing type)
+// holds what tokens need, so the library does not link libcurl. Only Upstream imports CCurl; only Sealing imports CCrypto; only Access imports CCrypt; only HTTPServer and Redis import CSystem; only HTTPServer (and its tests) imports CZlib.
 // Each target depends on exactly what its files import. RowstreamTesting -> HTTPServerTesting: in-process tests.
 import PackageDescription
 
@@ -35,13 +35,15 @@ let package = Package(
         // The system's libcrypt (libxcrypt): crypt(3) password hashes (yescrypt, bcrypt) for the access layer's users.
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
         .systemLibrary(name: "CSystem"),
+        // zlib: gzip responses and event streams (HTTPServer), negotiated by Accept-Encoding.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Leaves.
         .target(name: "JSON", swiftSettings: strict),
         .target(name: "Metrics", swiftSettings: strict),
         .target(name: "Batches", swiftSettings: strict),
         .target(name: "Tables", dependencies: ["JSON"], swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["CSystem"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CSystem", "CZlib"], swiftSettings: strict),
         // Redis client (RESP over the HTTPServer's epoll EventLoop, `package` API): the shared engine of issue 15.
         .target(name: "Redis", dependencies: ["HTTPServer", "CSystem"], swiftSettings: strict),
         // Tokens and sealing: one base64url, one sealing type (AES-256-SIV), shared by Upstream and RowstreamKit.
@@ -102,7 +104,7 @@ let package = Package(
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
         .testTarget(name: "BatchesTests", dependencies: ["TestSupport", "Batches"], swiftSettings: strict),
         .testTarget(name: "TablesTests", dependencies: ["Tables", "JSON"], swiftSettings: strict),
-        .testTarget(name: "HTTPServerTests", dependencies: ["TestSupport", "HTTPServer", "HTTPServerTesting"],
+        .testTarget(name: "HTTPServerTests", dependencies: ["TestSupport", "HTTPServer", "HTTPServerTesting", "CZlib"],
                     swiftSettings: strict),
         .testTarget(name: "RedisTests", dependencies: ["TestSupport", "Redis", "RowstreamKit", "Dashboard"],
                     swiftSettings: strict),

@@ -1,0 +1,79 @@
+import CZlib
+import Synchronization
+
+/// One zlib raw-deflate compressor, reset before each use, so each output stands alone: it refers to no byte
+/// before it, and (ended with a sync flush) it ends byte-aligned on a non-final block. Any gzip stream can carry
+/// it, which is how one compressed event serves every viewer (``DeflatedBlock``).
+///
+/// Memory: about 268 KB of zlib state (a 32 KB window, level 6), so compressors are pooled per server process
+/// (``DeflaterPool``), never held by a connection.
+/// Thread rules: used by one thread at a time (the pool hands it out under its lock).
+final class Deflater {
+    /// How the output ends.
+    enum Ending {
+        /// A sync flush: byte-aligned, no final block (an event in a longer stream).
+        case sync
+        /// The final block (a whole body).
+        case finish
+    }
+
+    /// zlib's level 6 (its default).
+    static let level: Int32 = 6
+
+    private var stream = z_stream()
+
+    init() {
+        let status = czlib_deflate_init_raw(&stream, Self.level, 15, 8)
+        precondition(status == czlib_Z_OK, "deflateInit2 failed (\(status)): out of memory")
+    }
+
+    deinit { deflateEnd(&stream) }
+
+    /// `input` compressed as raw deflate, on its own.
+    func compress(_ input: UnsafeRawBufferPointer, ending: Ending) -> [UInt8] {
+        deflateReset(&stream)
+        // deflateBound covers a finished stream; a sync flush adds its 5-byte empty stored block.
+        let bound = Int(deflateBound(&stream, uLong(input.count))) + 16
+        let flush = ending == .sync ? czlib_Z_SYNC_FLUSH : czlib_Z_FINISH
+        return [UInt8](unsafeUninitializedCapacity: bound) { output, written in
+            stream.next_in = UnsafeMutablePointer(mutating: input.assumingMemoryBound(to: Bytef.self).baseAddress)
+            stream.avail_in = uInt(input.count)
+            stream.next_out = output.baseAddress
+            stream.avail_out = uInt(bound)
+            let status = deflate(&stream, flush)
+            precondition(stream.avail_in == 0 && stream.avail_out > 0
+                         && (status == (ending == .sync ? czlib_Z_OK : czlib_Z_STREAM_END)),
+                         "deflate did not finish within deflateBound (\(status))")
+            written = bound - Int(stream.avail_out)
+            stream.next_in = nil
+            stream.next_out = nil
+        }
+    }
+}
+
+/// Idle compressors for reuse, so compressing an event allocates no zlib state (a fresh one costs a 268 KB
+/// allocation and its first-use page faults). At most `capacity` are kept (about two per core: the event loops
+/// and the threads broadcasting); more are made when more threads compress at once, and freed after.
+/// Thread-safe: the list is behind a lock; a compressor is used outside it by the one thread holding it.
+final class DeflaterPool: Sendable {
+    private let idle = Mutex<[UnsafeSendable]>([])
+    private let capacity: Int
+
+    /// A `Deflater` moving through the lock: only one thread holds it at a time.
+    private struct UnsafeSendable: @unchecked Sendable { let deflater: Deflater }
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    /// The process's pool.
+    static let shared = DeflaterPool(capacity: 2 * UsableCPUs.count() + 2)
+
+    /// `body` with a compressor nobody else holds.
+    func withDeflater<R>(_ body: (Deflater) -> R) -> R {
+        let deflater = idle.withLock { $0.popLast()?.deflater } ?? Deflater()
+        defer {
+            let held = UnsafeSendable(deflater: deflater)
+            idle.withLock { if $0.count < capacity { $0.append(held) } }
+        }
+        return body(deflater)
+    }
+}
