@@ -1,0 +1,107 @@
+import Testing
+import TestSupport
+@testable import HTTPServer
+
+/// `Accept-Encoding` negotiation (RFC 9110 §12.5.3) and gzip-coded `.bytes` responses.
+struct ContentCodingTests {
+    @Test(arguments: [
+        ("gzip", ContentCoding.gzip),
+        ("gzip, deflate, br, zstd", .gzip),           // Chromium
+        ("GZip", .gzip),
+        ("x-gzip", .gzip),
+        (" deflate ,\tgzip ; q=0.5 ", .gzip),
+        ("gzip;q=1.000", .gzip),
+        ("gzip;Q=0.001", .gzip),
+        ("*", .gzip),
+        ("*;q=0.2, br", .gzip),
+        ("", .identity),
+        ("identity", .identity),
+        ("br, deflate", .identity),
+        ("gzip;q=0", .identity),
+        ("gzip;q=0.000", .identity),
+        ("gzip;q=0, *", .identity),                    // named gzip refused: `*` does not bring it back
+        ("*;q=0", .identity),
+        ("gzip;q=1.5", .identity),                     // invalid q-values count as refusal
+        ("gzip;q=2", .identity),
+        ("gzip;q=0.0001", .identity),
+        ("gzip;q=", .identity),
+        ("gzip;q=abc", .identity),
+        ("gzip;q=-1", .identity),
+        ("gzipx", .identity),
+        ("g zip", .identity),
+        (",,,;;;", .identity),
+        ("gzip;level=9", .gzip),                       // other parameters are ignored
+    ])
+    func negotiation(field: String, expected: ContentCoding) {
+        #expect(ContentCoding.negotiated(acceptEncoding: [field]) == expected)
+    }
+
+    @Test func severalFieldLinesCountAsOneList() {
+        #expect(ContentCoding.negotiated(acceptEncoding: ["br", "gzip"]) == .gzip)
+        #expect(ContentCoding.negotiated(acceptEncoding: ["gzip;q=0", "*"]) == .identity)
+        #expect(ContentCoding.negotiated(acceptEncoding: []) == .identity)
+    }
+
+    /// Junk never traps and never yields gzip unless the text names gzip or `*`.
+    @Test func junkIsHarmless() {
+        var generator = SplitMix(seed: 17)
+        let alphabet = Array("gzip*x-;=q0.1, \t\"\u{0}é".unicodeScalars)
+        for _ in 0..<20_000 {
+            let length = Int(generator.next() % 40)
+            let field = String(String.UnicodeScalarView((0..<length).map { _ in
+                alphabet[Int(generator.next() % UInt64(alphabet.count))]
+            }))
+            let coding = ContentCoding.negotiated(acceptEncoding: [field])
+            if coding == .gzip { #expect(field.lowercased().contains("gzip") || field.contains("*"), "\(field)") }
+        }
+    }
+
+    @Test func aBodyIsGzipCodedOnlyWhenAskedAndWorthIt() async throws {
+        let page = Array(String(repeating: "<tr><td>row</td><td>42</td></tr>\n", count: 100).utf8)
+        var builder = RouterBuilder()
+        builder.get("/page") { _, _ in .now(.html(page)) }
+        builder.get("/small") { _, _ in .now(.json(Array("{\"ok\":true}".utf8))) }
+        builder.get("/tagged") { _, _ in
+            var response = HTTPResponse.html(page)
+            response.headers.add(name: HTTPFieldName.eTag, value: "\"v1\"")
+            return .now(response)
+        }
+        try await withLiveServer(responder: builder.build()) { _, port in
+            let client = try TestConnection(port: port)
+            let gzip = ["Accept-Encoding": "gzip, deflate"]
+            let head = try await client.exchange("GET", "/page", headers: gzip)
+            #expect(head.headers["content-encoding"] == "gzip")
+            #expect(head.headers["vary"] == "Accept-Encoding")
+            let length = try #require(Int(head.headers["content-length"] ?? ""))
+            #expect(length < page.count / 10)
+            // HEAD: the same length as GET; no body.
+            let headOnly = try await client.exchange("HEAD", "/page", headers: gzip)
+            #expect(headOnly.headers["content-length"] == head.headers["content-length"])
+            // Raw bytes: decoded with zlib, trailer checked.
+            try client.send("GET /page HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n")
+            _ = try await client.readHead()
+            #expect(try GzipDecoder.decode(try await client.readBytes(length)) == page)
+            // Not asked, refused, too small, or a validator: as it is.
+            for (path, headers) in [("/page", [:]), ("/page", ["Accept-Encoding": "gzip;q=0"]), ("/small", gzip),
+                                    ("/tagged", gzip)] {
+                let response = try await client.exchange("GET", path, headers: headers)
+                #expect(response.headers["content-encoding"] == nil)
+                #expect(response.headers["vary"] == nil)
+                #expect(Array(response.body.utf8) == (path == "/small" ? Array("{\"ok\":true}".utf8) : page))
+            }
+        }
+    }
+}
+
+/// A seeded generator (SplitMix64): the same junk every run.
+private struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
