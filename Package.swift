@@ -92,7 +92,7 @@ let package = Package(
                           path: "Fuzz/Targets/HTMLRenderer", swiftSettings: strict),
 
         // Load client for Scripts/soak and benchmarks: single-threaded epoll, 127.0.0.1 only.
-        .executableTarget(name: "rowstream-load", dependencies: ["CSystem"], path: "Bench/Load",
+        .executableTarget(name: "rowstream-load", dependencies: ["CSystem", "CZlib"], path: "Bench/Load",
                           swiftSettings: strict),
         // Rendering benchmark for Scripts/bench: escaped cells per second on one core.
         .executableTarget(name: "rowstream-bench-render", dependencies: ["Tables", "JSON"], path: "Bench/Render",

@@ -23,6 +23,8 @@ def ratio_specs(metrics):
                       f"x {peer} bytes/stream (lower better)"))
     sizes = sorted({int(m[6:].split("_")[0]) for m in metrics if m.startswith("fanout") and m[6:7].isdigit()})
     for n in sizes:
+        specs.append((f"fanout{n}_gzip_cpu_ratio", f"fanout{n}_gzip_cpu_us_per_event",
+                      f"fanout{n}_rowstream_cpu_us_per_event", "x identity's CPU/event (lower better)"))
         for peer in ("nchan", "starlette"):
             specs.append((f"fanout{n}_cpu_ratio_to_{peer}", f"fanout{n}_rowstream_cpu_us_per_event",
                           f"fanout{n}_{peer}_cpu_us_per_event", f"x {peer} CPU/event (lower better)"))
@@ -68,6 +70,8 @@ def main():
             targets.append({"target": text, "metric": metric, "median": medians[metric], "met": ok(medians[metric])})
     target("memory per idle SSE stream at most 4 KB", "idle_rowstream_bytes_per_stream", lambda v: v <= 4096)
     for n in sorted({k[6:].split("_")[0] for k in medians if k.startswith("fanout")}):
+        target(f"fan-out {n}: gzip CPU per event at most 1.2x identity's (issue 17)", f"fanout{n}_gzip_cpu_ratio",
+               lambda v: v <= 1.2)
         target(f"fan-out {n}: CPU per event no more than nchan's", f"fanout{n}_cpu_ratio_to_nchan", lambda v: v <= 1)
         target(f"fan-out {n}: at least 5x sse-starlette's events/s", f"fanout{n}_events_ratio_to_starlette",
                lambda v: v >= 5)

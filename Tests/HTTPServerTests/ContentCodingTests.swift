@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TestSupport
 @testable import HTTPServer
@@ -90,6 +91,42 @@ struct ContentCodingTests {
                 #expect(Array(response.body.utf8) == (path == "/small" ? Array("{\"ok\":true}".utf8) : page))
             }
         }
+    }
+}
+
+extension ContentCodingTests {
+    @Test func staticFilesServeAGzipVariantCodedOnceWithItsOwnETag() throws {
+        let root = NSTemporaryDirectory() + "rowstream-gzip-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let script = Array(String(repeating: "function row(n) { return '<tr>' + n + '</tr>'; }\n", count: 60).utf8)
+        try Data(script).write(to: URL(fileURLWithPath: root + "/app.js"))
+        try Data([0x89, 0x50, 0x4e, 0x47] + [UInt8](repeating: 7, count: 400)).write(to: URL(fileURLWithPath: root + "/logo.png"))
+        let files = try StaticFiles(root: root)
+        func get(_ path: String, _ headers: HTTPHeaders) -> HTTPResponse {
+            guard case .now(let response) = files.respond(to: HTTPRequest(method: .get, target: path, headers: headers))
+            else { return HTTPResponse(status: .internalServerError) }
+            return response
+        }
+        func body(_ response: HTTPResponse) -> [UInt8] { if case .bytes(let bytes) = response.body { bytes } else { [] } }
+        let plain = get("/app.js", [:])
+        let coded = get("/app.js", [HTTPFieldName.acceptEncoding: "gzip"])
+        #expect(body(plain) == script && plain.headers[HTTPFieldName.contentEncoding] == nil)
+        #expect(plain.headers[HTTPFieldName.vary] == nil)
+        #expect(coded.headers[HTTPFieldName.contentEncoding] == "gzip")
+        #expect(coded.headers[HTTPFieldName.vary] == "Accept-Encoding")
+        #expect(try GzipDecoder.decode(body(coded)) == script)
+        let plainTag = try #require(plain.headers[HTTPFieldName.eTag])
+        let codedTag = try #require(coded.headers[HTTPFieldName.eTag])
+        #expect(plainTag != codedTag)
+        // Each variant revalidates with its own tag only.
+        #expect(get("/app.js", [HTTPFieldName.acceptEncoding: "gzip", HTTPFieldName.ifNoneMatch: codedTag]).status
+                == .notModified)
+        #expect(get("/app.js", [HTTPFieldName.acceptEncoding: "gzip", HTTPFieldName.ifNoneMatch: plainTag]).status == .ok)
+        #expect(get("/app.js", [HTTPFieldName.ifNoneMatch: codedTag]).status == .ok)
+        #expect(get("/app.js", [HTTPFieldName.ifNoneMatch: plainTag]).status == .notModified)
+        // Not a compressible type: as it is.
+        #expect(get("/logo.png", [HTTPFieldName.acceptEncoding: "gzip"]).headers[HTTPFieldName.contentEncoding] == nil)
     }
 }
 
