@@ -2,11 +2,12 @@ import CSystem
 import Glibc
 
 extension Connection {
-    /// Writes `bytes` (an encoded event, often one array shared by many streams) to the open stream, after what
-    /// is already queued for it. A gzip-coded stream writes `deflated` instead (`bytes` compressed once for every
-    /// stream sharing them; compressed here when nil) and adds it to its running checksum. With nothing queued, the bytes go straight from the shared array to the socket
-    /// (no copy, no queue); only an unsent tail is queued, as the array itself with an offset. Drops the
-    /// connection when its unsent bytes pass `maxWriteBufferBytes` (a slow consumer). Ignored unless streaming.
+    /// Writes `identity` (an encoded event, often one array shared by many streams) to the open stream, after
+    /// what is already queued for it. A gzip-coded stream writes `deflated` instead (the bytes compressed once for
+    /// every stream sharing them; compressed here when nil) and adds it to its running checksum. With nothing
+    /// queued, the bytes go straight from the shared array to the socket (no copy, no queue); only an unsent tail
+    /// is queued, as the array itself with an offset. Drops the connection when its unsent bytes pass
+    /// `maxWriteBufferBytes` (a slow consumer). Ignored unless streaming.
     /// - Important: Must be called on `owner.loop`.
     func writeShared(_ identity: [UInt8], deflated: DeflatedBlock? = nil) {
         guard case .streaming = state, !identity.isEmpty else { return }

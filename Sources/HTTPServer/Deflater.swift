@@ -5,7 +5,7 @@ import Synchronization
 /// before it, and (ended with a sync flush) it ends byte-aligned on a non-final block. Any gzip stream can carry
 /// it, which is how one compressed event serves every viewer (``DeflatedBlock``).
 ///
-/// Memory: about 268 KB of zlib state (a 32 KB window, memLevel 8) and up to 256 KB of scratch output, so
+/// Memory: about 268 KB of zlib state (a 32 KB window, memLevel 8) and up to 64 KB of scratch output, so
 /// compressors are pooled per server process (``DeflaterPool``), never held by a connection.
 /// Thread rules: used by one thread at a time (the pool hands it out under its lock).
 final class Deflater {
@@ -33,10 +33,10 @@ final class Deflater {
 
     /// Where output is written before it is copied out at its exact size: the array a stream queues then holds
     /// the compressed bytes only, not room for the uncompressed ones (per-viewer batches of 30 KB each left
-    /// their 30 KB allocations behind in the heap: 600 more bytes of RSS per idle stream). Kept up to
-    /// `maxScratchBytes`; a larger event gets an allocation of its own.
+    /// their 30 KB allocations behind in the heap). Kept up to `maxScratchBytes`; a larger event gets an
+    /// allocation of its own.
     private var scratch: [UInt8] = []
-    static let maxScratchBytes = 256 * 1024
+    static let maxScratchBytes = 64 * 1024
 
     /// `input` compressed as raw deflate, on its own.
     func compress(_ input: UnsafeRawBufferPointer, ending: Ending) -> [UInt8] {
@@ -48,7 +48,7 @@ final class Deflater {
                 written = run(input, into: output, ending: ending)
             }
         }
-        if scratch.count < bound { scratch = [UInt8](repeating: 0, count: min(Self.maxScratchBytes, max(bound, 32 * 1024))) }
+        if scratch.count < bound { scratch = [UInt8](repeating: 0, count: min(Self.maxScratchBytes, max(bound, 16 * 1024))) }
         let written = scratch.withUnsafeMutableBufferPointer { run(input, into: $0, ending: ending) }
         return Array(scratch[..<written])
     }
@@ -71,8 +71,9 @@ final class Deflater {
 }
 
 /// Idle compressors for reuse, so compressing an event allocates no zlib state (a fresh one costs a 268 KB
-/// allocation and its first-use page faults). At most `capacity` are kept (about two per core: the event loops
-/// and the threads broadcasting); more are made when more threads compress at once, and freed after.
+/// allocation and its first-use page faults). At most `capacity` are kept (one per core and two more: the
+/// threads writing batches and broadcasting); more are made when more threads compress at once, and freed after.
+/// Kept compressors are a fixed cost (about 330 KB each), not a cost per stream.
 /// Thread-safe: the list is behind a lock; a compressor is used outside it by the one thread holding it.
 final class DeflaterPool: Sendable {
     private let idle = Mutex<[UnsafeSendable]>([])
@@ -84,7 +85,7 @@ final class DeflaterPool: Sendable {
     init(capacity: Int) { self.capacity = capacity }
 
     /// The process's pool.
-    static let shared = DeflaterPool(capacity: 2 * UsableCPUs.count() + 2)
+    static let shared = DeflaterPool(capacity: UsableCPUs.count() + 2)
 
     /// `body` with a compressor nobody else holds.
     func withDeflater<R>(_ body: (Deflater) -> R) -> R {
