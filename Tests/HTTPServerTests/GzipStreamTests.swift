@@ -20,9 +20,10 @@ import TestSupport
                 #expect(try decoder.feed(client.readBytesBlocking(opening)) == retry)
             }
             #expect(try plain.readBytesBlocking(retry.count) == retry)
-            // Broadcasts of growing size (one well past a socket buffer) and each viewer's own events, interleaved.
+            // Broadcasts of several sizes (one over 400 KB: past a socket buffer and the compressor's scratch) and each
+            // viewer's own events, interleaved.
             for round in 0..<6 {
-                let change = rowsEvent(round, rows: [1, 3, 40, 400, 2, 1][round])
+                let change = rowsEvent(round, rows: [1, 3, 40, 5_000, 2, 1][round])
                 let size = StreamWriter.broadcast(change, to: fixture.writers)
                 let shared = try #require(size.gzipBytes)
                 let wireA = try gzipA.readBytesBlocking(shared)
