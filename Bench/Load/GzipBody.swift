@@ -2,9 +2,10 @@ import CZlib
 
 /// The body of one gzip-coded Rowstream stream, decoded write by write for the fan-out bench
 /// (`--accept-encoding gzip`). It reads the server's format, not any gzip stream: after the response head, the
-/// 10-byte gzip header, then one raw-deflate block per write, each standing alone and ended by a sync flush
-/// (`00 00 ff ff`). So a connection keeps no inflate state between reads, only the bytes of a write not yet
-/// complete; every write is inflated by the one shared ``BlockInflater``, as a browser's decoder would, at a
+/// 10-byte gzip header, then one block per write, each standing alone: deflate ended by a sync flush
+/// (`00 00 ff ff`), or a stored block for a short write (inflated with the next one). So a connection keeps no
+/// inflate state between reads, only the bytes of a write not yet complete; every run of blocks up to a sync
+/// flush is inflated by the one shared ``BlockInflater``, as a browser's decoder would, at a
 /// fraction of the memory (10,000 streams with an inflater each would be 400 MB).
 /// Thread rules: a value owned by one connection on the load client's single thread.
 struct GzipBody {

@@ -16,11 +16,24 @@ struct DeflatedBlock: Sendable {
     /// `crc32_combine_gen(count)`: appending this block to a stream is then one `crc32_combine_op`.
     let combineOperator: UInt
 
-    /// `input` compressed (with a compressor from `pool`).
+    /// Inputs up to this size go out as a stored block (5 bytes of framing, no compressor): a `retry:` line, a
+    /// resume id, a heartbeat gain nothing from deflate, and resetting a compressor clears its 64 KB hash table.
+    static let storedBlockLimit = 64
+
+    /// `input` compressed (with a compressor from `pool`), or stored when it is short.
     init(compressing input: [UInt8], pool: DeflaterPool = .shared) {
-        bytes = input.withUnsafeBytes { raw in pool.withDeflater { $0.compress(raw, ending: .sync) } }
+        bytes = input.count <= Self.storedBlockLimit
+            ? Self.storedBlock(input)
+            : input.withUnsafeBytes { raw in pool.withDeflater { $0.compress(raw, ending: .sync) } }
         crc = input.withUnsafeBytes { GzipStream.crc32(of: $0) }
         count = input.count
         combineOperator = UInt(crc32_combine_gen(off_t(input.count)))
+    }
+
+    /// A non-final stored block (RFC 1951 §3.2.4): header byte 0 (BFINAL 0, BTYPE 00, padded to the byte), LEN and
+    /// its complement NLEN little-endian, the bytes. Byte-aligned at both ends, like a sync-flushed block.
+    private static func storedBlock(_ input: [UInt8]) -> [UInt8] {
+        let length = UInt16(input.count)
+        return [0, UInt8(length & 0xff), UInt8(length >> 8), UInt8(~length & 0xff), UInt8(~length >> 8)] + input
     }
 }

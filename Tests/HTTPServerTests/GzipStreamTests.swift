@@ -55,6 +55,25 @@ import TestSupport
         }
     }
 
+    @Test func shortWritesAreStoredLongOnesDeflatedAndAnyMixDecodesWithItsTrailer() throws {
+        let short = Array(": ping\n\n".utf8)
+        let long = rowsEvent(1, rows: 30)
+        let stored = DeflatedBlock(compressing: short)
+        let deflated = DeflatedBlock(compressing: long)
+        #expect(stored.bytes == [0, 8, 0, 0xf7, 0xff] + short)
+        #expect(deflated.bytes.suffix(4) == [0, 0, 0xff, 0xff])   // the sync flush: byte-aligned, not final
+        #expect(deflated.bytes.count < long.count / 4)
+        // One stream of shared and own blocks in any order; the trailer's CRC-32 and length combine them all.
+        var stream = GzipStream()
+        var wire = GzipStream.header
+        for block in [stored, deflated, deflated, stored, DeflatedBlock(compressing: long + short)] {
+            stream.append(block)
+            wire += block.bytes
+        }
+        wire += stream.trailer
+        #expect(try GzipDecoder.decode(wire) == short + long + long + short + long + short)
+    }
+
     @Test func theHeadSaysGzipOnlyToClientsThatAskForIt() async throws {
         try await offPool {
             let fixture = try GzipFixture(acceptEncodings: ["deflate, gzip;q=0.1", "gzip;q=0", "identity", nil])
