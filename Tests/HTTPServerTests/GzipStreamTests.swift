@@ -87,6 +87,25 @@ import TestSupport
         }
     }
 
+    @Test func aDrainedGzipStreamEndsWithItsRetryHintAndAValidTrailer() async throws {
+        try await offPool {
+            let fixture = try GzipFixture(acceptEncodings: ["gzip"])
+            let event = rowsEvent(7, rows: 20)
+            fixture.writers[0].write(event)
+            fixture.server.shutdown()   // drains: a `retry:` hint, then the stream ends
+            let decoder = GzipDecoder()
+            var decoded: [UInt8] = []
+            while true {
+                let bytes = try fixture.clients[0].readAvailableBlocking()
+                if bytes.isEmpty { break }
+                decoded += try decoder.feed(bytes)
+            }
+            #expect(decoder.isFinished, "the trailer came and checked")
+            let text = String(decoding: decoded, as: UTF8.self)
+            #expect(text.hasPrefix("retry: 2000\n\n" + String(decoding: event, as: UTF8.self) + "retry: "))
+        }
+    }
+
     @Test func heartbeatsReachAGzipStreamDecodable() async throws {
         try await offPool {
             let fixture = try GzipFixture(acceptEncodings: ["gzip"], heartbeat: .milliseconds(100))
