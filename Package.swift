@@ -2,8 +2,8 @@
 // Rowstream: slow paginated APIs as live, infinitely scrolling HTML tables over Server-Sent Events.
 // Dependencies point one way, down: rowstream -> Dashboard -> {RowstreamKit, Upstream, Redis}; RowstreamKit (the library)
 // -> {HTTPServer, Batches, Tables, Sealing, Access}; Access -> {HTTPServer, Sealing, Tables, CCrypt}; Upstream -> {Sealing, CCurl, Batches}; leaves JSON, Metrics, Sealing -> CCrypto,
-// HTTPServer -> CSystem, Redis -> {HTTPServer (its EventLoop), CSystem}. Sealing (one base64url, one sealing type)
-// holds what tokens need, so the library does not link libcurl. Only Upstream imports CCurl; only Sealing imports CCrypto; only Access imports CCrypt; only HTTPServer and Redis import CSystem.
+// HTTPServer -> {CSystem, CZlib}, Redis -> {HTTPServer (its EventLoop), CSystem}. Sealing (one base64url, one sealing type)
+// holds what tokens need, so the library does not link libcurl. Only Upstream imports CCurl; only Sealing imports CCrypto; only Access imports CCrypt; only HTTPServer and Redis import CSystem; only HTTPServer (and TestSupport, to decode) imports CZlib.
 // Each target depends on exactly what its files import. RowstreamTesting -> HTTPServerTesting: in-process tests.
 import PackageDescription
 
@@ -35,13 +35,15 @@ let package = Package(
         // The system's libcrypt (libxcrypt): crypt(3) password hashes (yescrypt, bcrypt) for the access layer's users.
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
         .systemLibrary(name: "CSystem"),
+        // zlib: gzip responses and event streams (HTTPServer), negotiated by Accept-Encoding.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Leaves.
         .target(name: "JSON", swiftSettings: strict),
         .target(name: "Metrics", swiftSettings: strict),
         .target(name: "Batches", swiftSettings: strict),
         .target(name: "Tables", dependencies: ["JSON"], swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["CSystem"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["CSystem", "CZlib"], swiftSettings: strict),
         // Redis client (RESP over the HTTPServer's epoll EventLoop, `package` API): the shared engine of issue 15.
         .target(name: "Redis", dependencies: ["HTTPServer", "CSystem"], swiftSettings: strict),
         // Tokens and sealing: one base64url, one sealing type (AES-256-SIV), shared by Upstream and RowstreamKit.
@@ -90,14 +92,14 @@ let package = Package(
                           path: "Fuzz/Targets/HTMLRenderer", swiftSettings: strict),
 
         // Load client for Scripts/soak and benchmarks: single-threaded epoll, 127.0.0.1 only.
-        .executableTarget(name: "rowstream-load", dependencies: ["CSystem"], path: "Bench/Load",
+        .executableTarget(name: "rowstream-load", dependencies: ["CSystem", "CZlib"], path: "Bench/Load",
                           swiftSettings: strict),
         // Rendering benchmark for Scripts/bench: escaped cells per second on one core.
         .executableTarget(name: "rowstream-bench-render", dependencies: ["Tables", "JSON"], path: "Bench/Render",
                           swiftSettings: strict),
 
         // Tests mirror Sources. TestSupport: the plain socket HTTP and SSE clients the live tests share.
-        .target(name: "TestSupport", dependencies: ["HTTPServerTesting"], path: "Tests/Support", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["HTTPServerTesting", "CZlib"], path: "Tests/Support", swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
         .testTarget(name: "BatchesTests", dependencies: ["TestSupport", "Batches"], swiftSettings: strict),

@@ -9,7 +9,8 @@ RESULTS.jsonl: one {"run": N, "metric": NAME, "value": X} per line.
 """
 import json, os, platform, statistics, sys
 
-UNITS = [("_cells_per_s", "cells/s/core"), ("_rps", "req/s"), ("_ms", "ms"), ("_bytes_per_stream", "bytes"),
+UNITS = [("_cells_per_s", "cells/s/core"), ("_bytes_per_row", "bytes on the wire per row"),
+         ("_gzip_ratio", "x identity's bytes per row (lower better)"), ("_rps", "req/s"), ("_ms", "ms"), ("_bytes_per_stream", "bytes"),
          ("_events_per_s", "events/s"), ("_cpu_us_per_event", "us CPU/event"), ("_lost", "events"),
          ("_event_bytes", "bytes"), ("_per_page", "requests"), ("_viewers", "viewers"), ("_streams", "streams"),
          ("_with_rows", "viewers"), ("_percent", "% of a core")]
@@ -22,6 +23,8 @@ def ratio_specs(metrics):
                       f"x {peer} bytes/stream (lower better)"))
     sizes = sorted({int(m[6:].split("_")[0]) for m in metrics if m.startswith("fanout") and m[6:7].isdigit()})
     for n in sizes:
+        specs.append((f"fanout{n}_gzip_cpu_ratio", f"fanout{n}_gzip_cpu_us_per_event",
+                      f"fanout{n}_rowstream_cpu_us_per_event", "x identity's CPU/event (lower better)"))
         for peer in ("nchan", "starlette"):
             specs.append((f"fanout{n}_cpu_ratio_to_{peer}", f"fanout{n}_rowstream_cpu_us_per_event",
                           f"fanout{n}_{peer}_cpu_us_per_event", f"x {peer} CPU/event (lower better)"))
@@ -67,6 +70,8 @@ def main():
             targets.append({"target": text, "metric": metric, "median": medians[metric], "met": ok(medians[metric])})
     target("memory per idle SSE stream at most 4 KB", "idle_rowstream_bytes_per_stream", lambda v: v <= 4096)
     for n in sorted({k[6:].split("_")[0] for k in medians if k.startswith("fanout")}):
+        target(f"fan-out {n}: gzip CPU per event at most 1.2x identity's (issue 17)", f"fanout{n}_gzip_cpu_ratio",
+               lambda v: v <= 1.2)
         target(f"fan-out {n}: CPU per event no more than nchan's", f"fanout{n}_cpu_ratio_to_nchan", lambda v: v <= 1)
         target(f"fan-out {n}: at least 5x sse-starlette's events/s", f"fanout{n}_events_ratio_to_starlette",
                lambda v: v >= 5)
@@ -74,10 +79,12 @@ def main():
     target("viewer storm: exactly 1 upstream request per page", "storm_upstream_requests_per_page", lambda v: v == 1)
     target("cluster storm: 1 upstream request per page cluster-wide (issue 15)",
            "cluster_storm_upstream_requests_per_page", lambda v: v == 1)
+    target("gzip: wire bytes per demo row at most 25% of identity's (issue 17)", "bytes_gzip_ratio",
+           lambda v: v <= 0.25)
     target("time to first row under 5 ms at the median", "ttfr_p50_ms", lambda v: v < 5)
     target("rendering at least 5 million cells/s/core", "render_cells_per_s", lambda v: v >= 5e6)
     if targets:
-        print("\nissue 6 and 15 targets (medians of this run):")
+        print("\nissue 6, 15 and 17 targets (medians of this run):")
         for t in targets:
             print(f"  {'met    ' if t['met'] else 'NOT met'}  {t['target']:52} {t['metric']} = {t['median']:.3f}")
     out = {"settings": settings, "cpus": os.cpu_count(), "machine": platform.machine(), "medians": medians,

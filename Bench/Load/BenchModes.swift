@@ -23,6 +23,8 @@ struct BenchOptions {
     var holdSeconds = 3
     var timeoutSeconds = 120
     var maxPending = 500
+    /// Streams ask for gzip and decode it (`--accept-encoding gzip`).
+    var acceptGzip = false
 }
 
 /// The figures of a run, as `"name":value` pairs in order.

@@ -9,7 +9,8 @@
 /// viewer, times the viewers ready at the start, less those delivered.
 enum FanoutBench {
     static func run(_ options: BenchOptions) -> (report: BenchReport, ok: Bool) {
-        let fleet = StreamFleet(port: options.port, path: options.path, readiness: options.readiness)
+        let fleet = StreamFleet(port: options.port, path: options.path, readiness: options.readiness,
+                                acceptGzip: options.acceptGzip)
         var windowStart = Int64.max
         var publishTimes: [Int64] = []
         var latencies: [Int64] = []
@@ -76,6 +77,7 @@ enum FanoutBench {
         report.add("cpu_us_per_event", Double(cpu) / Double(max(delivered, 1)))
         report.add("server_cpu_percent", Double(cpu) / 10_000 / max(span, 0.001))
         report.add("event_bytes", Double(eventBytes) / Double(max(delivered, 1)))
+        if options.acceptGzip { report.add("inflate_failures", fleet.inflater.failures) }
         if !options.proxyPids.isEmpty {
             report.add("proxy_cpu_us_per_event", Double(proxyCPU) / Double(max(delivered, 1)))
         }

@@ -4,7 +4,8 @@
 enum IdleBench {
     static func run(_ options: BenchOptions) -> (report: BenchReport, ok: Bool) {
         let before = ProcessProbe.rssKilobytes(options.pid) ?? 0
-        let fleet = StreamFleet(port: options.port, path: options.path, readiness: options.readiness)
+        let fleet = StreamFleet(port: options.port, path: options.path, readiness: options.readiness,
+                                acceptGzip: options.acceptGzip)
         fleet.open(options.streams, maxPending: options.maxPending)
         fleet.pump(until: .now + .seconds(options.timeoutSeconds), tickMilliseconds: 50) {
             fleet.readyCount + fleet.closedCount >= options.streams && fleet.streams.count >= options.streams

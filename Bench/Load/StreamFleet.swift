@@ -13,6 +13,8 @@ final class StreamFleet {
         let number: Int
         var request: [UInt8]
         var scanner = EventScanner()
+        /// With `acceptGzip`: the coded body, decoded into `scanner`.
+        var gzip: GzipBody?
         /// Wall-clock microseconds when the connect started, and when the stream became ready.
         let openedAt: Int64
         var readyAt: Int64?
@@ -35,6 +37,10 @@ final class StreamFleet {
     let port: UInt16
     let path: String
     let readiness: Readiness
+    /// Streams ask for gzip (`Accept-Encoding: gzip`) and decode it; `inflater.failures` counts blocks that failed.
+    let acceptGzip: Bool
+    let inflater = BlockInflater()
+    private var decoded: [UInt8] = []
     private(set) var streams: [Stream] = []
     private(set) var readyCount = 0
     private(set) var closedCount = 0
@@ -52,10 +58,11 @@ final class StreamFleet {
     private let epollFD = csystem_epoll_create()
     private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
 
-    init(port: Int, path: String, readiness: Readiness) {
+    init(port: Int, path: String, readiness: Readiness, acceptGzip: Bool = false) {
         self.port = UInt16(port)
         self.path = path
         self.readiness = readiness
+        self.acceptGzip = acceptGzip
     }
 
     deinit {
@@ -103,8 +110,10 @@ final class StreamFleet {
     private func openMore() {
         while streams.count < target, streams.count - readyCount - closedCount < maxPending {
             let number = streams.count
-            let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n"
+            let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+                + (acceptGzip ? "Accept-Encoding: gzip\r\n\r\n" : "\r\n")
             let stream = Stream(number: number, request: Array(request.utf8), openedAt: wallMicros())
+            if acceptGzip { stream.gzip = GzipBody() }
             streams.append(stream)
             let fd = Dialer.connect(port: port, connection: number)
             guard fd >= 0 else {
@@ -132,7 +141,13 @@ final class StreamFleet {
         switch entry {
         case .stream(let stream):
             if count > 0 {
-                buffer.withUnsafeBytes { stream.scanner.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+                buffer.withUnsafeBytes { read in
+                    let bytes = UnsafeRawBufferPointer(rebasing: read[0..<count])
+                    if stream.gzip == nil { return stream.scanner.append(bytes) }
+                    decoded.removeAll(keepingCapacity: true)
+                    stream.gzip?.decode(bytes, with: inflater, into: &decoded)
+                    decoded.withUnsafeBytes { stream.scanner.append($0) }
+                }
                 scan(stream, fd)
             } else {
                 finish(fd, stream)

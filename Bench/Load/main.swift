@@ -8,6 +8,7 @@ import Foundation
 //       --streams N --path /tables/customers/stream --ready rows|head --pid SERVER_PID[,PID...]
 //       --proxy-pid PID[,PID...] --seconds S --hz N
 //       --publish-path PATH --publish-ports PORT[,PORT...] --publish-bytes N --hold S --timeout S --max-pending N
+//       --accept-encoding gzip|identity (fanout: streams ask for gzip and decode it, GzipBody.swift)
 //       exits 1 when not every stream became ready.
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("rowstream-load: \(message)\n".utf8))
@@ -34,6 +35,7 @@ if let mode {
         let number = Int(value).flatMap { $0 >= 0 ? $0 : nil }
         switch (flag, number) {
         case ("--path", _): options.path = value
+        case ("--accept-encoding", _) where value == "gzip" || value == "identity": options.acceptGzip = value == "gzip"
         case ("--publish-path", _): options.publishPath = value
         case ("--ready", _) where value == "rows" || value == "head":
             options.readiness = value == "rows" ? .firstRows : .head

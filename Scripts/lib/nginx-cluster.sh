@@ -62,7 +62,8 @@ $routes        default rowstream;
         proxy_next_upstream error timeout http_502 http_503;
         proxy_connect_timeout 2s;
 
-        # Event streams: passed through unbuffered (the instances also send X-Accel-Buffering: no), held open
+        # Event streams: passed through unbuffered (the instances also send X-Accel-Buffering: no), gzip-coded by the
+        # instance when the client asks (nginx passes Accept-Encoding on; its own gzip would buffer), held open
         # far longer than a heartbeat interval.
         location ~ ^/(tables|pages)/[^/]+/stream\$ {
             proxy_pass http://rowstream;

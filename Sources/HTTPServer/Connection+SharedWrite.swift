@@ -2,13 +2,21 @@ import CSystem
 import Glibc
 
 extension Connection {
-    /// Writes `bytes` (an encoded event, often one array shared by many streams) to the open stream, after what
-    /// is already queued for it. With nothing queued, the bytes go straight from the shared array to the socket
-    /// (no copy, no queue); only an unsent tail is queued, as the array itself with an offset. Drops the
-    /// connection when its unsent bytes pass `maxWriteBufferBytes` (a slow consumer). Ignored unless streaming.
+    /// Writes `identity` (an encoded event, often one array shared by many streams) to the open stream, after
+    /// what is already queued for it. A gzip-coded stream writes `deflated` instead (the bytes compressed once for
+    /// every stream sharing them; compressed here when nil) and adds it to its running checksum. With nothing
+    /// queued, the bytes go straight from the shared array to the socket (no copy, no queue); only an unsent tail
+    /// is queued, as the array itself with an offset. Drops the connection when its unsent bytes pass
+    /// `maxWriteBufferBytes` (a slow consumer). Ignored unless streaming.
     /// - Important: Must be called on `owner.loop`.
-    func writeShared(_ bytes: [UInt8]) {
-        guard case .streaming = state, !bytes.isEmpty else { return }
+    func writeShared(_ identity: [UInt8], deflated: DeflatedBlock? = nil) {
+        guard case .streaming = state, !identity.isEmpty else { return }
+        var bytes = identity
+        if gzipStream != nil {
+            let block = deflated ?? DeflatedBlock(compressing: identity)
+            gzipStream?.append(block)
+            bytes = block.bytes
+        }
         if output.count > 0 {
             output.append(bytes)
             // Waiting for EPOLLOUT means the socket was full at the last try: no point trying again before it.

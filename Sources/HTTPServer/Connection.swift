@@ -31,6 +31,8 @@ final class Connection: EventHandler, @unchecked Sendable {
     var state = State.idle
     var parser: HTTPRequestParser
     var output = WriteBuffer()
+    /// The open stream's gzip state when it is gzip-coded (nil otherwise): 8 bytes, no compressor.
+    var gzipStream: GzipStream?
     var closeWhenFlushed = false
     var inputClosed = false
     var shuttingDown = false
@@ -124,9 +126,10 @@ final class Connection: EventHandler, @unchecked Sendable {
         let request = addressed
         let keepAlive = request.wantsKeepAlive && !shuttingDown
         let head = request.method == .head
+        let coding = ContentCoding.negotiated(acceptEncoding: request.headers.values(for: HTTPFieldName.acceptEncoding))
         switch context.responder.respond(to: request) {
         case .now(let response):
-            send(response, head: head, keepAlive: keepAlive, version: request.version)
+            send(response, head: head, keepAlive: keepAlive, version: request.version, coding: coding)
         case .later(let produce):
             pendingCount += 1
             let id = pendingCount
@@ -138,7 +141,7 @@ final class Connection: EventHandler, @unchecked Sendable {
                     guard case .waiting(let pending) = self.state, pending.id == id else { return }
                     self.state = .idle
                     self.send(response, head: head, keepAlive: keepAlive && !self.shuttingDown,
-                              version: request.version)
+                              version: request.version, coding: coding)
                     self.processRequests()
                     self.settle()
                 }
@@ -148,9 +151,12 @@ final class Connection: EventHandler, @unchecked Sendable {
         }
     }
 
-    /// Queues `response`; a stream body is opened here, on the loop.
-    private func send(_ response: HTTPResponse, head: Bool, keepAlive: Bool, version: HTTPVersion) {
+    /// Queues `response`, gzip-coded when `coding` (the client's) is gzip and the response is compressible; a
+    /// stream body is opened here, on the loop.
+    private func send(_ original: HTTPResponse, head: Bool, keepAlive: Bool, version: HTTPVersion,
+                      coding accepted: ContentCoding = .identity) {
         idleSince = .now
+        let (response, coding) = original.coded(for: accepted)
         switch response.body {
         case .bytes(let body):
             output.append(ResponseHead.encode(response, contentLength: body.count, close: !keepAlive,
@@ -162,7 +168,11 @@ final class Connection: EventHandler, @unchecked Sendable {
             closeWhenFlushed = true
             guard !head else { return }
             closeWhenFlushed = false
-            let writer = makeWriter()
+            if coding == .gzip {
+                output.append(GzipStream.header)
+                gzipStream = GzipStream()
+            }
+            let writer = StreamWriter(connection: self, loop: owner.loop, coding: coding)
             let interval = context.configuration.heartbeatInterval
             state = .streaming(writer, heartbeatDue: response.isEventStream ? .now + interval : nil)
             if let timeout = context.configuration.deadPeerTimeout { DeadPeerDetection.enable(on: fd, timeout: timeout) }
@@ -170,10 +180,6 @@ final class Connection: EventHandler, @unchecked Sendable {
             open(writer)
             if shuttingDown { drainStream() }
         }
-    }
-
-    private func makeWriter() -> StreamWriter {
-        StreamWriter(connection: self, loop: owner.loop)
     }
 
     /// Applies a stream writer's output. Drops the connection when the buffer passes its limit.
@@ -203,6 +209,8 @@ final class Connection: EventHandler, @unchecked Sendable {
         guard case .streaming(let writer, _) = state else { return }
         state = .idle
         closeWhenFlushed = true
+        if let gzip = gzipStream { output.append(gzip.trailer) }
+        gzipStream = nil
         context.counters.openStreams.add(-1, ordering: .relaxed)
         writer.close()
         flush()

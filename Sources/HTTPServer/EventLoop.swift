@@ -95,6 +95,11 @@ package final class EventLoop: @unchecked Sendable {
         if wake { _ = csystem_eventfd_signal(wakeFD) }
     }
 
+    /// Runs `work` now when called on the loop thread, else as `execute` does. Thread-safe.
+    package func run(_ work: @escaping @Sendable () -> Void) {
+        if inEventLoop { work() } else { execute(work) }
+    }
+
     /// Waits until the loop thread has exited, at most until `deadline`. Thread-safe; returns whether it exited.
     package func waitForExit(until deadline: DispatchTime) -> Bool {
         guard exited.wait(timeout: deadline) == .success else { return false }

@@ -4,6 +4,8 @@
 public enum HTTPFieldName {
     /// RFC 9110 §12.5.1.
     public static let accept = "Accept"
+    /// RFC 9110 §12.5.3: the content codings a client takes (``ContentCoding``).
+    public static let acceptEncoding = "Accept-Encoding"
     /// RFC 9110 §10.2.1.
     public static let allow = "Allow"
     /// RFC 9110 §11.6.2: `Bearer TOKEN` (RFC 6750) for the access layer.
@@ -20,6 +22,8 @@ public enum HTTPFieldName {
     public static let contentLength = "Content-Length"
     /// RFC 9110 §8.3.
     public static let contentType = "Content-Type"
+    /// RFC 9110 §8.4.
+    public static let contentEncoding = "Content-Encoding"
     /// RFC 9110 §8.8.3.
     public static let eTag = "ETag"
     /// RFC 9110 §7.2.
@@ -36,6 +40,8 @@ public enum HTTPFieldName {
     public static let setCookie = "Set-Cookie"
     /// RFC 9112 §6.1.
     public static let transferEncoding = "Transfer-Encoding"
+    /// RFC 9110 §12.5.5.
+    public static let vary = "Vary"
     /// RFC 9110 §11.6.1: the challenge of a `401`.
     public static let wwwAuthenticate = "WWW-Authenticate"
     /// De-facto standard: the addresses a request passed through, the client's first; the last was appended by the

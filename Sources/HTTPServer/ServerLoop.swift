@@ -90,6 +90,8 @@ final class ServerLoop: @unchecked Sendable {
 
     /// The heartbeat comment, one array shared by every stream's write buffer.
     private static let ping = Array(": ping\n\n".utf8)
+    /// The heartbeat compressed once, for every gzip-coded stream.
+    private static let deflatedPing = DeflatedBlock(compressing: ping)
 
     /// Heartbeats for event streams; idle, request-head and stalled-write timeouts.
     private func sweep() {
@@ -99,7 +101,7 @@ final class ServerLoop: @unchecked Sendable {
         for connection in Array(connections.values) {
             if case .streaming(let writer, let due?) = connection.state, due <= now {
                 connection.state = .streaming(writer, heartbeatDue: now + config.heartbeatInterval)
-                connection.streamOutput(.bytes(Self.ping))
+                connection.writeShared(Self.ping, deflated: Self.deflatedPing)
                 continue
             }
             if case .waiting(let pending) = connection.state, pending.deadline <= now {

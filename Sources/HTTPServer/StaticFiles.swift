@@ -4,7 +4,9 @@ import Foundation
 /// `Public/` folder; files added later are not seen).
 ///
 /// GET and HEAD only; content type by extension; strong `ETag` from a content hash, `If-None-Match` -> 304;
-/// `/` and `/dir/` -> `index.html`; files and folders whose name starts with `.` are not served.
+/// `/` and `/dir/` -> `index.html`; files and folders whose name starts with `.` are not served. A text, JSON,
+/// JavaScript or SVG file is also gzip-coded once at `init` (``StaticFiles/File/gzip``): a client that takes gzip
+/// gets that variant, with its own ETag (the identity one with `-gz`), `Content-Encoding: gzip` and `Vary`.
 /// Thread-safe: immutable after `init`.
 public struct StaticFiles: HTTPResponder {
     struct File: Sendable {
@@ -14,6 +16,15 @@ public struct StaticFiles: HTTPResponder {
         /// The response's fields, built once: `Content-Type`, `ETag`, `Cache-Control` (`X-Content-Type-Options`
         /// is on every response, see `ResponseHead`).
         let headers: HTTPHeaders
+        /// The gzip-coded variant, when the type compresses and it is smaller.
+        let gzip: Variant?
+
+        /// A coded variant: its bytes, its own strong ETag, its fields.
+        struct Variant: Sendable {
+            let bytes: [UInt8]
+            let etag: String
+            let headers: HTTPHeaders
+        }
 
         init(bytes: [UInt8], etag: String, contentType: String) {
             self.bytes = bytes
@@ -22,6 +33,18 @@ public struct StaticFiles: HTTPResponder {
             headers = [
                 HTTPFieldName.contentType: contentType, HTTPFieldName.eTag: etag, HTTPFieldName.cacheControl: "no-cache",
             ]
+            let probe = HTTPResponse(status: .ok, headers: [HTTPFieldName.contentType: contentType], body: .bytes(bytes))
+            let coded = probe.isCompressible ? GzipStream.encode(bytes) : []
+            if !coded.isEmpty, coded.count < bytes.count {
+                let tag = String(etag.dropLast()) + "-gz\""
+                gzip = Variant(bytes: coded, etag: tag, headers: [
+                    HTTPFieldName.contentType: contentType, HTTPFieldName.eTag: tag,
+                    HTTPFieldName.cacheControl: "no-cache", HTTPFieldName.contentEncoding: "gzip",
+                    HTTPFieldName.vary: "Accept-Encoding",
+                ])
+            } else {
+                gzip = nil
+            }
         }
     }
 
@@ -73,11 +96,15 @@ public struct StaticFiles: HTTPResponder {
             return HTTPError(.badRequest, "Bad path.").response
         }
         guard let file = files[relative] else { return HTTPError(.notFound, "Not found.").response }
-        let headers = file.headers
-        if let condition = request.headers[HTTPFieldName.ifNoneMatch], Self.matches(condition, file.etag) {
+        var (bytes, etag, headers) = (file.bytes, file.etag, file.headers)
+        if let gzip = file.gzip,
+           ContentCoding.negotiated(acceptEncoding: request.headers.values(for: HTTPFieldName.acceptEncoding)) == .gzip {
+            (bytes, etag, headers) = (gzip.bytes, gzip.etag, gzip.headers)
+        }
+        if let condition = request.headers[HTTPFieldName.ifNoneMatch], Self.matches(condition, etag) {
             return HTTPResponse(status: .notModified, headers: headers)
         }
-        return HTTPResponse(status: .ok, headers: headers, body: .bytes(file.bytes))
+        return HTTPResponse(status: .ok, headers: headers, body: .bytes(bytes))
     }
 
     /// The cache key for a URL path, or nil when the path is refused.

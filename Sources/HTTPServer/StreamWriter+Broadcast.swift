@@ -1,4 +1,13 @@
 extension StreamWriter {
+    /// What one broadcast event weighs: its bytes, and their gzip-coded size when a viewer's stream is gzip-coded
+    /// (compressed once for all of them). For metrics of bytes per event before and after compression.
+    public struct BroadcastSize: Sendable, Hashable {
+        /// The event's bytes.
+        public let bytes: Int
+        /// The compressed block's bytes; nil when no writer's stream is gzip-coded (nothing was compressed).
+        public let gzipBytes: Int?
+    }
+
     /// Writes the same `bytes` to every writer in `writers`: what `write(bytes)` on each would do, for a
     /// fraction of the cost.
     ///
@@ -11,15 +20,21 @@ extension StreamWriter {
     /// skipped; a connection whose unsent bytes pass its limit is dropped as a slow consumer (its stream closes,
     /// its `onClose` callbacks run). Writers made with a sink (tests) get `write(bytes)`, in turn.
     ///
+    /// Gzip-coded streams (``ContentCoding``) share one ``DeflatedBlock``: the bytes are compressed once, on the
+    /// calling thread, when the first such writer is met; each stream then only adds it to its checksum.
+    ///
     /// Thread-safe: call from any thread.
-    public static func broadcast(_ bytes: [UInt8], to writers: some Sequence<StreamWriter>) {
-        guard !bytes.isEmpty else { return }
+    @discardableResult
+    public static func broadcast(_ bytes: [UInt8], to writers: some Sequence<StreamWriter>) -> BroadcastSize {
+        guard !bytes.isEmpty else { return BroadcastSize(bytes: 0, gzipBytes: nil) }
         var groups: [LoopGroup] = []
+        var deflated: DeflatedBlock?
         for writer in writers {
             switch writer.target {
             case .sink:
                 writer.write(bytes)
             case .connection(let connection, let loop):
+                if writer.coding == .gzip, deflated == nil { deflated = DeflatedBlock(compressing: bytes) }
                 // A handful of loops (about one per core): a linear search beats hashing.
                 if let index = groups.firstIndex(where: { $0.loop === loop }) {
                     groups[index].connections.append(connection)
@@ -28,7 +43,8 @@ extension StreamWriter {
                 }
             }
         }
-        for group in groups { group.write(bytes) }
+        for group in groups { group.write(bytes, deflated: deflated) }
+        return BroadcastSize(bytes: bytes.count, gzipBytes: deflated?.bytes.count)
     }
 }
 
@@ -38,14 +54,10 @@ private struct LoopGroup {
     let loop: EventLoop
     var connections: [Connection]
 
-    func write(_ bytes: [UInt8]) {
+    func write(_ bytes: [UInt8], deflated: DeflatedBlock?) {
         let connections = connections
-        if loop.inEventLoop {
-            for connection in connections { connection.writeShared(bytes) }
-        } else {
-            loop.execute {
-                for connection in connections { connection.writeShared(bytes) }
-            }
+        loop.run {
+            for connection in connections { connection.writeShared(bytes, deflated: deflated) }
         }
     }
 }

@@ -32,26 +32,38 @@ public final class StreamWriter: Sendable {
     let state = Mutex(State())
     let target: Target
     private let closesOnFinish: Bool
+    /// How the connection codes the body: gzip streams get each write compressed (by the writing thread).
+    let coding: ContentCoding
 
     /// A writer that passes its output to `sink` on the calling thread: for in-process tests of streaming
     /// handlers. With `closesOnFinish`, `finish()` also ends the stream (runs the `onClose` callbacks).
     public init(closesOnFinish: Bool = true, sink: @escaping @Sendable (Output) -> Void) {
         target = .sink(sink)
         self.closesOnFinish = closesOnFinish
+        coding = .identity
     }
 
-    /// A connection's writer: output is applied on the connection's loop, in call order.
-    init(connection: Connection, loop: EventLoop) {
+    /// A connection's writer: output is applied on the connection's loop, in call order. `coding`: the body's.
+    init(connection: Connection, loop: EventLoop, coding: ContentCoding = .identity) {
         target = .connection(connection, loop)
         closesOnFinish = false
+        self.coding = coding
     }
 
     /// Queues `bytes`. Ignored once the stream is finishing or closed. If the connection's unsent bytes then
     /// exceed its write-buffer limit, the connection is dropped (slow consumer) and the stream closes.
     /// To write the same bytes to many streams, ``broadcast(_:to:)`` is cheaper than one `write` each.
+    /// A gzip-coded stream's bytes are compressed here, on the calling thread, and flushed: the client can decode
+    /// them as soon as they arrive.
     public func write(_ bytes: [UInt8]) {
         guard isOpen else { return }
-        sink(.bytes(bytes))
+        switch target {
+        case .sink(let sink):
+            sink(.bytes(bytes))
+        case .connection(let connection, let loop):
+            let block = coding == .gzip && !bytes.isEmpty ? DeflatedBlock(compressing: bytes) : nil
+            loop.run { connection.writeShared(bytes, deflated: block) }
+        }
     }
 
     private func sink(_ output: Output) {
@@ -59,11 +71,7 @@ public final class StreamWriter: Sendable {
         case .sink(let sink):
             sink(output)
         case .connection(let connection, let loop):
-            if loop.inEventLoop {
-                connection.streamOutput(output)
-            } else {
-                loop.execute { connection.streamOutput(output) }
-            }
+            loop.run { connection.streamOutput(output) }
         }
     }
 

@@ -49,6 +49,33 @@ struct NginxClusterTests {
         }
     }
 
+    @Test("a gzip-coded stream passes nginx unbuffered and is not compressed twice: each batch decodes as it arrives")
+    func gzipStreamThroughNginx() async throws {
+        try #require(RowstreamProcess.isBuilt, "build the rowstream product first")
+        try await Self.withCluster(items: 300, extra: []) { nginx, _ in
+            let port = nginx.port
+            try await offPool {
+                let client = try TestConnection(port: port)
+                try client.send("GET /tables/customers/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                + "Accept-Encoding: gzip, deflate, br\r\n\r\n")
+                let head = try client.readHeadBlocking()
+                #expect(head.status == 200)
+                #expect(head.headers["content-encoding"] == "gzip", "compressed once, by the instance: \(head.headers)")
+                #expect(head.headers["transfer-encoding"] == "chunked")
+                client.decodeChunkedBody()
+                var reader = GzipEventReader(client: client)
+                // The first batch arrives while the stream stays open (it waits for demand): nothing buffered it.
+                let (rows, before) = try reader.next(named: "rows")
+                #expect(rows.data.contains("data-index=\"0\""))
+                let session = try sessionInfo(try #require(before.first { $0.event == "session" }))
+                let next = try #require(session["next"] as? String)
+                let poster = try TestConnection(port: port)
+                #expect(try poster.exchangeBlocking("POST", next).status == 202)
+                #expect(try reader.next(named: "rows").event.data.contains("data-index=\"50\""), "the second batch")
+            }
+        }
+    }
+
     /// The demo's flags for instances behind nginx: `items` rows, a 2 s drain window, no per-address cap (every
     /// viewer comes from nginx's address), and `extra`.
     private static func demoArguments(items: Int, extra: [String] = []) -> [String] {

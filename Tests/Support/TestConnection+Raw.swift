@@ -104,3 +104,13 @@ extension TestConnection {
         return nil
     }
 }
+
+extension TestConnection {
+    /// The bytes buffered, or (when none are) what one read brings; empty once the server closed. Blocking: only
+    /// for tests on a thread of their own (a gzip-coded stream read as it arrives).
+    public func readAvailableBlocking() throws -> [UInt8] {
+        if buffer.isEmpty { _ = try fillBlocking() }
+        defer { buffer = [] }
+        return buffer
+    }
+}
