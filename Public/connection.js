@@ -9,6 +9,7 @@
 //     options.multi   true on a page of several tables (tagged events, one resume id for all)
 //     options.url     (lastId) => the stream URL to open, resuming after lastId when it is not ''
 //     options.health  overrides of the watchdog's tunables (health.js)
+//     options.withCredentials  the EventSource sends cookies to another origin (an embedded table, docs/EMBED.md)
 //   Stream: start(tables) (the controllers of table.js, one on a table's own page: opens the EventSource),
 //           isOpen(), isConnecting(), restart(), tableDone(), close(), heartbeat()
 //   A Stream is the `link` each table is made with (table.js), so it exists before its tables; start() hands
@@ -18,7 +19,8 @@ import { watchHealth } from './health.js';
 
 /**
  * @typedef {import('./table.js').Table} Table
- * @typedef {{multi: boolean, url: (lastId: string) => string, health?: Partial<import('./health.js').HealthConfig>}}
+ * @typedef {{multi: boolean, url: (lastId: string) => string, health?: Partial<import('./health.js').HealthConfig>,
+ *   withCredentials?: boolean}}
  *   StreamOptions
  * @typedef {ReturnType<typeof openStream>} Stream
  */
@@ -84,7 +86,7 @@ export function openStream(options) {
    *  first. */
   function connect() {
     close();
-    const next = new EventSource(options.url(lastId));
+    const next = new EventSource(options.url(lastId), { withCredentials: Boolean(options.withCredentials) });
     source = next;
     tables.forEach((table) => table.opened());
     next.addEventListener('heartbeat', handleHeartbeat);
