@@ -62,7 +62,7 @@ export class RowstreamTable extends HTMLElement {
 
   disconnectedCallback() {
     this.generation += 1;
-    if (this.mounted) this.mounted.stream.close();
+    if (this.mounted) this.mounted.stream.stop();
     this.mounted = null;
   }
 
