@@ -118,6 +118,31 @@ struct CrossOriginTests {
         }
     }
 
+    @Test("a protected table (access modes): preflights pass without credentials, refusals still carry CORS")
+    func protectedTables() async throws {
+        var configuration = ServerConfiguration()
+        configuration.allowedOrigins = [Self.embed]
+        configuration.allowCredentials = true
+        var access = AccessConfiguration(mode: .tokens)
+        access.tokens = [APIToken(name: "ci", sha256: APIToken.hash("ci-token"))!]
+        configuration.access = access
+        let server = try RowstreamTestServer([peopleTable(offsetSource(people(12)))], configuration: configuration)
+        defer { server.shutdown() }
+        var asking = Self.allowed
+        asking.add(name: "Access-Control-Request-Method", value: "GET")
+        let preflight = await server.client.execute(.options, "/tables/people/stream", headers: asking)
+        #expect(preflight.status == .noContent, "a preflight carries no credentials: answered before access")
+        // Without the credential: 401, readable by the embedding page (it shows the error), nothing served.
+        let refused = await server.client.get("/tables/people", headers: Self.allowed)
+        #expect(refused.status == .unauthorized)
+        #expect(refused.headers["Access-Control-Allow-Origin"] == Self.embed)
+        #expect(!refused.text.contains("rs-table"))
+        var withToken = Self.allowed
+        withToken.add(name: "Authorization", value: "Bearer ci-token")
+        let served = await server.client.get("/tables/people", headers: withToken)
+        #expect(served.status == .ok && served.headers["Access-Control-Allow-Credentials"] == "true")
+    }
+
     @Test("an allowed origin that is not an origin is refused at start")
     func invalidOrigin() {
         var configuration = ServerConfiguration()
