@@ -1,7 +1,7 @@
 """docs/EMBED.md: `<rowstream-table>` in a page of another origin (a host site on its own port, under a strict CSP:
 scripts, styles and connections from the Rowstream server only, no 'unsafe-inline'), loaded by one module script
 from the server: skeletons first, rows, scrolling inside the element's own box loads the next batch, a live change
-shows, an upstream error shows Retry and Retry works, the host hears the `rowstream:*` events (bubbling, composed,
+shows, a cut stream resumes, an upstream error shows Retry and Retry works, the host hears the `rowstream:*` events (bubbling, composed,
 from the element), `::part` and the `--rs-*` properties style it; no CSP violation anywhere."""
 import http.server
 import threading
@@ -9,8 +9,8 @@ import urllib.parse
 
 import pytest
 
-from support import (LIVE_DEMO, TIMEOUT, TIMEOUT_MS, CutProxy, RowstreamServer, after_frames, refresh_until_changed,
-                     wait_until)
+from support import (LIVE_DEMO, TIMEOUT, TIMEOUT_MS, CutProxy, RowstreamServer, after_frames, events,
+                     refresh_until_changed, wait_until)
 
 HOST_PAGE = """<!doctype html>
 <html lang="en">
@@ -151,10 +151,17 @@ def test_embedded_table_streams_scrolls_in_its_box_goes_live_and_is_styled(live,
                    message="scrolling the element's box loads more")
         assert probe.page.evaluate("window.scrollY") == 0
 
+        # Resume: the stream cut, the element reconnects (a cross-origin EventSource) and goes on where it was.
+        wait_until(lambda: probe.table("data-state") == "idle", message="idle")
+        assert proxy.cut("/stream") == 1
+        wait_until(lambda: len(events(probe, "session")) >= 2, message="a reconnection")
+
         # To the end: the host hears `complete` with the total.
         wait_until(lambda: probe.page.evaluate(SCROLL_BOX) and probe.table("data-state") == "complete",
                    message="the list to complete")
         assert shown(probe) >= 100
+        assert probe.indexes() == list(range(len(probe.indexes()))), "every row exactly once, in order"
+        assert not events(probe, "reset"), "resumed, not started over"
         assert heard(probe, "complete")[-1]["detail"] == {"table": "customers", "total": int(probe.table("data-count"))}
 
         # A live change reaches the embedded table.
