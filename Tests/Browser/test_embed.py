@@ -22,7 +22,7 @@ HOST_PAGE = """<!doctype html>
 </head>
 <body>
 <h1>Orders, embedded</h1>
-<rowstream-table src="RS/tables/customers"></rowstream-table>
+<rowstream-table src="RS/tables/customers"CREDENTIALS></rowstream-table>
 <p>After the table.</p>
 </body>
 </html>"""
@@ -66,10 +66,13 @@ class HostSite:
                 url = urllib.parse.urlparse(self.path)
                 if url.path == "/host.css":
                     return self.answer(HOST_CSS, "text/css", "")
-                rs = urllib.parse.parse_qs(url.query)["rs"][0]
+                query = urllib.parse.parse_qs(url.query)
+                rs = query["rs"][0]
+                credentials = " credentials" if "credentials" in query else ""
                 policy = ("default-src 'none'; script-src %s; style-src 'self' %s; connect-src %s; img-src %s; "
                           "base-uri 'none'; object-src 'none'" % (rs, rs, rs, rs))
-                self.answer(HOST_PAGE.replace("RS", rs).encode(), "text/html; charset=utf-8", policy)
+                page = HOST_PAGE.replace("RS", rs).replace("CREDENTIALS", credentials)
+                self.answer(page.encode(), "text/html; charset=utf-8", policy)
 
             def answer(self, body, content_type, policy):
                 self.send_response(200)
@@ -88,8 +91,8 @@ class HostSite:
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
-    def page(self, rs):
-        return self.origin + "/?rs=" + urllib.parse.quote(rs, safe="")
+    def page(self, rs, credentials=False):
+        return self.origin + "/?rs=" + urllib.parse.quote(rs, safe="") + ("&credentials=1" if credentials else "")
 
     def close(self):
         self.server.shutdown()
@@ -119,6 +122,7 @@ def embedding_server(*flags):
 
 
 live = embedding_server(LIVE_DEMO[0], 100, *LIVE_DEMO[2:])   # 100 items in batches of 30, live, refreshed by tests
+credentialed = embedding_server("--demo-items", 40, "--batch-size", 20, "--allow-credentials", "on")
 failing = embedding_server("--demo-items", 60, "--batch-size", 10, "--demo-latency-ms", 50, "--demo-fail-every", 3)
 
 
@@ -216,3 +220,23 @@ def test_an_origin_not_allowed_gets_nothing(failing, open_page):
         assert probe.page.query_selector("rowstream-table #rs-table") is None
     finally:
         other.close()
+
+
+def test_credentials_only_where_the_server_allows_them_and_a_page_fetch_error_shows_retry(credentialed, failing, host,
+                                                                                          open_page):
+    """With the `credentials` attribute the element's requests carry credentials: they work against a server that
+    allows them; against one that does not, the browser refuses the table's page, and the element shows its error
+    with Retry (part `retry`) and tells the host, again on every Retry."""
+    allowed = open_page(host.page(credentialed.url, credentials=True), wait_for_rows=False, init_scripts=[HOST_EVENTS])
+    wait_until(lambda: shown(allowed) == 20, message="the first batch, with credentials")
+    assert allowed.page.evaluate("window.__csp") == []
+
+    refused = open_page(host.page(failing.url, credentials=True), wait_for_rows=False, init_scripts=[HOST_EVENTS],
+                        allowed_console=["CORS", "Failed to"])
+    refused.page.wait_for_selector("rowstream-table .rs-embed-error", timeout=TIMEOUT_MS)
+    first = wait_until(lambda: heard(refused, "error"), message="the host hears the error")
+    assert first[0]["target"] == "ROWSTREAM-TABLE" and first[0]["detail"]["table"] == ""
+    assert first[0]["detail"]["retryable"] is True and first[0]["detail"]["connection"] is True
+    assert refused.page.query_selector("rowstream-table #rs-table") is None
+    refused.page.click("rowstream-table .rs-embed-retry")
+    wait_until(lambda: len(heard(refused, "error")) == 2, message="Retry fetches again (and fails again)")
