@@ -9,8 +9,9 @@
 // live changes and Retry as the server's page. Nothing of it is on `window`.
 //
 // Attributes
-//   src          the table's page on the Rowstream server (absolute, or relative to the host page); read on connect
+//   src          the table's page on the Rowstream server (absolute, or relative to the host page)
 //   credentials  present: the fetches and the stream send cookies (the server must allow credentials)
+//   Changing either starts the element over (its stream closed, the new table's page fetched).
 // Properties
 //   reload()     starts the table over (Reload)
 //   snapshot()   {phase, shown, pending, session} (table.js), null before the table is mounted
@@ -58,6 +59,16 @@ export class RowstreamTable extends HTMLElement {
     const links = styleSheets.map((href) => make('link', { rel: 'stylesheet', href }));
     this.root.replaceChildren(...links, this.frame);
     this.load();
+  }
+
+  static get observedAttributes() { return ['src', 'credentials']; }
+
+  /** Before the first connect (an upgrade) the attributes are read by it; after, a change starts over.
+   *  @param {string} _name @param {string | null} old @param {string | null} value */
+  attributeChangedCallback(_name, old, value) {
+    if (old === value || !this.isConnected || this.generation === 0) return;
+    this.disconnectedCallback();
+    this.connectedCallback();
   }
 
   disconnectedCallback() {

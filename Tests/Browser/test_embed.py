@@ -229,6 +229,12 @@ def test_credentials_only_where_the_server_allows_them_and_a_page_fetch_error_sh
     with Retry (part `retry`) and tells the host, again on every Retry."""
     allowed = open_page(host.page(credentialed.url, credentials=True), wait_for_rows=False, init_scripts=[HOST_EVENTS])
     wait_until(lambda: shown(allowed) == 20, message="the first batch, with credentials")
+    # Another src: the element starts over with that table (and its own stream).
+    allowed.page.evaluate("document.querySelector('rowstream-table').setAttribute('src', %r)"
+                          % (credentialed.url + "/tables/customers-by-city"))
+    allowed.page.wait_for_selector('rowstream-table #rs-table[data-table="customers-by-city"] tr[data-index]',
+                                   timeout=TIMEOUT_MS)
+    assert allowed.page.evaluate("window.__rsOpenSources()") == 1
     assert allowed.page.evaluate("window.__csp") == []
 
     refused = open_page(host.page(failing.url, credentials=True), wait_for_rows=False, init_scripts=[HOST_EVENTS],
