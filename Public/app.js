@@ -18,10 +18,11 @@
 
 import { defaults } from './config.js';
 import { openStream } from './connection.js';
-import { stickHeader } from './stickyhead.js';
 import { attachExport } from './export.js';
+import { mountTable } from './mount.js';
+import { stickHeader } from './stickyhead.js';
 import { createTable } from './table.js';
-import { withParameter, withQuery } from './urls.js';
+import { resumingAfter } from './urls.js';
 
 /**
  * @typedef {import('./config.js').Config} Config
@@ -37,18 +38,10 @@ const embedder = /** @type {Window & Embedder} */ (window);
 /** @type {Config} */
 const config = Object.assign({}, defaults, embedder.RowstreamConfig || {});
 
-/** @param {string} url @param {string} lastId '' for none @returns {string} url, resuming after lastId */
-function resumingAfter(url, lastId) { return lastId ? withParameter(url, 'lastEventId', lastId) : url; }
-
-/** A table's own page: one controller, its stream at the table's data-stream, with the controls' choice. */
+/** A table's own page: one table (mount.js) scrolling with the window. */
 function startTablePage() {
-  const stream = openStream({
-    multi: false,
-    health: embedder.RowstreamHealthConfig,
-    url: () => resumingAfter(withQuery(table.table.dataset.stream || '', table.streamQuery()), table.lastToken()),
-  });
-  const table = createTable({ suffix: '', config, link: stream, multi: false, scroller: null });
-  stream.start([table]);
+  const { stream, table } = mountTable({ config, health: embedder.RowstreamHealthConfig, root: document,
+    scroller: null, base: '' });
   stickHeader(table.table);
   attachExport({ suffix: '', query: table.streamQuery });
   embedder.Rowstream = {

@@ -9,8 +9,11 @@
 //     options.multi   true on a page of several tables (tagged events, one resume id for all)
 //     options.url     (lastId) => the stream URL to open, resuming after lastId when it is not ''
 //     options.health  overrides of the watchdog's tunables (health.js)
+//     options.withCredentials  the EventSource sends cookies to another origin (an embedded table, docs/EMBED.md)
 //   Stream: start(tables) (the controllers of table.js, one on a table's own page: opens the EventSource),
-//           isOpen(), isConnecting(), restart(), tableDone(), close(), heartbeat()
+//           isOpen(), isConnecting(), restart(), tableDone(), close(), stop() (closed for good: the watchdog and
+//           the browser's `online` or visibility never open it again; an embedded table taken out of its page),
+//           heartbeat()
 //   A Stream is the `link` each table is made with (table.js), so it exists before its tables; start() hands
 //   it the tables once they do.
 
@@ -18,7 +21,8 @@ import { watchHealth } from './health.js';
 
 /**
  * @typedef {import('./table.js').Table} Table
- * @typedef {{multi: boolean, url: (lastId: string) => string, health?: Partial<import('./health.js').HealthConfig>}}
+ * @typedef {{multi: boolean, url: (lastId: string) => string, health?: Partial<import('./health.js').HealthConfig>,
+ *   withCredentials?: boolean}}
  *   StreamOptions
  * @typedef {ReturnType<typeof openStream>} Stream
  */
@@ -33,6 +37,8 @@ export function openStream(options) {
   /** @type {EventSource | null} */ let source = null;
   /** the last event id seen on the page's stream (page mode): where a new stream resumes every table */
   let lastId = '';
+  /** stop() was called: nothing opens a stream again */
+  let stopped = false;
 
   /** Stream health (health.js): watchdog for silence, reconnect on `online` and `visibilitychange`. */
   const health = watchHealth({ isOpen, isDone, reconnect, wake: () => tables.forEach((table) => table.reask()) },
@@ -48,7 +54,7 @@ export function openStream(options) {
   function isConnecting() { return isState(EventSource.CONNECTING); }
 
   /** @returns {boolean} the stream is over for good: every table stopped, or closed on purpose */
-  function isDone() { return source === null || tables.every((table) => table.isStopped()); }
+  function isDone() { return stopped || source === null || tables.every((table) => table.isStopped()); }
 
   /** @param {Table} table @param {string} type @returns {(event: Event) => void} */
   function deliver(table, type) {
@@ -84,7 +90,7 @@ export function openStream(options) {
    *  first. */
   function connect() {
     close();
-    const next = new EventSource(options.url(lastId));
+    const next = new EventSource(options.url(lastId), { withCredentials: Boolean(options.withCredentials) });
     source = next;
     tables.forEach((table) => table.opened());
     next.addEventListener('heartbeat', handleHeartbeat);
@@ -123,8 +129,11 @@ export function openStream(options) {
     connect();
   }
 
+  /** Closes the stream for good. */
+  function stop() { stopped = true; close(); }
+
   /** A table is over for good (complete, not live): once all are, the stream is closed. */
   function tableDone() { if (tables.every((table) => table.isStopped())) close(); }
 
-  return { start, isOpen, isConnecting, restart, tableDone, close, heartbeat: () => health.interval() };
+  return { start, isOpen, isConnecting, restart, tableDone, close, stop, heartbeat: () => health.interval() };
 }

@@ -6,7 +6,8 @@
 //
 // Exports
 //   sendPost(url, options) -> Attempts
-//     options.config     the tunables of app.js (postTimeout, postAttempts, postBackoff, postBackoffCap)
+//     options.config     the tunables of app.js (postTimeout, postAttempts, postBackoff, postBackoffCap,
+//                        credentials)
 //     options.isCurrent  () => boolean: false once the demand is void (its session is gone, or it was answered
 //                        on the stream); then nothing more is sent and neither callback runs
 //     options.onDone     (response) => void   a 2xx answer
@@ -14,7 +15,8 @@
 //   Attempts.now()       sends at once if it is waiting to retry (the browser came back online, the tab became
 //                        visible); false when it is not waiting
 //   Attempts.cancel()    sends nothing more, aborts the POST in flight; neither callback runs
-/** @typedef {{postTimeout: number, postAttempts: number, postBackoff: number, postBackoffCap: number}} PostConfig
+/** @typedef {{postTimeout: number, postAttempts: number, postBackoff: number, postBackoffCap: number,
+ *             credentials: RequestCredentials}} PostConfig
  *  @typedef {{message: string, status: number, retryable: boolean}} PostError
  *  @typedef {{config: PostConfig, isCurrent: () => boolean, onDone: (response: Response) => void,
  *             onFail: (error: PostError) => void}} PostOptions
@@ -46,7 +48,7 @@ export function sendPost(url, options) {
     inFlight = controller;
     const timer = window.setTimeout(() => controller.abort(), config.postTimeout);
     try {
-      return await fetch(url, { method: 'POST', credentials: 'same-origin', signal: controller.signal });
+      return await fetch(url, { method: 'POST', credentials: config.credentials, signal: controller.signal });
     } finally {
       clearTimeout(timer);
       inFlight = null;

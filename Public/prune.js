@@ -11,6 +11,7 @@
 //     options.parseRows   (html) => HTMLTableRowElement[]
 //     options.columns     () => number of columns (for the spacer's colspan)
 //     options.scroller    the element that scrolls the table (a page's scroll box); null: the window
+//     options.credentials the re-fetch's credentials (config.js)
 //   Pruner.record(rows, before)  a batch was appended: its rows and the resume token before it
 //   Pruner.prune()               prunes if over the limit (call after appending, and on scroll)
 //   Pruner.reset()               forgets every batch (after a reset or reload)
@@ -18,7 +19,8 @@
 /** @typedef {{first: number, count: number, before: string, rows: HTMLTableRowElement[],
  *             spacer: HTMLTableRowElement | null, height: number, fetching: boolean}} Batch
  *  @typedef {{rowsURL: string, maxRows: number, margin: number, parseRows: (html: string) => HTMLTableRowElement[],
- *             columns: () => number, scroller: HTMLElement | null}} PruneOptions
+ *             columns: () => number, scroller: HTMLElement | null,
+ *             credentials: RequestCredentials}} PruneOptions
  *  @typedef {{batches: number, pruned: number, liveRows: number, refetched: number}} PruneStats
  *  @typedef {ReturnType<typeof attachPruner>} Pruner */
 
@@ -103,7 +105,7 @@ export function attachPruner(options) {
     batch.fetching = true;
     try {
       const url = options.rowsURL + '?after=' + encodeURIComponent(batch.before);
-      const response = await fetch(url, { credentials: 'same-origin' });
+      const response = await fetch(url, { credentials: options.credentials });
       if (!response.ok) throw new Error('rowstream: GET ' + url + ' -> ' + response.status);
       const rows = options.parseRows(await response.text())
         .filter((row) => Number(row.dataset.index) >= batch.first

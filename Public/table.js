@@ -11,6 +11,9 @@
 //     options.link      the connection (connection.js): isOpen(), isConnecting(), restart() (a fresh stream: the
 //                       table's own page only), tableDone() (this table is over for good)
 //     options.multi     true on a page of several tables: a control change POSTs `reload` with the choice
+//     options.root      where the table's elements are: the document (default) or an embedded table's shadow root
+//     options.base      the URL the server's paths (session URLs) resolve against: '' (default) for the page's
+//                       own; an embedded table's server (embed.js)
 // Imports view.js, events.js, controls.js, demand.js, post.js, sections.js, live.js, prune.js and urls.js.
 //   Table: name, handle(type, event), opened(), connectionClosed(), reconnecting(), restarted(), isStopped(),
 //          streamQuery(), lastToken(), reload(), reask(), snapshot(), pruning()
@@ -20,7 +23,9 @@
 // sends a waiting or failed one at once. Only the latest session's URLs are used: the session is dropped as
 // soon as its stream is (a reconnect, by the browser or by us), so nothing is POSTed until the new `session`.
 //
-// Events dispatched on the table element (they bubble; `detail` as listed, each with `table`, the table's name):
+// Events dispatched on the table element (they bubble, and are composed: out of an embedded table's shadow root
+// they reach the host page from the <rowstream-table> element; `detail` as listed, each with `table`, the table's
+// name):
 //   rowstream:session  {session, table, next, reload}   a (re)connection was accepted
 //   rowstream:loading  {offset}                          a batch started loading
 //   rowstream:rows     {count, total}                    rows were added (total = rows shown)
@@ -53,7 +58,8 @@ import { createView } from './view.js';
  *            next: string, reload: string, live?: {interval: number | null, refresh: string}}} Session
  * @typedef {'loading' | 'idle' | 'error' | 'complete'} Phase
  * @typedef {{isOpen: () => boolean, isConnecting: () => boolean, restart: () => void, tableDone: () => void}} Link
- * @typedef {{suffix: string, config: Config, link: Link, multi: boolean, scroller: HTMLElement | null}} TableOptions
+ * @typedef {{suffix: string, config: Config, link: Link, multi: boolean, scroller: HTMLElement | null,
+ *            root?: Document | ShadowRoot, base?: string}} TableOptions
  * @typedef {{session: Session | null, shown: number, live: number, pending: boolean, phase: Phase,
  *            lastToken: string, sawLast: boolean, stopped: boolean, query: string, wantReload: boolean,
  *            demand: Attempts | null, stalled: (() => void) | null}} TableState
@@ -63,10 +69,12 @@ import { createView } from './view.js';
 /** @param {TableOptions} options */
 export function createTable(options) {
   const { suffix, config, link, multi, scroller } = options;
+  const root = options.root || document;
+  const base = options.base || '';
 
   /** @param {string} id @returns {HTMLElement} */
   function byId(id) {
-    const element = document.getElementById(id + suffix);
+    const element = root.getElementById(id + suffix);
     if (!element) throw new Error('rowstream: missing #' + id + suffix);
     return element;
   }
@@ -95,11 +103,11 @@ export function createTable(options) {
   const demand = watchDemand({ sentinel: byId('rs-sentinel'), scroller,
     margin: config.prefetchMargin, onNear: () => maybeRequestMore() });
   /** Skeletons, footer row, count and live region (view.js). */
-  const view = createView(table, config.skeletonRows, suffix);
+  const view = createView(table, config.skeletonRows, suffix, root);
   const { formatCount, announce, ensureSkeletons, removeSkeletons, showErrorRow, removeErrorRow, parseRows } = view;
   /** Sort and filter controls (controls.js). */
   const controls = attachControls(
-    /** @type {HTMLFormElement | null} */ (document.getElementById('rs-controls' + suffix)), table);
+    /** @type {HTMLFormElement | null} */ (root.getElementById('rs-controls' + suffix)), table);
 
   /** Sections (sections.js): one <tbody> per section, with header and footer rows. */
   const sections = attachSections({ table, anchor: rowsBody, columns: () => view.columnCount(), format: formatCount });
@@ -116,6 +124,7 @@ export function createTable(options) {
     parseRows,
     columns: () => view.columnCount(),
     scroller,
+    credentials: config.credentials,
   });
 
   // ---- Small helpers ---------------------------------------------------------------------
@@ -123,7 +132,7 @@ export function createTable(options) {
   /** @param {string} type @param {object} detail */
   function announceEvent(type, detail) {
     table.dispatchEvent(new CustomEvent('rowstream:' + type, { detail: Object.assign({ table: name }, detail),
-      bubbles: true }));
+      bubbles: true, composed: true }));
   }
 
   /** @param {Phase} phase */
@@ -132,6 +141,9 @@ export function createTable(options) {
     table.dataset.state = phase;
     table.setAttribute('aria-busy', String(phase === 'loading'));
   }
+
+  /** @param {string} path a server path (a session's URL) @returns {string} it, for fetch from this page */
+  function serverURL(path) { return base ? new URL(path, base).href : path; }
 
   /** @returns {number} the rows in the list as the viewer knows it: the batches' rows and the live changes */
   function rowTotal() { return Math.max(0, state.shown + state.live); }
@@ -182,7 +194,7 @@ export function createTable(options) {
   function requestNext() {
     if (!state.session) return;
     beginBatch();
-    sendDemand(state.session.next, () => undefined, retryBatch);
+    sendDemand(serverURL(state.session.next), () => undefined, retryBatch);
   }
 
   /** POSTs a demand (post.js) for the current session only; the one before is void.
@@ -291,7 +303,7 @@ export function createTable(options) {
   function reload() {
     if (!link.isOpen() || !state.session) return startOver();
     announce('Reloading…');
-    const url = multi ? withQuery(state.session.reload, controls.choice()) : state.session.reload;
+    const url = serverURL(multi ? withQuery(state.session.reload, controls.choice()) : state.session.reload);
     sendDemand(url, startOver, reload);
   }
 

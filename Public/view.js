@@ -3,9 +3,10 @@
 // of its own beyond the DOM. Imported by table.js.
 //
 // Exports
-//   createView(table, skeletonRows, suffix) -> View   (skeletonRows 0: as many as the first paint;
+//   createView(table, skeletonRows, suffix, root) -> View   (skeletonRows 0: as many as the first paint;
 //                                      suffix: '' on a table's own page, '--NAME' on a page of several tables,
-//                                      where every id of the table ends in it)
+//                                      where every id of the table ends in it; root: where its ids are, the
+//                                      document or an embedded table's shadow root)
 //   View: columnCount, formatCount, rowsText, endText, showCount, announce, statusText, ensureSkeletons,
 //         removeSkeletons,
 //         showEndRow, showErrorRow, removeErrorRow, clearFooter, parseRows (each documented below)
@@ -16,11 +17,12 @@
  * @param {HTMLTableElement} table
  * @param {number} skeletonRows
  * @param {string} [suffix]
+ * @param {Document | ShadowRoot} [root]
  */
-export function createView(table, skeletonRows, suffix = '') {
+export function createView(table, skeletonRows, suffix = '', root = document) {
   /** @param {string} id @returns {HTMLElement} */
   function byId(id) {
-    const element = document.getElementById(id + suffix);
+    const element = root.getElementById(id + suffix);
     if (!element) throw new Error('rowstream: missing #' + id + suffix);
     return element;
   }
@@ -66,7 +68,7 @@ export function createView(table, skeletonRows, suffix = '') {
   function ensureSkeletons(withHeader) {
     if (pendingBody.rows.length > 0) return;
     const rows = document.createDocumentFragment();
-    const header = /** @type {HTMLTemplateElement | null} */ (document.getElementById('rs-skeleton-section' + suffix));
+    const header = /** @type {HTMLTemplateElement | null} */ (root.getElementById('rs-skeleton-section' + suffix));
     if (withHeader && header) rows.append(header.content.cloneNode(true));
     for (let i = 0; i < skeletonCount; i += 1) rows.append(skeletonTemplate.content.cloneNode(true));
     pendingBody.append(rows);

@@ -63,6 +63,10 @@ public enum CommandLineOptions {
                               none, this instance alone)
       --frame-ancestors LIST  who may frame the pages: space-separated CSP sources, e.g. "'self'" or
                               "https://intranet.example" (default 'none'; docs/SECURITY.md)
+      --allowed-origins LIST  space-separated origins (https://portal.example) whose pages may embed the tables
+                              (<rowstream-table>, docs/EMBED.md) and POST as the server's own; before the
+                              config's allowedOrigins (default: none)
+      --allow-credentials on|off  let those origins' pages send cookies (default off; docs/EMBED.md)
       -h, --help              show this help
     """
 
@@ -184,6 +188,13 @@ public enum CommandLineOptions {
                 let sources = value.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
                 guard !sources.isEmpty else { throw ParseError(description: "--frame-ancestors takes CSP sources, e.g. 'self'") }
                 configuration.frameAncestors = sources
+            case "--allowed-origins":
+                let origins = value.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+                guard !origins.isEmpty else { throw ParseError(description: "--allowed-origins takes origins, e.g. https://portal.example") }
+                configuration.allowedOrigins = origins
+            case "--allow-credentials":
+                guard value == "on" || value == "off" else { throw ParseError(description: "--allow-credentials takes on or off") }
+                configuration.allowCredentials = value == "on"
             default:
                 throw ParseError(description: "unknown option \(flag) (see --help)")
             }

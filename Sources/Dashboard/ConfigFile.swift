@@ -26,6 +26,8 @@ public struct ConfigFile: Sendable {
     public var frameAncestors: [String]?
     /// Origins whose pages may POST as the server's own (`allowedOrigins`, docs/SECURITY.md, "Forged requests").
     public var allowedOrigins: [String] = []
+    /// Whether those origins' pages may send cookies (`allowCredentials`, docs/EMBED.md); nil: not given.
+    public var allowCredentials: Bool?
     /// Who may see what (`access`, docs/SECURITY.md); nil: not configured (`--access` may choose the mode).
     public var access: AccessConfiguration?
 
@@ -72,6 +74,7 @@ public struct ConfigFile: Sendable {
         }
         let frameAncestors = try root.stringList("frameAncestors")
         let allowedOrigins = try root.stringList("allowedOrigins") ?? []
+        let allowCredentials = try root.bool("allowCredentials")
         let access = try root.value("access").map { (value) throws(ConfigError) in
             try Self.access(value, file: file, tables: tables, pages: pages ?? [])
         }
@@ -81,7 +84,8 @@ public struct ConfigFile: Sendable {
         for index in tables.indices { tables[index].checks.redactor = redactor }
         return ConfigFile(tables: tables, upstream: upstream ?? UpstreamClientConfiguration(), secrets: secrets,
                           pages: pages ?? [], secretFile: secretFile, redis: redis,
-                          frameAncestors: frameAncestors, allowedOrigins: allowedOrigins, access: access)
+                          frameAncestors: frameAncestors, allowedOrigins: allowedOrigins, allowCredentials: allowCredentials,
+                          access: access)
     }
 
     private static func upstreamOptions(_ reader: ConfigReader) throws(ConfigError) -> UpstreamClientConfiguration {

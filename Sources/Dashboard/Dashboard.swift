@@ -56,7 +56,12 @@ public final class Dashboard: Sendable {
         var configuration = configuration
         configuration.server.sealingKeys = try sealingKeys(configuration, config: config)
         if let sources = configuration.frameAncestors ?? config?.frameAncestors { configuration.server.frameAncestors = sources }
-        if let origins = config?.allowedOrigins, !origins.isEmpty { configuration.server.allowedOrigins = origins }
+        if let origins = configuration.allowedOrigins ?? config?.allowedOrigins, !origins.isEmpty {
+            configuration.server.allowedOrigins = origins
+        }
+        if let credentials = configuration.allowCredentials ?? config?.allowCredentials {
+            configuration.server.allowCredentials = credentials
+        }
         if let access = config?.access { configuration.server.access = access }
         if let mode = configuration.accessMode { configuration.server.access.mode = mode }
         for table in config?.tables ?? [] {

@@ -22,6 +22,10 @@ public struct DashboardConfiguration: Sendable {
     public var redisCommandTimeout: Duration = .milliseconds(500)
     /// `--frame-ancestors`: before the config's `frameAncestors`; nil: the config's, else `server.frameAncestors`.
     public var frameAncestors: [String]?
+    /// `--allowed-origins`: before the config's `allowedOrigins`; nil: the config's, else `server.allowedOrigins`.
+    public var allowedOrigins: [String]?
+    /// `--allow-credentials`: before the config's `allowCredentials`; nil: the config's, else `server.allowCredentials`.
+    public var allowCredentials: Bool?
     /// The access mode from `--access`: overrides the config's `access.mode` (docs/SECURITY.md). nil: the config's.
     public var accessMode: AccessMode?
 

@@ -52,10 +52,12 @@ def test_both_pages_load_one_module_script_whose_imports_are_served(server):
         assert status == 200 and content_type.startswith("text/html")
         assert "<!--rs:" not in html, "a placeholder is left in %s" % path
         assert SCRIPT_TAG.findall(html) == ['<script type="module" src="/app.js">'], path
+    # The page's graph, and the embed script's (<rowstream-table>, docs/EMBED.md): together every module.
     modules = module_graph(server.url, server.url + "/app.js")
+    modules.update(module_graph(server.url, server.url + "/embed.js"))
     served = sorted(urllib.parse.urlparse(url).path.lstrip("/") for url in modules)
     public = sorted(name for name in os.listdir(os.path.join(ROOT, "Public")) if name.endswith(".js"))
-    assert served == public, "modules the page loads differ from Public/*.js"
+    assert served == public, "modules the page and the embed script load differ from Public/*.js"
     for url, source in modules.items():
         if not url.endswith("/app.js"):
             assert not WINDOW_GLOBAL.search(COMMENT.sub("", source)), "%s touches a window.Rowstream* global" % url

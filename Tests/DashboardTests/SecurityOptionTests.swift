@@ -3,7 +3,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `--frame-ancestors`, and the config's `frameAncestors` and `allowedOrigins` (docs/CONFIG.md, docs/SECURITY.md).
+/// `--frame-ancestors`, `--allowed-origins`, `--allow-credentials`, and the config's `frameAncestors`,
+/// `allowedOrigins` and `allowCredentials` (docs/CONFIG.md, docs/SECURITY.md, docs/EMBED.md).
 @Suite("Security options")
 struct SecurityOptionTests {
     static func config(_ root: String, layout: String = "") throws -> ConfigFile {
@@ -30,6 +31,38 @@ struct SecurityOptionTests {
         #expect(plain.frameAncestors == nil && plain.allowedOrigins.isEmpty)
         #expect(throws: ConfigError.self) { try Self.config(#", "frameAncestors": "'self'""#) }
         #expect(throws: ConfigError.self) { try Self.config(#", "allowedOrigins": [1]"#) }
+    }
+
+    @Test func theEmbeddingFlagsTakeOriginsAndOnOff() throws {
+        var configuration = DashboardConfiguration()
+        _ = try CommandLineOptions.parse(["--allowed-origins", "https://a.example  http://127.0.0.1:8081",
+                                          "--allow-credentials", "on"], into: &configuration)
+        #expect(configuration.allowedOrigins == ["https://a.example", "http://127.0.0.1:8081"])
+        #expect(configuration.allowCredentials == true)
+        #expect(throws: CommandLineOptions.ParseError.self) {
+            try CommandLineOptions.parse(["--allowed-origins", " "], into: &configuration)
+        }
+        #expect(throws: CommandLineOptions.ParseError.self) {
+            try CommandLineOptions.parse(["--allow-credentials", "yes"], into: &configuration)
+        }
+        #expect(try Self.config(#", "allowCredentials": true"#).allowCredentials == true)
+        #expect(try Self.config("").allowCredentials == nil)
+        #expect(throws: ConfigError.self) { try Self.config(#", "allowCredentials": "yes""#) }
+    }
+
+    @Test("--allowed-origins and --allow-credentials win over the config: CORS for those origins, with credentials")
+    func embeddingFlagsServed() async throws {
+        let config = try Self.config(#", "allowedOrigins": ["https://embed.example"], "allowCredentials": false"#)
+        let dashboard = try startDashboard(config: config) {
+            $0.allowedOrigins = ["http://127.0.0.1:8081"]
+            $0.allowCredentials = true
+        }
+        defer { dashboard.shutdown() }
+        let flagged = try await fetch(dashboard.port, "GET", "/embed.js", headers: ["Origin": "http://127.0.0.1:8081"])
+        #expect(flagged.headers["access-control-allow-origin"] == "http://127.0.0.1:8081")
+        #expect(flagged.headers["access-control-allow-credentials"] == "true")
+        let configured = try await fetch(dashboard.port, "GET", "/embed.js", headers: ["Origin": "https://embed.example"])
+        #expect(configured.headers["access-control-allow-origin"] == nil, "the flag replaced the config's list")
     }
 
     @Test("the flag wins over the config; allowedOrigins lets that origin POST; card images widen img-src")

@@ -79,6 +79,9 @@ public final class RowstreamServer: Sendable {
         for source in configuration.frameAncestors where !SecurityHeaders.isValidFrameAncestor(source) {
             throw RowstreamError("frame-ancestors: '\(source)' is not a CSP source ('none', 'self', a scheme or a host)")
         }
+        for origin in configuration.allowedOrigins where SameOriginRule.normalizedOrigin(origin) == nil {
+            throw RowstreamError("allowedOrigins: '\(origin)' is not an origin (http(s)://host[:port])")
+        }
         let bindings = bindings.map { $0.sealing(with: configuration.sealingKeys) }
         let tables = Dictionary(uniqueKeysWithValues: bindings.map { ($0.name, $0) })
         let resolved = try DashboardPage.resolve(pages, tables: tables)
@@ -129,7 +132,8 @@ public final class RowstreamServer: Sendable {
         let remoteImages = bindings.contains { $0.renderer.spec.grid?.imageField != nil }
         let responder = GuardedResponder(
             inner: LoggedResponder(inner: access, logger: configuration.logger),
-            rule: SameOriginRule(allowedOrigins: configuration.allowedOrigins),
+            rule: SameOriginRule(allowedOrigins: configuration.allowedOrigins,
+                                 allowsCredentials: configuration.allowCredentials),
             headers: SecurityHeaders(frameAncestors: configuration.frameAncestors, remoteImages: remoteImages))
         var server: HTTPServer?
         var port = 0

@@ -67,8 +67,12 @@ public struct ServerConfiguration: Sendable {
     /// no site, not even this one. Sources holding anything but a keyword, scheme or host are refused at start.
     public var frameAncestors: [String] = ["'none'"]
     /// Origins (`https://embed.example`) whose pages may POST to this server (`next`, `reload`, `refresh`) as if they
-    /// were its own (docs/SECURITY.md, "Forged requests"). Empty by default: only the server's own pages.
+    /// were its own (docs/SECURITY.md, "Forged requests"), and that get CORS headers on every answer, so they may
+    /// embed tables with `<rowstream-table>` (docs/EMBED.md). Empty by default: only the server's own pages.
     public var allowedOrigins: [String] = []
+    /// Whether pages of ``allowedOrigins`` may send credentials (cookies) along: `Access-Control-Allow-Credentials:
+    /// true` on their answers (docs/EMBED.md, "Protected tables"). Off by default.
+    public var allowCredentials = false
     /// Who may reach the server and see which tables and pages (docs/SECURITY.md). By default no mode is chosen:
     /// everyone sees everything on a loopback ``host``, and a server listening on any other address refuses to
     /// start until ``AccessConfiguration/mode`` is set (`.open`, "none" in a config, included).

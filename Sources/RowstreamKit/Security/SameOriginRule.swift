@@ -9,22 +9,36 @@ import HTTPServer
 /// 3. else with `Origin`: it passes only if its host and port are the request's own (`Host`); `null` never does;
 /// 4. else (neither header: not a browser, e.g. curl or a script, which no other site can drive) it passes.
 ///
+/// The same ``allowedOrigins`` are the only origins that get CORS headers (``SameOriginRule+CORS``, docs/EMBED.md):
+/// one list says which other sites' pages may use this server, for reads and POSTs alike.
+///
 /// The scheme is not compared: the server speaks plain HTTP and a TLS-terminating proxy in front of it is not
 /// configured (`X-Forwarded-*` headers are never believed here), so `Host` is all that says where the request went.
 /// Thread-safe: an immutable value.
 struct SameOriginRule: Sendable {
     /// Origins (`https://embed.example`) whose requests pass as if same-origin, as sent in `Origin` (lower-cased).
     let allowedOrigins: Set<String>
+    /// Whether those origins' pages may send credentials (cookies): `Access-Control-Allow-Credentials: true`.
+    let allowsCredentials: Bool
 
-    init(allowedOrigins: [String] = []) {
+    init(allowedOrigins: [String] = [], allowsCredentials: Bool = false) {
         self.allowedOrigins = Set(allowedOrigins.compactMap(Self.normalizedOrigin))
+        self.allowsCredentials = allowsCredentials
+    }
+
+    /// The request's `Origin`, normalized, when it is one of ``allowedOrigins``; else nil.
+    func allowedOrigin(of request: HTTPRequest) -> String? {
+        guard let origin = request.headers[FieldName.origin], let normalized = Self.normalizedOrigin(origin),
+              allowedOrigins.contains(normalized)
+        else { return nil }
+        return normalized
     }
 
     /// nil if `request` may go on; else why not (the 403's message).
     func refusal(of request: HTTPRequest) -> String? {
         if request.method == .get || request.method == .head || request.method == .options { return nil }
+        if allowedOrigin(of: request) != nil { return nil }
         let origin = request.headers[FieldName.origin]
-        if let origin, let normalized = Self.normalizedOrigin(origin), allowedOrigins.contains(normalized) { return nil }
         if let site = request.headers[FieldName.secFetchSite] {
             switch site.trimmed.lowercased() {
             case "same-origin", "none": return nil

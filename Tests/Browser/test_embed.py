@@ -1,0 +1,248 @@
+"""docs/EMBED.md: `<rowstream-table>` in a page of another origin (a host site on its own port, under a strict CSP:
+scripts, styles and connections from the Rowstream server only, no 'unsafe-inline'), loaded by one module script
+from the server: skeletons first, rows, scrolling inside the element's own box loads the next batch, a live change
+shows, a cut stream resumes, an upstream error shows Retry and Retry works, the host hears the `rowstream:*` events (bubbling, composed,
+from the element), `::part` and the `--rs-*` properties style it; no CSP violation anywhere."""
+import http.server
+import threading
+import urllib.parse
+
+import pytest
+
+from support import (LIVE_DEMO, TIMEOUT, TIMEOUT_MS, CutProxy, RowstreamServer, after_frames, events,
+                     refresh_until_changed, wait_until)
+
+HOST_PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>A host site</title>
+<link rel="stylesheet" href="/host.css">
+<script type="module" src="RS/embed.js"></script>
+</head>
+<body>
+<h1>Orders, embedded</h1>
+<rowstream-table src="RS/tables/customers"CREDENTIALS></rowstream-table>
+<p>After the table.</p>
+</body>
+</html>"""
+
+HOST_CSS = b"""
+rowstream-table { --rs-surface: rgb(4, 5, 6); --rs-embed-height: 420px; }
+rowstream-table::part(header) { background-color: rgb(1, 2, 3); }
+rowstream-table::part(table) { outline: 3px solid rgb(7, 8, 9); }
+"""
+
+# What the host hears: every rowstream:* event bubbling to its document, with its target and detail.
+HOST_EVENTS = """
+window.__host = [];
+window.__csp = [];
+for (const type of ['rows', 'complete', 'error', 'live']) {
+  document.addEventListener('rowstream:' + type, (e) => window.__host.push({ type, target: e.target.tagName,
+    bubbles: e.bubbles, composed: e.composed, detail: e.detail }));
+}
+document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective + ' ' + e.blockedURI));
+window.__scriptErrors = [];
+window.addEventListener('error', (e) => {
+  if (e.target instanceof HTMLScriptElement) window.__scriptErrors.push(e.target.src);
+}, true);
+"""
+
+# Scrolls the element's own box to its end (once the element is defined and its table mounted).
+SCROLL_BOX = """() => {
+  const box = document.querySelector('rowstream-table').shadowRoot?.querySelector('.rs-embed-scroll');
+  if (box) box.scrollTop = box.scrollHeight;
+  return true;
+}"""
+
+
+class HostSite:
+    """Another site: a local HTTP server on its own port (stopped by `close()`), serving the host page for the
+    Rowstream server named in its `?rs=` query, under a strict CSP that allows that server only."""
+
+    def __init__(self):
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                url = urllib.parse.urlparse(self.path)
+                if url.path == "/host.css":
+                    return self.answer(HOST_CSS, "text/css", "")
+                query = urllib.parse.parse_qs(url.query)
+                rs = query["rs"][0]
+                credentials = " credentials" if "credentials" in query else ""
+                policy = ("default-src 'none'; script-src %s; style-src 'self' %s; connect-src %s; img-src %s; "
+                          "base-uri 'none'; object-src 'none'" % (rs, rs, rs, rs))
+                page = HOST_PAGE.replace("RS", rs).replace("CREDENTIALS", credentials)
+                self.answer(page.encode(), "text/html; charset=utf-8", policy)
+
+            def answer(self, body, content_type, policy):
+                self.send_response(200)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(body)))
+                if policy:
+                    self.send_header("Content-Security-Policy", policy)
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *_):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.origin = "http://127.0.0.1:%d" % self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def page(self, rs, credentials=False):
+        return self.origin + "/?rs=" + urllib.parse.quote(rs, safe="") + ("&credentials=1" if credentials else "")
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join(timeout=TIMEOUT)
+
+
+@pytest.fixture(scope="module")
+def host():
+    site = HostSite()
+    try:
+        yield site
+    finally:
+        site.close()
+
+
+def embedding_server(*flags):
+    """A module fixture: a rowstream server that allows the host site's origin."""
+    @pytest.fixture(scope="module")
+    def fixture(host):
+        server = RowstreamServer(*flags, "--allowed-origins", host.origin)
+        try:
+            yield server
+        finally:
+            server.stop()
+    return fixture
+
+
+live = embedding_server(LIVE_DEMO[0], 100, *LIVE_DEMO[2:])   # 100 items in batches of 30, live, refreshed by tests
+credentialed = embedding_server("--demo-items", 40, "--batch-size", 20, "--allow-credentials", "on")
+failing = embedding_server("--demo-items", 60, "--batch-size", 10, "--demo-latency-ms", 50, "--demo-fail-every", 3)
+
+
+def heard(probe, type):
+    return [event for event in probe.page.evaluate("window.__host") if event["type"] == type]
+
+
+def shown(probe):
+    return len(probe.keys())
+
+
+def test_embedded_table_streams_scrolls_in_its_box_goes_live_and_is_styled(live, host, open_page):
+    with CutProxy(live.port) as proxy:
+        proxy.pause()                                                      # the first batch waits for the test
+        probe = open_page(host.page(proxy.url), wait_for_rows=False, init_scripts=[HOST_EVENTS])
+        # Skeletons first: the table's page is in the element, its stream held back.
+        probe.page.wait_for_selector("rowstream-table #rs-pending tr.rs-skeleton", timeout=TIMEOUT_MS)
+        wait_until(lambda: proxy.paused_count() > 0, message="the element's stream request")
+        assert shown(probe) == 0 and probe.table("data-state") == "loading"
+        proxy.resume()
+        wait_until(lambda: shown(probe) == 30, message="the first batch")
+
+        rows = heard(probe, "rows")
+        assert rows and rows[0]["target"] == "ROWSTREAM-TABLE" and rows[0]["bubbles"] and rows[0]["composed"]
+        assert rows[0]["detail"] == {"table": "customers", "count": 30, "total": 30}
+
+        # Scrolling inside the element's box (not the document) loads the next batch.
+        assert probe.page.evaluate("document.documentElement.scrollHeight <= window.innerHeight")
+        wait_until(lambda: probe.page.evaluate(SCROLL_BOX) and shown(probe) > 30,
+                   message="scrolling the element's box loads more")
+        assert probe.page.evaluate("window.scrollY") == 0
+
+        # Resume: the stream cut, the element reconnects (a cross-origin EventSource) and goes on where it was.
+        wait_until(lambda: probe.table("data-state") == "idle", message="idle")
+        assert proxy.cut("/stream") == 1
+        wait_until(lambda: len(events(probe, "session")) >= 2, message="a reconnection")
+
+        # To the end: the host hears `complete` with the total.
+        wait_until(lambda: probe.page.evaluate(SCROLL_BOX) and probe.table("data-state") == "complete",
+                   message="the list to complete")
+        assert shown(probe) >= 100
+        assert probe.indexes() == list(range(len(probe.indexes()))), "every row exactly once, in order"
+        assert not events(probe, "reset"), "resumed, not started over"
+        assert heard(probe, "complete")[-1]["detail"] == {"table": "customers", "total": int(probe.table("data-count"))}
+
+        # A live change reaches the embedded table.
+        refresh_until_changed(live)
+        wait_until(lambda: any(e["detail"]["count"] > 0 for e in heard(probe, "live")), message="a live change shown")
+
+        # Themed by the host: ::part and the --rs-* custom properties.
+        styles = probe.page.evaluate("""() => {
+          const root = document.querySelector('rowstream-table').shadowRoot;
+          const css = (selector) => getComputedStyle(root.querySelector(selector));
+          return { header: css('header').backgroundColor, table: css('#rs-table').backgroundColor,
+                   outline: css('#rs-table').outlineColor, height: document.querySelector('rowstream-table')
+                     .getBoundingClientRect().height };
+        }""")
+        assert styles == {"header": "rgb(1, 2, 3)", "table": "rgb(4, 5, 6)", "outline": "rgb(7, 8, 9)", "height": 420}
+        assert probe.page.evaluate("window.__csp") == []
+        assert all(url.startswith(proxy.url) for _, url in probe.requests if not url.startswith(host.origin))
+
+
+def test_embedded_table_shows_retry_after_an_upstream_error_and_retry_works(failing, host, open_page):
+    probe = open_page(host.page(failing.url), wait_for_rows=False, init_scripts=[HOST_EVENTS])
+    retried = []
+
+    def complete_or_retried():
+        if probe.table("data-state") == "error":
+            assert probe.page.is_visible("rowstream-table #rs-retry")
+            probe.page.click("rowstream-table #rs-retry")
+            retried.append(True)
+            wait_until(lambda: probe.page.query_selector("rowstream-table #rs-error") is None, message="error row to go")
+        probe.page.evaluate(SCROLL_BOX)
+        return probe.table("data-state") == "complete"
+    wait_until(complete_or_retried, timeout=2 * TIMEOUT, message="the list to complete, with Retry after every error")
+    assert retried
+    assert len(probe.keys()) == 60
+    errors = heard(probe, "error")
+    assert errors and errors[0]["target"] == "ROWSTREAM-TABLE"
+    assert errors[0]["detail"]["retryable"] is True and errors[0]["detail"]["table"] == "customers"
+    assert probe.page.evaluate("window.__csp") == []
+
+
+def test_an_origin_not_allowed_gets_nothing(failing, open_page):
+    """The same host page served from an origin the server does not list: no CORS, so the module is not even
+    loaded (the browser reports it; nothing of the table appears)."""
+    other = HostSite()
+    try:
+        probe = open_page(other.page(failing.url), wait_for_rows=False, init_scripts=[HOST_EVENTS],
+                          allowed_console=["CORS", "Failed to load"])
+        wait_until(lambda: probe.page.evaluate("window.__scriptErrors") == [failing.url + "/embed.js"],
+                   message="the module refused (no CORS header)")
+        after_frames(probe.page)
+        assert probe.page.evaluate("customElements.get('rowstream-table') === undefined")
+        assert probe.page.query_selector("rowstream-table #rs-table") is None
+    finally:
+        other.close()
+
+
+def test_credentials_only_where_the_server_allows_them_and_a_page_fetch_error_shows_retry(credentialed, failing, host,
+                                                                                          open_page):
+    """With the `credentials` attribute the element's requests carry credentials: they work against a server that
+    allows them; against one that does not, the browser refuses the table's page, and the element shows its error
+    with Retry (part `retry`) and tells the host, again on every Retry."""
+    allowed = open_page(host.page(credentialed.url, credentials=True), wait_for_rows=False, init_scripts=[HOST_EVENTS])
+    wait_until(lambda: shown(allowed) == 20, message="the first batch, with credentials")
+    # Another src: the element starts over with that table (and its own stream).
+    allowed.page.evaluate("document.querySelector('rowstream-table').setAttribute('src', %r)"
+                          % (credentialed.url + "/tables/customers-by-city"))
+    allowed.page.wait_for_selector('rowstream-table #rs-table[data-table="customers-by-city"] tr[data-index]',
+                                   timeout=TIMEOUT_MS)
+    assert allowed.page.evaluate("window.__rsOpenSources()") == 1
+    assert allowed.page.evaluate("window.__csp") == []
+
+    refused = open_page(host.page(failing.url, credentials=True), wait_for_rows=False, init_scripts=[HOST_EVENTS],
+                        allowed_console=["CORS", "Failed to"])
+    refused.page.wait_for_selector("rowstream-table .rs-embed-error", timeout=TIMEOUT_MS)
+    first = wait_until(lambda: heard(refused, "error"), message="the host hears the error")
+    assert first[0]["target"] == "ROWSTREAM-TABLE" and first[0]["detail"]["table"] == ""
+    assert first[0]["detail"]["retryable"] is True and first[0]["detail"]["connection"] is True
+    assert refused.page.query_selector("rowstream-table #rs-table") is None
+    refused.page.click("rowstream-table .rs-embed-retry")
+    wait_until(lambda: len(heard(refused, "error")) == 2, message="Retry fetches again (and fails again)")
