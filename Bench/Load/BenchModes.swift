@@ -23,6 +23,9 @@ struct BenchOptions {
     var holdSeconds = 3
     var timeoutSeconds = 120
     var maxPending = 500
+    /// Idle: seconds after the last arrival at which to read the server's RSS (`--measure-at 3,15`); empty: once,
+    /// `holdSeconds` after.
+    var measureAt: [Int] = []
 }
 
 /// The figures of a run, as `"name":value` pairs in order.

@@ -31,6 +31,8 @@ final class Connection: EventHandler, @unchecked Sendable {
     var state = State.idle
     var parser: HTTPRequestParser
     var output = WriteBuffer()
+    /// Callers waiting for `output` to drain (`writeShared(_:whenWritten:)`); empty (no storage) almost always.
+    var writtenNotices: [@Sendable () -> Void] = []
     var closeWhenFlushed = false
     var inputClosed = false
     var shuttingDown = false
@@ -219,6 +221,7 @@ final class Connection: EventHandler, @unchecked Sendable {
             if sent > 0 {
                 output.consume(sent)
                 lastWriteProgress = .now
+                runWrittenNotices()
                 if sent < offered { return }  // the socket buffer is full: wait for EPOLLOUT
             } else if sent < 0 && errno == EINTR {
                 continue
@@ -288,6 +291,7 @@ final class Connection: EventHandler, @unchecked Sendable {
             writer.close()
         }
         state = .closed
+        writtenNotices = []
         owner.loop.deregister(fd)
         Glibc.close(fd)
         context.admission.release(address)
