@@ -101,6 +101,8 @@ final class ViewerSession: Sendable {
                 if offset == 0, let feed, choice.query.isEmpty { feed.observeFirstBatch(rows) }
                 let rendering = ContinuousClock.now
                 let framed = events.event(for: event)
+                // The id holds the sealed next position now; the session keeps only the open token.
+                if case .batch(_, _, .open(let next)?) = event { next.forgetSealed() }
                 tableMetrics.render.observe(since: rendering)
                 channel.send(framed) { tableMetrics.batchWritten(framed, answered: answered, as: $0) }
                 batchesSent.increment()
