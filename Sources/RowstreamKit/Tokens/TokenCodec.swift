@@ -29,7 +29,7 @@ struct TokenCodec<Token: Codable & Sendable & Equatable>: Sendable {
     /// not an unreadable position later.
     func position(of token: Token) throws -> TablePosition {
         let data = try JSONEncoder().encode(token)
-        let sealed = seal.seal(String(decoding: data, as: UTF8.self), scope: scope)
+        let sealed = seal(json: data)
         guard sealed.utf8.count <= CursorSeal.maxSealedLength else {
             throw LoadFailure(message: "The next token is too long to hand out (\(data.count) bytes as JSON; "
                               + "at most about 3,000 fit in a resume token).", isRetryable: false)
@@ -40,7 +40,10 @@ struct TokenCodec<Token: Codable & Sendable & Equatable>: Sendable {
     /// The sealed text of `token` (a position handed out again after its event took the first one).
     func seal(_ token: Token) -> String {
         // Encoding succeeded when the position was made; the same token encodes the same way.
-        let data = (try? JSONEncoder().encode(token)) ?? Data()
-        return seal.seal(String(decoding: data, as: UTF8.self), scope: scope)
+        seal(json: (try? JSONEncoder().encode(token)) ?? Data())
+    }
+
+    private func seal(json: Data) -> String {
+        seal.seal(String(decoding: json, as: UTF8.self), scope: scope)
     }
 }
