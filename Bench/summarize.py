@@ -13,7 +13,8 @@ UNITS = [("_cells_per_s", "cells/s/core"), ("_rps", "req/s"), ("_ms", "ms"), ("_
          ("_events_per_s", "events/s"), ("_cpu_us_per_event", "us CPU/event"), ("_lost", "events"),
          ("_event_bytes", "bytes"), ("_per_page", "requests"), ("_viewers", "viewers"), ("_streams", "streams"),
          ("_with_rows", "viewers"), ("_percent", "% of a core"), ("_bytes_per_stream_3s", "bytes"),
-         ("_bytes_per_stream_15s", "bytes"), ("_kb", "KB"), ("_arrival_seconds", "s")]
+         ("_bytes_per_stream_15s", "bytes"), ("_kb", "KB"), ("_arrival_seconds", "s"),
+         ("_ratio_to_escape_loop", "x a plain escape loop's cells/s (same run)"), ("_bytes_per_s", "bytes/s")]
 
 # (name, numerator metric, denominator metric, meaning)
 def ratio_specs(metrics):
@@ -83,6 +84,8 @@ def main():
            "cluster_storm_upstream_requests_per_page", lambda v: v == 1)
     target("time to first row under 5 ms at the median", "ttfr_p50_ms", lambda v: v < 5)
     target("rendering at least 5 million cells/s/core", "render_cells_per_s", lambda v: v >= 5e6)
+    target("rendering at least 0.25 of a plain escape loop's cells/s, same run (issue 17)",
+           "render_ratio_to_escape_loop", lambda v: v >= 0.25)
     if targets:
         print("\nissue 6 and 15 targets (medians of this run):")
         for t in targets:

@@ -45,7 +45,7 @@ final class FreedMemoryReturn: Sendable {
     static let growthSlack = 1 << 20
     private let state = Mutex(State())
 
-    init(minimumDrop: Int, minimumInterval: Duration = .seconds(2), minimumGrowth: Int = 32 << 20,
+    init(minimumDrop: Int, minimumInterval: Duration = .seconds(2), minimumGrowth: Int = 8 << 20,
          settle: Duration = .seconds(1)) {
         self.minimumDrop = max(1, minimumDrop)
         self.minimumInterval = minimumInterval
