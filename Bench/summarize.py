@@ -13,7 +13,9 @@ UNITS = [("_cells_per_s", "cells/s/core"), ("_bytes_per_row", "bytes on the wire
          ("_gzip_ratio", "x identity's bytes per row (lower better)"), ("_rps", "req/s"), ("_ms", "ms"), ("_bytes_per_stream", "bytes"),
          ("_events_per_s", "events/s"), ("_cpu_us_per_event", "us CPU/event"), ("_lost", "events"),
          ("_event_bytes", "bytes"), ("_per_page", "requests"), ("_viewers", "viewers"), ("_streams", "streams"),
-         ("_with_rows", "viewers"), ("_percent", "% of a core")]
+         ("_with_rows", "viewers"), ("_percent", "% of a core"), ("_bytes_per_stream_3s", "bytes"),
+         ("_bytes_per_stream_15s", "bytes"), ("_kb", "KB"), ("_arrival_seconds", "s"),
+         ("_ratio_to_escape_loop", "x a plain escape loop's cells/s (same run)"), ("_bytes_per_s", "bytes/s")]
 
 # (name, numerator metric, denominator metric, meaning)
 def ratio_specs(metrics):
@@ -21,6 +23,9 @@ def ratio_specs(metrics):
     for peer in ("nchan", "starlette"):
         specs.append((f"idle_memory_ratio_to_{peer}", "idle_rowstream_bytes_per_stream", f"idle_{peer}_bytes_per_stream",
                       f"x {peer} bytes/stream (lower better)"))
+        for after in ("3s", "15s"):
+            specs.append((f"idle_storm_{after}_memory_ratio_to_{peer}", f"idle_storm_rowstream_bytes_per_stream_{after}",
+                          f"idle_storm_{peer}_bytes_per_stream_{after}", f"x {peer} bytes/stream (lower better)"))
     sizes = sorted({int(m[6:].split("_")[0]) for m in metrics if m.startswith("fanout") and m[6:7].isdigit()})
     for n in sizes:
         specs.append((f"fanout{n}_gzip_cpu_ratio", f"fanout{n}_gzip_cpu_us_per_event",
@@ -69,6 +74,9 @@ def main():
         if metric in medians:
             targets.append({"target": text, "metric": metric, "median": medians[metric], "met": ok(medians[metric])})
     target("memory per idle SSE stream at most 4 KB", "idle_rowstream_bytes_per_stream", lambda v: v <= 4096)
+    for after in ("3s", "15s"):   # issue 17 goal 2: whatever the arrival pattern
+        target(f"memory per idle stream after a storm of arrivals ({after} after) at most 3 KB",
+               f"idle_storm_rowstream_bytes_per_stream_{after}", lambda v: v <= 3072)
     for n in sorted({k[6:].split("_")[0] for k in medians if k.startswith("fanout")}):
         target(f"fan-out {n}: gzip CPU per event at most 1.2x identity's (issue 17)", f"fanout{n}_gzip_cpu_ratio",
                lambda v: v <= 1.2)
@@ -83,6 +91,8 @@ def main():
            lambda v: v <= 0.25)
     target("time to first row under 5 ms at the median", "ttfr_p50_ms", lambda v: v < 5)
     target("rendering at least 5 million cells/s/core", "render_cells_per_s", lambda v: v >= 5e6)
+    target("rendering at least 0.25 of a plain escape loop's cells/s, same run (issue 17)",
+           "render_ratio_to_escape_loop", lambda v: v >= 0.25)
     if targets:
         print("\nissue 6, 15 and 17 targets (medians of this run):")
         for t in targets:

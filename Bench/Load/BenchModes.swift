@@ -25,6 +25,9 @@ struct BenchOptions {
     var maxPending = 500
     /// Streams ask for gzip and decode it (`--accept-encoding gzip`).
     var acceptGzip = false
+    /// Idle: seconds after the last arrival at which to read the server's RSS (`--measure-at 3,15`); empty: once,
+    /// `holdSeconds` after.
+    var measureAt: [Int] = []
 }
 
 /// The figures of a run, as `"name":value` pairs in order.

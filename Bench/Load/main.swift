@@ -9,6 +9,7 @@ import Foundation
 //       --proxy-pid PID[,PID...] --seconds S --hz N
 //       --publish-path PATH --publish-ports PORT[,PORT...] --publish-bytes N --hold S --timeout S --max-pending N
 //       --accept-encoding gzip|identity (fanout: streams ask for gzip and decode it, GzipBody.swift)
+//       --measure-at S[,S...] (idle: RSS read S seconds after the last arrival)
 //       exits 1 when not every stream became ready.
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("rowstream-load: \(message)\n".utf8))
@@ -53,6 +54,8 @@ if let mode {
         case ("--hold", let n?) where n <= 600: options.holdSeconds = n
         case ("--timeout", let n?) where n >= 1 && n <= 3_600: options.timeoutSeconds = n
         case ("--max-pending", let n?) where n >= 1: options.maxPending = n
+        case ("--measure-at", _):
+            options.measureAt = numbers(flag, value).filter { $0 <= 600 }.sorted()
         default: fail("bad flag or value: \(flag) \(value)")
         }
     }

@@ -5,7 +5,8 @@ import Tables
 // rowstream-bench-render: escaped table cells rendered per second on one thread (one core), through the
 // Tables module's TableRenderer over typed rows made (by a RowMaker, once, untimed) from generated items full of
 // characters that must be escaped. Prints one JSON line; with `--make-rounds M` also `make_cells_per_second`, the
-// RowMaker's own rate (items to rows), timed separately over M rounds.
+// RowMaker's own rate (items to rows), timed separately over M rounds. Same-run references beside it: a plain escape
+// loop over the same cells' text and memcpy of the output (Reference.swift), and the renderer's ratio to the loop.
 // Usage: rowstream-bench-render [--items N] [--rounds R] [--make-rounds M]   (all bounded)
 // `--dump` prints instead the rendered bytes of plain, sectioned and grid tables over the bench items and edge
 // values (see Variety.swift): compare its output before and after a renderer change (it must be byte-identical).
@@ -67,16 +68,36 @@ let rows = maker.rows(items)
 var buffer: [UInt8] = []
 buffer.reserveCapacity(itemCount * 1_024)
 renderer.appendRows(rows, startIndex: 0, to: &buffer)   // warm-up
-var bytes = 0
+// The same-run references (Reference.swift), timed round by round between the renderer's rounds, so a change in
+// the machine's speed during the run moves all three alike.
+let cellTexts = Reference.cellTexts(items, fields: ["name", "owner", "stars", "updated", "url", "state"])
+let escapeRoom = cellTexts.reduce(0) { $0 + $1.count } * 6
+let escaped = UnsafeMutablePointer<UInt8>.allocate(capacity: escapeRoom)
+let copied = UnsafeMutableRawPointer.allocate(byteCount: buffer.capacity, alignment: 16)
+var bytes = 0, escapedBytes = 0, copiedBytes = 0
+var seconds = 0.0, escapeSeconds = 0.0, copySeconds = 0.0
 let clock = ContinuousClock()
-let start = clock.now
 for _ in 0..<rounds {
+    var start = clock.now
     buffer.removeAll(keepingCapacity: true)
     renderer.appendRows(rows, startIndex: 0, to: &buffer)
     bytes &+= buffer.count
+    seconds += (clock.now - start).seconds
+    start = clock.now
+    escapedBytes &+= Reference.escape(cellTexts, into: escaped)
+    escapeSeconds += (clock.now - start).seconds
+    start = clock.now
+    buffer.withUnsafeBytes { copied.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+    copiedBytes &+= buffer.count
+    copySeconds += (clock.now - start).seconds
 }
-let seconds = (clock.now - start).seconds
 let cells = itemCount * rounds * columns.count
+let escapeCellsPerSecond = Double(cells) / escapeSeconds
+let reference = ",\"escape_loop_cells_per_second\":\(Int(escapeCellsPerSecond)),"
+    + "\"escape_loop_bytes_per_second\":\(Int(Double(escapedBytes) / escapeSeconds)),"
+    + "\"render_bytes_per_second\":\(Int(Double(bytes) / seconds)),"
+    + "\"memcpy_bytes_per_second\":\(Int(Double(copiedBytes) / copySeconds)),"
+    + "\"render_ratio_to_escape_loop\":\(Double(cells) / seconds / escapeCellsPerSecond)"
 var make = ""
 if makeRounds > 0 {
     var made = 0
@@ -85,7 +106,7 @@ if makeRounds > 0 {
     make = ",\"make_cells_per_second\":\(Int(Double(made * columns.count) / (clock.now - makeStart).seconds))"
 }
 print("{\"cells\":\(cells),\"bytes\":\(bytes),\"seconds\":\(seconds),"
-      + "\"cells_per_second\":\(Int(Double(cells) / seconds))\(make)}")
+      + "\"cells_per_second\":\(Int(Double(cells) / seconds))\(reference)\(make)}")
 
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }

@@ -33,6 +33,8 @@ final class Connection: EventHandler, @unchecked Sendable {
     var output = WriteBuffer()
     /// The open stream's gzip state when it is gzip-coded (nil otherwise): 8 bytes, no compressor.
     var gzipStream: GzipStream?
+    /// Callers waiting for `output` to drain (`writeShared(_:whenWritten:)`); empty (no storage) almost always.
+    var writtenNotices: [@Sendable () -> Void] = []
     var closeWhenFlushed = false
     var inputClosed = false
     var shuttingDown = false
@@ -230,6 +232,7 @@ final class Connection: EventHandler, @unchecked Sendable {
                 output.consume(sent)
                 lastWriteProgress = .now
                 releaseRoomIfDrained()
+                runWrittenNotices()
                 if sent < offered { return }  // the socket buffer is full: wait for EPOLLOUT
             } else if sent < 0 && errno == EINTR {
                 continue
@@ -299,6 +302,7 @@ final class Connection: EventHandler, @unchecked Sendable {
             writer.close()
         }
         state = .closed
+        writtenNotices = []
         owner.loop.deregister(fd)
         Glibc.close(fd)
         context.admission.release(address)

@@ -41,8 +41,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// proxy every viewer comes from the proxy's address: raise it (or set `Int.max`) and limit per client there.
     public var maxConnectionsPerAddress: Int = 4_096
     /// Returns the allocator's free memory to the system (glibc `malloc_trim`, off the loops, at most every
-    /// 2 s) once open connections have fallen by this many, and to at most half, from their peak: without it RSS
-    /// stays at the high-water mark of the busiest moment (see `FreedMemoryReturn`). nil: never.
+    /// 2 s) once open connections have fallen by this many, and to at most half, from their peak, and once resident
+    /// memory grew by 8 MB and settled (a storm of arrivals): without it RSS stays at the high-water mark of the
+    /// busiest moment (see `FreedMemoryReturn`). nil: never.
     public var freedMemoryReturnDrop: Int? = 256
     /// Request parser limits.
     public var limits = HTTPParserLimits()

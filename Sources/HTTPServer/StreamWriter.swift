@@ -75,11 +75,35 @@ public final class StreamWriter: Sendable {
         }
     }
 
+    /// Queues `bytes` like ``write(_:)`` and calls `notice` (on the connection's loop, or at once for a sink)
+    /// when they, and everything queued before them, have been handed to the socket, with the bytes as written
+    /// (their encoding and count). Not called if the stream ends first or the write is ignored. For metrics: one
+    /// closure per write that asks.
+    public func write(_ bytes: [UInt8], whenWritten notice: @escaping @Sendable (WrittenBytes) -> Void) {
+        guard isOpen else { return }
+        switch target {
+        case .sink(let sink):
+            sink(.bytes(bytes))
+            notice(.identity(bytes))
+        case .connection(let connection, let loop):
+            if loop.inEventLoop {
+                connection.writeShared(bytes, whenWritten: notice)
+            } else {
+                loop.execute { connection.writeShared(bytes, whenWritten: notice) }
+            }
+        }
+    }
+
     /// Encodes and queues one event.
     public func send(_ event: SSEEvent) { write(event.encoded()) }
 
     /// Queues one event as it was framed.
     public func send(_ event: FramedSSEEvent) { write(event.bytes) }
+
+    /// Queues one event as it was framed and calls `notice` once it is written (``write(_:whenWritten:)``).
+    public func send(_ event: FramedSSEEvent, whenWritten notice: @escaping @Sendable (WrittenBytes) -> Void) {
+        write(event.bytes, whenWritten: notice)
+    }
 
     /// Flushes what is queued, then ends the stream and closes the connection. Idempotent.
     public func finish() {

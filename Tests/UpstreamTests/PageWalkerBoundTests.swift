@@ -25,6 +25,27 @@ import Testing
         #expect(held.last == 50)
     }
 
+    /// Issue 17 (memory per idle stream): a viewer that read one page keeps one array of its hashes (the window a
+    /// resume token carries, searched in place), not a sorted copy beside it; and the window does not keep the
+    /// capacity of two pages.
+    @Test func onePageIsHeldOnce() throws {
+        let walker = PageWalker(keyPath: try JSONPath("id"))
+        _ = try walker.admit(Self.page(Array(0..<50), next: "a"), from: nil)
+        #expect(walker.held.keys == 50)
+        #expect(walker.storedHashes <= 64, "one page of 50 hashes, stored \(walker.storedHashes)")
+        for index in 1..<20 {
+            _ = try walker.admit(Self.page(Array(index * 50..<(index + 1) * 50), next: "c\(index)"),
+                                 from: index == 1 ? "a" : "c\(index - 1)")
+        }
+        // The older page sorted (50) and the window (64), whatever was read before.
+        #expect(walker.storedHashes <= 50 + 64 + 16, "stored \(walker.storedHashes)")
+        let long = PageWalker(keyPath: try JSONPath("id"))
+        _ = try long.admit(Self.page(Array(0..<200), next: "a"), from: nil)
+        _ = try long.admit(Self.page(Array(200..<400), next: "b"), from: "a")
+        let third = try long.admit(Self.page([5, 250, 399, 400], next: "c"), from: "b")
+        #expect(Self.ids(third) == [400], "pages longer than the window: both still known")
+    }
+
     @Test func aRepeatAcrossAPageBoundaryIsDropped() throws {
         let walker = PageWalker(keyPath: try JSONPath("id"))
         _ = try walker.admit(Self.page([1, 2, 3, 4], next: "a"), from: nil)

@@ -87,7 +87,7 @@ public final class RowstreamServer: Sendable {
         let resolved = try DashboardPage.resolve(pages, tables: tables)
         let accessMode = try configuration.access.validated(
             host: listen ? configuration.host : nil, tables: Set(tables.keys), pages: Set(pages.map(\.name)))
-        let metrics = ServerMetrics(registry: registry)
+        let metrics = ServerMetrics(registry: registry, tables: bindings.map(\.name))
         let template = try DocumentTemplate(directory: configuration.publicDirectory)
         let staticFiles: StaticFiles
         do {

@@ -59,7 +59,7 @@ struct NoScriptDocument: Sendable {
             out += Array("</tbody>\n".utf8)
             let offset = position.offset + page.rows.count
             var next = ResumeToken.Position.end
-            if case .cursor(let sealed)? = page.next { next = .after(cursor: sealed) }
+            if let sealed = page.next?.sealed { next = .after(cursor: sealed) }
             position = ResumeToken(table: table.name, offset: offset, position: next)
             if page.next != nil, batch + 1 < Self.batchesPerPage { out += skeleton(batch + 1) }
             writer.write(out)

@@ -7,11 +7,19 @@ struct ServerMetrics: Sendable {
     let registry: MetricsRegistry
     let batchesSent: Counter
     let sessionsOpened: Counter
+    /// Each table's histograms, by table name, registered at start (so `/metrics` lists them before any batch).
+    private let tables: [String: TableMetrics]
 
-    init(registry: MetricsRegistry) {
+    init(registry: MetricsRegistry, tables: [String]) {
         self.registry = registry
         batchesSent = registry.counter("rowstream_batches_sent_total", help: "Batches of rows sent to viewers.")
         sessionsOpened = registry.counter("rowstream_sessions_opened_total", help: "Viewer streams opened.")
+        self.tables = Dictionary(uniqueKeysWithValues: tables.map { ($0, TableMetrics(registry: registry, table: $0)) })
+    }
+
+    /// `table`'s histograms (made on first use for a table not known at start).
+    func table(_ table: String) -> TableMetrics {
+        tables[table] ?? TableMetrics(registry: registry, table: table)
     }
 
     /// Connection and stream gauges, and the server's running totals as counters, read at render time.

@@ -45,6 +45,9 @@ final class DashboardPageStream: Sendable {
         let table: String
 
         func send(_ event: FramedSSEEvent) { stream.send(event, table: table) }
+        func send(_ event: FramedSSEEvent, whenWritten notice: @escaping @Sendable (WrittenBytes) -> Void) {
+            stream.send(event, table: table, whenWritten: notice)
+        }
         func finish() { stream.finishTable(table) }
         func onClose(_ callback: @escaping @Sendable () -> Void) { stream.writer.onClose(callback) }
         func subscribe(_ feed: LiveFeed) { stream.subscribe(feed, table: table) }
@@ -65,8 +68,9 @@ final class DashboardPageStream: Sendable {
     private func hasChoice(_ table: String) -> Bool { state.withLock { $0.queries[table] != nil } }
 
     /// Writes `table`'s `event`, tagged, with the page's whole position as its id if it moves the table: a new
-    /// head before the event's data lines as they were framed.
-    func send(_ event: FramedSSEEvent, table: String) {
+    /// head before the event's data lines as they were framed. `notice`: told when it is written (metrics).
+    func send(_ event: FramedSSEEvent, table: String,
+              whenWritten notice: (@Sendable (WrittenBytes) -> Void)? = nil) {
         let type = table + ":" + (event.event ?? "message")
         state.withLock { state in
             var id: String? = nil
@@ -74,7 +78,8 @@ final class DashboardPageStream: Sendable {
                 state.resumes[table] = own
                 id = Self.token(page: page, state).encoded()
             }
-            writer.write(event.retagged(event: type, id: id))
+            let bytes = event.retagged(event: type, id: id)
+            if let notice { writer.write(bytes, whenWritten: notice) } else { writer.write(bytes) }
         }
     }
 

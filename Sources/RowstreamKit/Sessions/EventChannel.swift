@@ -9,6 +9,10 @@ protocol EventChannel: Sendable {
     /// Writes one event of this table.
     func send(_ event: FramedSSEEvent)
 
+    /// Writes one event of this table and calls `notice` once it is handed to the socket
+    /// (``StreamWriter/write(_:whenWritten:)``), for metrics.
+    func send(_ event: FramedSSEEvent, whenWritten notice: @escaping @Sendable (WrittenBytes) -> Void)
+
     /// This table's part of the stream is over (its list is complete): a table's own stream ends; a page's
     /// stream ends once every table on it is over.
     func finish()

@@ -37,8 +37,8 @@ struct StreamEvents: Sendable {
             let after = offset + items.count
             let position: ResumeToken.Position
             switch next {
-            case .cursor(let cursor)?: position = .after(cursor: cursor)
             case .first?: position = .start
+            case let next?: position = .after(cursor: next.sealed ?? "")
             case nil: position = .end
             }
             return FramedSSEEvent(event: "rows", id: token(after, position)) { data in

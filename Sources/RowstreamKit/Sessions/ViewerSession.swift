@@ -20,10 +20,13 @@ final class ViewerSession: Sendable {
     /// On a page's stream: told of a new choice before the table starts over (nil: a table's own stream, whose
     /// choice is in its URL and never changes).
     private let onChoice: (@Sendable (QueryChoice.Query) -> Void)?
+    /// The table's histograms (a new choice's loader is timed too).
+    private let metrics: TableMetrics
 
     private init(id: SessionID, table: TableBinding, dataSource: BatchesDataSource<Row, TablePosition>,
-                 choice: QueryChoice, onChoice: (@Sendable (QueryChoice.Query) -> Void)?) {
+                 choice: QueryChoice, onChoice: (@Sendable (QueryChoice.Query) -> Void)?, metrics: TableMetrics) {
         self.id = id
+        self.metrics = metrics
         self.table = table
         self.dataSource = dataSource
         self.choice = choice
@@ -79,24 +82,34 @@ final class ViewerSession: Sendable {
         }
         let choice = QueryChoice(query: query)
         let batchesSent = metrics.batchesSent
+        let tableMetrics = metrics.table(table.name)
         let dataSource = BatchesDataSource<Row, TablePosition>(
             initialToken: .first,
             start: start,
             loadTimeout: batchTimeout,
-            loader: table.makeLoader(.viewer(query: query)),
+            loader: tableMetrics.timed(table.makeLoader(.viewer(query: query))),
             onEvent: { event in
+                guard case .batch(let rows, let offset, _) = event else {
+                    channel.send(events.event(for: event))
+                    if case .completed = event, feed == nil { channel.finish() }
+                    return
+                }
+                // The source answered just now (the data source hands a load's rows straight on).
+                let answered = ContinuousClock.now
                 // The head as sent, before it is sent: a refresh that follows diffs against it (the table as
                 // configured only).
-                if case .batch(let rows, 0, _) = event, let feed, choice.query.isEmpty { feed.observeFirstBatch(rows) }
-                channel.send(events.event(for: event))
-                switch event {
-                case .batch: batchesSent.increment()
-                case .completed: if feed == nil { channel.finish() }
-                default: break
-                }
+                if offset == 0, let feed, choice.query.isEmpty { feed.observeFirstBatch(rows) }
+                let rendering = ContinuousClock.now
+                let framed = events.event(for: event)
+                // The id holds the sealed next position now; the session keeps only the open token.
+                if case .batch(_, _, .open(let next)?) = event { next.forgetSealed() }
+                tableMetrics.render.observe(since: rendering)
+                channel.send(framed) { tableMetrics.batchWritten(framed, answered: answered, as: $0) }
+                batchesSent.increment()
             }
         )
-        let session = ViewerSession(id: id, table: table, dataSource: dataSource, choice: choice, onChoice: onChoice)
+        let session = ViewerSession(id: id, table: table, dataSource: dataSource, choice: choice, onChoice: onChoice,
+                                    metrics: tableMetrics)
         // Registered before the page learns its id: a POST right after the `session` event finds it.
         registry.insert(session)
         channel.send(events.session(id: id.text))
@@ -128,7 +141,7 @@ final class ViewerSession: Sendable {
     /// Starts over with another sort and filter choice (a page's table): the page's stream learns it first, so
     /// the `reset` that follows carries it in its resume token. Thread-safe.
     func reload(choosing query: QueryChoice.Query) {
-        let loader = table.makeLoader(.viewer(query: query))
+        let loader = metrics.timed(table.makeLoader(.viewer(query: query)))
         choice.choose(query) { query in
             onChoice?(query)
             dataSource.reload(with: loader)

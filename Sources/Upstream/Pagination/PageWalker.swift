@@ -111,6 +111,9 @@ public final class PageWalker: Sendable {
     /// The key hashes the walk holds (at most two pages' keys), and the cursors it has followed.
     var held: (keys: Int, cursors: Int) { state.withLock { ($0.recentKeys.count, $0.seenCursors.count) } }
 
+    /// The key hashes the walk's arrays have room for (their capacities): its memory, for tests.
+    var storedHashes: Int { state.withLock { $0.recentKeys.storedHashes } }
+
     /// Records `page` as read from `cursor`: drops repeated items, fails on a cursor loop.
     func admit(_ page: UpstreamPage, from cursor: String?) throws(UpstreamError) -> UpstreamPage {
         try state.withLock { (state: inout State) throws(UpstreamError) -> UpstreamPage in
