@@ -115,10 +115,9 @@ public struct TableBinding: Sendable {
         let name = spec.name
         let renderer = TableRenderer(spec: spec)
         let makePipeline: Storage.MakePipeline = { keys in
-            { use, scope in
-                RowPipeline(table: name, codec: TokenCodec<Token>(seal: keys, scope: scope), source: source,
-                            makeRow: makeRow).loader(for: use)
-            }
+            let pipeline = RowPipeline(table: name, seal: keys, resumeScope: Self.resumeScope(name), source: source,
+                                       makeRow: makeRow)
+            return { use, scope in pipeline.loader(for: use, scope: scope) }
         }
         storage = Storage(spec: spec, renderer: renderer, columnsJSON: renderer.columnsJSON(), batchSize: batchSize,
                           seal: .random(), makePipeline: makePipeline, settable: Storage.Settable())
@@ -132,7 +131,9 @@ public struct TableBinding: Sendable {
 
     /// The seal scope of positions in this table's resume tokens (`id:` of events, `Last-Event-ID`, `?after=`); of a
     /// ``viewerScoped`` table, for the viewer being answered (``Viewer/current``).
-    var resumeScope: String { "resume:\(name)" + viewerScope }
+    var resumeScope: String { Self.resumeScope(name) + viewerScope }
+    /// The resume scope of table `name` (of a ``viewerScoped`` table, before the viewer's part).
+    static func resumeScope(_ name: String) -> String { "resume:\(name)" }
     /// The seal scope of this table's JSON proxy cursors (`/api/tables/NAME/pages?cursor=`); of a ``viewerScoped``
     /// table, for the viewer being answered.
     var proxyScope: String { "proxy:\(name)" + viewerScope }
