@@ -68,8 +68,21 @@ public final class StreamWriter: Sendable {
     /// Encodes and queues one event.
     public func send(_ event: SSEEvent) { write(event.encoded()) }
 
-    /// Queues one event as it was framed.
-    public func send(_ event: FramedSSEEvent) { write(event.bytes) }
+    /// Queues one event as it was framed: its head, then its body (often one array shared by many viewers' events),
+    /// in one gathering send through the connection's shared-write path (no copy of the body).
+    public func send(_ event: FramedSSEEvent) {
+        guard isOpen else { return }
+        switch target {
+        case .sink(let sink):
+            sink(.bytes(event.bytes))
+        case .connection(let connection, let loop):
+            if loop.inEventLoop {
+                connection.writeShared(event.body, after: event.head)
+            } else {
+                loop.execute { connection.writeShared(event.body, after: event.head) }
+            }
+        }
+    }
 
     /// Flushes what is queued, then ends the stream and closes the connection. Idempotent.
     public func finish() {

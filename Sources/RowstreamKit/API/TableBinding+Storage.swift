@@ -27,6 +27,8 @@ extension TableBinding {
         /// Loaders of the table's ``RowPipeline`` sealing with `seal`, positions in the given resume scope.
         let makeLoader: @Sendable (LoaderUse, _ resumeScope: String) -> RowLoader
         let settable: Settable
+        /// The `rows` events many viewers get at the same place, rendered once (``SharedBatchBodies``).
+        let sharedBatches = SharedBatchBodies()
 
         typealias MakePipeline = @Sendable (SealingKeys) -> @Sendable (LoaderUse, _ resumeScope: String) -> RowLoader
 

@@ -35,6 +35,8 @@ public struct TableBinding: Sendable {
     /// How rows look: the columns, sections and layout (the rows come typed, ``Row``).
     var spec: TableSpec { storage.spec }
     var renderer: TableRenderer { storage.renderer }
+    /// The `rows` events of batches many viewers get at the same place, rendered once and shared.
+    var sharedBatches: SharedBatchBodies { storage.sharedBatches }
     /// The protocol's column list (`session` event and `/api/tables`).
     var columnsJSON: JSONValue { storage.columnsJSON }
     /// Rows per batch, and skeleton rows shown while one loads.

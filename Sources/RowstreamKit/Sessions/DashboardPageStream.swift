@@ -65,7 +65,7 @@ final class DashboardPageStream: Sendable {
     private func hasChoice(_ table: String) -> Bool { state.withLock { $0.queries[table] != nil } }
 
     /// Writes `table`'s `event`, tagged, with the page's whole position as its id if it moves the table: a new
-    /// head before the event's data lines as they were framed.
+    /// head before the event's body as it was framed (the same array, shared when the batch was).
     func send(_ event: FramedSSEEvent, table: String) {
         let type = table + ":" + (event.event ?? "message")
         state.withLock { state in
@@ -74,7 +74,7 @@ final class DashboardPageStream: Sendable {
                 state.resumes[table] = own
                 id = Self.token(page: page, state).encoded()
             }
-            writer.write(event.retagged(event: type, id: id))
+            writer.send(event.retagged(event: type, id: id))
         }
     }
 

@@ -122,14 +122,24 @@ public final class PageWalker: Sendable {
             var pageHashes: [UInt64] = []
             pageHashes.reserveCapacity(page.items.count)
             var onThisPage = Set<UInt64>(minimumCapacity: page.items.count)
-            var fresh = page
-            fresh.items = page.items.filter { item in
-                guard let key = keyPath.evaluate(item), !key.isNull else { return true }
+            var dropped: [Int] = []
+            for (index, item) in page.items.enumerated() {
+                guard let key = keyPath.evaluate(item), !key.isNull else { continue }
                 let hash = state.recentKeys.hash(key)
                 pageHashes.append(hash)
-                return onThisPage.insert(hash).inserted && !state.recentKeys.contains(hash)
+                if !(onThisPage.insert(hash).inserted && !state.recentKeys.contains(hash)) { dropped.append(index) }
             }
             state.recentKeys.record(page: pageHashes)
+            // Nothing dropped: the page as it came, its items the very array the page cache holds, so that viewers
+            // reading the same cached page share the rows made from it (RowstreamKit's RecentBatches).
+            guard !dropped.isEmpty else { return page }
+            var fresh = page
+            fresh.items = []
+            fresh.items.reserveCapacity(page.items.count - dropped.count)
+            var nextDropped = 0   // `dropped` is in ascending order
+            for (index, item) in page.items.enumerated() {
+                if nextDropped < dropped.count, dropped[nextDropped] == index { nextDropped += 1 } else { fresh.items.append(item) }
+            }
             return fresh
         }
     }
