@@ -1,3 +1,4 @@
+import HTTPServer
 import HTTPServerTesting
 import RowstreamTesting
 import Tables
@@ -95,7 +96,7 @@ struct SharedBatchTests {
         let rows = [Row(key: "a")]
         let renders = Counter()
         func event(_ rows: [Row], at index: Int = 0, bytes: Int = 10, position: ResumeToken.Position = .start,
-                   now: ContinuousClock.Instant = start) -> (body: [UInt8], id: String) {
+                   now: ContinuousClock.Instant = start) -> FramedSSEEvent {
             bodies.event(rows: rows, startIndex: index, isLast: false, position: position, now: now,
                          body: { renders.increment(); return [UInt8](repeating: 1, count: bytes) }, id: { "id" })
         }
@@ -104,8 +105,10 @@ struct SharedBatchTests {
         #expect(renders.count == 1)
         _ = event(rows, at: 5)
         #expect(renders.count == 2, "another first index: rendered anew")
+        let first = event(rows)
         let shared = event(rows, position: .end)
         #expect(renders.count == 2 && shared.id == "id", "another next place: the body shared, the id made anew")
+        #expect(shared.body.withUnsafeBufferPointer { $0.baseAddress } == first.body.withUnsafeBufferPointer { $0.baseAddress })
         _ = event(rows, now: start + SharedBatchBodies.lifetime + .seconds(1))
         #expect(renders.count == 3, "an expired entry is not shared")
         let many = (0..<(SharedBatchBodies.capacity + 3)).map { [Row(key: "\($0)")] }

@@ -42,16 +42,15 @@ struct StreamEvents: Sendable {
             case .first?: position = .start
             case nil: position = .end
             }
-            // Rendered once for every viewer who gets these very rows here (SharedBatchBodies); the id is the viewer's.
-            let shared = table.sharedBatches.event(rows: items, startIndex: offset, isLast: next == nil, position: position,
-                                                   body: {
+            // Rendered once for every viewer who gets these very rows here (SharedBatchBodies), each with its own id.
+            return table.sharedBatches.event(rows: items, startIndex: offset, isLast: next == nil, position: position,
+                                             body: {
                 FramedSSEEvent.body { data in
                     table.renderer.appendRows(items, startIndex: offset, to: &data, lineBreak: SSEEvent.dataLineBreak)
                     // The final batch says so, so a page does not ask its finished session for more before `complete`.
                     if next == nil { data.append(contentsOf: Self.lastBatchMarker) }
                 }
             }, id: { token(after, position) })
-            return FramedSSEEvent(event: "rows", id: shared.id, body: shared.body)
         case .completed(let total):
             return complete(total: total)
         case .failed(let failure, _):
