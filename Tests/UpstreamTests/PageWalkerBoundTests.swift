@@ -72,6 +72,19 @@ import Testing
         #expect(Self.ids(next) == [3, 4, 3, 5])
     }
 
+    /// A table's walks share one hash key: two viewers reading the same page carry equal windows (so equal positions,
+    /// sealed once and shared by RowstreamKit), where walks with keys of their own differ.
+    @Test func walksWithOneHashKeyCarryEqualWindowsOverTheSamePage() throws {
+        let key = WalkHashKey.random()
+        let path = try JSONPath("id")
+        let walkers = [PageWalker(keyPath: path, hashKey: key), PageWalker(keyPath: path, hashKey: key)]
+        for walker in walkers { _ = try walker.admit(Self.page([1, 2, 3], next: "a"), from: nil) }
+        #expect(walkers[0].window == walkers[1].window)
+        let own = PageWalker(keyPath: try JSONPath("id"))
+        _ = try own.admit(Self.page([1, 2, 3], next: "a"), from: nil)
+        #expect(own.window != walkers[0].window)
+    }
+
     @Test func keysOfDifferentTypesAreDifferent() throws {
         let walker = PageWalker(keyPath: try JSONPath("id"))
         _ = try walker.admit(UpstreamPage(items: [["id": .int(1)]], nextCursor: "a"), from: nil)
