@@ -69,6 +69,22 @@ struct SharedBatchTests {
         #expect(made.count == 2)
     }
 
+    @Test("a viewer-scoped table shares nothing: each viewer's positions are sealed for it alone")
+    func viewerScopedTablesShareNothing() async throws {
+        let items = ["a", "b"]
+        let plainMade = Counter()
+        let plain = Self.table(made: plainMade) { items }
+        let scopedMade = Counter()
+        var scoped = Self.table(made: scopedMade) { items }
+        scoped.viewerScoped = true
+        for _ in 0..<2 {
+            _ = try await plain.loadBatch(at: .first)
+            _ = try await scoped.loadBatch(at: .first)
+        }
+        #expect(plainMade.count == items.count)
+        #expect(scopedMade.count == 2 * items.count)
+    }
+
     @Test("the rows cache is bounded: entries, batch size and lifetime")
     func recentBatchesAreBounded() {
         typealias Recent = RecentBatches<Int, Int>

@@ -8,10 +8,10 @@ import Tables
 /// position. The state machine calls the loader it makes: one signature, `TablePosition` in, rows out.
 ///
 /// One per table (and sealing keys), shared by every viewer's loader: a viewer's loader holds a pointer to it and
-/// its own walk, and a codec of its own only where its positions are sealed for it (a viewer-scoped table). (A
-/// pipeline copied into every loader cost each idle stream about 200 bytes: BENCHMARKS.md.) Viewers who load the
-/// very same items at the same place (the first page from the cache, in a storm of arrivals) share one making of
-/// their rows and one sealing of the next position (``RecentBatches``); a viewer-scoped table's viewers share none.
+/// its own walk, and a codec of its own only where its positions are sealed for it (a viewer-scoped table). Viewers
+/// who load the very same items at the same place (the first page from the cache, in a storm of arrivals) share
+/// one making of their rows and one sealing of the next position (``RecentBatches``); a viewer-scoped table's
+/// viewers share none.
 ///
 /// Thread-safe: immutable; what it holds is `Sendable`.
 final class RowPipeline<Item: Sendable, Token: Codable & Sendable & Equatable>: Sendable {
