@@ -120,6 +120,6 @@ let package = Package(
         ),
         // Uses only the public API of RowstreamKit and RowstreamTesting (no @testable).
         .testTarget(name: "RowstreamKitTests", dependencies: ["TestSupport", "RowstreamKit", "RowstreamTesting",
-                                                             "HTTPServerTesting", "HTTPServer"], swiftSettings: strict),
+                                                             "HTTPServerTesting", "HTTPServer", "Tables"], swiftSettings: strict),
     ]
 )

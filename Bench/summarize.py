@@ -35,6 +35,9 @@ def ratio_specs(metrics):
                           f"fanout{n}_{peer}_cpu_us_per_event", f"x {peer} CPU/event (lower better)"))
             specs.append((f"fanout{n}_events_ratio_to_{peer}", f"fanout{n}_rowstream_events_per_s",
                           f"fanout{n}_{peer}_events_per_s", f"x {peer} events/s (higher better)"))
+    # the storm's connect rate (viewers with their first rows per second) over nchan's bare subscribe rate
+    specs.append(("storm_connects_ratio_to_nchan", "storm_connects_per_s", "storm_nchan_connects_per_s",
+                  "x nchan subscribes/s (higher better)"))
     # Scripts/bench cluster: 3 instances behind nginx over the single instance with as many viewers, same run
     for figure, meaning in (("fanout_cpu_us_per_event", "x single instance's CPU/event (lower better)"),
                             ("fanout_latency_p99_ms", "x single instance's p99 (lower better)"),
@@ -85,6 +88,9 @@ def main():
                lambda v: v >= 5)
     target("static page at least 80% of nginx's req/s", "static_ratio_to_nginx", lambda v: v >= 0.8)
     target("viewer storm: exactly 1 upstream request per page", "storm_upstream_requests_per_page", lambda v: v == 1)
+    target("viewer storm: all viewers have rows within 1.0 s (issue 17)", "storm_all_first_rows_ms", lambda v: v <= 1000)
+    target("viewer storm: server CPU per arriving viewer at most 60 µs (issue 17)", "storm_cpu_us_per_viewer",
+           lambda v: v <= 60)
     target("cluster storm: 1 upstream request per page cluster-wide (issue 15)",
            "cluster_storm_upstream_requests_per_page", lambda v: v == 1)
     target("gzip: wire bytes per demo row at most 25% of identity's (issue 17)", "bytes_gzip_ratio",

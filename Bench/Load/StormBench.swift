@@ -1,10 +1,13 @@
 /// Viewer storm: `streams` viewers open the same table at once (every connect started before the first event is
 /// read) and wait for their first `rows` event. Reports the time until all had it (from the first connect), and
-/// each viewer's own time (connect to first rows) at p50 and p99. Upstream requests are read by the script from
-/// the server's /metrics before and after.
+/// each viewer's own time (connect to first rows) at p50 and p99, the connect rate (viewers ready per second of
+/// that time) and, with `--pid`, the server's CPU time (/proc/PID/stat) per viewer ready. `--ready head` (a peer
+/// such as nchan, which has no rows) counts a viewer at its response head: a bare subscribe. Upstream requests are
+/// read by the script from the server's /metrics before and after.
 enum StormBench {
     static func run(_ options: BenchOptions) -> (report: BenchReport, ok: Bool) {
-        let fleet = StreamFleet(port: options.port, path: options.path, readiness: .firstRows)
+        let fleet = StreamFleet(port: options.port, path: options.path, readiness: options.readiness)
+        let cpuStart = ProcessProbe.cpuMicros(options.pids)
         fleet.open(options.streams, maxPending: options.streams)
         let start = wallMicros()
         fleet.pump(until: .now + .seconds(options.timeoutSeconds), tickMilliseconds: 50) {
@@ -12,12 +15,15 @@ enum StormBench {
         }
         let ready = fleet.streams.compactMap { stream in stream.readyAt.map { $0 - stream.openedAt } }.sorted()
         let last = fleet.streams.compactMap(\.readyAt).max() ?? start
+        let cpu = ProcessProbe.cpuMicros(options.pids) - cpuStart
         var report = BenchReport()
         report.add("viewers", options.streams)
         report.add("viewers_with_rows", ready.count)
         report.add("all_first_rows_ms", Double(last - start) / 1_000)
         report.add("viewer_p50_ms", Double(percentile(ready, 50)) / 1_000)
         report.add("viewer_p99_ms", Double(percentile(ready, 99)) / 1_000)
+        report.add("connects_per_s", Double(ready.count) / max(Double(last - start) / 1_000_000, 0.000_001))
+        if !options.pids.isEmpty { report.add("cpu_us_per_viewer", Double(cpu) / Double(max(ready.count, 1))) }
         report.add("failed_connects", fleet.failedConnects)
         report.add("bad_statuses", fleet.badStatuses)
         report.add("closed_early", fleet.closedCount)

@@ -22,11 +22,13 @@ enum UpstreamTable {
         // The batches' token is the walk's position: the next cursor and the dedup window, sealed into every resume
         // token, so a reconnect (to any instance) drops the same repeats as the walk it continues.
         // The walk is the loader (one walker per use): its items go straight to the table's row pipeline.
+        // One hash key for the table's walks: viewers reading the same page get equal positions, sealed once.
         typealias Loader = BatchSource<JSONValue, WalkPosition?>.Loader
+        let hashKey = WalkHashKey.random()
         // A forwarding table's messages hide the viewer's forwarded values too, should the upstream echo one back.
         let walk: @Sendable (PageSource, ViewerForwarding.Forwarded?) -> Loader = { [keyField = spec.keyField] source, viewer in
             let redact = viewer.map { redacting(secrets + $0.secrets) } ?? redact
-            return PageWalker(keyPath: keyField, maxEmptyPages: maxEmptyPages).loader(over: source) { error in
+            return PageWalker(keyPath: keyField, maxEmptyPages: maxEmptyPages, hashKey: hashKey).loader(over: source) { error in
                 failure(error, table: name, redact: redact)
             }
         }

@@ -35,6 +35,23 @@ extension Connection {
         settle()
     }
 
+    /// Writes `head`, then `bytes` (one event: its own head and a body often shared by many streams), after what
+    /// is already queued: both queued as they are (no copy) and sent in one gathering send. A gzip-coded stream
+    /// writes the head as a block of its own, then `deflated` (the body's block, compressed once for every stream
+    /// sharing it; compressed here when nil). Ignored unless streaming.
+    /// - Important: Must be called on `owner.loop`.
+    func writeShared(_ bytes: [UInt8], after head: [UInt8], deflated: DeflatedBlock? = nil) {
+        guard case .streaming = state else { return }
+        guard !head.isEmpty else { return writeShared(bytes, deflated: deflated) }
+        if gzipStream != nil {
+            writeShared(head)
+            return writeShared(bytes, deflated: deflated)
+        }
+        if output.count == 0 { lastWriteProgress = .now }  // the stall timeout counts from when bytes start waiting
+        output.append(head)
+        writeShared(bytes)
+    }
+
     /// One `send` of `bytes`: the count sent, 0 when the socket is full, -1 on a connection error.
     private func sendNow(_ bytes: [UInt8]) -> Int {
         while true {

@@ -6,11 +6,27 @@ extension Connection {
     /// A gzip-coded stream reports the compressed block's size (encoding `gzip`).
     /// - Important: Must be called on `owner.loop`.
     func writeShared(_ bytes: [UInt8], whenWritten notice: @escaping @Sendable (WrittenBytes) -> Void) {
-        guard case .streaming = state, !bytes.isEmpty else { return }
-        // A gzip-coded stream's block is compressed here, once, so the notice can say how many bytes went out.
-        let block = gzipStream == nil ? nil : DeflatedBlock(compressing: bytes)
-        let written = block.map { WrittenBytes(encoding: "gzip", count: $0.bytes.count) } ?? .identity(bytes)
-        writeShared(bytes, deflated: block)
+        writeShared(bytes, after: [], deflated: nil, whenWritten: notice)
+    }
+
+    /// Writes one event like ``writeShared(_:after:deflated:)`` (`head`, then `body`; a gzip-coded stream: `deflated`
+    /// for the body, compressed here when nil), then calls `notice` as above, with the bytes that went out for both.
+    /// - Important: Must be called on `owner.loop`.
+    func writeShared(_ body: [UInt8], after head: [UInt8], deflated: DeflatedBlock?,
+                     whenWritten notice: @escaping @Sendable (WrittenBytes) -> Void) {
+        guard case .streaming = state, !(head.isEmpty && body.isEmpty) else { return }
+        let written: WrittenBytes
+        if gzipStream != nil {
+            // The blocks are made here so the notice can say how many bytes went out.
+            let headBlock = head.isEmpty ? nil : DeflatedBlock(compressing: head)
+            let bodyBlock = deflated ?? DeflatedBlock(compressing: body)
+            written = WrittenBytes(encoding: "gzip", count: (headBlock?.bytes.count ?? 0) + bodyBlock.bytes.count)
+            if let headBlock { writeShared(head, deflated: headBlock) }
+            writeShared(body, deflated: bodyBlock)
+        } else {
+            written = WrittenBytes(encoding: "identity", count: head.count + body.count)
+            writeShared(body, after: head)
+        }
         guard !isClosed else { return }
         if output.count == 0 {
             notice(written)

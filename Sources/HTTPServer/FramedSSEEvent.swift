@@ -1,7 +1,9 @@
-/// One event's wire bytes, written once: its `event:` and `id:` lines, its data framed as `data:` lines while the
-/// data was written (each line break as ``SSEEvent/dataLineBreak``), and the blank line that ends it. A stream
-/// writes ``bytes`` as they are; a stream that tags events (a dashboard page's) writes ``retagged(event:id:)``, a
-/// new head before the same data lines.
+/// One event's wire bytes, written once, in two parts: its ``head`` (the `event:`, `id:` and `retry:` lines and the
+/// first `data: `) and its ``body`` (its data framed as `data:` lines while the data was written, each line break as
+/// ``SSEEvent/dataLineBreak``, and the blank line that ends it). The body can be one array shared by many viewers'
+/// events (a batch many viewers get at the same place), each with its own head; ``StreamWriter/send(_:)-(FramedSSEEvent)``
+/// writes both in one gathering send through the connections' shared-write path. A stream that tags events (a
+/// dashboard page's) writes ``retagged(event:id:)``, a new head before the same body.
 ///
 /// Thread-safe: a value type.
 public struct FramedSSEEvent: Sendable {
@@ -9,25 +11,41 @@ public struct FramedSSEEvent: Sendable {
     public let event: String?
     /// The id written (nil: none).
     public let id: String?
+    /// The event's own lines, up to and with the first `data: `.
+    public let head: [UInt8]
+    /// The data lines after the first `data: ` and the blank line that ends the event (shareable).
+    public let body: [UInt8]
+    /// True when ``body`` was given, perhaps one array many events share (``init(event:id:retry:body:)``), false
+    /// when this event wrote it: a gzip-coded stream then looks the body's block up (``SharedBodyBlocks``) instead of
+    /// compressing it for every viewer.
+    let bodyIsShared: Bool
+
     /// The event on the wire.
-    public let bytes: [UInt8]
-    /// Where the data (after the first `data: `) starts in ``bytes``.
-    private let dataStart: Int
+    public var bytes: [UInt8] { head + body }
 
     /// An event whose data `writeData` appends to the buffer it is given, writing every line break in it as
     /// ``SSEEvent/dataLineBreak`` (the renderer's `lineBreak`) and no other CR or LF. `capacity`: the bytes
     /// expected, reserved at once. `retry`: as ``SSEEvent/retry``.
     public init(event: String?, id: String?, retry: Int? = nil, capacity: Int = 0,
                 writeData: (inout [UInt8]) -> Void) {
+        self.init(event: event, id: id, retry: retry, body: Self.body(capacity: capacity, writeData: writeData),
+                  shared: false)
+    }
+
+    /// An event whose body is `body` as it is (made by ``body(capacity:writeData:)``, perhaps shared).
+    public init(event: String?, id: String?, retry: Int? = nil, body: [UInt8]) {
+        self.init(event: event, id: id, retry: retry, body: body, shared: true)
+    }
+
+    private init(event: String?, id: String?, retry: Int?, body: [UInt8], shared: Bool) {
         self.event = event
         self.id = id
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(capacity + 64 + (id?.utf8.count ?? 0))
-        SSEEvent.appendHead(event: event, id: id, retry: retry, into: &bytes)
-        dataStart = bytes.count
-        writeData(&bytes)
-        SSEEvent.appendEnd(into: &bytes)
-        self.bytes = bytes
+        var head: [UInt8] = []
+        head.reserveCapacity(32 + (event?.utf8.count ?? 0) + (id?.utf8.count ?? 0))
+        SSEEvent.appendHead(event: event, id: id, retry: retry, into: &head)
+        self.head = head
+        self.body = body
+        bodyIsShared = shared
     }
 
     /// `event` framed (its data's line breaks split into `data:` lines, as ``SSEEvent/encoded()`` does).
@@ -35,6 +53,16 @@ public struct FramedSSEEvent: Sendable {
         self.init(event: event.event, id: event.id, retry: event.retry, capacity: event.dataBytes.count) { data in
             SSEEvent.appendFramed(event.dataBytes, into: &data)
         }
+    }
+
+    /// An event's body: what `writeData` appends (framed as in ``init(event:id:retry:capacity:writeData:)``), then
+    /// the blank line that ends the event.
+    public static func body(capacity: Int = 0, writeData: (inout [UInt8]) -> Void) -> [UInt8] {
+        var body: [UInt8] = []
+        body.reserveCapacity(capacity + 2)
+        writeData(&body)
+        SSEEvent.appendEnd(into: &body)
+        return body
     }
 
     /// Appends one event, framed the same way, to `buffer` (several events written back to back, e.g. a live
@@ -45,13 +73,15 @@ public struct FramedSSEEvent: Sendable {
         SSEEvent.appendEnd(into: &buffer)
     }
 
-    /// The same event with another type and id (and no `retry:`): a new head, then this event's data lines as
-    /// they are.
-    public func retagged(event: String?, id: String?) -> [UInt8] {
-        var tagged: [UInt8] = []
-        tagged.reserveCapacity(bytes.count - dataStart + 64 + (event?.utf8.count ?? 0) + (id?.utf8.count ?? 0))
-        SSEEvent.appendHead(event: event, id: id, retry: nil, into: &tagged)
-        tagged.append(contentsOf: bytes[dataStart...])
-        return tagged
+    /// The same event with another type and id (and no `retry:`): a new head before this event's body, the same
+    /// array.
+    public func retagged(event: String?, id: String?) -> FramedSSEEvent {
+        FramedSSEEvent(event: event, id: id, retry: nil, body: body, shared: bodyIsShared)
+    }
+
+    /// The gzip block of ``body`` for a gzip-coded stream: a shared body's kept block (compressed once for all its
+    /// viewers), an own body's compressed now. Call on the sending thread, not an event loop.
+    var deflatedBody: DeflatedBlock {
+        bodyIsShared ? SharedBodyBlocks.shared.block(for: body) : DeflatedBlock(compressing: body)
     }
 }

@@ -97,12 +97,33 @@ public final class StreamWriter: Sendable {
     /// Encodes and queues one event.
     public func send(_ event: SSEEvent) { write(event.encoded()) }
 
-    /// Queues one event as it was framed.
-    public func send(_ event: FramedSSEEvent) { write(event.bytes) }
+    /// Queues one event as it was framed: its head, then its body (often one array shared by many viewers' events),
+    /// in one gathering send through the connection's shared-write path (no copy of the body). A gzip-coded stream's
+    /// body block is looked up or compressed here, on the calling thread: a shared body once for all its viewers
+    /// (``FramedSSEEvent/deflatedBody``).
+    public func send(_ event: FramedSSEEvent) {
+        guard isOpen else { return }
+        switch target {
+        case .sink(let sink):
+            sink(.bytes(event.bytes))
+        case .connection(let connection, let loop):
+            let block = coding == .gzip ? event.deflatedBody : nil
+            loop.run { connection.writeShared(event.body, after: event.head, deflated: block) }
+        }
+    }
 
-    /// Queues one event as it was framed and calls `notice` once it is written (``write(_:whenWritten:)``).
+    /// Queues one event as ``send(_:)-(FramedSSEEvent)`` does and calls `notice` once it is written
+    /// (``write(_:whenWritten:)``), with the bytes that went out for it.
     public func send(_ event: FramedSSEEvent, whenWritten notice: @escaping @Sendable (WrittenBytes) -> Void) {
-        write(event.bytes, whenWritten: notice)
+        guard isOpen else { return }
+        switch target {
+        case .sink(let sink):
+            sink(.bytes(event.bytes))
+            notice(WrittenBytes(encoding: "identity", count: event.head.count + event.body.count))
+        case .connection(let connection, let loop):
+            let block = coding == .gzip ? event.deflatedBody : nil
+            loop.run { connection.writeShared(event.body, after: event.head, deflated: block, whenWritten: notice) }
+        }
     }
 
     /// Flushes what is queued, then ends the stream and closes the connection. Idempotent.

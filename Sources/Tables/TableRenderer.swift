@@ -1,23 +1,28 @@
 import JSON
 
-/// Renders a `TableSpec`'s typed ``Row``s to HTML bytes: data rows, skeleton rows of the same shape, and the table
-/// shell.
+/// Renders a `TableSpec`'s typed ``Row``s to HTML bytes: each row and its cells, each cell formatted by its column's
+/// format and escaped in one pass, straight into the caller's buffer (skeleton rows: TableRenderer+Skeleton.swift,
+/// the table shell: +Shell, section rows: +Sections).
 /// Fixed markup (cell openings, the skeleton row) is built once in `init`; per-row work only formats
-/// and escapes values into the caller's buffer.
+/// and escapes values.
 ///
 /// Immutable and Sendable: safe from any thread.
 public struct TableRenderer: Sendable {
     /// The spec this renderer was built from.
     public let spec: TableSpec
-    /// Per column: its opening markup and format, prepared for the render loop.
-    private let cells: [CellRenderer.Plan]
+    /// Per column: `<td class="rs-c rs-FORMAT">` (and a card's label).
+    private let openings: [[UInt8]]
+    /// Per column: its format.
+    private let formats: [ColumnFormat]
+    /// Per column: a number column's fixed decimals (``Column/decimals``; nil: as the upstream wrote it).
+    private let decimals: [Int?]
     /// One complete skeleton row.
-    private let skeleton: [UInt8]
+    let skeleton: [UInt8]
 
     /// Builds a renderer; precomputes the per-column markup.
     public init(spec: TableSpec) {
         self.spec = spec
-        let cellOpenings = spec.columns.map { column in
+        openings = spec.columns.map { column in
             var bytes: [UInt8] = []
             bytes.append("<td class=\"rs-c rs-")
             bytes.append(contentsOf: column.format.rawValue.utf8)
@@ -28,20 +33,9 @@ public struct TableRenderer: Sendable {
             bytes.append("\">")
             return bytes
         }
-        var skeleton: [UInt8] = []
-        if spec.grid != nil {
-            skeleton.append("<tr class=\"rs-skeleton rs-card\" aria-hidden=\"true\">")
-            skeleton.append(contentsOf: Self.cardHeadSkeleton)
-        } else {
-            skeleton.append("<tr class=\"rs-skeleton\" aria-hidden=\"true\">")
-        }
-        for opening in cellOpenings {
-            skeleton.append(contentsOf: opening)
-            skeleton.append("<span class=\"rs-bone\"></span></td>")
-        }
-        skeleton.append("</tr>")
-        self.skeleton = skeleton
-        cells = zip(spec.columns, cellOpenings).map { CellRenderer.Plan(opening: $1, format: $0.format, decimals: $0.decimals) }
+        formats = spec.columns.map(\.format)
+        decimals = spec.columns.map(\.decimals)
+        skeleton = Self.skeletonRow(cellOpenings: openings, isCard: spec.grid != nil)
     }
 
     /// Appends one `<tr data-key="KEY" data-index="N">` per row (N = startIndex + i) with one `<td>`
@@ -68,7 +62,7 @@ public struct TableRenderer: Sendable {
 
     /// A first guess at the bytes of `rows` rows (the writer grows past it if needed).
     private func estimatedBytes(rows: Int) -> Int {
-        rows * (128 + cells.count * 96)
+        rows * (128 + openings.count * 96)
     }
 
     func appendRows(_ rows: [Row], startIndex: Int, to out: inout ByteWriter) {
@@ -98,12 +92,16 @@ public struct TableRenderer: Sendable {
         if let sections = spec.sections { appendSectionAttributes(sections, row: row, to: &out) }
         out.append("\">")
         if spec.grid != nil { appendCardHead(row, to: &out) }
-        cells.withUnsafeBufferPointer { plans in
-            row.cells.withUnsafeBufferPointer { values in
-                for (index, plan) in plans.enumerated() {
-                    out.append(plan.opening)
-                    if index < values.count { CellRenderer.appendContent(values[index], format: plan.format, decimals: plan.decimals, to: &out) }
-                    out.append("</td>")
+        openings.withUnsafeBufferPointer { openings in
+            formats.withUnsafeBufferPointer { formats in
+                row.cells.withUnsafeBufferPointer { values in
+                    for index in 0..<openings.count {
+                        out.append(openings[index])
+                        if index < values.count {
+                            Self.appendCell(values[index], format: formats[index], decimals: decimals[index], to: &out)
+                        }
+                        out.append("</td>")
+                    }
                 }
             }
         }
@@ -117,23 +115,85 @@ public struct TableRenderer: Sendable {
         return writer.bytes
     }
 
-    /// One skeleton row: `<tr class="rs-skeleton" aria-hidden="true">` with the same cells and classes
-    /// as a real row, each holding `<span class="rs-bone"></span>`.
-    public func skeletonRow() -> [UInt8] {
-        skeleton
+    // MARK: Cells
+
+    /// Appends the content of `cell` in a column of `format` (a number column: with `decimals` fixed decimals, or
+    /// as the upstream wrote it); nothing for an empty cell.
+    @inline(__always)
+    private static func appendCell(_ cell: Cell, format: ColumnFormat, decimals: Int?, to out: inout ByteWriter) {
+        if case .empty = cell { return }
+        switch format {
+        case .text:
+            appendText(cell, to: &out)
+        case .number:
+            appendNumber(cell, decimals: decimals, to: &out)
+        case .date:
+            if !DateFormatting.appendTime(cell, to: &out) { appendText(cell, to: &out) }
+        case .link:
+            appendLink(cell, to: &out)
+        case .badge:
+            appendBadge(cell, to: &out)
+        }
     }
 
-    /// `count` skeleton rows back to back (none for count <= 0).
-    public func skeletonRows(count: Int) -> [UInt8] {
-        var buffer: [UInt8] = []
-        appendSkeletonRows(count: count, to: &buffer)
-        return buffer
+    /// The cell's display text, escaped. Text is escaped without copying.
+    private static func appendText(_ cell: Cell, to out: inout ByteWriter) {
+        switch cell {
+        case .text(let text), .link(let text, _): HTMLEscaping.appendEscaped(text, to: &out)
+        case .integer(let number): out.appendDecimal(Int(number))
+        default: if let text = cell.displayText { HTMLEscaping.appendEscaped(text, to: &out) }
+        }
     }
 
-    /// Appends `count` skeleton rows (none for count <= 0).
-    public func appendSkeletonRows(count: Int, to buffer: inout [UInt8]) {
-        guard count > 0 else { return }
-        buffer.reserveCapacity(buffer.count + skeleton.count * count)
-        for _ in 0..<count { buffer.append(contentsOf: skeleton) }
+    private static func appendNumber(_ cell: Cell, decimals: Int?, to out: inout ByteWriter) {
+        switch cell {
+        case .integer(let number):
+            NumberFormatting.appendGrouped(number, decimals: decimals ?? 0, to: &out)
+        case .decimal(let number):
+            if let decimals, NumberFormatting.appendGrouped(number, decimals: decimals, to: &out) { return }
+            // The shortest spelling that reads back as the same number: what the upstream wrote, less any
+            // trailing zeros (3.1, 1234.5 -> 1,234.5; 1e+21 as it is).
+            if let text = cell.displayText { NumberFormatting.appendGrouped(literal: text, to: &out) }
+        case .bigInteger(let digits):
+            NumberFormatting.appendGrouped(literal: digits, to: &out)
+        default:
+            appendText(cell, to: &out)
+        }
+    }
+
+    /// `<a href="URL" rel="noopener noreferrer nofollow">LABEL</a>` for http(s) URLs; otherwise the
+    /// label (or the value) as plain escaped text. The URL is escaped from the value's bytes, not copied.
+    private static func appendLink(_ cell: Cell, to out: inout ByteWriter) {
+        var labelText: String? = nil
+        if case .link(_, let label?) = cell, !label.isEmpty { labelText = label }
+        var linked = false
+        if var text = cell.displayText {
+            linked = text.withUTF8 { bytes -> Bool in
+                guard let range = LinkFormatting.safeRange(bytes) else { return false }
+                let url = UnsafeBufferPointer(rebasing: bytes[range])
+                out.append("<a href=\"")
+                HTMLEscaping.appendEscaped(bytes: url, to: &out)
+                out.append("\" rel=\"noopener noreferrer nofollow\">")
+                if let labelText {
+                    HTMLEscaping.appendEscaped(labelText, to: &out)
+                } else {
+                    HTMLEscaping.appendEscaped(bytes: url, to: &out)
+                }
+                out.append("</a>")
+                return true
+            }
+        }
+        guard !linked else { return }
+        if let labelText { HTMLEscaping.appendEscaped(labelText, to: &out) } else { appendText(cell, to: &out) }
+    }
+
+    /// `<span class="rs-badge rs-badge-SLUG">TEXT</span>`.
+    private static func appendBadge(_ cell: Cell, to out: inout ByteWriter) {
+        guard let text = cell.displayText else { return }
+        out.append("<span class=\"rs-badge rs-badge-")
+        BadgeFormatting.appendSlug(text, to: &out)
+        out.append("\">")
+        HTMLEscaping.appendEscaped(text, to: &out)
+        out.append("</span>")
     }
 }

@@ -100,6 +100,35 @@ import TestSupport
         }
     }
 
+    /// A batch many viewers get at one place: one body array in every viewer's event, each with its own head
+    /// (its resume id), sent through the shared-write path; each viewer gets its head then the body, whole and in
+    /// order with its other writes and the broadcasts, however partly the sends go.
+    @Test func eventsSharingOneBodyEachArriveWithTheirOwnHead() async throws {
+        try await offPool {
+            let fixture = try BroadcastFixture(viewers: 4, loops: 2, maxWriteBufferBytes: 4 * 1024 * 1024)
+            defer { fixture.server.shutdown() }
+            var expected: [[UInt8]] = Array(repeating: [], count: fixture.writers.count)
+            for (round, size) in [40, 2_350, 600_000, 5].enumerated() {
+                let body = FramedSSEEvent.body { $0 += event(round, size: size).dropFirst(6).dropLast(2) }
+                for (index, writer) in fixture.writers.enumerated() {
+                    let own = FramedSSEEvent(event: "rows", id: "viewer-\(index)-\(round)", body: body)
+                    #expect(own.body.withUnsafeBufferPointer { $0.baseAddress } == body.withUnsafeBufferPointer { $0.baseAddress })
+                    writer.send(own)
+                    expected[index] += own.bytes
+                }
+                let change = event(100 + round, size: 700)
+                StreamWriter.broadcast(change, to: fixture.writers)
+                for index in expected.indices { expected[index] += change }
+            }
+            for (client, bytes) in zip(fixture.clients, expected) {
+                let received = try readExactly(bytes.count, from: client)
+                #expect(received == bytes)
+                #expect(String(decoding: received.prefix(40), as: UTF8.self).hasPrefix("event: rows\nid: viewer-"))
+            }
+            #expect(fixture.server.statistics.droppedSlowConsumers == 0)
+        }
+    }
+
     @Test func aBroadcastFromTheLoopItselfIsWrittenAtOnce() async throws {
         try await offPool {
             let greeting = event(0, size: 500)

@@ -55,6 +55,57 @@ import TestSupport
         }
     }
 
+    @Test func framedEventsWithASharedBodyDecodeOnGzipStreamsAndTheBodyIsCompressedOnce() async throws {
+        try await offPool {
+            let fixture = try GzipFixture(acceptEncodings: ["gzip", "gzip", nil])
+            defer { fixture.server.shutdown() }
+            let retry = Array("retry: 2000\n\n".utf8)
+            let opening = GzipStream.header.count + DeflatedBlock(compressing: retry).bytes.count
+            let decoders = [GzipDecoder(), GzipDecoder()]
+            for (client, decoder) in zip(fixture.clients.prefix(2), decoders) {
+                #expect(try decoder.feed(client.readBytesBlocking(opening)) == retry)
+            }
+            #expect(try fixture.clients[2].readBytesBlocking(retry.count) == retry)
+            // One body (a batch many viewers get at the same place), each viewer's event with its own id.
+            let body = FramedSSEEvent.body { $0 += Array(String(repeating: "<tr><td>row</td></tr>", count: 200).utf8) }
+            let events = (0..<3).map { FramedSSEEvent(event: "rows", id: "viewer-\($0)", body: body) }
+            #expect(events[0].deflatedBody.bytes == events[1].deflatedBody.bytes)
+            let kept = SharedBodyBlocks(capacity: 2)
+            #expect(kept.block(for: events[0].body).bytes == kept.block(for: events[1].body).bytes)
+            for (writer, event) in zip(fixture.writers, events) { writer.send(event) }
+            for (index, (client, decoder)) in zip(fixture.clients.prefix(2), decoders).enumerated() {
+                #expect(try readDecoded(events[index].bytes.count, from: client, decoder) == events[index].bytes)
+            }
+            #expect(try fixture.clients[2].readBytesBlocking(events[2].bytes.count) == events[2].bytes,
+                    "a plain stream gets the event as framed")
+            // An own (unshared) event on a gzip stream: framed by the event itself, compressed for this stream.
+            let own = FramedSSEEvent(event: "rows", id: "own") { $0 += Array("<tr><td>mine</td></tr>".utf8) }
+            fixture.writers[0].send(own)
+            #expect(try readDecoded(own.bytes.count, from: fixture.clients[0], decoders[0]) == own.bytes)
+            for writer in fixture.writers { writer.finish() }
+            while !decoders[0].isFinished {
+                let bytes = try fixture.clients[0].readAvailableBlocking()
+                guard !bytes.isEmpty else { break }
+                _ = try decoders[0].feed(bytes)
+            }
+            #expect(decoders[0].isFinished, "the trailer checks across head, shared and own blocks")
+        }
+    }
+
+    @Test func aSharedBodyIsKeptByItsStorageNotItsContent() {
+        let kept = SharedBodyBlocks(capacity: 2)
+        let body = Array(String(repeating: "shared body ", count: 20).utf8)
+        let first = kept.block(for: body)
+        let copy = body   // the same storage
+        #expect(kept.block(for: copy).bytes == first.bytes)
+        var other = body  // equal bytes, its own storage
+        other.append(0); other.removeLast()
+        #expect(kept.block(for: other).bytes == first.bytes, "equal content compresses to equal bytes")
+        #expect(kept.count == 2, "but is kept as its own entry")
+        _ = kept.block(for: Array("a third body, past the capacity of two".utf8) + body)
+        #expect(kept.count == 2)
+    }
+
     @Test func shortWritesAreStoredLongOnesDeflatedAndAnyMixDecodesWithItsTrailer() throws {
         let short = Array(": ping\n\n".utf8)
         let long = rowsEvent(1, rows: 30)

@@ -78,6 +78,34 @@ import Testing
         #expect(Self.ids(first) == [1, 2, 3])
     }
 
+    /// A page with nothing to drop is passed on as it came: its items are the very array the page cache holds, so
+    /// viewers reading one cached page share the rows made from it (RowstreamKit's `RecentBatches`, issue 17).
+    @Test func aPageWithNothingToDropKeepsItsOwnItemsArray() throws {
+        let walker = PageWalker(keyPath: try JSONPath("id"))
+        let page = Self.page([1, 2, 3], next: "a")
+        let fresh = try walker.admit(page, from: nil)
+        #expect(Self.ids(fresh) == [1, 2, 3])
+        let same = fresh.items.withUnsafeBufferPointer { a in page.items.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress } }
+        #expect(same, "the page's own items array, not a copy")
+        // With a repeat, the kept items (in order) in an array of their own; the cached page is untouched.
+        let next = Self.page([3, 4, 3, 5], next: "b")
+        #expect(Self.ids(try walker.admit(next, from: "a")) == [4, 5])
+        #expect(Self.ids(next) == [3, 4, 3, 5])
+    }
+
+    /// A table's walks share one hash key: two viewers reading the same page carry equal windows (so equal positions,
+    /// sealed once and shared by RowstreamKit), where walks with keys of their own differ.
+    @Test func walksWithOneHashKeyCarryEqualWindowsOverTheSamePage() throws {
+        let key = WalkHashKey.random()
+        let path = try JSONPath("id")
+        let walkers = [PageWalker(keyPath: path, hashKey: key), PageWalker(keyPath: path, hashKey: key)]
+        for walker in walkers { _ = try walker.admit(Self.page([1, 2, 3], next: "a"), from: nil) }
+        #expect(walkers[0].window == walkers[1].window)
+        let own = PageWalker(keyPath: try JSONPath("id"))
+        _ = try own.admit(Self.page([1, 2, 3], next: "a"), from: nil)
+        #expect(own.window != walkers[0].window)
+    }
+
     @Test func keysOfDifferentTypesAreDifferent() throws {
         let walker = PageWalker(keyPath: try JSONPath("id"))
         _ = try walker.admit(UpstreamPage(items: [["id": .int(1)]], nextCursor: "a"), from: nil)

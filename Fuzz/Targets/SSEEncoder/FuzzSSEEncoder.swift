@@ -30,7 +30,7 @@ public func fuzzSSEEncoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // retagging keeps the data.
     let framed = FramedSSEEvent(SSEEvent(event: name, id: id, data: body, retry: retry))
     precondition(framed.bytes == wire, "the framed event differs from the encoded one")
-    let retagged = ReferenceSSEParser.events(in: framed.retagged(event: "t:x", id: "p"))
+    let retagged = ReferenceSSEParser.events(in: framed.retagged(event: "t:x", id: "p").bytes)
     precondition(retagged.count == 1 && retagged[0].data == expectedData, "retagging changed the data")
     precondition(retagged[0].type == "t:x" && retagged[0].id == "p", "retagging lost the new head")
     return 0

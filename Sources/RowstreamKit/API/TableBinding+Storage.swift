@@ -23,11 +23,14 @@ extension TableBinding {
         let columnsJSON: JSONValue
         let batchSize: Int
         let seal: SealingKeys
-        /// The table's ``RowPipeline`` sealing with given keys, type-erased: a loader per use.
+        /// Makes the table's ``RowPipeline`` sealing with given keys (one per table and keys), type-erased: a loader
+        /// per use.
         let makePipeline: MakePipeline
-        /// The table's ``RowPipeline`` sealing with `seal`, positions in the given resume scope.
+        /// Loaders of the table's ``RowPipeline`` sealing with `seal`, positions in the given resume scope.
         let makeLoader: @Sendable (LoaderUse, _ resumeScope: String) -> RowLoader
         let settable: Settable
+        /// The `rows` events many viewers get at the same place, rendered once (``SharedBatchBodies``).
+        let sharedBatches = SharedBatchBodies()
 
         typealias MakePipeline = @Sendable (SealingKeys) -> @Sendable (LoaderUse, _ resumeScope: String) -> RowLoader
 

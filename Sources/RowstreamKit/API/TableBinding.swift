@@ -35,6 +35,8 @@ public struct TableBinding: Sendable {
     /// How rows look: the columns, sections and layout (the rows come typed, ``Row``).
     var spec: TableSpec { storage.spec }
     var renderer: TableRenderer { storage.renderer }
+    /// The `rows` events of batches many viewers get at the same place, rendered once and shared.
+    var sharedBatches: SharedBatchBodies { storage.sharedBatches }
     /// The protocol's column list (`session` event and `/api/tables`).
     var columnsJSON: JSONValue { storage.columnsJSON }
     /// Rows per batch, and skeleton rows shown while one loads.
@@ -127,10 +129,9 @@ public struct TableBinding: Sendable {
         let name = spec.name
         let renderer = TableRenderer(spec: spec)
         let makePipeline: Storage.MakePipeline = { keys in
-            { use, scope in
-                RowPipeline(table: name, codec: TokenCodec<Token>(seal: keys, scope: scope), source: source,
-                            makeRow: makeRow).loader(for: use)
-            }
+            let pipeline = RowPipeline(table: name, seal: keys, resumeScope: Self.resumeScope(name), source: source,
+                                       makeRow: makeRow)
+            return { use, scope in pipeline.loader(for: use, scope: scope) }
         }
         storage = Storage(spec: spec, renderer: renderer, columnsJSON: renderer.columnsJSON(), batchSize: batchSize,
                           seal: .random(), makePipeline: makePipeline, settable: Storage.Settable())
@@ -146,7 +147,9 @@ public struct TableBinding: Sendable {
 
     /// The seal scope of positions in this table's resume tokens (`id:` of events, `Last-Event-ID`, `?after=`); of a
     /// partitioned table, for the viewer being answered (``Viewer/current``).
-    var resumeScope: String { "resume:\(name)" + viewerScope }
+    var resumeScope: String { Self.resumeScope(name) + viewerScope }
+    /// The resume scope of table `name` (of a partitioned table, before the viewer's part).
+    static func resumeScope(_ name: String) -> String { "resume:\(name)" }
     /// The seal scope of this table's JSON proxy cursors (`/api/tables/NAME/pages?cursor=`); of a partitioned
     /// table, for the viewer being answered.
     var proxyScope: String { "proxy:\(name)" + viewerScope }

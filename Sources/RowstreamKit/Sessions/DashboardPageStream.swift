@@ -68,7 +68,8 @@ final class DashboardPageStream: Sendable {
     private func hasChoice(_ table: String) -> Bool { state.withLock { $0.queries[table] != nil } }
 
     /// Writes `table`'s `event`, tagged, with the page's whole position as its id if it moves the table: a new
-    /// head before the event's data lines as they were framed. `notice`: told when it is written (metrics).
+    /// head before the event's body as it was framed (the same array, shared when the batch was). `notice`: told
+    /// when it is written (metrics).
     func send(_ event: FramedSSEEvent, table: String,
               whenWritten notice: (@Sendable (WrittenBytes) -> Void)? = nil) {
         let type = table + ":" + (event.event ?? "message")
@@ -78,8 +79,8 @@ final class DashboardPageStream: Sendable {
                 state.resumes[table] = own
                 id = Self.token(page: page, state).encoded()
             }
-            let bytes = event.retagged(event: type, id: id)
-            if let notice { writer.write(bytes, whenWritten: notice) } else { writer.write(bytes) }
+            let tagged = event.retagged(event: type, id: id)
+            if let notice { writer.send(tagged, whenWritten: notice) } else { writer.send(tagged) }
         }
     }
 

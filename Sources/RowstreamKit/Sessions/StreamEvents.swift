@@ -4,7 +4,8 @@ import JSON
 import Tables
 
 /// Turns a viewer's batch events into SSE events on the wire: the documented contract (docs/PROTOCOL.md) in one
-/// place. A batch's rows are rendered straight into the event's bytes, framed as `data:` lines as they are written.
+/// place. A batch's rows are rendered straight into the event's body, framed as `data:` lines as they are written,
+/// once for all the viewers who get the very same rows at the same place (``SharedBatchBodies``).
 /// A pure value: no I/O, safe from any thread.
 struct StreamEvents: Sendable {
     let table: TableBinding
@@ -41,11 +42,15 @@ struct StreamEvents: Sendable {
             case let next?: position = .after(cursor: next.sealed ?? "")
             case nil: position = .end
             }
-            return FramedSSEEvent(event: "rows", id: token(after, position)) { data in
-                table.renderer.appendRows(items, startIndex: offset, to: &data, lineBreak: SSEEvent.dataLineBreak)
-                // The final batch says so, so a page does not ask its finished session for more before `complete`.
-                if next == nil { data.append(contentsOf: Self.lastBatchMarker) }
-            }
+            // Rendered once for every viewer who gets these very rows here (SharedBatchBodies), each with its own id.
+            return table.sharedBatches.event(rows: items, startIndex: offset, isLast: next == nil, position: position,
+                                             body: {
+                FramedSSEEvent.body { data in
+                    table.renderer.appendRows(items, startIndex: offset, to: &data, lineBreak: SSEEvent.dataLineBreak)
+                    // The final batch says so, so a page does not ask its finished session for more before `complete`.
+                    if next == nil { data.append(contentsOf: Self.lastBatchMarker) }
+                }
+            }, id: { token(after, position) })
         case .completed(let total):
             return complete(total: total)
         case .failed(let failure, _):

@@ -19,7 +19,7 @@ import Synchronization
 /// (one viewer); starting from the first page again forgets what it saw.
 public final class PageWalker: Sendable {
     private struct State {
-        var recentKeys = RecentKeys()
+        var recentKeys: RecentKeys
         var seenCursors: Set<UInt64> = []
         /// The position this walk last returned: a call from it goes on with the memory above.
         var returned: WalkPosition?
@@ -29,18 +29,23 @@ public final class PageWalker: Sendable {
     public let keyPath: JSONPath?
     /// Empty pages (after dropping repeats) skipped in a row before failing.
     public let maxEmptyPages: Int
-    private let state = Mutex(State())
+    /// The hash key of a fresh walk's dedup memory.
+    private let hashKey: WalkHashKey
+    private let state: Mutex<State>
 
-    /// A walk deduplicating by `keyPath`, failing after `maxEmptyPages` empty pages in a row.
-    public init(keyPath: JSONPath?, maxEmptyPages: Int = 5) {
+    /// A walk deduplicating by `keyPath`, failing after `maxEmptyPages` empty pages in a row, hashing keys with
+    /// `hashKey` (a table's walks share one: the same pages then give equal positions, which viewers can share).
+    public init(keyPath: JSONPath?, maxEmptyPages: Int = 5, hashKey: WalkHashKey = .random()) {
         self.keyPath = keyPath
         self.maxEmptyPages = max(0, maxEmptyPages)
+        self.hashKey = hashKey
+        state = Mutex(State(recentKeys: RecentKeys(key: hashKey)))
     }
 
     /// The next non-empty batch from `cursor` (nil = first page, which starts the walk afresh), or the empty
     /// last page. Its `nextCursor` is where the following batch starts.
     public func nextBatch(from source: PageSource, cursor: String?) async throws(UpstreamError) -> UpstreamPage {
-        if cursor == nil { state.withLock { $0 = State() } }
+        if cursor == nil { state.withLock { $0 = State(recentKeys: RecentKeys(key: hashKey)) } }
         return try await walk(source, from: cursor)
     }
 
@@ -50,7 +55,7 @@ public final class PageWalker: Sendable {
     public func nextBatch(
         from source: PageSource, at position: WalkPosition?
     ) async throws(UpstreamError) -> (page: UpstreamPage, next: WalkPosition?) {
-        if let position { resume(from: position) } else { state.withLock { $0 = State() } }
+        if let position { resume(from: position) } else { state.withLock { $0 = State(recentKeys: RecentKeys(key: hashKey)) } }
         let page = try await walk(source, from: position?.cursor)
         return state.withLock { state in
             let next = page.nextCursor.map { cursor in
@@ -84,7 +89,7 @@ public final class PageWalker: Sendable {
     func resume(from position: WalkPosition) {
         state.withLock { state in
             guard position != state.returned else { return }
-            state.recentKeys = position.window.map(RecentKeys.init(resuming:)) ?? RecentKeys()
+            state.recentKeys = position.window.map(RecentKeys.init(resuming:)) ?? RecentKeys(key: hashKey)
             state.returned = nil
         }
     }
@@ -125,14 +130,24 @@ public final class PageWalker: Sendable {
             var pageHashes: [UInt64] = []
             pageHashes.reserveCapacity(page.items.count)
             var onThisPage = Set<UInt64>(minimumCapacity: page.items.count)
-            var fresh = page
-            fresh.items = page.items.filter { item in
-                guard let key = keyPath.evaluate(item), !key.isNull else { return true }
+            var dropped: [Int] = []
+            for (index, item) in page.items.enumerated() {
+                guard let key = keyPath.evaluate(item), !key.isNull else { continue }
                 let hash = state.recentKeys.hash(key)
                 pageHashes.append(hash)
-                return onThisPage.insert(hash).inserted && !state.recentKeys.contains(hash)
+                if !(onThisPage.insert(hash).inserted && !state.recentKeys.contains(hash)) { dropped.append(index) }
             }
             state.recentKeys.record(page: pageHashes)
+            // Nothing dropped: the page as it came, its items the very array the page cache holds, so that viewers
+            // reading the same cached page share the rows made from it (RowstreamKit's RecentBatches).
+            guard !dropped.isEmpty else { return page }
+            var fresh = page
+            fresh.items = []
+            fresh.items.reserveCapacity(page.items.count - dropped.count)
+            var nextDropped = 0   // `dropped` is in ascending order
+            for (index, item) in page.items.enumerated() {
+                if nextDropped < dropped.count, dropped[nextDropped] == index { nextDropped += 1 } else { fresh.items.append(item) }
+            }
             return fresh
         }
     }

@@ -8,8 +8,9 @@ import JSON
 /// an idle viewer after its first page holds one array of its page's hashes, not two). Offset pagination repeats
 /// items when rows are inserted above the reader: the next page then starts with the end of the page before it,
 /// which is what this keeps. An item last seen three or more pages back is not recognised. Keys are hashed with
-/// SipHash-2-4 under a key random per walk (``KeyWindow``): two different keys share a hash with probability about
-/// 2^-64 per pair, and an upstream cannot choose keys that collide.
+/// SipHash-2-4 under a random key (``KeyWindow``, ``WalkHashKey``: one per table, so walks over the same pages carry
+/// equal windows): two different keys share a hash with probability about 2^-64 per pair, and an upstream cannot
+/// choose keys that collide (the key never leaves the server unsealed).
 ///
 /// A plain value, confined to its owner (``PageWalker`` keeps it under its lock).
 struct RecentKeys {
@@ -24,8 +25,8 @@ struct RecentKeys {
     /// The last hashes recorded, in read order, at most ``KeyWindow/capacity``.
     private var tail: [UInt64] = []
 
-    /// A fresh walk's memory, with a new random hash key.
-    init() { hasher = .random() }
+    /// A fresh walk's memory, hashing with `key`.
+    init(key: WalkHashKey = .random()) { hasher = key.hasher }
 
     /// The memory of a walk resumed from `window`: its keys count as the page just read.
     init(resuming window: KeyWindow) {

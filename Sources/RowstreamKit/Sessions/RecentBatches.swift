@@ -1,0 +1,57 @@
+import Synchronization
+import Tables
+
+/// The last batches a table's pipeline made, so that viewers loading the same items at the same place share one
+/// making of their rows and one sealing of the position after them (issue 17, "arrivals as cheap as a broadcast":
+/// a storm of viewers opening one table all load its first page from the page cache).
+///
+/// Keyed by identity, never by content: a batch is shared only when the source returned the very same items array
+/// (a page from the cache, untouched by the walk's dedup) that an entry holds, so nothing is shared that the page
+/// cache would not have served anyway, and the entry's array, held here, cannot be freed and its address reused
+/// while the entry lives. The next position is shared only for an equal next token (``RowPipeline`` keeps no
+/// entries for viewer-scoped positions: each viewer's seal is its own).
+///
+/// Bounded: at most ``capacity`` entries (the oldest goes), each at most ``lifetime`` old, and no batch of more
+/// than ``maxItems`` items.
+///
+/// Thread-safe: one `Mutex`; rows are made and positions sealed outside it.
+final class RecentBatches<Item: Sendable, Token: Sendable & Equatable>: Sendable {
+    struct Entry: Sendable {
+        let items: [Item]
+        let rows: [Row]
+        /// The next token of the batch (nil: the last batch) and its sealed position.
+        let next: Token?
+        let position: TablePosition?
+        let made: ContinuousClock.Instant
+    }
+
+    static var capacity: Int { 8 }
+    static var maxItems: Int { 1_000 }
+    static var lifetime: Duration { .seconds(10) }
+
+    private let entries = Mutex<[Entry]>([])
+
+    /// The entry made from this very `items` array, if one is held and young enough.
+    func entry(for items: [Item], now: ContinuousClock.Instant = .now) -> Entry? {
+        guard !items.isEmpty else { return nil }
+        return entries.withLock { entries in
+            entries.removeAll { now - $0.made > Self.lifetime }
+            return entries.last { $0.items.isSameBuffer(as: items) }
+        }
+    }
+
+    /// Keeps `rows` made from `items` and the position sealed for `next`.
+    func remember(items: [Item], rows: [Row], next: Token?, position: TablePosition?,
+                  now: ContinuousClock.Instant = .now) {
+        guard !items.isEmpty, items.count <= Self.maxItems else { return }
+        let entry = Entry(items: items, rows: rows, next: next, position: position, made: now)
+        entries.withLock { entries in
+            entries.removeAll { now - $0.made > Self.lifetime }
+            if entries.count >= Self.capacity { entries.removeFirst(entries.count - Self.capacity + 1) }
+            entries.append(entry)
+        }
+    }
+
+    /// How many entries are held (tests).
+    var count: Int { entries.withLock { $0.count } }
+}

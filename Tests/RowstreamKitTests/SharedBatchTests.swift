@@ -1,0 +1,141 @@
+import HTTPServer
+import HTTPServerTesting
+import RowstreamTesting
+import Tables
+import TestSupport
+import Testing
+@testable import RowstreamKit
+
+/// Arrivals as cheap as a broadcast (issue 17): viewers who get the very same items at the same place (the first
+/// page from a cache) share one making of their rows and one rendering of their `rows` event, each event with the
+/// viewer's own head; new items are made and rendered anew; both caches are bounded.
+@Suite("Arrivals share a batch")
+struct SharedBatchTests {
+    /// A table whose loader returns `load()`'s array for the first batch (as a page cache returns its page), then
+    /// nothing; its row template counts its runs in `made`.
+    static func table(made: Counter, load: @escaping @Sendable () -> [String]) -> TableBinding {
+        TableBinding(name: "t", title: "T", columns: [TableColumn("Value")],
+                     source: BatchSource<String, Int>(initialToken: 0) { offset in
+                         offset == 0 ? .items(load(), next: 1) : .completed([])
+                     }) { value, row in
+            made.increment()
+            row.key = value
+            row.text(value)
+        }
+    }
+
+    /// The first `rows` event of a new viewer of `/tables/t/stream`.
+    static func firstRows(_ server: RowstreamTestServer) async throws -> ReceivedEvent {
+        let stream = try await server.client.stream("/tables/t/stream")
+        defer { stream.close() }
+        return try await stream.next(named: "rows").event
+    }
+
+    @Test("viewers at the same place: the rows made once, the same bytes, an id that resumes after them")
+    func arrivalsShareOneMaking() async throws {
+        let items = ["a<1>", "b", "c"]
+        let made = Counter()
+        let server = try RowstreamTestServer([Self.table(made: made) { items }])
+        defer { server.shutdown() }
+        var events: [ReceivedEvent] = []
+        for _ in 0..<4 { events.append(try await Self.firstRows(server)) }
+        #expect(made.count == items.count, "the template ran once per item, not once per viewer")
+        #expect(Set(events.map(\.data)).count == 1)
+        #expect(events[0].data.hasPrefix("<tr data-key=\"a&lt;1&gt;\" data-index=\"0\">"))
+        // Each viewer's id is a resume token that continues after the three rows.
+        for event in events {
+            let again = try await server.client.stream("/tables/t/stream", lastEventID: event.id)
+            defer { again.close() }
+            let session = try object(try await again.next(named: "session").event.data)
+            let next = try #require(session["next"] as? String)
+            #expect(await server.client.post(next).status == .accepted)
+            let complete = try await again.next(named: "complete").event
+            #expect(try object(complete.data)["total"] as? Int == 3)
+        }
+    }
+
+    @Test("new items from the loader are made and rendered anew: nothing shared that was not the same array")
+    func newItemsAreNotShared() async throws {
+        let version = Counter()
+        let made = Counter()
+        let server = try RowstreamTestServer([Self.table(made: made) {
+            version.increment()
+            return ["v\(version.count)"]
+        }])
+        defer { server.shutdown() }
+        let first = try await Self.firstRows(server)
+        let second = try await Self.firstRows(server)
+        #expect(first.data.contains(">v1<") && second.data.contains(">v2<"))
+        #expect(made.count == 2)
+    }
+
+    @Test("a partitioned table (forward) shares nothing: each viewer's positions are sealed for it alone")
+    func viewerScopedTablesShareNothing() async throws {
+        let items = ["a", "b"]
+        let plainMade = Counter()
+        let plain = Self.table(made: plainMade) { items }
+        let scopedMade = Counter()
+        var scoped = Self.table(made: scopedMade) { items }
+        scoped.partition = { _ in .identity("one viewer") }
+        for _ in 0..<2 {
+            _ = try await plain.loadBatch(at: .first)
+            _ = try await scoped.loadBatch(at: .first)
+        }
+        #expect(plainMade.count == items.count)
+        #expect(scopedMade.count == 2 * items.count)
+    }
+
+    @Test("the rows cache is bounded: entries, batch size and lifetime")
+    func recentBatchesAreBounded() {
+        typealias Recent = RecentBatches<Int, Int>
+        let recent = Recent()
+        let start = ContinuousClock.now
+        let arrays = (0..<(Recent.capacity + 2)).map { index in [index, index + 1] }
+        for (index, items) in arrays.enumerated() {
+            recent.remember(items: items, rows: [Row(key: "\(index)")], next: index, position: .first, now: start)
+        }
+        #expect(recent.count == Recent.capacity)
+        #expect(recent.entry(for: arrays[0], now: start) == nil, "the oldest went")
+        #expect(recent.entry(for: arrays.last!, now: start)?.rows.first?.key == "\(arrays.count - 1)")
+        #expect(recent.entry(for: arrays.last!.map { $0 }, now: start) == nil, "equal items in another array: no entry")
+        let big = Array(0...Recent.maxItems)
+        recent.remember(items: big, rows: [], next: nil, position: nil, now: start)
+        #expect(recent.entry(for: big, now: start) == nil, "a batch past the item bound is not kept")
+        #expect(recent.entry(for: arrays.last!, now: start + Recent.lifetime + .seconds(1)) == nil)
+        #expect(recent.count == 0, "expired entries go")
+    }
+
+    @Test("the rendered events are bounded: entries, bytes, body size and lifetime; another place is not shared")
+    func sharedBodiesAreBounded() {
+        let bodies = SharedBatchBodies()
+        let start = ContinuousClock.now
+        let rows = [Row(key: "a")]
+        let renders = Counter()
+        func event(_ rows: [Row], at index: Int = 0, bytes: Int = 10, position: ResumeToken.Position = .start,
+                   now: ContinuousClock.Instant = start) -> FramedSSEEvent {
+            bodies.event(rows: rows, startIndex: index, isLast: false, position: position, now: now,
+                         body: { renders.increment(); return [UInt8](repeating: 1, count: bytes) }, id: { "id" })
+        }
+        _ = event(rows)
+        _ = event(rows)
+        #expect(renders.count == 1)
+        _ = event(rows, at: 5)
+        #expect(renders.count == 2, "another first index: rendered anew")
+        let first = event(rows)
+        let shared = event(rows, position: .end)
+        #expect(renders.count == 2 && shared.id == "id", "another next place: the body shared, the id made anew")
+        #expect(shared.body.withUnsafeBufferPointer { $0.baseAddress } == first.body.withUnsafeBufferPointer { $0.baseAddress })
+        _ = event(rows, now: start + SharedBatchBodies.lifetime + .seconds(1))
+        #expect(renders.count == 3, "an expired entry is not shared")
+        let many = (0..<(SharedBatchBodies.capacity + 3)).map { [Row(key: "\($0)")] }
+        for rows in many { _ = event(rows) }
+        #expect(bodies.count == SharedBatchBodies.capacity)
+        let large = (0..<6).map { [Row(key: "large \($0)")] }
+        for rows in large { _ = event(rows, bytes: SharedBatchBodies.maxBodyBytes) }
+        #expect(bodies.count * SharedBatchBodies.maxBodyBytes <= SharedBatchBodies.maxBytes)
+        let huge = [Row(key: "huge")]
+        _ = event(huge, bytes: SharedBatchBodies.maxBodyBytes + 1)
+        _ = event(huge, bytes: SharedBatchBodies.maxBodyBytes + 1)
+        #expect(renders.count == 3 + many.count + large.count + 2, "a body past the bound is never kept")
+    }
+}
