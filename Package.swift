@@ -63,7 +63,7 @@ let package = Package(
             dependencies: ["RowstreamKit", "HTTPServer", "Tables", "Upstream", "JSON", "Metrics", "Redis"],
             swiftSettings: strict
         ),
-        .executableTarget(name: "rowstream", dependencies: ["Dashboard"], swiftSettings: strict),
+        .executableTarget(name: "rowstream", dependencies: ["Dashboard", "Sealing"], swiftSettings: strict),
 
         // In-process testing (as HummingbirdTesting): any responder called without sockets, then the library's
         // server on it. Test code only.

@@ -3,7 +3,11 @@ import Dashboard
 import Dispatch
 import Foundation
 import RowstreamKit
+import Sealing
 import Synchronization
+
+// Before anything uses libcrypto: no cleanup of it at exit, while other threads may still use it.
+CryptoLibrary.keepUntilExit()
 
 func fail(_ message: String, status: Int32) -> Never {
     FileHandle.standardError.write(Data("rowstream: \(message)\n".utf8))

@@ -128,23 +128,25 @@ final class InMemoryLiveCluster: LiveCluster {
             guard generation.exchange(current, ordering: .relaxed) == current else { throw Down() }
         }
 
-        /// Until an entry after `cursor` is there, the task is cancelled, or 200 ms passed (a blocking read's bound).
+        /// Until an entry after `cursor` is there (and the handle is not paused), the task is cancelled, or 200 ms
+        /// passed (a blocking read's bound). A paused handle waits too: returning at once made its follower spin on
+        /// a cooperative thread for as long as the pause lasted.
         private func waitForEntries(after cursor: String?) async {
             let after = cursor.flatMap(Int.init) ?? 0
             let id = store.state.withLock { state in
                 state.lastReader += 1
                 return state.lastReader
             }
-            let store = self.store
+            let store = self.store, paused = self.paused.load(ordering: .relaxed)
             @Sendable func wake() { store.state.withLock { $0.readers.removeValue(forKey: id) }?.resume() }
             await withTaskCancellationHandler {
                 await withCheckedContinuation { continuation in
                     let ready = store.state.withLock { state in
-                        let ready = state.log.contains { $0.index > after } || !state.available
+                        let ready = (!paused && state.log.contains { $0.index > after }) || !state.available
                         if !ready { state.readers[id] = continuation }
                         return ready
                     }
-                    if ready { continuation.resume() }
+                    if ready { return continuation.resume() }
                     Task {
                         try? await Task.sleep(for: .milliseconds(200))
                         wake()

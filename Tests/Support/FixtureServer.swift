@@ -162,6 +162,7 @@ public final class FixtureServer: Sendable {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { Glibc.send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written < 0, errno == EINTR { continue }   // a send with a timeout is not restarted after a signal
             guard written > 0 else { return false }
             offset += written
         }

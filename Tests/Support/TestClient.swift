@@ -71,6 +71,7 @@ public final class TestConnection: @unchecked Sendable {
         var sent = 0
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0, errno == EINTR { continue }
             guard n > 0 else { throw Failure(description: "send: errno \(errno)") }
             sent += n
         }
@@ -118,10 +119,14 @@ public final class TestConnection: @unchecked Sendable {
         }
     }
 
-    /// One blocking `recv` of up to 16 KiB; nil at the end of the stream.
+    /// One blocking `recv` of up to 16 KiB; nil at the end of the stream. A signal that interrupts it (EINTR: a
+    /// `recv` with a timeout is never restarted, e.g. a child's SIGCHLD, or a debugger attaching) reads again.
     private static func receiveChunk(_ fd: Int32) throws -> [UInt8]? {
         var chunk = [UInt8](repeating: 0, count: 16_384)
-        let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        var n = -1
+        repeat {
+            n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        } while n < 0 && errno == EINTR
         if n == 0 { return nil }
         guard n > 0 else { throw Failure(description: "recv: errno \(errno) (timeout?)") }
         return Array(chunk[0..<n])
