@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// A clock the data source uses for load timeouts; tests inject a manual one.
 ///
@@ -9,49 +8,29 @@ public protocol BatchesClock: Sendable {
     func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void
 }
 
-/// The real clock: a one-shot dispatch timer source on a global queue. Thread-safe.
+/// The real clock: every load's timeout goes on one process-wide ``TimeoutWheel`` (one dispatch timer source for
+/// all of them, deadlines rounded up to 50 ms). Thread-safe.
 ///
-/// Cancelling cancels the source, which releases it and its action at once: a load that finishes in
-/// milliseconds leaves nothing behind for the rest of its timeout (an idle viewer holds no timer).
+/// A load costs an entry in a dictionary, not a timer source of its own: viewers arriving at once do not each
+/// create and cancel a kernel timer and wake libdispatch's manager thread. Cancelling removes the entry at once:
+/// a load that finishes in milliseconds leaves nothing behind for the rest of its timeout (an idle viewer holds
+/// no timer). An action runs at its delay or up to one tick later, never earlier.
 public struct SystemBatchesClock: BatchesClock {
     /// Creates the system clock.
     public init() {}
 
     /// Runs `action` on a global queue after `delay`; the cancel closure stops it if it has not run yet.
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
-        let timer = OneShotTimer(DispatchSource.makeTimerSource(queue: .global()))
-        timer.source.schedule(deadline: .now() + Self.interval(delay), repeating: .never)
-        // The handler holds the timer (and so the source) until it fires or is cancelled: dropping the cancel
-        // closure must not stop the timer. Cancelling releases the handler, which ends that cycle.
-        timer.source.setEventHandler {
-            timer.cancel()
-            action()
-        }
-        timer.source.resume()
-        return { timer.cancel() }
+        TimeoutWheel.shared.schedule(afterNanoseconds: Self.nanoseconds(delay), action)
     }
 
-    /// `delay` in nanoseconds, clamped to what `DispatchTimeInterval` holds (negative delays run at once).
-    static func interval(_ delay: Duration) -> DispatchTimeInterval {
+    /// `delay` in nanoseconds, clamped to `0...Int.max` (negative delays run at once).
+    static func nanoseconds(_ delay: Duration) -> Int {
         let (seconds, attoseconds) = delay.components
-        if seconds < 0 { return .nanoseconds(0) }
+        if seconds < 0 { return 0 }
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        if overflow { return .nanoseconds(Int.max) }
+        if overflow { return Int.max }
         let (total, overflow2) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
-        return .nanoseconds(overflow2 ? Int.max : Int(total))
-    }
-}
-
-/// One dispatch timer source, cancelled at most once (cancelling releases its handler).
-/// Thread-safe: `DispatchSource.cancel` may be called from any thread; the flag makes it once.
-private final class OneShotTimer: Sendable {
-    nonisolated(unsafe) let source: any DispatchSourceTimer
-    private let cancelled = Atomic<Bool>(false)
-
-    init(_ source: any DispatchSourceTimer) { self.source = source }
-
-    func cancel() {
-        guard !cancelled.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        source.cancel()
+        return overflow2 ? Int.max : Int(max(0, total))
     }
 }

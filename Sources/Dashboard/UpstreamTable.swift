@@ -25,10 +25,12 @@ enum UpstreamTable {
         // One hash key for the table's walks: viewers reading the same page get equal positions, sealed once.
         typealias Loader = BatchSource<JSONValue, WalkPosition?>.Loader
         let hashKey = WalkHashKey.random()
+        // And one hashing of each cached page's keys for all of them.
+        let pageHashes = PageKeyHashes(key: hashKey)
         // A forwarding table's messages hide the viewer's forwarded values too, should the upstream echo one back.
         let walk: @Sendable (PageSource, ViewerForwarding.Forwarded?) -> Loader = { [keyField = spec.keyField] source, viewer in
             let redact = viewer.map { redacting(secrets + $0.secrets) } ?? redact
-            return PageWalker(keyPath: keyField, maxEmptyPages: maxEmptyPages, hashKey: hashKey).loader(over: source) { error in
+            return PageWalker(keyPath: keyField, maxEmptyPages: maxEmptyPages, hashKey: hashKey, pageHashes: pageHashes).loader(over: source) { error in
                 failure(error, table: name, redact: redact)
             }
         }

@@ -27,6 +27,24 @@ import Testing
         #expect(try codec.token(at: .cursor(sealed), initial: Walk(cursor: "", window: [])) == walk)
     }
 
+    @Test func aSharedPositionKeepsOneSealedText() throws {
+        let position = try codec.position(of: walk)
+        guard case .open(let open) = position else { Issue.record("not kept open: \(position)"); return }
+        open.forgetSealed()
+        open.markShared()
+        let sealed = try #require(position.sealed)
+        open.forgetSealed()
+        let again = try #require(position.sealed)
+        #expect(again == sealed)
+        #expect(Self.storage(again) == Self.storage(sealed), "the kept text for every viewer, not sealed anew")
+    }
+
+    /// Where a (native, long) string's bytes are: the same text sealed twice lives in two buffers.
+    static func storage(_ text: String) -> UnsafeRawPointer? {
+        var text = text
+        return text.withUTF8 { UnsafeRawPointer($0.baseAddress) }
+    }
+
     @Test func equalWhenTheyStandForTheSameToken() throws {
         let a = try codec.position(of: walk)
         let b = try codec.position(of: walk)

@@ -42,6 +42,9 @@ struct SharedBatchTests {
         #expect(made.count == items.count, "the template ran once per item, not once per viewer")
         #expect(Set(events.map(\.data)).count == 1)
         #expect(events[0].data.hasPrefix("<tr data-key=\"a&lt;1&gt;\" data-index=\"0\">"))
+        // The shared next position keeps its sealed text once a second viewer holds it: the viewers after the first
+        // carry one id (the whole event shared), not one sealed anew each (the first viewer's text was dropped).
+        #expect(Set(events.dropFirst().map(\.id)).count == 1, "ids: \(events.map(\.id))")
         // Each viewer's id is a resume token that continues after the three rows.
         for event in events {
             let again = try await server.client.stream("/tables/t/stream", lastEventID: event.id)
@@ -83,6 +86,24 @@ struct SharedBatchTests {
         }
         #expect(plainMade.count == items.count)
         #expect(scopedMade.count == 2 * items.count)
+    }
+
+    @Test("the shared next position is sealed at most twice, however many viewers hold it")
+    func sharedPositionSealedOnce() async throws {
+        let items = ["a", "b"]
+        let table = Self.table(made: Counter()) { items }
+        var texts: [String] = []
+        for _ in 0..<4 {
+            guard case .open(let open)? = try await table.loadBatch(at: .first).next else {
+                Issue.record("the next position is not kept open"); return
+            }
+            texts.append(open.sealed())
+            open.forgetSealed()  // as a session does once its event took the text
+        }
+        #expect(Set(texts).count == 1)
+        // The first viewer's text was dropped; the second sealed it again and it is kept for all who follow.
+        let buffers = texts.map(OpenPositionTests.storage)
+        #expect(buffers[1] == buffers[2] && buffers[2] == buffers[3], "one kept text, not one sealed per viewer")
     }
 
     @Test("the rows cache is bounded: entries, batch size and lifetime")

@@ -31,6 +31,8 @@ extension TableBinding {
         let settable: Settable
         /// The `rows` events many viewers get at the same place, rendered once (``SharedBatchBodies``).
         let sharedBatches = SharedBatchBodies()
+        /// The `session` event without its id, made once (``SessionEventTemplate``).
+        let sessionEvents = SessionEventTemplate()
 
         typealias MakePipeline = @Sendable (SealingKeys) -> @Sendable (LoaderUse, _ resumeScope: String) -> RowLoader
 

@@ -37,6 +37,8 @@ public struct TableBinding: Sendable {
     var renderer: TableRenderer { storage.renderer }
     /// The `rows` events of batches many viewers get at the same place, rendered once and shared.
     var sharedBatches: SharedBatchBodies { storage.sharedBatches }
+    /// The `session` event without its id, serialized once (``SessionEventTemplate``).
+    var sessionEvents: SessionEventTemplate { storage.sessionEvents }
     /// The protocol's column list (`session` event and `/api/tables`).
     var columnsJSON: JSONValue { storage.columnsJSON }
     /// Rows per batch, and skeleton rows shown while one loads.

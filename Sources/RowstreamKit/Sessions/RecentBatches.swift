@@ -1,3 +1,4 @@
+import Batches
 import Synchronization
 import Tables
 

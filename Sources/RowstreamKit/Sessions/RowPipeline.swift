@@ -81,7 +81,11 @@ final class RowPipeline<Item: Sendable, Token: Codable & Sendable & Equatable>: 
     {
         let shared = recent?.entry(for: items)
         let rows = shared?.rows ?? items.map(makeRow)
-        if let shared, shared.next == next { return (rows, shared.position) }
+        if let shared, shared.next == next {
+            // Held by another viewer already: its sealed text is kept from now on, one for all (an id shared too).
+            if case .open(let open)? = shared.position { open.markShared() }
+            return (rows, shared.position)
+        }
         var position: TablePosition? = nil
         if let next {
             do {

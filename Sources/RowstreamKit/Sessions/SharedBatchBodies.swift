@@ -1,3 +1,4 @@
+import Batches
 import HTTPServer
 import Synchronization
 import Tables

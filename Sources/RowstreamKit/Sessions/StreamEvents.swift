@@ -11,6 +11,11 @@ struct StreamEvents: Sendable {
     let table: TableBinding
 
     func session(id: String) -> FramedSSEEvent {
+        table.sessionEvents.event(id: id, make: wholeSession)
+    }
+
+    /// The `session` event made whole: its JSON serialized for `id`.
+    func wholeSession(id: String) -> FramedSSEEvent {
         var body: JSONValue = [
             "session": .string(id),
             "table": .string(table.name),

@@ -42,8 +42,13 @@ enum TablePosition: Sendable, Equatable {
 protocol OpenPosition: AnyObject, Sendable {
     /// The sealed text of the token (the kept one, or sealed now).
     func sealed() -> String
-    /// Drops the sealed text kept from load time: the session holds only the open token from then on.
+    /// Drops the sealed text kept from load time: the session holds only the open token from then on. Does nothing
+    /// once the position is shared (``markShared()``).
     func forgetSealed()
+    /// Other viewers' sessions hold this very position (``RecentBatches`` handed it out again): from now on the
+    /// sealed text is kept, one for all of them, so each viewer's event carries the same id (and ``SharedBatchBodies``
+    /// shares the whole event) instead of each sealing it anew.
+    func markShared()
     /// Whether `other` holds an equal token of the same table.
     func holdsSameToken(as other: any OpenPosition) -> Bool
     /// Whether `sealed` opens, for this table, to an equal token.
@@ -54,20 +59,31 @@ protocol OpenPosition: AnyObject, Sendable {
 final class OpenToken<Token: Codable & Sendable & Equatable>: OpenPosition {
     let token: Token
     let codec: TokenCodec<Token>
-    private let kept: Mutex<String?>
+    /// The sealed text while kept, and whether the position is shared (then the text, once made, stays).
+    private let kept: Mutex<(text: String?, isShared: Bool)>
 
     init(token: Token, codec: TokenCodec<Token>, sealed: String) {
         self.token = token
         self.codec = codec
-        kept = Mutex(sealed)
+        kept = Mutex((sealed, false))
     }
 
     func sealed() -> String {
-        if let kept = kept.withLock({ $0 }) { return kept }
-        return codec.seal(token)
+        let (text, isShared) = kept.withLock { ($0.text, $0.isShared) }
+        if let text { return text }
+        let sealed = codec.seal(token)
+        guard isShared else { return sealed }
+        // The first text kept wins, so every viewer gets the same one.
+        return kept.withLock { kept in
+            if let text = kept.text { return text }
+            kept.text = sealed
+            return sealed
+        }
     }
 
-    func forgetSealed() { kept.withLock { $0 = nil } }
+    func forgetSealed() { kept.withLock { if !$0.isShared { $0.text = nil } } }
+
+    func markShared() { kept.withLock { $0.isShared = true } }
 
     func holdsSameToken(as other: any OpenPosition) -> Bool {
         guard let other = other as? OpenToken<Token>, other.codec.scope == codec.scope else { return false }

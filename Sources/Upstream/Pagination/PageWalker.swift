@@ -31,14 +31,19 @@ public final class PageWalker: Sendable {
     public let maxEmptyPages: Int
     /// The hash key of a fresh walk's dedup memory.
     private let hashKey: WalkHashKey
+    /// The key hashes of the pages the table's walks read last (nil: each walk hashes its pages itself).
+    private let pageHashes: PageKeyHashes?
     private let state: Mutex<State>
 
     /// A walk deduplicating by `keyPath`, failing after `maxEmptyPages` empty pages in a row, hashing keys with
     /// `hashKey` (a table's walks share one: the same pages then give equal positions, which viewers can share).
-    public init(keyPath: JSONPath?, maxEmptyPages: Int = 5, hashKey: WalkHashKey = .random()) {
+    /// `pageHashes` (made with the same `hashKey`): the table's walks hash each cached page's keys once.
+    public init(keyPath: JSONPath?, maxEmptyPages: Int = 5, hashKey: WalkHashKey = .random(),
+                pageHashes: PageKeyHashes? = nil) {
         self.keyPath = keyPath
         self.maxEmptyPages = max(0, maxEmptyPages)
         self.hashKey = hashKey
+        self.pageHashes = pageHashes.flatMap { $0.key == hashKey ? $0 : nil }
         state = Mutex(State(recentKeys: RecentKeys(key: hashKey)))
     }
 
@@ -127,13 +132,18 @@ public final class PageWalker: Sendable {
                 throw .invalidPage("the upstream's next cursor repeats an earlier one (a loop)")
             }
             guard let keyPath else { return page }
+            // The table's hashes of this very page when the walk hashes with the table's key (a resumed walk may not).
+            let itemHashes = if let shared = self.pageHashes, state.recentKeys.hashKey == shared.key {
+                shared.hashes(of: page.items, keyPath: keyPath)
+            } else {
+                PageKeyHashes.hashes(of: page.items, keyPath: keyPath, with: state.recentKeys)
+            }
             var pageHashes: [UInt64] = []
             pageHashes.reserveCapacity(page.items.count)
             var onThisPage = Set<UInt64>(minimumCapacity: page.items.count)
             var dropped: [Int] = []
-            for (index, item) in page.items.enumerated() {
-                guard let key = keyPath.evaluate(item), !key.isNull else { continue }
-                let hash = state.recentKeys.hash(key)
+            for (index, itemHash) in itemHashes.enumerated() {
+                guard let hash = itemHash else { continue }
                 pageHashes.append(hash)
                 if !(onThisPage.insert(hash).inserted && !state.recentKeys.contains(hash)) { dropped.append(index) }
             }

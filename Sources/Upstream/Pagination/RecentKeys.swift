@@ -28,6 +28,9 @@ struct RecentKeys {
     /// A fresh walk's memory, hashing with `key`.
     init(key: WalkHashKey = .random()) { hasher = key.hasher }
 
+    /// The hash key keys are hashed with.
+    var hashKey: WalkHashKey { WalkHashKey(hasher: hasher) }
+
     /// The memory of a walk resumed from `window`: its keys count as the page just read.
     init(resuming window: KeyWindow) {
         hasher = window.hasher

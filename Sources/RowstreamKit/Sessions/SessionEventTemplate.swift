@@ -1,0 +1,81 @@
+import HTTPServer
+import Synchronization
+
+/// A table's `session` event with the session id left out, made once: each arriving viewer's event is the parts
+/// around the id joined with its own id (issue 17, "arrivals as cheap as a broadcast": the event's JSON, the
+/// table's columns included, was serialized per viewer).
+///
+/// The id is 32 lowercase hex digits (``SessionID``), which neither JSON nor the event's framing changes, so the
+/// joined bytes are the ones a whole serialization gives. The template is checked when made: `make` run with a
+/// second id must give the parts joined with it, else (a title or column that happens to hold the placeholder)
+/// no template is kept and every event is made whole. Any other id is made whole too.
+///
+/// Thread-safe: the parts are made once behind a `Mutex`, then immutable.
+final class SessionEventTemplate: Sendable {
+    /// nil: not made yet; `.some(nil)`: unusable, every event is made whole.
+    private let parts = Mutex<[[UInt8]]??>(nil)
+
+    /// The `session` event for `id`: `make(id)`'s bytes, spliced from the template when `id` is a session id.
+    func event(id: String, make: (String) -> FramedSSEEvent) -> FramedSSEEvent {
+        guard Self.isSessionID(id), let parts = template(make) else { return make(id) }
+        // The viewer's own body (not marked shared: a gzip stream compresses it on its own, keeps no block of it).
+        return FramedSSEEvent(event: "session", id: nil,
+                              capacity: parts.reduce(0) { $0 + $1.count } + (parts.count - 1) * id.utf8.count) { data in
+            for (index, part) in parts.enumerated() {
+                if index > 0 { data.append(contentsOf: id.utf8) }
+                data.append(contentsOf: part)
+            }
+        }
+    }
+
+    private func template(_ make: (String) -> FramedSSEEvent) -> [[UInt8]]? {
+        if let made = parts.withLock({ $0 }) { return made }
+        let made = Self.parts(make)
+        parts.withLock { if $0 == nil { $0 = made } }
+        return made
+    }
+
+    static let placeholder = "0f1e2d3c4b5a69780f1e2d3c4b5a6978"
+    static let check = "a1b2c3d4e5f60718a1b2c3d4e5f60718"
+
+    /// The body of `make(placeholder)` before the blank line that ends it, split at the placeholder, if `make(check)`
+    /// is those parts joined with `check` and the head is the plain `session` head (no id, no retry).
+    static func parts(_ make: (String) -> FramedSSEEvent) -> [[UInt8]]? {
+        let sample = make(placeholder)
+        let end = FramedSSEEvent.body { _ in }
+        guard sample.event == "session", sample.id == nil, sample.head == FramedSSEEvent(event: "session", id: nil,
+                                                                                           body: []).head,
+              sample.body.count >= end.count, sample.body.suffix(end.count).elementsEqual(end) else { return nil }
+        let parts = split(Array(sample.body.dropLast(end.count)), at: Array(placeholder.utf8))
+        let checked = make(check)
+        guard parts.count > 1, checked.head == sample.head, checked.body == join(parts, Array(check.utf8)) + end else {
+            return nil
+        }
+        return parts
+    }
+
+    static func split(_ bytes: [UInt8], at separator: [UInt8]) -> [[UInt8]] {
+        var parts: [[UInt8]] = []
+        var start = 0
+        var index = 0
+        while index + separator.count <= bytes.count {
+            if bytes[index..<(index + separator.count)].elementsEqual(separator) {
+                parts.append(Array(bytes[start..<index]))
+                index += separator.count
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        parts.append(Array(bytes[start...]))
+        return parts
+    }
+
+    static func join(_ parts: [[UInt8]], _ separator: [UInt8]) -> [UInt8] {
+        Array(parts.joined(separator: separator))
+    }
+
+    static func isSessionID(_ id: String) -> Bool {
+        id.utf8.count == 32 && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+}

@@ -1,0 +1,58 @@
+import Dispatch
+import Synchronization
+import Testing
+import TestSupport
+@testable import Batches
+
+/// The one timer source all loads' timeouts share (``TimeoutWheel``).
+@Suite struct TimeoutWheelTests {
+    /// What ran, in order, and when.
+    final class Fired: Sendable {
+        let names = Mutex<[(name: String, at: UInt64)]>([])
+        func record(_ name: String) { names.withLock { $0.append((name, DispatchTime.now().uptimeNanoseconds)) } }
+        var order: [String] { names.withLock { $0.map(\.name) } }
+        func at(_ name: String) -> UInt64? { names.withLock { $0.first { $0.name == name }?.at } }
+    }
+
+    @Test func runsEachActionOnceNotBeforeItsDelayInDeadlineOrder() async throws {
+        let wheel = TimeoutWheel(tickNanoseconds: 1_000_000)
+        let fired = Fired()
+        let start = DispatchTime.now().uptimeNanoseconds
+        // The later deadline first, so the earlier one must re-arm the source.
+        _ = wheel.schedule(afterNanoseconds: 300_000_000) { fired.record("late") }
+        _ = wheel.schedule(afterNanoseconds: 100_000_000) { fired.record("early") }
+        try #require(await eventually { fired.order.count == 2 })
+        #expect(fired.order == ["early", "late"])
+        #expect(try #require(fired.at("early")) - start >= 100_000_000)
+        #expect(try #require(fired.at("late")) - start >= 300_000_000)
+        #expect(wheel.pendingCount == 0)
+    }
+
+    @Test func cancelledActionsNeverRunAndLeaveNothingPending() async throws {
+        let wheel = TimeoutWheel(tickNanoseconds: 1_000_000)
+        let fired = Fired()
+        let cancels = (0..<1_000).map { index in
+            wheel.schedule(afterNanoseconds: 50_000_000) { fired.record("cancelled \(index)") }
+        }
+        #expect(wheel.pendingCount == 1_000)
+        for cancel in cancels { cancel() }
+        #expect(wheel.pendingCount == 0, "a cancelled timeout keeps no entry")
+        // One scheduled after them, later: when it has run, the cancelled ones' tick has long passed.
+        _ = wheel.schedule(afterNanoseconds: 100_000_000) { fired.record("kept") }
+        try #require(await eventually { fired.order.count >= 1 })
+        #expect(fired.order == ["kept"])
+        cancels[0]()  // after the fact: nothing
+        #expect(wheel.pendingCount == 0)
+    }
+
+    @Test func anActionMayScheduleAgainFromTheWheelsQueue() async throws {
+        let wheel = TimeoutWheel(tickNanoseconds: 1_000_000)
+        let fired = Fired()
+        _ = wheel.schedule(afterNanoseconds: 0) {
+            fired.record("first")
+            _ = wheel.schedule(afterNanoseconds: 1_000_000) { fired.record("second") }
+        }
+        try #require(await eventually { fired.order.count == 2 })
+        #expect(fired.order == ["first", "second"])
+    }
+}
