@@ -125,17 +125,19 @@ struct ServerRoutes {
     private func stream(_ request: HTTPRequest, table: TableBinding) throws(HTTPError) -> HTTPResult {
         let lastEventID = request.headers[HTTPFieldName.lastEventID] ?? request.queryValue("lastEventId")
         let query = try controlQuery(request, table: table)
+        let dialect = try StreamDialect(parameter: request.queryValue("dialect"))
         // Live changes are of the table as configured: a viewer who sorted or filtered it does not get them.
         let feed = query.isEmpty ? try feeds.feed(for: table.name) : nil
         let open: @Sendable () -> HTTPResponse = { [self] in
-            streamResponse(table: table, lastEventID: lastEventID, query: query, feed: feed)
+            streamResponse(table: table, lastEventID: lastEventID, query: query, feed: feed, dialect: dialect)
         }
         return lastEventID.map { !$0.isEmpty } == true ? .later(open) : .now(open())
     }
 
     /// The stream of `stream(_:table:)` from the client's token (nil: none), with the live changes of `feed`.
     private func streamResponse(
-        table: TableBinding, lastEventID: String?, query: [(name: String, value: String)], feed: LiveFeed?
+        table: TableBinding, lastEventID: String?, query: [(name: String, value: String)], feed: LiveFeed?,
+        dialect: StreamDialect?
     ) -> HTTPResponse {
         var decoded = lastEventID.flatMap { ResumeToken(decoding: $0, table: table.name) }
         // A cursor not sealed for this table with one of the server's keys is no position (forged, or sealed with
@@ -154,7 +156,8 @@ struct ServerRoutes {
         return .eventStream(retryMilliseconds: configuration.retryMilliseconds) { writer in
             ViewerSession.open(
                 table: table, writer: writer, resume: resume, resetFirst: resetFirst,
-                registry: registry, metrics: metrics, batchTimeout: timeout, feed: feed, query: query
+                registry: registry, metrics: metrics, batchTimeout: timeout, feed: feed, query: query,
+                dialect: dialect
             )
             heartbeats.start(on: writer)
         }

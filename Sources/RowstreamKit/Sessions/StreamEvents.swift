@@ -8,8 +8,11 @@ import Tables
 /// A pure value: no I/O, safe from any thread.
 struct StreamEvents: Sendable {
     let table: TableBinding
+    /// The stream's dialect (docs/DIALECTS.md) and its session's id; nil: the v1 events.
+    var dialect: (dialect: StreamDialect, session: String)? = nil
 
     func session(id: String) -> FramedSSEEvent {
+        if let dialect { return dialect.dialect.session(table: table.name, next: table.sessionPath(id, "next")) }
         var body: JSONValue = [
             "session": .string(id),
             "table": .string(table.name),
@@ -41,6 +44,11 @@ struct StreamEvents: Sendable {
             case let next?: position = .after(cursor: next.sealed ?? "")
             case nil: position = .end
             }
+            if let dialect {
+                return dialect.dialect.rows(
+                    table: table.name, renderer: table.renderer, rows: items, startIndex: offset,
+                    next: next == nil ? nil : table.sessionPath(dialect.session, "next"), id: token(after, position))
+            }
             return FramedSSEEvent(event: "rows", id: token(after, position)) { data in
                 table.renderer.appendRows(items, startIndex: offset, to: &data, lineBreak: SSEEvent.dataLineBreak)
                 // The final batch says so, so a page does not ask its finished session for more before `complete`.
@@ -64,7 +72,8 @@ struct StreamEvents: Sendable {
     }
 
     func reset() -> FramedSSEEvent {
-        FramedSSEEvent(SSEEvent(event: "reset", id: token(0, .start), data: "{}"))
+        if let dialect { return dialect.dialect.reset(table: table.name, id: token(0, .start)) }
+        return FramedSSEEvent(SSEEvent(event: "reset", id: token(0, .start), data: "{}"))
     }
 
     private func token(_ offset: Int, _ position: ResumeToken.Position) -> String {
