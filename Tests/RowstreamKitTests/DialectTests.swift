@@ -111,6 +111,23 @@ struct DialectTests {
         #expect(rowKeys(more.data) == ["ü 3", "4"])
     }
 
+    @Test("Turbo's lazy frame GETs next: with a Turbo-Frame header it loads the next batch; without, a 400 that loads nothing")
+    func turboFrameNext() async throws {
+        let server = try RowstreamTestServer([Self.hostile()])
+        defer { server.shutdown() }
+        let stream = try await server.client.stream("/tables/hostile/stream?dialect=turbo")
+        defer { stream.close() }
+        let next = try Self.nextURL(try await stream.next(named: "message").event.data)
+        _ = try await Self.nextRows(stream, "turbo")
+        let plain = await server.client.get(next)
+        #expect(plain.status == .badRequest && plain.text.contains("Turbo-Frame"))
+        let framed = await server.client.get(next, headers: ["Turbo-Frame": "rs-hostile-more-frame\"<x>"])
+        #expect(framed.status == .ok)
+        #expect(framed.text == "<turbo-frame id=\"rs-hostile-more-frame&quot;&lt;x&gt;\"></turbo-frame>")
+        let more = try await Self.nextRows(stream, "turbo")
+        #expect(rowIndexes(more.data) == [2, 3], "one batch, after the first: the 400 loaded nothing")
+    }
+
     @Test("datastar: every data line of a batch is a selector, mode or elements line; a cell's line break too")
     func datastarLines() async throws {
         let server = try RowstreamTestServer([Self.hostile()])

@@ -45,6 +45,9 @@ struct ServerRoutes {
             try session(parameters).loadNext()
             return .now(HTTPResponse(status: .accepted))
         }
+        router.get("/tables/{name}/sessions/{id}/next") { request, parameters throws(HTTPError) in
+            try lazyFrameNext(request, session: try session(parameters))
+        }
         router.post("/tables/{name}/sessions/{id}/reload") { request, parameters throws(HTTPError) in
             try reload(request, session: try session(parameters))
             return .now(HTTPResponse(status: .accepted))
@@ -110,7 +113,7 @@ struct ServerRoutes {
         return name
     }
 
-    private func session(_ parameters: RouteParameters) throws(HTTPError) -> ViewerSession {
+    func session(_ parameters: RouteParameters) throws(HTTPError) -> ViewerSession {
         let table = try table(parameters["name"])
         guard let text = parameters["id"], let id = SessionID(text),
               let session = registry.session(id, table: table.name)
