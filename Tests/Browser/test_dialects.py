@@ -1,7 +1,7 @@
 """docs/DIALECTS.md: the table stream in htmx's, Turbo's and Datastar's wire formats (`?dialect=`), driven by the
 REAL client libraries at pinned versions, installed by Scripts/test-browser from PyPI (never copied into the
 repository) and served to the host page from the installed packages: htmx 2.0.10 core and its SSE extension
-(django-htmx 1.29.0: `htmx-2.js`, `ext/hx-sse-2.js`), Turbo 7.1 (turbo-django 0.4.4: `turbo.min.js`).
+(django-htmx 1.29.0: `htmx-2.js`, `ext/hx-sse-2.js`), Turbo 7.1.0 (turbo-django 0.4.4: `turbo.min.js`, `Turbo.connectStreamSource`).
 The host page is another app's page: served by the test's own HTTP server, which also passes `/tables/...` through
 to the Rowstream server as a same-origin reverse proxy would (streams unbuffered). Batches append as the sentinel
 is revealed, rows arrive exactly once in order, a live change prepends and replaces by row id, a cut stream
@@ -43,9 +43,11 @@ PAGES = {
     "/turbo": """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Turbo host</title>
 <script src="/lib/turbo.js"></script>
+<!-- Turbo 7.1 has no <turbo-stream-source> element (7.2 and later do): the page connects the source itself. -->
+<script>Turbo.connectStreamSource(new EventSource('/tables/customers/stream?dialect=turbo'));</script>
+<style>#rs-customers-more turbo-frame { display: block; height: 1px; }</style>
 </head><body>
 <h1>Customers, with Turbo</h1>
-<turbo-stream-source src="/tables/customers/stream?dialect=turbo"></turbo-stream-source>
 <table>
   <tbody id="rs-customers-body"></tbody>
   <tbody><tr id="rs-customers-more"></tr></tbody>
@@ -79,6 +81,8 @@ class AppSite:
                     return self.answer(PAGES[path].encode(), "text/html; charset=utf-8")
                 if path in LIBRARIES:
                     return self.answer(library(path), "text/javascript")
+                if path == "/favicon.ico":
+                    return self.answer(b"", "image/x-icon")
                 self.pass_through()
 
             def do_POST(self):
@@ -214,3 +218,11 @@ def test_htmx_sse_extension_appends_demands_resumes_and_goes_live(live, app, ope
     assert posts and all(url.startswith(app.url + "/tables/customers/sessions/") and url.endswith("/next")
                          for url in posts)
     assert probe.page.evaluate("htmx.version") == "2.0.10"
+
+
+def test_turbo_stream_source_appends_demands_by_lazy_frame_resumes_and_goes_live(live, app, open_page):
+    probe = open_page(app.url + "/turbo", wait_for_rows=False)
+    read_to_end_and_go_live(live, app, probe)
+    frames = [url for method, url in probe.requests if method == "GET" and url.endswith("/next")]
+    assert frames and all(url.startswith(app.url + "/tables/customers/sessions/") for url in frames)
+    assert not [url for method, url in probe.requests if method == "POST"]
