@@ -128,6 +128,25 @@ struct DialectTests {
         #expect(rowIndexes(more.data) == [2, 3], "one batch, after the first: the 400 loaded nothing")
     }
 
+    @Test("an unreadable Last-Event-ID: each dialect's reset empties the body, with the v1 start token",
+          arguments: [("htmx", "<tbody id=\"rs-hostile-body\" hx-swap-oob=\"innerHTML\"></tbody>"),
+                      ("turbo", "<turbo-stream action=\"update\" target=\"rs-hostile-body\"><template></template></turbo-stream>"),
+                      ("datastar", "mode outer\nelements <tbody id=\"rs-hostile-body\"></tbody>")])
+    func reset(dialect: String, data: String) async throws {
+        let server = try RowstreamTestServer([Self.hostile()])
+        defer { server.shutdown() }
+        let stream = try await server.client.stream("/tables/hostile/stream?dialect=\(dialect)", lastEventID: "garbage")
+        defer { stream.close() }
+        var reset: ReceivedEvent?
+        for _ in 0..<5 where reset == nil {
+            let event = try #require(try await stream.nextEvent())
+            if event.id != nil { reset = event }
+        }
+        #expect(reset?.event == Self.type(dialect, "reset"))
+        #expect(reset?.data == data)
+        #expect(rowIndexes(try await Self.nextRows(stream, dialect).data) == [0, 1], "the first batch follows")
+    }
+
     @Test("datastar: every data line of a batch is a selector, mode or elements line; a cell's line break too")
     func datastarLines() async throws {
         let server = try RowstreamTestServer([Self.hostile()])

@@ -86,7 +86,7 @@ enum StreamDialect: String, Sendable, Hashable, CaseIterable {
             switch self {
             case .htmx: data += Array("<tbody id=\"\(body)\" hx-swap-oob=\"innerHTML\"></tbody>".utf8)
             case .turbo: data += Self.turboStream("update", body, "")
-            case .datastar: data += Array("selector #\(body)\ndata: mode inner\ndata: elements <tbody></tbody>".utf8)
+            case .datastar: data += Self.datastarPatch(nil, "outer", "<tbody id=\"\(body)\"></tbody>")
             }
         }
     }
