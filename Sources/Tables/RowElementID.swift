@@ -20,21 +20,9 @@ public enum RowElementID {
 
     /// `text` with every byte other than an ASCII letter or digit written as `_HH`.
     public static func escaped(_ text: String) -> String {
-        var out: [UInt8] = []
-        appendEscaped(text, to: &out)
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    static func appendEscaped(_ text: String, to out: inout [UInt8]) {
-        for byte in text.utf8 {
-            if isKept(byte) {
-                out.append(byte)
-            } else {
-                out.append(UInt8(ascii: "_"))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0xF)])
-            }
-        }
+        var writer = ByteWriter(capacity: text.utf8.count * 3)
+        appendEscaped(text, to: &writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
     }
 
     static func appendEscaped(_ text: String, to writer: inout ByteWriter) {
