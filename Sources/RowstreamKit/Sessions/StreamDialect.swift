@@ -41,8 +41,10 @@ enum StreamDialect: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// The `session` event: the sentinel for this session's `next` (a reconnect's new session needs a new one).
-    func session(table: String, next: String) -> FramedSSEEvent {
+    /// The `session` event: the sentinel for this session's `next` (a reconnect's new session needs a new one), or
+    /// an inert one (nil: a fresh session loads its first batch by itself, and that batch brings the sentinel: one
+    /// revealed now would ask for a second batch before anyone scrolled).
+    func session(table: String, next: String?) -> FramedSSEEvent {
         let sentinel = sentinel(table: table, next: next)
         return patch(event: "session", id: nil) { data in
             switch self {

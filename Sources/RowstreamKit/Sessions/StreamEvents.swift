@@ -11,8 +11,12 @@ struct StreamEvents: Sendable {
     /// The stream's dialect (docs/DIALECTS.md) and its session's id; nil: the v1 events.
     var dialect: (dialect: StreamDialect, session: String)? = nil
 
-    func session(id: String) -> FramedSSEEvent {
-        if let dialect { return dialect.dialect.session(table: table.name, next: table.sessionPath(id, "next")) }
+    /// `awaitsDemand`: the session loads on demand from the start (a resumed one); a fresh one loads its first
+    /// batch by itself, so a dialect's sentinel asks for nothing until that batch brings an active one.
+    func session(id: String, awaitsDemand: Bool = true) -> FramedSSEEvent {
+        if let dialect {
+            return dialect.dialect.session(table: table.name, next: awaitsDemand ? table.sessionPath(id, "next") : nil)
+        }
         var body: JSONValue = [
             "session": .string(id),
             "table": .string(table.name),

@@ -73,7 +73,7 @@ final class ViewerSession: Sendable {
         let events = StreamEvents(table: table, dialect: dialect.map { ($0, id.text) })
         if case .end = resume?.position {
             // Every row was delivered but `complete` was not: say so and end the stream.
-            channel.send(events.session(id: id.text))
+            channel.send(events.session(id: id.text, awaitsDemand: false))
             channel.send(events.complete(total: resume?.offset ?? 0))
             // A live table's stream stays open for its changes; any other ends.
             if let feed { channel.subscribe(feed) } else { channel.finish() }
@@ -115,7 +115,7 @@ final class ViewerSession: Sendable {
                                     metrics: tableMetrics)
         // Registered before the page learns its id: a POST right after the `session` event finds it.
         registry.insert(session)
-        channel.send(events.session(id: id.text))
+        channel.send(events.session(id: id.text, awaitsDemand: start != nil))
         if let feed { channel.subscribe(feed) }
         metrics.sessionsOpened.increment()
         channel.onClose {
