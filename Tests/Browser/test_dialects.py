@@ -34,7 +34,7 @@ PAGES = {
 </head><body>
 <h1>Customers, with htmx</h1>
 <div hx-ext="sse" sse-connect="/tables/customers/stream?dialect=htmx">
-  <div sse-swap="session,insert,update,remove,reset" hx-swap="none" hidden></div>
+  <div sse-swap="session,retry,insert,update,remove,reset" hx-swap="none" hidden></div>
   <table>
     <tbody id="rs-customers-body" sse-swap="rows" hx-swap="beforeend"></tbody>
     <tbody><tr id="rs-customers-more"></tr></tbody>
@@ -166,8 +166,19 @@ def live():
 
 
 @pytest.fixture
-def app(live):
-    site = AppSite(live.port)
+def failing():
+    """60 demo customers in batches of 10; every third upstream request fails (retryable)."""
+    server = RowstreamServer("--demo-items", 60, "--batch-size", 10, "--demo-latency-ms", 20, "--demo-fail-every", 3)
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def app(request):
+    server = request.getfixturevalue(request.param if hasattr(request, "param") else "live")
+    site = AppSite(server.port)
     try:
         yield site
     finally:
@@ -229,3 +240,24 @@ def test_turbo_stream_source_appends_demands_by_lazy_frame_resumes_and_goes_live
     frames = [url for method, url in probe.requests if method == "GET" and url.endswith("/next")]
     assert frames and all(url.startswith(app.url + "/tables/customers/sessions/") for url in frames)
     assert not [url for method, url in probe.requests if method == "POST"]
+
+
+@pytest.mark.parametrize("app", ["failing"], indirect=True)
+@pytest.mark.parametrize("page", ["/htmx", "/turbo"])
+def test_a_failed_batch_shows_in_the_sentinels_place_and_retry_loads_it(app, page, open_page):
+    probe = open_page(app.url + page, wait_for_rows=False, allowed_console=["502", "Failed to load resource"])
+    retried = []
+
+    def complete_or_retried():
+        alert = probe.page.query_selector("#rs-customers-more [role=alert]")
+        if alert:
+            assert "Retry" in alert.inner_text()
+            probe.page.click("#rs-customers-more [role=alert] " + ("button" if page == "/htmx" else "a"))
+            retried.append(True)
+            wait_until(lambda: probe.page.query_selector("#rs-customers-more [role=alert]") is None,
+                       message="the failure row to go")
+        scroll_down(probe)
+        return len(keys(probe)) >= 60
+    wait_until(complete_or_retried, timeout=2 * TIMEOUT, message="every row, with Retry after each failure")
+    assert retried, "the demo upstream failed at least once"
+    assert indexes(probe) == list(range(60)), "every row exactly once, in order"

@@ -1,6 +1,7 @@
 import HTTPServerTesting
 import RowstreamKit
 import RowstreamTesting
+import Synchronization
 import Tables
 import TestSupport
 import Testing
@@ -21,8 +22,8 @@ struct DialectTests {
     }
 
     /// The `next` URL a dialect's sentinel carries (the session's own).
-    static func nextURL(_ data: String) throws -> String {
-        let start = try #require(data.range(of: "/tables/hostile/sessions/"))
+    static func nextURL(_ data: String, table: String = "hostile") throws -> String {
+        let start = try #require(data.range(of: "/tables/\(table)/sessions/"))
         let end = try #require(data[start.upperBound...].range(of: "/next"))
         return String(data[start.lowerBound..<end.upperBound])
     }
@@ -146,6 +147,46 @@ struct DialectTests {
         #expect(reset?.event == Self.type(dialect, "reset"))
         #expect(reset?.data == data)
         #expect(rowIndexes(try await Self.nextRows(stream, dialect).data) == [0, 1], "the first batch follows")
+    }
+
+    @Test("a failed batch: the v1 error, then the failure in the sentinel's place with Retry (its next); Retry loads it",
+          arguments: ["htmx", "turbo", "datastar"])
+    func failureWithRetry(dialect: String) async throws {
+        let failed = Mutex(false)
+        let source = BatchSource<Person, Int>(initialToken: 0) { offset in
+            let firstTry = offset == 10 && failed.withLock { wasFailed in
+                defer { wasFailed = true }
+                return !wasFailed
+            }
+            if firstTry {
+                throw LoadFailure(message: "Busy <now> & \"then\"", isRetryable: true)
+            }
+            let batch = Array(people(20)[offset..<(offset + 10)])
+            return offset == 10 ? .completed(batch) : .items(batch, next: offset + 10)
+        }
+        let server = try RowstreamTestServer([peopleTable(source)])
+        defer { server.shutdown() }
+        let stream = try await server.client.stream("/tables/people/stream?dialect=\(dialect)")
+        defer { stream.close() }
+        let first = try await Self.nextRows(stream, dialect)
+        let sentinel = dialect == "datastar" ? try #require(try await stream.nextEvent()).data : first.data
+        let nextURL = try Self.nextURL(sentinel, table: "people")
+        #expect(await server.client.post(nextURL).status == .accepted)
+        let error = try await stream.next(named: "error").event
+        #expect(try object(error.data)["message"] as? String == "Busy <now> & \"then\"")
+        let patch = try #require(try await stream.nextEvent())
+        #expect(patch.event == (dialect == "htmx" ? "retry" : Self.type(dialect, "error")))
+        #expect(patch.data.contains("role=\"alert\">Busy &lt;now&gt; &amp; &quot;then&quot; "))
+        #expect(patch.data.contains("id=\"rs-people-more\""))
+        let retry = try Self.nextURL(patch.data, table: "people")
+        #expect(retry == nextURL, "Retry is the session's next")
+        switch dialect {
+        case "htmx": #expect(patch.data.contains("<button type=\"button\" hx-post=\"\(retry)\" hx-swap=\"none\">Retry</button>"))
+        case "turbo": #expect(patch.data.contains("<turbo-frame id=\"rs-people-more-frame\"><a href=\"\(retry)\">Retry</a></turbo-frame>"))
+        default: #expect(patch.data.hasPrefix("mode outer\nelements <tr id=\"rs-people-more\">"))
+        }
+        #expect(await server.client.post(retry).status == .accepted)
+        #expect(rowIndexes(try await Self.nextRows(stream, dialect).data) == Array(10..<20))
     }
 
     @Test("datastar: every data line of a batch is a selector, mode or elements line; a cell's line break too")

@@ -81,6 +81,38 @@ enum StreamDialect: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// A failed batch: the v1 `error` event (`failed`), then a patch that puts in the sentinel's place a row with
+    /// the message and, with a `next` (a retryable failure), a Retry in the dialect's idiom (htmx: a button that
+    /// POSTs `next`; Turbo: a link in a frame, which Turbo GETs as a frame request; Datastar: a button that
+    /// `@post`s it). The batch that Retry loads brings a new sentinel in its place. htmx's patch is a `retry` event.
+    func failure(_ failed: SSEEvent, table: String, columns: Int, message: String, next: String?) -> FramedSSEEvent {
+        let id = RowElementID.more(table: table)
+        var retry = ""
+        if let next {
+            let url = HTMLEscaping.escaped(next)
+            switch self {
+            case .htmx: retry = " <button type=\"button\" hx-post=\"\(url)\" hx-swap=\"none\">Retry</button>"
+            case .turbo: retry = " <turbo-frame id=\"\(id)-frame\"><a href=\"\(url)\">Retry</a></turbo-frame>"
+            case .datastar: retry = " <button type=\"button\" data-on-click=\"@post('\(url)')\">Retry</button>"
+            }
+        }
+        let row = "<tr id=\"\(id)\"><td colspan=\"\(max(columns, 1))\" role=\"alert\">"
+            + HTMLEscaping.escaped(message) + retry + "</td></tr>"
+        let patch = FramedSSEEvent(event: self == .htmx ? "retry" : eventName("error"), id: nil) { data in
+            switch self {
+            case .htmx: data += Self.oob(row, "true")
+            case .turbo: data += Self.turboStream("replace", id, row)
+            case .datastar: data += Self.datastarPatch(nil, "outer", row)
+            }
+        }
+        // One value for the session's writer: both events back to back (the JSON data is a single line).
+        return FramedSSEEvent(event: "error", id: nil) { data in
+            data += failed.dataBytes
+            data += Array("\n\n".utf8)
+            data += patch.bytes.dropLast(2)
+        }
+    }
+
     /// `reset`: the rows shown so far are cleared (the first batch follows).
     func reset(table: String, id: String) -> FramedSSEEvent {
         let body = RowElementID.body(table: table)

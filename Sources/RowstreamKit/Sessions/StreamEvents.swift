@@ -62,7 +62,12 @@ struct StreamEvents: Sendable {
             return complete(total: total)
         case .failed(let failure, _):
             let body: JSONValue = ["message": .string(failure.message), "retryable": .bool(failure.isRetryable)]
-            return FramedSSEEvent(SSEEvent(event: "error", data: Self.text(body)))
+            let error = SSEEvent(event: "error", data: Self.text(body))
+            guard let dialect else { return FramedSSEEvent(error) }
+            // A dialect's page shows the failure in the sentinel's place, with Retry (its `next`), after the v1 event.
+            return dialect.dialect.failure(error, table: table.name, columns: table.spec.columns.count,
+                                           message: failure.message,
+                                           next: failure.isRetryable ? table.sessionPath(dialect.session, "next") : nil)
         case .reset:
             return reset()
         }
