@@ -148,7 +148,7 @@ struct ServerRoutes {
         if case .after(let cursor)? = decoded?.position, !table.isValid(cursor) { decoded = nil }
         if let finished = decoded, finished.position == .finished {
             // A live table's finished list still changes: say `complete` again and keep the stream for its changes.
-            guard feeds.isLive(table.name) else { return HTTPResponse(status: .noContent) }
+            guard feeds.isLive(table.name) || dialect?.staysOpen == true else { return HTTPResponse(status: .noContent) }
             decoded = ResumeToken(table: table.name, offset: finished.offset, position: .end)
         }
         let resume = decoded

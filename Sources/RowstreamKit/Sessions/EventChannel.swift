@@ -30,7 +30,8 @@ extension StreamWriter: EventChannel {
 }
 
 /// A table's own stream in a dialect (docs/DIALECTS.md): the writer's own events, and the live changes framed in
-/// the dialect.
+/// the dialect. An htmx stream stays open after `complete`: htmx's SSE extension answers a closed `EventSource` (the
+/// `204` of a finished list's reconnect) with a new one, without `Last-Event-ID`, which would start the list over.
 struct DialectChannel: EventChannel {
     let writer: StreamWriter
     let dialect: StreamDialect
@@ -39,7 +40,7 @@ struct DialectChannel: EventChannel {
     func send(_ event: FramedSSEEvent, whenWritten notice: @escaping @Sendable (WrittenBytes) -> Void) {
         writer.send(event, whenWritten: notice)
     }
-    func finish() { writer.finish() }
+    func finish() { if !dialect.staysOpen { writer.finish() } }
     func onClose(_ callback: @escaping @Sendable () -> Void) { writer.onClose(callback) }
     func subscribe(_ feed: LiveFeed) { feed.subscribe(writer, dialect: dialect) }
 }

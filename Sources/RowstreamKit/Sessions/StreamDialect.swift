@@ -24,6 +24,11 @@ enum StreamDialect: String, Sendable, Hashable, CaseIterable {
         self = dialect
     }
 
+    /// Whether a finished list's stream stays open (and a reconnect with its `complete` id gets `session` and
+    /// `complete` again instead of `204`), as a live table's does: htmx's SSE extension replaces a closed
+    /// `EventSource` with a new one that has no `Last-Event-ID`, so a `204` would start the list over.
+    var staysOpen: Bool { self == .htmx }
+
     /// One element per dialect, in its markup, that asks for the next batch once it is revealed, or an inert
     /// one (`next` nil) after the last batch; its id is ``RowElementID/more(table:)``.
     func sentinel(table: String, next: String?) -> String {
@@ -81,7 +86,7 @@ enum StreamDialect: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// A failed batch: the v1 `error` event (`failed`), then a patch that puts in the sentinel's place a row with
+    /// A failed batch: the v1 `error` event (`failed`; not for htmx), then a patch that puts in the sentinel's place a row with
     /// the message and, with a `next` (a retryable failure), a Retry in the dialect's idiom (htmx: a button that
     /// POSTs `next`; Turbo: a link in a frame, which Turbo GETs as a frame request; Datastar: a button that
     /// `@post`s it). The batch that Retry loads brings a new sentinel in its place. htmx's patch is a `retry` event.
@@ -105,6 +110,8 @@ enum StreamDialect: String, Sendable, Hashable, CaseIterable {
             case .datastar: data += Self.datastarPatch(nil, "outer", row)
             }
         }
+        // htmx's SSE extension takes an event named `error` for a failed connection: only the patch.
+        if self == .htmx { return patch }
         // One value for the session's writer: both events back to back (the JSON data is a single line).
         return FramedSSEEvent(event: "error", id: nil) { data in
             data += failed.dataBytes
