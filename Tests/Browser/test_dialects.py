@@ -213,8 +213,9 @@ def read_to_end_and_go_live(live, app, probe):
     assert app.cut() >= 1
     wait_until(lambda: scroll_down(probe) and len(keys(probe)) >= 100, timeout=2 * TIMEOUT,
                message="resumed after the cut, to the end")
-    assert indexes(probe) == list(range(100)), "every row exactly once, in order"
-    assert len(set(keys(probe))) == 100
+    shown = indexes(probe)                                   # the live demo may have grown by a row or two
+    assert shown == list(range(len(shown))), "every row exactly once, in order"
+    assert len(set(keys(probe))) == len(shown)
     ids = probe.page.eval_on_selector_all("#rs-customers-body tr", "rows => rows.map(r => r.id)")
     assert all(id.startswith("rs-customers-k-") for id in ids)
     top = first_shown_row(probe)
