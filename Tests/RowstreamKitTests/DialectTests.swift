@@ -1,7 +1,6 @@
 import HTTPServerTesting
 import RowstreamKit
 import RowstreamTesting
-import Synchronization
 import Tables
 import TestSupport
 import Testing
@@ -152,18 +151,7 @@ struct DialectTests {
     @Test("a failed batch: the v1 error, then the failure in the sentinel's place with Retry (its next); Retry loads it",
           arguments: ["htmx", "turbo", "datastar"])
     func failureWithRetry(dialect: String) async throws {
-        let failed = Mutex(false)
-        let source = BatchSource<Person, Int>(initialToken: 0) { offset in
-            let firstTry = offset == 10 && failed.withLock { wasFailed in
-                defer { wasFailed = true }
-                return !wasFailed
-            }
-            if firstTry {
-                throw LoadFailure(message: "Busy <now> & \"then\"", isRetryable: true)
-            }
-            let batch = Array(people(20)[offset..<(offset + 10)])
-            return offset == 10 ? .completed(batch) : .items(batch, next: offset + 10)
-        }
+        let source = secondBatchFailingOnce("Busy <now> & \"then\"")
         let server = try RowstreamTestServer([peopleTable(source)])
         defer { server.shutdown() }
         let stream = try await server.client.stream("/tables/people/stream?dialect=\(dialect)")
