@@ -18,6 +18,8 @@ public struct TableRenderer: Sendable {
     private let decimals: [Int?]
     /// One complete skeleton row.
     let skeleton: [UInt8]
+    /// With a value, each data row also gets `id="PREFIX` and its escaped key (``RowElementID``) `"`.
+    private var rowIDPrefix: [UInt8]?
 
     /// Builds a renderer; precomputes the per-column markup.
     public init(spec: TableSpec) {
@@ -36,6 +38,14 @@ public struct TableRenderer: Sendable {
         formats = spec.columns.map(\.format)
         decimals = spec.columns.map(\.decimals)
         skeleton = Self.skeletonRow(cellOpenings: openings, isCard: spec.grid != nil)
+    }
+
+    /// This renderer, with each data row's `id` the table's ``RowElementID/row(table:key:)`` (the key, or the index
+    /// when the row has none); nothing else changes.
+    public func withRowIDs(table: String) -> TableRenderer {
+        var renderer = self
+        renderer.rowIDPrefix = Array(RowElementID.prefix(table: table).utf8)
+        return renderer
     }
 
     /// Appends one `<tr data-key="KEY" data-index="N">` per row (N = startIndex + i) with one `<td>`
@@ -79,7 +89,14 @@ public struct TableRenderer: Sendable {
     }
 
     func appendRow(_ row: Row, index: Int?, to out: inout ByteWriter) {
-        out.append(spec.grid == nil ? "<tr data-key=\"" : "<tr class=\"rs-card\" data-key=\"")
+        out.append(spec.grid == nil ? "<tr " : "<tr class=\"rs-card\" ")
+        if let rowIDPrefix {
+            out.append("id=\"")
+            out.append(rowIDPrefix)
+            if let key = row.key { RowElementID.appendEscaped(key, to: &out) } else { out.appendDecimal(index ?? 0) }
+            out.append("\" ")
+        }
+        out.append("data-key=\"")
         if let key = row.key {
             HTMLEscaping.appendEscaped(key, to: &out)
         } else {

@@ -107,7 +107,9 @@ struct RoutesTests {
         #expect(await client.post(unknown).status == .notFound)
         #expect(await client.post("/tables/customers/sessions/<script>/next").status == .notFound)
         #expect(await client.post("/tables/nope/sessions/0123456789abcdef0123456789abcdef/reload").status == .notFound)
-        let wrongMethod = await client.get(unknown)
+        // GET next is Turbo's lazy frame (docs/DIALECTS.md): an unknown session is a 404 as for POST.
+        #expect(await client.get(unknown, headers: ["Turbo-Frame": "f"]).status == .notFound)
+        let wrongMethod = await client.get("/tables/customers/sessions/0123456789abcdef0123456789abcdef/reload")
         #expect(wrongMethod.status == .methodNotAllowed)
         #expect(wrongMethod.headers["Allow"] == "POST")
         #expect(await client.get("/tables/nope/stream").status == .notFound)

@@ -14,19 +14,7 @@ private struct DirectoryDown: Error, CustomStringConvertible { var description: 
 struct FailureTests {
     @Test("a thrown LoadFailure is an error event with its message; next retries the same token")
     func loadFailureThenRetry() async throws {
-        let everyone = people(20)
-        let failed = Mutex(false)
-        let source = BatchSource<Person, Int>(initialToken: 0) { offset in
-            let firstTry = offset == 10 && failed.withLock { wasFailed in
-                defer { wasFailed = true }
-                return !wasFailed
-            }
-            if firstTry {
-                throw LoadFailure(message: "The directory is busy.", isRetryable: true)
-            }
-            let batch = Array(everyone[offset..<(offset + 10)])
-            return offset == 10 ? .completed(batch) : .items(batch, next: offset + 10)
-        }
+        let source = secondBatchFailingOnce("The directory is busy.")
         let server = try testServer([peopleTable(source)])
         defer { server.shutdown() }
         let stream = try await server.client.stream("/tables/people/stream")

@@ -51,6 +51,23 @@ func peopleTable<Token>(_ source: BatchSource<Person, Token>, name: String = "pe
     }
 }
 
+/// 20 people in batches of 10 whose second batch fails once (a retryable `LoadFailure` with `message`), then loads.
+func secondBatchFailingOnce(_ message: String) -> BatchSource<Person, Int> {
+    let everyone = people(20)
+    let failed = Mutex(false)
+    return BatchSource<Person, Int>(initialToken: 0) { offset in
+        let firstTry = offset == 10 && failed.withLock { wasFailed in
+            defer { wasFailed = true }
+            return !wasFailed
+        }
+        if firstTry {
+            throw LoadFailure(message: message, isRetryable: true)
+        }
+        let batch = Array(everyone[offset..<(offset + 10)])
+        return offset == 10 ? .completed(batch) : .items(batch, next: offset + 10)
+    }
+}
+
 /// A source over `items` in batches of `size`, with the offset as the token.
 func offsetSource(_ items: [Person], size: Int = 10) -> BatchSource<Person, Int> {
     BatchSource.array(items, batchSize: size)

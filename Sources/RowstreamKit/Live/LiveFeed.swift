@@ -23,6 +23,8 @@ final class LiveFeed: Sendable {
         /// The head as last sent (nil until a viewer's first batch or the first refresh).
         var head: [LiveRow]?
         var viewers: [ObjectIdentifier: StreamWriter] = [:]
+        /// Viewers of a dialect's stream (docs/DIALECTS.md): their changes are encoded once per dialect.
+        var dialectViewers: [ObjectIdentifier: (writer: StreamWriter, dialect: StreamDialect)] = [:]
         /// Page streams (``DashboardPageStream``): the events tagged with the table's name are broadcast to those that
         /// want them at the time.
         var taggedWriters: [ObjectIdentifier: TaggedWriter] = [:]
@@ -117,7 +119,7 @@ final class LiveFeed: Sendable {
     func stop() -> Task<Void, Never>? {
         let (tasks, continuations, forwarded) = state.withLock { state in
             defer {
-                state.ticker = nil; state.follower = nil; state.runs = [:]; state.viewers = [:]; state.taggedWriters = [:]
+                state.ticker = nil; state.follower = nil; state.runs = [:]; state.viewers = [:]; state.dialectViewers = [:]; state.taggedWriters = [:]
                 state.stopped = true
             }
             _ = state.machine.stop()
@@ -140,6 +142,13 @@ final class LiveFeed: Sendable {
         let id = ObjectIdentifier(writer)
         guard admit(writer, { $0.viewers[id] = writer }) else { return }
         writer.onClose { [weak self] in self?.leave { _ = $0.viewers.removeValue(forKey: id) } }
+    }
+
+    /// Sends this table's live changes, in `dialect`'s events, to `writer` until its stream closes.
+    func subscribe(_ writer: StreamWriter, dialect: StreamDialect) {
+        let id = ObjectIdentifier(writer)
+        guard admit(writer, { $0.dialectViewers[id] = (writer, dialect) }) else { return }
+        writer.onClose { [weak self] in self?.leave { _ = $0.dialectViewers.removeValue(forKey: id) } }
     }
 
     /// Sends this table's live changes, tagged (`NAME:insert`, ...), to `writer` until its stream closes, each
@@ -167,12 +176,12 @@ final class LiveFeed: Sendable {
     private func leave(_ remove: (inout State) -> Void) {
         let idle = state.withLock { state -> Bool in
             remove(&state)
-            return state.viewers.isEmpty && state.taggedWriters.isEmpty && !state.stopped
+            return state.viewers.isEmpty && state.dialectViewers.isEmpty && state.taggedWriters.isEmpty && !state.stopped
         }
         if idle { onIdle?(self) }
     }
 
-    var viewerCount: Int { state.withLock { $0.viewers.count + $0.taggedWriters.count } }
+    var viewerCount: Int { state.withLock { $0.viewers.count + $0.dialectViewers.count + $0.taggedWriters.count } }
 
     /// Callers waiting for a refresh (running or queued): `rowstream_live_refresh_waiting`.
     var waitingCount: Int {
@@ -307,7 +316,7 @@ final class LiveFeed: Sendable {
     /// this instance is at that position or past it already; a position that does not follow the last one is a gap
     /// (counted: diffing against the whole head re-syncs it, whatever was missed).
     func advance(to new: LiveHeadRows, at position: LiveHeadPosition? = nil) -> LiveSummary? {
-        let taken = state.withLock { state -> ([LiveRow]?, [StreamWriter], [TaggedWriter])? in
+        let taken = state.withLock { state -> ([LiveRow]?, [StreamWriter], [TaggedWriter], [(writer: StreamWriter, dialect: StreamDialect)])? in
             if let position {
                 if let current = state.cluster.position {
                     if position.isAtOrBefore(current) { return nil }
@@ -316,10 +325,11 @@ final class LiveFeed: Sendable {
                 state.cluster.position = position
             }
             defer { state.head = new.rows }
-            return (state.head, Array(state.viewers.values), Array(state.taggedWriters.values))
+            return (state.head, Array(state.viewers.values), Array(state.taggedWriters.values),
+                    Array(state.dialectViewers.values))
         }
-        guard let (old, writers, taggedWriters) = taken else { return nil }
-        let viewers = writers.count + taggedWriters.count
+        guard let (old, writers, taggedWriters, dialectViewers) = taken else { return nil }
+        let viewers = writers.count + taggedWriters.count + dialectViewers.count
         guard let old else { return LiveSummary(viewers: viewers, baseline: true) }
         let diff = LiveDiff(old: old, new: new.rows, newIsWholeList: new.isWholeList)
         guard !diff.isEmpty else { return LiveSummary(diff: diff, viewers: viewers) }
@@ -328,6 +338,10 @@ final class LiveFeed: Sendable {
         if !taggedWriters.isEmpty {
             let taggedBytes = encode(diff, prefix: table.name + ":")
             StreamWriter.broadcast(taggedBytes, to: taggedWriters.lazy.filter { $0.wants() }.map(\.writer))
+        }
+        for dialect in StreamDialect.allCases {
+            let audience = dialectViewers.filter { $0.dialect == dialect }.map(\.writer)
+            if !audience.isEmpty { StreamWriter.broadcast(dialect.encode(diff, table: table.name), to: audience) }
         }
         return LiveSummary(diff: diff, viewers: viewers)
     }

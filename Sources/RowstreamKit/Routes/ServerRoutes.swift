@@ -45,6 +45,9 @@ struct ServerRoutes {
             try session(parameters).loadNext()
             return .now(HTTPResponse(status: .accepted))
         }
+        router.get("/tables/{name}/sessions/{id}/next") { request, parameters throws(HTTPError) in
+            try lazyFrameNext(request, session: try session(parameters))
+        }
         router.post("/tables/{name}/sessions/{id}/reload") { request, parameters throws(HTTPError) in
             try reload(request, session: try session(parameters))
             return .now(HTTPResponse(status: .accepted))
@@ -110,7 +113,7 @@ struct ServerRoutes {
         return name
     }
 
-    private func session(_ parameters: RouteParameters) throws(HTTPError) -> ViewerSession {
+    func session(_ parameters: RouteParameters) throws(HTTPError) -> ViewerSession {
         let table = try table(parameters["name"])
         guard let text = parameters["id"], let id = SessionID(text),
               let session = registry.session(id, table: table.name)
@@ -125,17 +128,19 @@ struct ServerRoutes {
     private func stream(_ request: HTTPRequest, table: TableBinding) throws(HTTPError) -> HTTPResult {
         let lastEventID = request.headers[HTTPFieldName.lastEventID] ?? request.queryValue("lastEventId")
         let query = try controlQuery(request, table: table)
+        let dialect = try StreamDialect(parameter: request.queryValue("dialect"))
         // Live changes are of the table as configured: a viewer who sorted or filtered it does not get them.
         let feed = query.isEmpty ? try feeds.feed(for: table.name) : nil
         let open: @Sendable () -> HTTPResponse = { [self] in
-            streamResponse(table: table, lastEventID: lastEventID, query: query, feed: feed)
+            streamResponse(table: table, lastEventID: lastEventID, query: query, feed: feed, dialect: dialect)
         }
         return lastEventID.map { !$0.isEmpty } == true ? .later(open) : .now(open())
     }
 
     /// The stream of `stream(_:table:)` from the client's token (nil: none), with the live changes of `feed`.
     private func streamResponse(
-        table: TableBinding, lastEventID: String?, query: [(name: String, value: String)], feed: LiveFeed?
+        table: TableBinding, lastEventID: String?, query: [(name: String, value: String)], feed: LiveFeed?,
+        dialect: StreamDialect?
     ) -> HTTPResponse {
         var decoded = lastEventID.flatMap { ResumeToken(decoding: $0, table: table.name) }
         // A cursor not sealed for this table with one of the server's keys is no position (forged, or sealed with
@@ -143,7 +148,7 @@ struct ServerRoutes {
         if case .after(let cursor)? = decoded?.position, !table.isValid(cursor) { decoded = nil }
         if let finished = decoded, finished.position == .finished {
             // A live table's finished list still changes: say `complete` again and keep the stream for its changes.
-            guard feeds.isLive(table.name) else { return HTTPResponse(status: .noContent) }
+            guard feeds.isLive(table.name) || dialect?.staysOpen == true else { return HTTPResponse(status: .noContent) }
             decoded = ResumeToken(table: table.name, offset: finished.offset, position: .end)
         }
         let resume = decoded
@@ -154,7 +159,8 @@ struct ServerRoutes {
         return .eventStream(retryMilliseconds: configuration.retryMilliseconds) { writer in
             ViewerSession.open(
                 table: table, writer: writer, resume: resume, resetFirst: resetFirst,
-                registry: registry, metrics: metrics, batchTimeout: timeout, feed: feed, query: query
+                registry: registry, metrics: metrics, batchTimeout: timeout, feed: feed, query: query,
+                dialect: dialect
             )
             heartbeats.start(on: writer)
         }

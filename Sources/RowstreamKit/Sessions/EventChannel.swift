@@ -28,3 +28,19 @@ protocol EventChannel: Sendable {
 extension StreamWriter: EventChannel {
     func subscribe(_ feed: LiveFeed) { feed.subscribe(self) }
 }
+
+/// A table's own stream in a dialect (docs/DIALECTS.md): the writer's own events, and the live changes framed in
+/// the dialect. An htmx stream stays open after `complete`: htmx's SSE extension answers a closed `EventSource` (the
+/// `204` of a finished list's reconnect) with a new one, without `Last-Event-ID`, which would start the list over.
+struct DialectChannel: EventChannel {
+    let writer: StreamWriter
+    let dialect: StreamDialect
+
+    func send(_ event: FramedSSEEvent) { writer.send(event) }
+    func send(_ event: FramedSSEEvent, whenWritten notice: @escaping @Sendable (WrittenBytes) -> Void) {
+        writer.send(event, whenWritten: notice)
+    }
+    func finish() { if !dialect.staysOpen { writer.finish() } }
+    func onClose(_ callback: @escaping @Sendable () -> Void) { writer.onClose(callback) }
+    func subscribe(_ feed: LiveFeed) { feed.subscribe(writer, dialect: dialect) }
+}

@@ -9,9 +9,16 @@ import Tables
 /// A pure value: no I/O, safe from any thread.
 struct StreamEvents: Sendable {
     let table: TableBinding
+    /// The stream's dialect (docs/DIALECTS.md) and its session's id; nil: the v1 events.
+    var dialect: (dialect: StreamDialect, session: String)? = nil
 
-    func session(id: String) -> FramedSSEEvent {
-        table.sessionEvents.event(id: id, make: wholeSession)
+    /// `awaitsDemand`: the session loads on demand from the start (a resumed one); a fresh one loads its first
+    /// batch by itself, so a dialect's sentinel asks for nothing until that batch brings an active one.
+    func session(id: String, awaitsDemand: Bool = true) -> FramedSSEEvent {
+        if let dialect {
+            return dialect.dialect.session(table: table.name, next: awaitsDemand ? table.sessionPath(id, "next") : nil)
+        }
+        return table.sessionEvents.event(id: id, make: wholeSession)
     }
 
     /// The `session` event made whole: its JSON serialized for `id`.
@@ -47,6 +54,11 @@ struct StreamEvents: Sendable {
             case let next?: position = .after(cursor: next.sealed ?? "")
             case nil: position = .end
             }
+            if let dialect {
+                return dialect.dialect.rows(
+                    table: table.name, renderer: table.renderer, rows: items, startIndex: offset,
+                    next: next == nil ? nil : table.sessionPath(dialect.session, "next"), id: token(after, position))
+            }
             // Rendered once for every viewer who gets these very rows here (SharedBatchBodies), each with its own id.
             return table.sharedBatches.event(rows: items, startIndex: offset, isLast: next == nil, position: position,
                                              body: {
@@ -60,7 +72,12 @@ struct StreamEvents: Sendable {
             return complete(total: total)
         case .failed(let failure, _):
             let body: JSONValue = ["message": .string(failure.message), "retryable": .bool(failure.isRetryable)]
-            return FramedSSEEvent(SSEEvent(event: "error", data: Self.text(body)))
+            let error = SSEEvent(event: "error", data: Self.text(body))
+            guard let dialect else { return FramedSSEEvent(error) }
+            // A dialect's page shows the failure in the sentinel's place, with Retry (its `next`), after the v1 event.
+            return dialect.dialect.failure(error, table: table.name, columns: table.spec.columns.count,
+                                           message: failure.message,
+                                           next: failure.isRetryable ? table.sessionPath(dialect.session, "next") : nil)
         case .reset:
             return reset()
         }
@@ -74,7 +91,8 @@ struct StreamEvents: Sendable {
     }
 
     func reset() -> FramedSSEEvent {
-        FramedSSEEvent(SSEEvent(event: "reset", id: token(0, .start), data: "{}"))
+        if let dialect { return dialect.dialect.reset(table: table.name, id: token(0, .start)) }
+        return FramedSSEEvent(SSEEvent(event: "reset", id: token(0, .start), data: "{}"))
     }
 
     private func token(_ offset: Int, _ position: ResumeToken.Position) -> String {

@@ -44,10 +44,12 @@ final class ViewerSession: Sendable {
         metrics: ServerMetrics,
         batchTimeout: Duration,
         feed: LiveFeed? = nil,
-        query: [(name: String, value: String)] = []
+        query: [(name: String, value: String)] = [],
+        dialect: StreamDialect? = nil
     ) {
-        open(table: table, channel: writer, resume: resume, resetFirst: resetFirst, registry: registry,
-             metrics: metrics, batchTimeout: batchTimeout, feed: feed, query: query, onChoice: nil)
+        let channel: any EventChannel = dialect.map { DialectChannel(writer: writer, dialect: $0) } ?? writer
+        open(table: table, channel: channel, resume: resume, resetFirst: resetFirst, registry: registry,
+             metrics: metrics, batchTimeout: batchTimeout, feed: feed, query: query, onChoice: nil, dialect: dialect)
     }
 
     /// Starts a viewer on `channel`: writes the `session` event, then either resumes after `resume` (waiting for
@@ -64,13 +66,14 @@ final class ViewerSession: Sendable {
         batchTimeout: Duration,
         feed: LiveFeed?,
         query: [(name: String, value: String)],
-        onChoice: (@Sendable (QueryChoice.Query) -> Void)?
+        onChoice: (@Sendable (QueryChoice.Query) -> Void)?,
+        dialect: StreamDialect? = nil
     ) {
         let id = registry.makeID()
-        let events = StreamEvents(table: table)
+        let events = StreamEvents(table: table, dialect: dialect.map { ($0, id.text) })
         if case .end = resume?.position {
             // Every row was delivered but `complete` was not: say so and end the stream.
-            channel.send(events.session(id: id.text))
+            channel.send(events.session(id: id.text, awaitsDemand: false))
             channel.send(events.complete(total: resume?.offset ?? 0))
             // A live table's stream stays open for its changes; any other ends.
             if let feed { channel.subscribe(feed) } else { channel.finish() }
@@ -112,7 +115,7 @@ final class ViewerSession: Sendable {
                                     metrics: tableMetrics)
         // Registered before the page learns its id: a POST right after the `session` event finds it.
         registry.insert(session)
-        channel.send(events.session(id: id.text))
+        channel.send(events.session(id: id.text, awaitsDemand: start != nil))
         if let feed { channel.subscribe(feed) }
         metrics.sessionsOpened.increment()
         channel.onClose {
