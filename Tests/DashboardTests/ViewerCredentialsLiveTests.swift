@@ -76,6 +76,10 @@ import Testing
             // Two identities' feeds run: a third identity waits.
             let full = await client.get("/tables/livemine/stream", headers: Fixture.headers("carol"))
             #expect(full.status == .serviceUnavailable && full.text.contains("too many viewers' live feeds"), "\(full.text)")
+            // /metrics shows the table at its cap.
+            let metrics = await client.get("/metrics").text
+            #expect(metrics.contains("rowstream_live_partitions{table=\"livemine\"} 2\n"), "\(metrics)")
+            #expect(metrics.contains("rowstream_live_partitions_max{table=\"livemine\"} 2\n"))
             // A sorted view or the JSON proxy needs no live feed.
             #expect(await client.get("/api/tables/livemine/pages", headers: Fixture.headers("carol")).status == .ok)
 

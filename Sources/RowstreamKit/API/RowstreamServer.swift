@@ -150,7 +150,7 @@ public final class RowstreamServer: Sendable {
         }
         // Weak: the server's responder owns this registry, so a strong reference would be a cycle.
         metrics.observe(statistics: { [weak server] in server?.statistics }, sessions: sessions,
-                        feeds: Array(feeds.shared.values))
+                        feeds: Array(feeds.shared.values), partitions: feeds.partitioned)
         RowstreamLogging.$current.withValue(configuration.logger) { feeds.start() }
         return RowstreamServer(port: port, responder: responder, server: server, feeds: feeds, heartbeats: heartbeats)
     }

@@ -27,7 +27,8 @@ struct ServerMetrics: Sendable {
     /// strong one would be a cycle and the whole server would never be freed (found by LeakSanitizer). It returns
     /// nil (gauges and totals read 0) in-process or once the server is gone.
     func observe(
-        statistics stats: @escaping @Sendable () -> HTTPServerStatistics?, sessions: SessionRegistry, feeds: [LiveFeed]
+        statistics stats: @escaping @Sendable () -> HTTPServerStatistics?, sessions: SessionRegistry, feeds: [LiveFeed],
+        partitions: [String: LivePartitions] = [:]
     ) {
         registry.gaugeFunction("rowstream_connections_open", help: "Open client connections.") {
             Double(stats()?.openConnections ?? 0)
@@ -54,6 +55,14 @@ struct ServerMetrics: Sendable {
         }
         registry.gaugeFunction("rowstream_live_refresh_waiting", help: "Callers waiting for a live table's refresh.") {
             Double(feeds.reduce(0) { $0 + $1.waitingCount })
+        }
+        // A live table that forwards the viewer: its feeds running, one per identity with viewers here, and its cap
+        // (`live.maxPartitions`; past it a new identity's stream is a 503).
+        for (table, partitioned) in partitions {
+            registry.gaugeFunction("rowstream_live_partitions", help: "Live feeds running for a forwarding table's identities.",
+                                   labels: ["table": table]) { Double(partitioned.count) }
+            registry.gaugeFunction("rowstream_live_partitions_max", help: "Most live feeds a forwarding table runs at once.",
+                                   labels: ["table": table]) { Double(partitioned.capacity) }
         }
         observeCluster(feeds: feeds.filter { $0.channel != nil })
     }
