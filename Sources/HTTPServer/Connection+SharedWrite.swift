@@ -37,14 +37,15 @@ extension Connection {
 
     /// Writes `head`, then `bytes` (one event: its own head and a body often shared by many streams), after what
     /// is already queued: both queued as they are (no copy) and sent in one gathering send. A gzip-coded stream
-    /// writes the head as a block of its own, then `deflated` (the body's block, compressed once for every stream
-    /// sharing it; compressed here when nil). Ignored unless streaming.
+    /// writes `deflatedHead`, then `deflated` (the body's block, compressed once for every stream sharing it): the
+    /// writer compresses off the loop; either is compressed here only when nil. Ignored unless streaming.
     /// - Important: Must be called on `owner.loop`.
-    func writeShared(_ bytes: [UInt8], after head: [UInt8], deflated: DeflatedBlock? = nil) {
+    func writeShared(_ bytes: [UInt8], after head: [UInt8], deflated: DeflatedBlock? = nil,
+                     deflatedHead: DeflatedBlock? = nil) {
         guard case .streaming = state else { return }
         guard !head.isEmpty else { return writeShared(bytes, deflated: deflated) }
         if gzipStream != nil {
-            writeShared(head)
+            writeShared(head, deflated: deflatedHead)
             return writeShared(bytes, deflated: deflated)
         }
         if output.count == 0 { lastWriteProgress = .now }  // the stall timeout counts from when bytes start waiting

@@ -3,26 +3,25 @@ extension Connection {
     /// (these included) has been handed to the socket: at once if it took them all, else from `flush()` when the
     /// buffer drains. Never called if the connection closes first. One closure per write that asks; nothing per byte.
     ///
-    /// A gzip-coded stream reports the compressed block's size (encoding `gzip`).
+    /// A gzip-coded stream writes `deflated` (compressed by the writer, off the loop) and reports its size.
     /// - Important: Must be called on `owner.loop`.
-    func writeShared(_ bytes: [UInt8], whenWritten notice: @escaping @Sendable (WrittenBytes) -> Void) {
-        writeShared(bytes, after: [], deflated: nil, whenWritten: notice)
+    func writeShared(_ bytes: [UInt8], deflated: DeflatedBlock?,
+                     whenWritten notice: @escaping @Sendable (WrittenBytes) -> Void) {
+        writeShared(bytes, after: [], deflated: deflated, deflatedHead: nil, whenWritten: notice)
     }
 
-    /// Writes one event like ``writeShared(_:after:deflated:)`` (`head`, then `body`; a gzip-coded stream: `deflated`
-    /// for the body, compressed here when nil), then calls `notice` as above, with the bytes that went out for both.
+    /// Writes one event like ``writeShared(_:after:deflated:deflatedHead:)``, then calls `notice` as above, with the
+    /// bytes that went out for both (a gzip-coded stream: its blocks' sizes).
     /// - Important: Must be called on `owner.loop`.
-    func writeShared(_ body: [UInt8], after head: [UInt8], deflated: DeflatedBlock?,
+    func writeShared(_ body: [UInt8], after head: [UInt8], deflated: DeflatedBlock?, deflatedHead: DeflatedBlock?,
                      whenWritten notice: @escaping @Sendable (WrittenBytes) -> Void) {
         guard case .streaming = state, !(head.isEmpty && body.isEmpty) else { return }
         let written: WrittenBytes
         if gzipStream != nil {
-            // The blocks are made here so the notice can say how many bytes went out.
-            let headBlock = head.isEmpty ? nil : DeflatedBlock(compressing: head)
+            let headBlock = head.isEmpty ? nil : deflatedHead ?? DeflatedBlock(compressing: head)
             let bodyBlock = deflated ?? DeflatedBlock(compressing: body)
             written = WrittenBytes(encoding: "gzip", count: (headBlock?.bytes.count ?? 0) + bodyBlock.bytes.count)
-            if let headBlock { writeShared(head, deflated: headBlock) }
-            writeShared(body, deflated: bodyBlock)
+            writeShared(body, after: head, deflated: bodyBlock, deflatedHead: headBlock)
         } else {
             written = WrittenBytes(encoding: "identity", count: head.count + body.count)
             writeShared(body, after: head)

@@ -33,7 +33,7 @@ final class Connection: EventHandler, @unchecked Sendable {
     var output = WriteBuffer()
     /// The open stream's gzip state when it is gzip-coded (nil otherwise): 8 bytes, no compressor.
     var gzipStream: GzipStream?
-    /// Callers waiting for `output` to drain (`writeShared(_:whenWritten:)`); empty (no storage) almost always.
+    /// Callers waiting for `output` to drain (`writeShared(_:deflated:whenWritten:)`); empty (no storage) almost always.
     var writtenNotices: [@Sendable () -> Void] = []
     var closeWhenFlushed = false
     var inputClosed = false

@@ -61,9 +61,15 @@ public final class StreamWriter: Sendable {
         case .sink(let sink):
             sink(.bytes(bytes))
         case .connection(let connection, let loop):
-            let block = coding == .gzip && !bytes.isEmpty ? DeflatedBlock(compressing: bytes) : nil
+            let block = deflated(bytes)
             loop.run { connection.writeShared(bytes, deflated: block) }
         }
+    }
+
+    /// `bytes` as a gzip block when this stream is gzip-coded (nil otherwise, or when empty): compressed on the
+    /// calling thread, so the connection's loop only writes.
+    private func deflated(_ bytes: [UInt8]) -> DeflatedBlock? {
+        coding == .gzip && !bytes.isEmpty ? DeflatedBlock(compressing: bytes) : nil
     }
 
     private func sink(_ output: Output) {
@@ -86,11 +92,8 @@ public final class StreamWriter: Sendable {
             sink(.bytes(bytes))
             notice(.identity(bytes))
         case .connection(let connection, let loop):
-            if loop.inEventLoop {
-                connection.writeShared(bytes, whenWritten: notice)
-            } else {
-                loop.execute { connection.writeShared(bytes, whenWritten: notice) }
-            }
+            let block = deflated(bytes)
+            loop.run { connection.writeShared(bytes, deflated: block, whenWritten: notice) }
         }
     }
 
@@ -107,8 +110,8 @@ public final class StreamWriter: Sendable {
         case .sink(let sink):
             sink(.bytes(event.bytes))
         case .connection(let connection, let loop):
-            let block = coding == .gzip ? event.deflatedBody : nil
-            loop.run { connection.writeShared(event.body, after: event.head, deflated: block) }
+            let (head, body) = (deflated(event.head), coding == .gzip ? event.deflatedBody : nil)
+            loop.run { connection.writeShared(event.body, after: event.head, deflated: body, deflatedHead: head) }
         }
     }
 
@@ -121,8 +124,11 @@ public final class StreamWriter: Sendable {
             sink(.bytes(event.bytes))
             notice(WrittenBytes(encoding: "identity", count: event.head.count + event.body.count))
         case .connection(let connection, let loop):
-            let block = coding == .gzip ? event.deflatedBody : nil
-            loop.run { connection.writeShared(event.body, after: event.head, deflated: block, whenWritten: notice) }
+            let (head, body) = (deflated(event.head), coding == .gzip ? event.deflatedBody : nil)
+            loop.run {
+                connection.writeShared(event.body, after: event.head, deflated: body, deflatedHead: head,
+                                       whenWritten: notice)
+            }
         }
     }
 
