@@ -5,20 +5,13 @@ import HTTPServer
 /// One socket to Redis on the client's event loop: connects without blocking, writes commands (pipelined: any
 /// number in flight), matches replies to them in order, fails them on a timeout or a broken connection, and
 /// connects again by itself (at once after a connection that worked, else after a jittered backoff) until
-/// `close`. A subscriber connection hands every reply to `onReply` instead of to a waiting command.
+/// `close`. A subscriber connection hands every reply to `onReply` instead of to a waiting command. The commands
+/// waiting for replies are a ``RedisReplyQueue``, the bytes waiting for the socket a ``RedisOutput``.
 ///
 /// Thread rules: loop-confined. Every method, property and callback runs on the loop thread of `loop` (other
 /// threads reach it through `loop.execute`); that is why it is `@unchecked Sendable`.
 final class RedisConnection: EventHandler, @unchecked Sendable {
-    typealias Completion = (Result<RESPValue, RedisError>) -> Void
-
-    private struct Pending {
-        let deadline: ContinuousClock.Instant
-        /// The command's caller, for cancelling (nil for AUTH/SELECT).
-        let request: RedisRequest?
-        /// Nil once cancelled: its reply, when it comes, is dropped.
-        var complete: Completion?
-    }
+    typealias Completion = RedisReplyQueue.Completion
 
     private enum State {
         /// Not connected; the next attempt is due at `retryAt`.
@@ -44,15 +37,11 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
     private var state: State
     private var failures = 0
     private var parser: RESPParser
-    private var output: [UInt8] = []
-    private var outputStart = 0
+    private var output = RedisOutput()
     private var watchingWritable = false
     private var flushScheduled = false
-    /// Commands sent while connecting: written once connected (they can still time out unsent).
-    private var queued: [(arguments: [RedisArgument], entry: Pending)] = []
-    /// Commands written, in order, awaiting their replies.
-    private var pending: [Pending] = []
-    private var pendingHead = 0
+    /// Commands written, or sent while connecting, awaiting their replies.
+    private var replies = RedisReplyQueue()
     /// AUTH/SELECT replies still awaited on the current connection: it is ready only after them.
     private var setupRemaining = 0
     private(set) var isReady = false
@@ -82,7 +71,7 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
     }
 
     /// Commands written or queued and not yet answered.
-    var inFlightCount: Int { pending.count - pendingHead + queued.count }
+    var inFlightCount: Int { replies.count }
 
     // MARK: Commands
 
@@ -90,16 +79,16 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
     /// ``RedisError/unavailable`` while the connection waits to reconnect, ``RedisError/shutdown`` once closed.
     func enqueue(_ arguments: [RedisArgument], timeout: Duration?, request: RedisRequest?,
                  _ complete: @escaping Completion) {
-        let entry = Pending(deadline: .now + (timeout ?? configuration.commandTimeout), request: request,
-                            complete: complete)
+        let entry = RedisReplyQueue.Entry(deadline: .now + (timeout ?? configuration.commandTimeout), request: request,
+                                          complete: complete)
         switch state {
         case .idle: complete(.failure(.unavailable))
         case .closed: complete(.failure(.shutdown))
         case .connecting:
-            queued.append((arguments, entry))
+            replies.holdUnsent(arguments, entry)
         case .connected:
-            RESPEncoder.append(arguments, to: &output)
-            pending.append(entry)
+            output.append(arguments)
+            replies.awaitReply(entry)
             scheduleFlush()
         }
     }
@@ -112,7 +101,7 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
             guard let command = commands.first else { return complete([]) }
             return enqueue(command, timeout: timeout, request: request) { complete([$0]) }
         }
-        let results = BatchResults(count: commands.count, complete)
+        let results = RedisBatchResults(count: commands.count, complete)
         for (index, command) in commands.enumerated() {
             enqueue(command, timeout: timeout, request: request) { results.set(index, $0) }
         }
@@ -121,23 +110,16 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
     /// Fails `request`'s commands with ``RedisError/cancelled`` where they wait here: dropped if not yet written,
     /// else their replies are discarded when they come (the connection stays in step).
     func cancel(_ request: RedisRequest) {
-        let unsent = queued.filter { $0.entry.request === request }
-        queued.removeAll { $0.entry.request === request }
-        var completions = unsent.compactMap(\.entry.complete)
-        for index in pending.indices[pendingHead...] where pending[index].request === request {
-            if let complete = pending[index].complete { completions.append(complete) }
-            pending[index].complete = nil
-        }
-        for complete in completions { complete(.failure(.cancelled)) }
+        for complete in replies.cancel(request) { complete(.failure(.cancelled)) }
     }
 
     /// Writes a command whose replies go to `onReply` (SUBSCRIBE): no reply is awaited.
     func write(_ arguments: [RedisArgument]) {
         guard case .connected = state else {
-            if case .connecting = state { RESPEncoder.append(arguments, to: &output) }
+            if case .connecting = state { output.append(arguments) }
             return
         }
-        RESPEncoder.append(arguments, to: &output)
+        output.append(arguments)
         scheduleFlush()
     }
 
@@ -166,22 +148,19 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
             fail(.connectFailed("connect timed out"), reconnectAtOnce: false)
         case .connecting:
             // Not written yet: an overdue one is simply dropped (it never reached Redis).
-            let overdue = queued.filter { $0.entry.deadline <= now }
+            let overdue = replies.takeOverdueUnsent(now: now)
             guard !overdue.isEmpty else { return }
-            queued.removeAll { $0.entry.deadline <= now }
             counters.commandsTimedOut.add(overdue.count, ordering: .relaxed)
-            for item in overdue { item.entry.complete?(.failure(.timedOut)) }
+            for entry in overdue { entry.complete?(.failure(.timedOut)) }
         case .connected:
-            if pending[pendingHead...].contains(where: { $0.deadline <= now }) { timeOut(now: now) }
+            if replies.hasOverdueWritten(now: now) { timeOut(now: now) }
         default:
             break
         }
     }
 
     private func timeOut(now: ContinuousClock.Instant) {
-        let waiting = pending[pendingHead...]
-        pending = []
-        pendingHead = 0
+        let waiting = replies.takeWritten()
         tearDown(failing: .connectionLost)
         counters.connectionsLost.add(1, ordering: .relaxed)
         counters.commandsTimedOut.add(waiting.count { $0.deadline <= now }, ordering: .relaxed)
@@ -200,8 +179,7 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
 
     private func startAttempt() {
         parser = RESPParser(limits: configuration.limits)
-        output = []
-        outputStart = 0
+        output.reset()
         setupRemaining = 0
         if let password = configuration.password { setup(["AUTH", RedisArgument(password)]) }
         if configuration.database != 0 { setup(["SELECT", RedisArgument(configuration.database)]) }
@@ -237,8 +215,8 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
 
     private func setup(_ arguments: [RedisArgument]) {
         setupRemaining += 1
-        RESPEncoder.append(arguments, to: &output)
-        pending.append(Pending(deadline: .now + configuration.connectTimeout, request: nil) { [unowned self] result in
+        output.append(arguments)
+        replies.awaitReply(RedisReplyQueue.Entry(deadline: .now + configuration.connectTimeout, request: nil) { [unowned self] result in
             if case .failure(let error) = result {
                 // A wrong password or database: not worth reconnecting at once.
                 if case .connected = state { fail(.connectFailed(error.description), reconnectAtOnce: false) }
@@ -253,11 +231,10 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
         guard case .connected(let fd) = state else { return }
         watchingWritable = false
         loop.modify(fd, events: csystem_EPOLLIN | csystem_EPOLLRDHUP)
-        for item in queued {
-            RESPEncoder.append(item.arguments, to: &output)
-            pending.append(item.entry)
+        for (arguments, entry) in replies.takeUnsent() {
+            output.append(arguments)
+            replies.awaitReply(entry)
         }
-        queued = []
         if setupRemaining == 0 { setReady(true) }
         flush()
     }
@@ -303,11 +280,7 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
                 }
             } catch {
                 // The reply at fault is the oldest command's; the others were only behind it on this connection.
-                if pendingHead < pending.count {
-                    let entry = pending[pendingHead]
-                    pendingHead += 1
-                    entry.complete?(.failure(error))
-                }
+                replies.takeOldest()?.complete?(.failure(error))
                 return fail(.connectionLost, reconnectAtOnce: false)
             }
             if count < loop.readBuffer.count { return }
@@ -318,18 +291,9 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
         // A RESP3 push is out of band (never a command's reply); without a waiting command, a RESP2 reply is a
         // subscriber's message.
         if case .push = reply { return onReply?(reply) ?? () }
-        guard pendingHead < pending.count else {
+        guard let entry = replies.takeOldest() else {
             onReply?(reply)
             return
-        }
-        let entry = pending[pendingHead]
-        pendingHead += 1
-        if pendingHead == pending.count {
-            pending.removeAll(keepingCapacity: pending.capacity <= 1024)
-            pendingHead = 0
-        } else if pendingHead >= 1024 && pendingHead * 2 >= pending.count {
-            pending.removeSubrange(0..<pendingHead)
-            pendingHead = 0
         }
         if case .error(let message) = reply {
             entry.complete?(.failure(.server(message)))
@@ -352,24 +316,18 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
 
     private func flush() {
         guard case .connected(let fd) = state else { return }
-        while outputStart < output.count {
-            let written = output.withUnsafeBytes { bytes in
-                Glibc.send(fd, bytes.baseAddress! + outputStart, bytes.count - outputStart, Int32(MSG_NOSIGNAL))
+        switch output.send(to: fd) {
+        case .all:
+            break
+        case .wouldBlock:
+            if !watchingWritable {
+                watchingWritable = true
+                loop.modify(fd, events: csystem_EPOLLIN | csystem_EPOLLRDHUP | csystem_EPOLLOUT)
             }
-            if written > 0 {
-                outputStart += written
-            } else if written < 0 && (errno == EAGAIN || errno == EINTR) {
-                if !watchingWritable {
-                    watchingWritable = true
-                    loop.modify(fd, events: csystem_EPOLLIN | csystem_EPOLLRDHUP | csystem_EPOLLOUT)
-                }
-                return
-            } else {
-                return fail(.connectionLost, reconnectAtOnce: true)
-            }
+            return
+        case .failed:
+            return fail(.connectionLost, reconnectAtOnce: true)
         }
-        output.removeAll(keepingCapacity: output.capacity <= 1 << 20)
-        outputStart = 0
         if watchingWritable {
             watchingWritable = false
             loop.modify(fd, events: csystem_EPOLLIN | csystem_EPOLLRDHUP)
@@ -416,12 +374,8 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
             break
         }
         if case .closed = state {} else { state = .idle(retryAt: .now) }
-        let waiting = pending[pendingHead...] + queued.map(\.entry)
-        pending = []
-        pendingHead = 0
-        queued = []
-        output = []
-        outputStart = 0
+        let waiting = replies.takeAll()
+        output.reset()
         setupRemaining = 0
         for entry in waiting { entry.complete?(.failure(error)) }
         setReady(false)
@@ -436,26 +390,5 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
             counters.connectionsOpened.add(1, ordering: .relaxed)
         }
         onHealthChange?()
-    }
-}
-
-/// Collects the results of a batch's commands, in order, and hands them on once all are in.
-/// Thread rules: loop-confined, like the connection that fills it.
-private final class BatchResults {
-    private var results: [Result<RESPValue, RedisError>?]
-    private var missing: Int
-    private let complete: ([Result<RESPValue, RedisError>]) -> Void
-
-    init(count: Int, _ complete: @escaping ([Result<RESPValue, RedisError>]) -> Void) {
-        results = Array(repeating: nil, count: count)
-        missing = count
-        self.complete = complete
-    }
-
-    func set(_ index: Int, _ result: Result<RESPValue, RedisError>) {
-        guard results[index] == nil else { return }
-        results[index] = result
-        missing -= 1
-        if missing == 0 { complete(results.map { $0! }) }
     }
 }

@@ -41,6 +41,8 @@ import Testing
         #expect(cache.statistics.fetches == 1)
     }
 
+    /// From memory on the caller's task (no fetch task, no wait): the very items array the cache holds (the
+    /// shared-batch caches key on it), and nothing for a caller cancelled already, as for a waiter.
     @Test func aFreshPageIsServedFromMemory() async throws {
         let server = try FixtureServer(handler: Self.api)
         defer { server.stop() }
@@ -49,11 +51,17 @@ import Testing
         let cache = PageCache(ttl: .seconds(60), prefetch: false)
         let source = try Self.source(server, client, cache: cache)
 
-        _ = try await source.fetchPage(cursor: nil)
-        _ = try await source.fetchPage(cursor: nil)
+        let first = try await source.fetchPage(cursor: nil).items
+        let again = try await source.fetchPage(cursor: nil).items
+        let cancelled = Task { () -> UpstreamError? in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do throws(UpstreamError) { _ = try await source.fetchPage(cursor: nil); return nil } catch { return error }
+        }
 
         #expect(server.requests.count == 1)
-        #expect(cache.statistics.hits == 1)
+        #expect(first.withUnsafeBufferPointer { $0.baseAddress } == again.withUnsafeBufferPointer { $0.baseAddress })
+        #expect(await cancelled.value == .cancelled)
+        #expect(cache.statistics.hits == 2)
     }
 
     @Test func theNextPageIsPrefetched() async throws {

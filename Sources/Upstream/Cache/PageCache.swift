@@ -7,8 +7,9 @@ import Synchronization
 /// page for the whole cluster (docs/SCALING.md); without one, or while the store is down, this instance fetches.
 ///
 /// Keyed by cursor (nil = first page). Failures are not cached. At most `capacity` pages are kept; expired ones
-/// go first, then the oldest. A fetch runs in a task of its own, so a waiter that goes away (its task cancelled)
-/// stops waiting at once without cancelling the fetch for the others.
+/// go first, then the oldest. A fresh page is answered from memory at once, on the caller's task. A fetch runs in
+/// a task of its own, so a waiter that goes away (its task cancelled) stops waiting at once without cancelling the
+/// fetch for the others (``SharedFetchWait``).
 ///
 /// Thread-safe: all state is in one `Mutex`; fetches run outside it.
 public final class PageCache: Sendable {
@@ -18,6 +19,12 @@ public final class PageCache: Sendable {
     private enum Entry {
         case loading(Fetch)
         case ready(UpstreamPage, expires: ContinuousClock.Instant)
+    }
+
+    /// Where a request's page comes from: memory, or a fetch (in flight, or started for it).
+    private enum Answer {
+        case fresh(UpstreamPage)
+        case fetching(Fetch)
     }
 
     private struct State {
@@ -51,28 +58,33 @@ public final class PageCache: Sendable {
     /// Upstream fetches started, and requests answered without one (for tests and metrics).
     public var statistics: (fetches: Int, hits: Int) { state.withLock { ($0.fetches, $0.hits) } }
 
-    /// The page for `cursor`: from memory if fresh, else joined to the fetch in flight, else fetched by `load`.
-    /// A cancelled caller stops waiting at once (`.cancelled`); the fetch goes on for the others.
+    /// The page for `cursor`: from memory if fresh (returned at once), else joined to the fetch in flight, else
+    /// fetched by `load`. A cancelled caller gets `.cancelled` (a waiter at once); the fetch goes on for the others.
     public func page(for cursor: String?, load: @escaping Load) async -> Result<UpstreamPage, UpstreamError> {
-        await SharedFetchWait.value(of: fetch(for: cursor, load: load))
+        switch answer(for: cursor, load: load) {
+        case .fresh(let page):
+            return Task.isCancelled ? .failure(.cancelled) : .success(page)
+        case .fetching(let fetch):
+            return await SharedFetchWait.value(of: fetch)
+        }
     }
 
     /// Starts fetching `cursor` into the cache unless it is there or on its way; returns at once.
     public func prefetch(_ cursor: String, load: @escaping Load) {
-        _ = fetch(for: cursor, load: load)
+        _ = answer(for: cursor, load: load)
     }
 
-    private func fetch(for cursor: String?, load: @escaping Load) -> Fetch {
+    private func answer(for cursor: String?, load: @escaping Load) -> Answer {
         let key = cursor.map { "c" + $0 } ?? "first"
         let now = ContinuousClock.now
-        return state.withLock { state -> Fetch in
+        return state.withLock { state -> Answer in
             switch state.entries[key] {
             case .ready(let page, let expires)? where expires > now:
                 state.hits += 1
-                return Fetch { .success(page) }
+                return .fresh(page)
             case .loading(let fetch)?:
                 state.hits += 1
-                return fetch
+                return .fetching(fetch)
             default:
                 break
             }
@@ -84,7 +96,7 @@ public final class PageCache: Sendable {
             }
             state.fetches += 1
             insert(&state, key: key, .loading(fetch), now: now)
-            return fetch
+            return .fetching(fetch)
         }
     }
 
