@@ -124,12 +124,12 @@ struct ByteWriter: ~Copyable {
         }
     }
 
-    /// Appends the digits of `value`, zero-padded to `minimumWidth` (at most 20).
+    /// Appends the digits of `value`, zero-padded to `minimumWidth`.
     mutating func appendDigits(_ value: UInt, minimumWidth: Int) {
-        write(upTo: 20) { Self.putDigits(UInt64(value), minimumWidth: min(minimumWidth, 20), at: $0) }
+        write(upTo: max(20, minimumWidth)) { Self.putDigits(UInt64(value), minimumWidth: minimumWidth, at: $0) }
     }
 
-    /// Writes the decimal digits of `value` at `out`, zero-padded to `minimumWidth` (<= 20); returns how many.
+    /// Writes the decimal digits of `value` at `out`, zero-padded to `minimumWidth`; returns how many.
     @inline(__always)
     static func putDigits(_ value: UInt64, minimumWidth: Int, at out: UnsafeMutablePointer<UInt8>) -> Int {
         var digits = 1
