@@ -25,6 +25,8 @@ public struct TableRenderer: Sendable {
     }
     /// One complete skeleton row.
     let skeleton: [UInt8]
+    /// Whether rows are cards (``TableSpec/grid``), kept as a flag: testing the optional spec per row copied it.
+    private let isCard: Bool
     /// With a value, each data row also gets `id="PREFIX` and its escaped key (``RowElementID``) `"`.
     private var rowIDPrefix: [UInt8]?
 
@@ -49,7 +51,8 @@ public struct TableRenderer: Sendable {
             return CellSlot(markupEnd: markup.count, format: column.format, decimals: column.decimals)
         }
         cellMarkup = markup
-        skeleton = Self.skeletonRow(cellOpenings: openings, isCard: spec.grid != nil)
+        isCard = spec.grid != nil
+        skeleton = Self.skeletonRow(cellOpenings: openings, isCard: isCard)
     }
 
     /// This renderer, with each data row's `id` the table's ``RowElementID/row(table:key:)`` (the key, or the index
@@ -102,7 +105,7 @@ public struct TableRenderer: Sendable {
     }
 
     func appendRow(_ row: Row, index: Int?, to out: inout ByteWriter) {
-        out.append(spec.grid == nil ? "<tr " : "<tr class=\"rs-card\" ")
+        out.append(isCard ? "<tr class=\"rs-card\" " : "<tr ")
         if let rowIDPrefix {
             out.append("id=\"")
             out.append(rowIDPrefix)
@@ -121,7 +124,7 @@ public struct TableRenderer: Sendable {
         }
         if let sections = spec.sections { appendSectionAttributes(sections, row: row, to: &out) }
         out.append("\">")
-        if spec.grid != nil { appendCardHead(row, to: &out) }
+        if isCard { appendCardHead(row, to: &out) }
         cellMarkup.withUnsafeBufferPointer { markup in
             slots.withUnsafeBufferPointer { slots in
                 var markupStart = 0

@@ -17,7 +17,8 @@ import Testing
         guard actual != expected else { return }
         let written = FileManager.default.temporaryDirectory.appendingPathComponent("rendered-rows.actual.html")
         try Data(actual).write(to: written)
-        let first = zip(actual, expected).firstIndex { $0 != $1 } ?? min(actual.count, expected.count)
+        let first = zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(actual.count, expected.count)
         func around(_ bytes: [UInt8]) -> String {
             String(decoding: bytes[max(0, first - 80)..<min(bytes.count, first + 80)], as: UTF8.self)
         }
