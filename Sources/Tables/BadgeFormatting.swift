@@ -9,9 +9,8 @@ enum BadgeFormatting {
     /// (one per Unicode scalar) replaced by "-", truncated to 32 characters. Only [a-z0-9-] is written.
     /// Works on the UTF-8 bytes: a scalar is its lead byte (continuation bytes, `10xxxxxx`, are skipped).
     static func appendSlug(_ text: String, to buffer: inout ByteWriter) {
-        var text = text
         buffer.reserve(maximumSlugLength)
-        text.withUTF8 { bytes in
+        text.withUTF8Bytes { bytes in
             var written = 0
             for byte in bytes where byte & 0xC0 != 0x80 {
                 guard written < maximumSlugLength else { return }

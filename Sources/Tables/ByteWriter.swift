@@ -11,12 +11,37 @@ struct ByteWriter: ~Copyable {
     /// What escaped text's line breaks are written as (``HTMLEscaping``): LF, or `\ndata: ` when the bytes are an
     /// SSE event's data framed as they are written.
     let lineBreak: StaticString
+    /// `lineBreak`'s bytes in one word (``packed(_:)``) when it has at most 8, for one store; else 0.
+    let lineBreakWord: UInt64
 
     /// An empty writer with room for `capacity` bytes before it grows, writing line breaks as `lineBreak`.
     init(capacity: Int, lineBreak: StaticString = "\n") {
         self.capacity = max(capacity, 256)
         self.lineBreak = lineBreak
+        lineBreakWord = lineBreak.utf8CodeUnitCount <= 8 ? Self.packed(lineBreak) : 0
         base = .allocate(capacity: self.capacity)
+    }
+
+    /// Up to 8 bytes of `text` in one word, the first byte lowest: stored with ``store(_:at:)`` they read as `text`.
+    static func packed(_ text: StaticString) -> UInt64 {
+        var word: UInt64 = 0
+        for k in (0..<min(text.utf8CodeUnitCount, 8)).reversed() { word = word << 8 | UInt64(text.utf8Start[k]) }
+        return word
+    }
+
+    /// Stores the 8 bytes of a ``packed(_:)`` word at `out` (unaligned); the caller keeps only as many as it packed.
+    @inline(__always)
+    static func store(_ word: UInt64, at out: UnsafeMutablePointer<UInt8>) {
+        UnsafeMutableRawPointer(out).storeBytes(of: word.littleEndian, as: UInt64.self)
+    }
+
+    /// Lets `body` write straight into the buffer, after what is written: it gets room for `maximum` bytes and
+    /// returns how many it wrote (it may store scratch past them, within `maximum`). One capacity check for a
+    /// whole piece of output (a date, a number, a run of escaped text) instead of one per byte.
+    @inline(__always)
+    mutating func write(upTo maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        reserve(maximum)
+        count &+= body(base + count)
     }
 
     deinit { base.deallocate() }
@@ -66,6 +91,14 @@ struct ByteWriter: ~Copyable {
         count &+= n
     }
 
+    /// Appends again the bytes at `range` of what was written.
+    mutating func appendWritten(_ range: Range<Int>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= count)
+        reserve(range.count)
+        (base + count).initialize(from: base + range.lowerBound, count: range.count)
+        count &+= range.count
+    }
+
     /// Appends a literal (trusted markup).
     @inline(__always)
     mutating func append(_ literal: StaticString) {
@@ -79,40 +112,48 @@ struct ByteWriter: ~Copyable {
 
     /// Appends the UTF-8 of `text` as is (trusted text, or text already checked to need no escaping).
     mutating func appendUTF8(_ text: String) {
-        var text = text
-        text.withUTF8 { append($0) }
+        text.withUTF8Bytes { append($0) }
     }
 
     /// Appends the decimal digits of `value`.
     mutating func appendDecimal(_ value: Int) {
-        if value < 0 { append(UInt8(ascii: "-")) }
-        appendDigits(value.magnitude, minimumWidth: 1)
+        write(upTo: 21) { out in
+            if value < 0 { out[0] = UInt8(ascii: "-") }
+            let sign = value < 0 ? 1 : 0
+            return sign &+ Self.putDigits(UInt64(value.magnitude), minimumWidth: 1, at: out + sign)
+        }
     }
 
     /// Appends the digits of `value`, zero-padded to `minimumWidth`.
     mutating func appendDigits(_ value: UInt, minimumWidth: Int) {
-        if value < 100 && minimumWidth == 2 {   // dates and times: two digits, the common case
-            reserve(2)
-            put(UInt8(truncatingIfNeeded: value / 10) &+ 0x30)
-            put(UInt8(truncatingIfNeeded: value % 10) &+ 0x30)
-            return
+        write(upTo: max(20, minimumWidth)) { Self.putDigits(UInt64(value), minimumWidth: minimumWidth, at: $0) }
+    }
+
+    /// Writes the decimal digits of `value` at `out`, zero-padded to `minimumWidth`; returns how many.
+    @inline(__always)
+    static func putDigits(_ value: UInt64, minimumWidth: Int, at out: UnsafeMutablePointer<UInt8>) -> Int {
+        var digits = 1
+        var rest = value / 10
+        while rest > 0 {
+            digits &+= 1
+            rest /= 10
         }
-        // One pass from the right into a scratch of 20 (UInt.max has 20 digits), then pad and copy.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { scratch in
-            var position = 20
-            var v = value
-            repeat {
-                position &-= 1
-                scratch[position] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
-                v /= 10
-            } while v > 0
-            let digits = 20 &- position
-            if minimumWidth > digits {
-                reserve(minimumWidth &- digits)
-                for _ in digits..<minimumWidth { put(UInt8(ascii: "0")) }
-            }
-            append(UnsafeBufferPointer(rebasing: scratch[position..<20]))
+        let width = max(digits, minimumWidth)
+        var position = width
+        var v = value
+        while position > 0 {   // from the right; zeros once the value runs out
+            position &-= 1
+            out[position] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
+            v /= 10
         }
+        return width
+    }
+
+    /// Writes `value` (0...99) as two digits at `out`.
+    @inline(__always)
+    static func putTwoDigits(_ value: Int, at out: UnsafeMutablePointer<UInt8>) {
+        out[0] = UInt8(truncatingIfNeeded: value / 10) &+ 0x30
+        out[1] = UInt8(truncatingIfNeeded: value % 10) &+ 0x30
     }
 
     /// Appends what was written to `array`.

@@ -8,8 +8,8 @@
 /// - CR is normalised as the tokenizer does it: CR LF becomes LF, a lone CR becomes LF.
 /// - LF is written as the writer's `lineBreak` (LF itself unless the caller frames the output as it is written:
 ///   an SSE event's data writes `\ndata: `, so rendered rows need no second pass to split their lines).
-/// - Tab and FF pass; everything else (non-ASCII included) is copied in runs (a string with nothing to
-///   escape is one copy).
+/// - Tab and FF pass; everything else (non-ASCII included) is copied, eight bytes at a time while a word holds
+///   nothing that needs work.
 ///
 /// The output is safe in element content and in double- or single-quoted attributes, and holds no byte a parser
 /// would report as a control character. Invalid UTF-8 given to `appendEscaped(bytes:)` is copied as it is.
@@ -18,8 +18,7 @@
 public enum HTMLEscaping {
     /// Appends `s` escaped to `buffer`.
     public static func appendEscaped(_ s: String, to buffer: inout [UInt8]) {
-        var s = s
-        s.withUTF8 { appendEscaped(bytes: $0, to: &buffer) }
+        s.withUTF8Bytes { appendEscaped(bytes: $0, to: &buffer) }
     }
 
     /// `s` escaped, as a String (for callers outside the byte-buffer path).
@@ -39,66 +38,108 @@ public enum HTMLEscaping {
 
     /// Appends `s` escaped to `writer`.
     static func appendEscaped(_ s: String, to writer: inout ByteWriter) {
-        var s = s
-        s.withUTF8 { appendEscaped(bytes: $0, to: &writer) }
+        s.withUTF8Bytes { appendEscaped(bytes: $0, to: &writer) }
     }
-
-    /// The ASCII bytes that need work, as bits of one word (all below 64): `"` 0x22, `&` 0x26, `'` 0x27, `<` 0x3C,
-    /// `>` 0x3E, and the C0 controls except tab 0x09 and FF 0x0C (CR 0x0D is normalised, LF 0x0A written as the
-    /// writer's line break).
-    private static let specialMask: UInt64 = (1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E)
-        | ((1 << 0x20) - 1) & ~(1 << 0x09 | 1 << 0x0C)
 
     /// The lead byte of U+0080-00BF in UTF-8: the C1 controls are `C2 80`-`C2 9F`.
     private static let c1Lead: UInt8 = 0xC2
     private static let delete: UInt8 = 0x7F
 
-    /// Whether `byte` may need escaping: one compare and one bit test below 64; DEL and the C1 lead byte above
-    /// (rare in text: no table, no extra work for ASCII letters).
-    @inline(__always)
-    static func isSpecial(_ byte: UInt8) -> Bool {
-        byte < 64 ? (specialMask >> UInt64(byte)) & 1 != 0 : byte >= delete && (byte == delete || byte == c1Lead)
-    }
-
-    /// Appends raw UTF-8 bytes escaped to `writer`: runs of plain bytes are copied whole.
+    /// Appends raw UTF-8 bytes escaped to `writer`: eight bytes at a time while none may need work (a word test,
+    /// ``flags(_:)``), then byte by byte from the first that may. Writes straight into the writer's room, reserved
+    /// per chunk of at most ``chunk`` input bytes for the longest replacement of each.
     static func appendEscaped(bytes: UnsafeBufferPointer<UInt8>, to writer: inout ByteWriter) {
         guard let start = bytes.baseAddress else { return }
         let count = bytes.count
-        var runStart = 0
+        let lineBreak = writer.lineBreak
+        let lineBreakWord = writer.lineBreakWord
+        let lineBreakCount = lineBreak.utf8CodeUnitCount
+        let expansion = max(6, lineBreakCount)   // `&quot;` or the line break, per input byte
         var i = 0
         while i < count {
-            let byte = start[i]
-            guard isSpecial(byte) else {
-                i &+= 1
-                continue
+            let end = min(count, i &+ chunk)
+            writer.write(upTo: (end &- i) &* expansion &+ 8) { out in
+                var j = 0
+                while i < end {
+                    if i &+ 8 <= end {
+                        let word = UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self).littleEndian
+                        ByteWriter.store(word, at: out + j)
+                        let flagged = flags(word)
+                        guard flagged != 0 else {
+                            i &+= 8
+                            j &+= 8
+                            continue
+                        }
+                        let plain = flagged.trailingZeroBitCount >> 3   // bytes before the first flagged one
+                        i &+= plain
+                        j &+= plain
+                    }
+                    let byte = start[i]
+                    i &+= 1
+                    switch byte {
+                    case UInt8(ascii: "&"): ByteWriter.store(amp, at: out + j); j &+= 5
+                    case UInt8(ascii: "<"): ByteWriter.store(lt, at: out + j); j &+= 4
+                    case UInt8(ascii: ">"): ByteWriter.store(gt, at: out + j); j &+= 4
+                    case UInt8(ascii: "\""): ByteWriter.store(quot, at: out + j); j &+= 6
+                    case UInt8(ascii: "'"): ByteWriter.store(apos, at: out + j); j &+= 5
+                    case 0x0A, 0x0D:
+                        // CR LF -> one line break (written for the LF next); a lone CR or an LF -> a line break.
+                        if byte == 0x0D && i < count && start[i] == 0x0A { continue }
+                        if lineBreakCount <= 8 {
+                            ByteWriter.store(lineBreakWord, at: out + j)
+                        } else {
+                            (out + j).initialize(from: lineBreak.utf8Start, count: lineBreakCount)
+                        }
+                        j &+= lineBreakCount
+                    case c1Lead where i < count && start[i] & 0xE0 == 0x80:
+                        // C2 80-9F: a C1 control (U+0080-009F); any other C2 starts plain text.
+                        ByteWriter.store(replacement, at: out + j)
+                        j &+= 3
+                        i &+= 1
+                    case 0x09, 0x0C, 0x20...:   // tab and FF pass; so does every byte not special above
+                        if byte == delete {
+                            ByteWriter.store(replacement, at: out + j)
+                            j &+= 3
+                        } else {
+                            out[j] = byte
+                            j &+= 1
+                        }
+                    default:   // the other C0 controls
+                        ByteWriter.store(replacement, at: out + j)
+                        j &+= 3
+                    }
+                }
+                return j
             }
-            // A C2 lead byte is a C1 control only before 80-9F (U+0080-009F); otherwise it starts plain text.
-            if byte == c1Lead, !(i &+ 1 < count && start[i &+ 1] & 0xE0 == 0x80) {
-                i &+= 1
-                continue
-            }
-            writer.append(UnsafeBufferPointer(start: start + runStart, count: i &- runStart))
-            switch byte {
-            case 0x0D:
-                // CR LF -> one line break (written for the LF next); lone CR -> a line break.
-                if !(i &+ 1 < count && start[i &+ 1] == 0x0A) { writer.append(writer.lineBreak) }
-            case 0x0A:
-                writer.append(writer.lineBreak)
-            case UInt8(ascii: "&"): writer.append("&amp;")
-            case UInt8(ascii: "<"): writer.append("&lt;")
-            case UInt8(ascii: ">"): writer.append("&gt;")
-            case UInt8(ascii: "\""): writer.append("&quot;")
-            case UInt8(ascii: "'"): writer.append("&#39;")
-            default: writer.append(replacementCharacter)
-            }
-            i &+= byte == c1Lead ? 2 : 1
-            runStart = i
         }
-        writer.append(UnsafeBufferPointer(start: start + runStart, count: count &- runStart))
     }
 
-    /// U+FFFD REPLACEMENT CHARACTER in UTF-8.
-    private static let replacementCharacter: StaticString = "\u{FFFD}"
+    /// Input bytes escaped per reserved chunk: bounds the room one call reserves (6 bytes each) for long text.
+    private static let chunk = 4_096
+
+    /// A word whose byte k has its high bit set if byte k of `word` may need work, and whose lowest set bit is in
+    /// the first such byte (higher bytes may be set spuriously, by a borrow: callers use only the lowest): C0
+    /// controls, `"` `&` `'` `<` `>`, DEL and the C1 lead byte C2. A word of plain text gives 0.
+    @inline(__always)
+    static func flags(_ word: UInt64) -> UInt64 {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        /// High bit of each byte of `v` that is zero (exact up to the first).
+        @inline(__always) func zeros(_ v: UInt64) -> UInt64 { (v &- ones) & ~v }
+        let below32 = (word &- ones &* 0x20) & ~word   // bytes < 0x20
+        let found = below32 | zeros(word ^ (ones &* 0x22)) | zeros((word | ones) ^ (ones &* 0x27))   // " & '
+            | zeros(word ^ (ones &* 0x3C)) | zeros(word ^ (ones &* 0x3E)) | zeros(word ^ (ones &* 0x7F))
+            | zeros(word ^ (ones &* UInt64(c1Lead)))
+        return found & highs
+    }
+
+    /// The entities and U+FFFD, packed for one store (``ByteWriter/packed(_:)``).
+    private static let amp: UInt64 = 0x3B_70_6D_61_26        // &amp;
+    private static let lt: UInt64 = 0x3B_74_6C_26            // &lt;
+    private static let gt: UInt64 = 0x3B_74_67_26            // &gt;
+    private static let quot: UInt64 = 0x3B_74_6F_75_71_26    // &quot;
+    private static let apos: UInt64 = 0x3B_39_33_23_26       // &#39;
+    private static let replacement: UInt64 = 0xBD_BF_EF     // U+FFFD in UTF-8
 }
 
 extension Array where Element == UInt8 {

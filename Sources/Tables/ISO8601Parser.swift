@@ -31,6 +31,8 @@ struct ISO8601Parser {
         }
         guard let offset = parseOffset(), i == bytes.count else { return nil }
         let local = CivilTime(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
+        // A UTC time is already the instant (0000-9999 are all representable): no round trip through seconds.
+        if offset == 0 { return .instant(local) }
         return CivilTime(unixSeconds: local.unixSeconds - Int64(offset)).map(DateFormatting.Parsed.instant)
     }
 

@@ -6,8 +6,7 @@ enum LinkFormatting {
     /// `http` or `https` (any case) followed by `://`; nil otherwise. So `javascript:`, `data:`,
     /// ` javascript:`, `JaVaScRiPt:`, `java\tscript:` and relative URLs never become links.
     static func safeURL(_ text: String) -> String? {
-        var text = text
-        return text.withUTF8 { bytes in
+        text.withUTF8Bytes { bytes in
             safeRange(bytes).map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
         }
     }

@@ -43,56 +43,71 @@ enum NumberFormatting {
     /// spelling, `3.1`) with its whole part grouped digit by digit and its fraction as it is, so it shows as the
     /// upstream wrote it: 12,345,678,901,234,567,890 or 1,234.5. Anything else (`1e+21`) is escaped as is.
     static func appendGrouped(literal: String, to buffer: inout ByteWriter) {
-        var whole = Substring(literal)
-        let negative = whole.first == "-"
-        if negative { whole = whole.dropFirst() }
-        var fraction: Substring = ""
-        if let dot = whole.firstIndex(of: ".") {
-            fraction = whole[whole.index(after: dot)...]
-            whole = whole[..<dot]
-        }
-        func isDigits(_ text: Substring) -> Bool { !text.isEmpty && text.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } }
-        guard isDigits(whole), fraction.isEmpty || isDigits(fraction),
-              literal.utf8.last != UInt8(ascii: ".") else {
-            HTMLEscaping.appendEscaped(literal, to: &buffer)
-            return
-        }
-        if negative { buffer.append(UInt8(ascii: "-")) }
-        let count = whole.utf8.count
-        for (i, byte) in whole.utf8.enumerated() {
-            buffer.append(byte)
-            let left = count - 1 - i
-            if left > 0 && left % 3 == 0 { buffer.append(UInt8(ascii: ",")) }
-        }
-        if !fraction.isEmpty {
-            buffer.append(UInt8(ascii: "."))
-            buffer.appendUTF8(String(fraction))
+        literal.withUTF8Bytes { bytes in
+            let negative = bytes.first == UInt8(ascii: "-")
+            let digits = UnsafeBufferPointer(rebasing: bytes[(negative ? 1 : 0)...])
+            let dot = digits.firstIndex(of: UInt8(ascii: ".")) ?? digits.endIndex
+            let whole = UnsafeBufferPointer(rebasing: digits[..<dot])
+            let fraction = UnsafeBufferPointer(rebasing: digits[(dot == digits.endIndex ? dot : dot + 1)...])
+            func isDigits(_ part: UnsafeBufferPointer<UInt8>) -> Bool {
+                !part.isEmpty && part.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+            }
+            guard isDigits(whole), fraction.isEmpty || isDigits(fraction), bytes.last != UInt8(ascii: ".") else {
+                HTMLEscaping.appendEscaped(bytes: bytes, to: &buffer)
+                return
+            }
+            // The sign, the whole part with a comma before each group of three, then `.` and the fraction.
+            buffer.write(upTo: bytes.count + whole.count / 3) { out in
+                var j = 0
+                if negative {
+                    out[0] = UInt8(ascii: "-")
+                    j = 1
+                }
+                for (i, byte) in whole.enumerated() {
+                    out[j] = byte
+                    j &+= 1
+                    let left = whole.count &- 1 &- i
+                    if left > 0 && left % 3 == 0 {
+                        out[j] = UInt8(ascii: ",")
+                        j &+= 1
+                    }
+                }
+                if !fraction.isEmpty {
+                    out[j] = UInt8(ascii: ".")
+                    (out + j + 1).initialize(from: fraction.baseAddress!, count: fraction.count)
+                    j &+= 1 &+ fraction.count
+                }
+                return j
+            }
         }
     }
 
+    /// Appends `magnitude` with a comma before each group of three digits, written from the right.
     private static func appendGrouped(magnitude: UInt64, to buffer: inout ByteWriter) {
-        var digits = 1
-        var rest = magnitude / 10
-        while rest > 0 {
-            digits += 1
-            rest /= 10
-        }
-        // Written from the right: a comma before every third digit from the end.
-        let width = digits + (digits - 1) / 3
-        buffer.reserve(width)
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 27) { scratch in
+        buffer.write(upTo: 27) { out in   // UInt64.max: 20 digits and 6 commas
+            var digits = 1
+            var rest = magnitude / 10
+            while rest > 0 {
+                digits &+= 1
+                rest /= 10
+            }
+            let width = digits &+ (digits &- 1) / 3
             var position = width
             var v = magnitude
-            for written in 0..<digits {
-                if written > 0 && written % 3 == 0 {
-                    position -= 1
-                    scratch[position] = UInt8(ascii: ",")
-                }
-                position -= 1
-                scratch[position] = UInt8(truncatingIfNeeded: v % 10) + 0x30
+            var inGroup = 0
+            while true {
+                position &-= 1
+                out[position] = UInt8(truncatingIfNeeded: v % 10) &+ 0x30
                 v /= 10
+                if v == 0 { break }
+                inGroup &+= 1
+                if inGroup == 3 {
+                    position &-= 1
+                    out[position] = UInt8(ascii: ",")
+                    inGroup = 0
+                }
             }
-            buffer.append(UnsafeBufferPointer(rebasing: scratch[0..<width]))
+            return width
         }
     }
 }

@@ -10,21 +10,30 @@ import JSON
 public struct TableRenderer: Sendable {
     /// The spec this renderer was built from.
     public let spec: TableSpec
-    /// Per column: `<td class="rs-c rs-FORMAT">` (and a card's label).
-    private let openings: [[UInt8]]
-    /// Per column: its format.
-    private let formats: [ColumnFormat]
-    /// Per column: a number column's fixed decimals (``Column/decimals``; nil: as the upstream wrote it).
-    private let decimals: [Int?]
+    /// The markup before each column's content, back to back: `</td>` (but before the first column), then
+    /// `<td class="rs-c rs-FORMAT">` (and a card's label). One copy per cell.
+    private let cellMarkup: [UInt8]
+    /// Per column: what a row needs of it, in one flat array of plain values.
+    private let slots: [CellSlot]
+
+    /// A column as a row writes it: where its markup ends in ``cellMarkup`` (it starts where the column before
+    /// ends), its format, and a number column's fixed decimals (``Column/decimals``; nil: as the upstream wrote it).
+    private struct CellSlot: Sendable {
+        var markupEnd: Int
+        var format: ColumnFormat
+        var decimals: Int?
+    }
     /// One complete skeleton row.
     let skeleton: [UInt8]
+    /// Whether rows are cards (``TableSpec/grid``), kept as a flag: testing the optional spec per row copied it.
+    private let isCard: Bool
     /// With a value, each data row also gets `id="PREFIX` and its escaped key (``RowElementID``) `"`.
     private var rowIDPrefix: [UInt8]?
 
     /// Builds a renderer; precomputes the per-column markup.
     public init(spec: TableSpec) {
         self.spec = spec
-        openings = spec.columns.map { column in
+        let openings = spec.columns.map { column in
             var bytes: [UInt8] = []
             bytes.append("<td class=\"rs-c rs-")
             bytes.append(contentsOf: column.format.rawValue.utf8)
@@ -35,9 +44,15 @@ public struct TableRenderer: Sendable {
             bytes.append("\">")
             return bytes
         }
-        formats = spec.columns.map(\.format)
-        decimals = spec.columns.map(\.decimals)
-        skeleton = Self.skeletonRow(cellOpenings: openings, isCard: spec.grid != nil)
+        var markup: [UInt8] = []
+        slots = zip(spec.columns, openings).map { column, opening in
+            if !markup.isEmpty { markup.append("</td>") }
+            markup.append(contentsOf: opening)
+            return CellSlot(markupEnd: markup.count, format: column.format, decimals: column.decimals)
+        }
+        cellMarkup = markup
+        isCard = spec.grid != nil
+        skeleton = Self.skeletonRow(cellOpenings: openings, isCard: isCard)
     }
 
     /// This renderer, with each data row's `id` the table's ``RowElementID/row(table:key:)`` (the key, or the index
@@ -72,12 +87,13 @@ public struct TableRenderer: Sendable {
 
     /// A first guess at the bytes of `rows` rows (the writer grows past it if needed).
     private func estimatedBytes(rows: Int) -> Int {
-        rows * (128 + openings.count * 96)
+        rows * (128 + slots.count * 96)
     }
 
     func appendRows(_ rows: [Row], startIndex: Int, to out: inout ByteWriter) {
         guard spec.sections != nil else {
-            for (offset, row) in rows.enumerated() { appendRow(row, index: startIndex + offset, to: &out) }
+            // By index, not `for row in rows`: each row is read in place, never copied (no reference counting).
+            for offset in rows.indices { appendRow(rows[offset], index: startIndex + offset, to: &out) }
             return
         }
         var previousSection: String? = nil
@@ -89,7 +105,7 @@ public struct TableRenderer: Sendable {
     }
 
     func appendRow(_ row: Row, index: Int?, to out: inout ByteWriter) {
-        out.append(spec.grid == nil ? "<tr " : "<tr class=\"rs-card\" ")
+        out.append(isCard ? "<tr class=\"rs-card\" " : "<tr ")
         if let rowIDPrefix {
             out.append("id=\"")
             out.append(rowIDPrefix)
@@ -108,21 +124,22 @@ public struct TableRenderer: Sendable {
         }
         if let sections = spec.sections { appendSectionAttributes(sections, row: row, to: &out) }
         out.append("\">")
-        if spec.grid != nil { appendCardHead(row, to: &out) }
-        openings.withUnsafeBufferPointer { openings in
-            formats.withUnsafeBufferPointer { formats in
-                row.cells.withUnsafeBufferPointer { values in
-                    for index in 0..<openings.count {
-                        out.append(openings[index])
-                        if index < values.count {
-                            Self.appendCell(values[index], format: formats[index], decimals: decimals[index], to: &out)
-                        }
-                        out.append("</td>")
+        if isCard { appendCardHead(row, to: &out) }
+        cellMarkup.withUnsafeBufferPointer { markup in
+            slots.withUnsafeBufferPointer { slots in
+                var markupStart = 0
+                for index in 0..<slots.count {
+                    let slot = slots[index]
+                    out.append(UnsafeBufferPointer(rebasing: markup[markupStart..<slot.markupEnd]))
+                    markupStart = slot.markupEnd
+                    // Read from the row's array in place: a cell from an unsafe buffer would be copied (retained).
+                    if index < row.cells.count {
+                        Self.appendCell(row.cells[index], format: slot.format, decimals: slot.decimals, to: &out)
                     }
                 }
             }
         }
-        out.append("</tr>")
+        out.append(slots.isEmpty ? "</tr>" : "</td></tr>")
     }
 
     /// The rows of `appendRows` in a new buffer.
@@ -168,6 +185,11 @@ public struct TableRenderer: Sendable {
             NumberFormatting.appendGrouped(number, decimals: decimals ?? 0, to: &out)
         case .decimal(let number):
             if let decimals, NumberFormatting.appendGrouped(number, decimals: decimals, to: &out) { return }
+            // A whole number below 2^53 is its integer's digits (as `displayText` spells it), grouped without text.
+            if number.magnitude < 9_007_199_254_740_992, Double(Int64(number)) == number {
+                NumberFormatting.appendGrouped(Int64(number), to: &out)
+                return
+            }
             // The shortest spelling that reads back as the same number: what the upstream wrote, less any
             // trailing zeros (3.1, 1234.5 -> 1,234.5; 1e+21 as it is).
             if let text = cell.displayText { NumberFormatting.appendGrouped(literal: text, to: &out) }
@@ -179,34 +201,50 @@ public struct TableRenderer: Sendable {
     }
 
     /// `<a href="URL" rel="noopener noreferrer nofollow">LABEL</a>` for http(s) URLs; otherwise the
-    /// label (or the value) as plain escaped text. The URL is escaped from the value's bytes, not copied.
+    /// label (or the value) as plain escaped text. The URL is escaped once, from the value's bytes.
     private static func appendLink(_ cell: Cell, to out: inout ByteWriter) {
-        var labelText: String? = nil
-        if case .link(_, let label?) = cell, !label.isEmpty { labelText = label }
-        var linked = false
-        if var text = cell.displayText {
-            linked = text.withUTF8 { bytes -> Bool in
-                guard let range = LinkFormatting.safeRange(bytes) else { return false }
-                let url = UnsafeBufferPointer(rebasing: bytes[range])
-                out.append("<a href=\"")
-                HTMLEscaping.appendEscaped(bytes: url, to: &out)
-                out.append("\" rel=\"noopener noreferrer nofollow\">")
-                if let labelText {
-                    HTMLEscaping.appendEscaped(labelText, to: &out)
-                } else {
-                    HTMLEscaping.appendEscaped(bytes: url, to: &out)
-                }
-                out.append("</a>")
-                return true
-            }
+        switch cell {
+        case .link(let url, let label):
+            let label = label?.isEmpty == false ? label : nil
+            if appendAnchor(url, label: label, to: &out) { return }
+            if let label { HTMLEscaping.appendEscaped(label, to: &out) } else { appendText(cell, to: &out) }
+        case .text(let url):
+            if !appendAnchor(url, label: nil, to: &out) { appendText(cell, to: &out) }
+        default:
+            if let text = cell.displayText, appendAnchor(text, label: nil, to: &out) { return }
+            appendText(cell, to: &out)
         }
-        guard !linked else { return }
-        if let labelText { HTMLEscaping.appendEscaped(labelText, to: &out) } else { appendText(cell, to: &out) }
+    }
+
+    /// The `<a>` of a link cell if `url` is http(s) (``LinkFormatting/safeRange(_:)``); false (nothing written)
+    /// otherwise. No `label`: the URL is its text, copied from the bytes just escaped.
+    private static func appendAnchor(_ url: String, label: String?, to out: inout ByteWriter) -> Bool {
+        url.withUTF8Bytes { bytes -> Bool in
+            guard let range = LinkFormatting.safeRange(bytes) else { return false }
+            out.append("<a href=\"")
+            let escapedURL = out.count
+            HTMLEscaping.appendEscaped(bytes: UnsafeBufferPointer(rebasing: bytes[range]), to: &out)
+            let escapedURLEnd = out.count
+            out.append("\" rel=\"noopener noreferrer nofollow\">")
+            if let label {
+                HTMLEscaping.appendEscaped(label, to: &out)
+            } else {
+                out.appendWritten(escapedURL..<escapedURLEnd)
+            }
+            out.append("</a>")
+            return true
+        }
     }
 
     /// `<span class="rs-badge rs-badge-SLUG">TEXT</span>`.
     private static func appendBadge(_ cell: Cell, to out: inout ByteWriter) {
-        guard let text = cell.displayText else { return }
+        switch cell {
+        case .text(let text), .link(let text, _): appendBadge(text: text, to: &out)
+        default: if let text = cell.displayText { appendBadge(text: text, to: &out) }
+        }
+    }
+
+    private static func appendBadge(text: String, to out: inout ByteWriter) {
         out.append("<span class=\"rs-badge rs-badge-")
         BadgeFormatting.appendSlug(text, to: &out)
         out.append("\">")
