@@ -71,7 +71,7 @@ renderer.appendRows(rows, startIndex: 0, to: &buffer)   // warm-up
 // The same-run references (Reference.swift), timed round by round between the renderer's rounds, so a change in
 // the machine's speed during the run moves all three alike.
 let cellTexts = Reference.cellTexts(items, fields: ["name", "owner", "stars", "updated", "url", "state"])
-let escapeRoom = cellTexts.reduce(0) { $0 + $1.count } * 6
+let escapeRoom = cellTexts.bytes.count * 6
 let escaped = UnsafeMutablePointer<UInt8>.allocate(capacity: escapeRoom)
 let copied = UnsafeMutableRawPointer.allocate(byteCount: buffer.capacity, alignment: 16)
 var bytes = 0, escapedBytes = 0, copiedBytes = 0
