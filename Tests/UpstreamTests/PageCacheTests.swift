@@ -1,4 +1,5 @@
 import JSON
+import Synchronization
 import TestSupport
 import Testing
 @testable import Upstream
@@ -100,5 +101,58 @@ extension PageCacheTests {
 
         #expect(await waiter.value == .cancelled)
         #expect(cache.statistics.fetches == 1)
+    }
+}
+
+extension PageCacheTests {
+    /// A fresh page is answered on the caller's thread, without a task or a wait: a load started with
+    /// `Task.immediate` (a viewer's first batch, issue 17) gets it before `Task.immediate` returns. A page still
+    /// being fetched is waited for as before.
+    @Test func aFreshPageIsAnsweredWithoutSuspending() async throws {
+        let server = try FixtureServer(handler: Self.api)
+        defer { server.stop() }
+        let client = try UpstreamClient()
+        defer { client.shutdown() }
+        let cache = PageCache(ttl: .seconds(60), prefetch: false)
+        let source = try Self.source(server, client, cache: cache)
+
+        let missed = Answer()
+        Self.startImmediately { missed.set(try? await source.fetchPage(cursor: nil).items.count) }
+        #expect(await eventually { missed.value != nil }, "the first fetch")
+        #expect(server.requests.count == 1)
+
+        let hit = Answer()
+        Self.startImmediately { hit.set(try? await source.fetchPage(cursor: nil).items.count) }
+        #expect(hit.value == 1, "a fresh page was answered before Task.immediate returned")
+        #expect(cache.statistics.hits == 1)
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func aCancelledCallerOfAFreshPageGetsCancelled() async throws {
+        let server = try FixtureServer(handler: Self.api)
+        defer { server.stop() }
+        let client = try UpstreamClient()
+        defer { client.shutdown() }
+        let cache = PageCache(ttl: .seconds(60), prefetch: false)
+        let source = try Self.source(server, client, cache: cache)
+        _ = try await source.fetchPage(cursor: nil)
+
+        let cancelled = Task { () -> UpstreamError? in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do throws(UpstreamError) { _ = try await source.fetchPage(cursor: nil); return nil } catch { return error }
+        }
+        #expect(await cancelled.value == .cancelled)
+    }
+
+    /// Runs `body` in a task started on this thread (`Task.immediate`): up to its first suspension, before this returns.
+    static func startImmediately(_ body: @escaping @Sendable () async -> Void) {
+        Task.immediate { await body() }
+    }
+
+    /// One answer, set from a task. Thread-safe.
+    final class Answer: Sendable {
+        private let state = Mutex<Int?>(nil)
+        func set(_ value: Int?) { state.withLock { $0 = value ?? -1 } }
+        var value: Int? { state.withLock { $0 } }
     }
 }

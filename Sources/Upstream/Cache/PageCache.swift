@@ -53,9 +53,28 @@ public final class PageCache: Sendable {
 
     /// The page for `cursor`: from memory if fresh, else joined to the fetch in flight, else fetched by `load`.
     /// A cancelled caller stops waiting at once (`.cancelled`); the fetch goes on for the others.
+    ///
+    /// A fresh page is answered without suspending: no task and no wait, so a caller started on its own thread
+    /// (a viewer's first load, `Task.immediate`) gets it there (issue 17, arrivals).
     public func page(for cursor: String?, load: @escaping Load) async -> Result<UpstreamPage, UpstreamError> {
-        await SharedFetchWait.value(of: fetch(for: cursor, load: load))
+        if let page = freshPage(for: cursor) {
+            return Task.isCancelled ? .failure(.cancelled) : .success(page)
+        }
+        return await SharedFetchWait.value(of: fetch(for: cursor, load: load))
     }
+
+    /// The page for `cursor` if it is in memory and fresh (counted as a hit), else nil.
+    func freshPage(for cursor: String?) -> UpstreamPage? {
+        let key = Self.key(cursor)
+        let now = ContinuousClock.now
+        return state.withLock { state -> UpstreamPage? in
+            guard case .ready(let page, let expires)? = state.entries[key], expires > now else { return nil }
+            state.hits += 1
+            return page
+        }
+    }
+
+    private static func key(_ cursor: String?) -> String { cursor.map { "c" + $0 } ?? "first" }
 
     /// Starts fetching `cursor` into the cache unless it is there or on its way; returns at once.
     public func prefetch(_ cursor: String, load: @escaping Load) {
@@ -63,7 +82,7 @@ public final class PageCache: Sendable {
     }
 
     private func fetch(for cursor: String?, load: @escaping Load) -> Fetch {
-        let key = cursor.map { "c" + $0 } ?? "first"
+        let key = Self.key(cursor)
         let now = ContinuousClock.now
         return state.withLock { state -> Fetch in
             switch state.entries[key] {
