@@ -1,0 +1,53 @@
+import Foundation
+import TestSupport
+import Testing
+@testable import HTTPServer
+
+/// The server's side of an accepted connection has TCP_NODELAY (events go out as they are written, no Nagle delay).
+/// It is set once on the listening socket, which Linux copies to every accepted socket: the test finds the server's
+/// socket among this process's descriptors (the server runs in-process) and reads the option there.
+@Suite struct AcceptedSocketTests {
+    @Test func acceptedConnectionsHaveNoDelay() async throws {
+        try await withLiveServer(responder: okResponder) { _, port in
+            let client = try TestConnection(port: port)
+            defer { client.closeNow() }
+            #expect(try await client.exchange("GET", "/").status == 200)  // accepted and served by now
+            let clientPort = try #require(Self.port(of: client.fd, peer: false))
+            let server = try #require(Self.descriptor { fd in
+                Self.port(of: fd, peer: false) == port && Self.port(of: fd, peer: true) == clientPort
+            }, "the server's end of the connection")
+            var value: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            #expect(getsockopt(server, Int32(IPPROTO_TCP), TCP_NODELAY, &value, &length) == 0)
+            #expect(value == 1)
+        }
+    }
+
+    @Test func theListeningSocketHasNoDelay() throws {
+        let (fd, _) = try ListeningSocket.open(host: "127.0.0.1", port: 0)
+        defer { close(fd) }
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        #expect(getsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &value, &length) == 0)
+        #expect(value == 1)
+    }
+
+    /// The local (or, with `peer`, remote) TCP port of socket `fd`; nil if it is not an IPv4 socket.
+    static func port(of fd: Int32, peer: Bool) -> Int? {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                peer ? getpeername(fd, $0, &length) : getsockname(fd, $0, &length)
+            }
+        }
+        guard named == 0, address.sin_family == sa_family_t(AF_INET) else { return nil }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// The first of this process's descriptors that `matches`.
+    static func descriptor(where matches: (Int32) -> Bool) -> Int32? {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return names.compactMap { Int32($0) }.sorted().first(where: matches)
+    }
+}
