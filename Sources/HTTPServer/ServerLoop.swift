@@ -92,6 +92,19 @@ final class ServerLoop: @unchecked Sendable {
     /// The heartbeat compressed once, for every gzip-coded stream.
     private static let deflatedPing = DeflatedBlock(compressing: ping)
 
+    /// What is due for a connection in `state` (a stream's heartbeat, a pending answer's timeout) and whether it is
+    /// idle: read binding no payload, so the sweep need not copy the state (a retain and release of its writer or
+    /// task, each connection, each tick).
+    private static func due(_ state: Connection.State, now: ContinuousClock.Instant)
+        -> (heartbeat: Bool, answer: Bool, idle: Bool) {
+        switch state {
+        case .streaming(_, let due?): (due <= now, false, false)
+        case .waiting(let pending): (false, pending.deadline <= now, false)
+        case .idle: (false, false, true)
+        case .streaming, .closed: (false, false, false)
+        }
+    }
+
     /// Heartbeats for event streams; idle, request-head and stalled-write timeouts.
     /// Every connection, every tick: its state is read once (binding no payload), not once per check; a read that
     /// copies the state retains and releases its writer or task, which with 10,000 streams was most of a sweep.
@@ -100,22 +113,13 @@ final class ServerLoop: @unchecked Sendable {
         let config = context.configuration
         context.freedMemory?.observe(openConnections: context.counters.openConnections.load(ordering: .relaxed))
         for connection in Array(connections.values) {
-            let idle: Bool
-            var answerDue = false
-            switch connection.state {
-            case .streaming(_, let due?) where due <= now:
+            let (heartbeatDue, answerDue, idle) = Self.due(connection.state, now: now)
+            if heartbeatDue {
                 if case .streaming(let writer, _) = connection.state {
                     connection.state = .streaming(writer, heartbeatDue: now + config.heartbeatInterval)
                 }
                 connection.writeShared(Self.ping, deflated: Self.deflatedPing)
                 continue
-            case .waiting(let pending):
-                idle = false
-                answerDue = pending.deadline <= now
-            case .idle:
-                idle = true
-            case .streaming, .closed:
-                idle = false
             }
             if answerDue {
                 connection.timeOutResponse()
