@@ -51,3 +51,46 @@ import Testing
         return names.compactMap { Int32($0) }.sorted().first(where: matches)
     }
 }
+
+extension AcceptedSocketTests {
+    /// A stream's socket gets the dead-peer detection whole (`DeadPeerDetection`): its user timeout and keepalive set
+    /// when the stream opens, the keepalive timings copied from the listening socket. A plain request's socket has
+    /// keepalive off, so the timings it inherits do nothing.
+    @Test func aStreamSocketHasTheDeadPeerTimersAndAPlainOneNoKeepalive() async throws {
+        var builder = RouterBuilder()
+        builder.get("/events") { _, _ in .now(.eventStream { _ in }) }
+        builder.get("/plain") { _, _ in .now(.text("ok")) }
+        try await withLiveServer({ $0.deadPeerTimeout = .seconds(9) }, responder: builder.build()) { server, port in
+            let plain = try TestConnection(port: port)
+            defer { plain.closeNow() }
+            #expect(try await plain.exchange("GET", "/plain").status == 200)
+            let stream = try TestConnection(port: port)
+            defer { stream.closeNow() }
+            try stream.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try await stream.readHead().status == 200)
+            #expect(await eventually { server.statistics.openStreams == 1 })
+
+            let streamSide = try #require(Self.serverSide(of: stream, port: port))
+            #expect(Self.option(streamSide, SOL_SOCKET, SO_KEEPALIVE) == 1)
+            #expect(Self.option(streamSide, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT) == 9_000)
+            #expect(Self.option(streamSide, Int32(IPPROTO_TCP), TCP_KEEPIDLE) == 9)
+            #expect(Self.option(streamSide, Int32(IPPROTO_TCP), TCP_KEEPINTVL) == 3)
+            #expect(Self.option(streamSide, Int32(IPPROTO_TCP), TCP_KEEPCNT) == 3)
+            let plainSide = try #require(Self.serverSide(of: plain, port: port))
+            #expect(Self.option(plainSide, SOL_SOCKET, SO_KEEPALIVE) == 0)
+            #expect(Self.option(plainSide, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT) == 0)
+        }
+    }
+
+    /// The server's end (in this process) of `client`'s connection to `port`.
+    static func serverSide(of client: TestConnection, port: Int) -> Int32? {
+        guard let clientPort = Self.port(of: client.fd, peer: false) else { return nil }
+        return descriptor { fd in Self.port(of: fd, peer: false) == port && Self.port(of: fd, peer: true) == clientPort }
+    }
+
+    static func option(_ fd: Int32, _ level: Int32, _ name: Int32) -> Int32? {
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        return getsockopt(fd, level, name, &value, &length) == 0 ? value : nil
+    }
+}
