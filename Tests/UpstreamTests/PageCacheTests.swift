@@ -42,19 +42,24 @@ import Testing
         #expect(cache.statistics.fetches == 1)
     }
 
-    @Test func aFreshPageIsServedFromMemory() async throws {
+    /// Runs `body` with a source over ``api`` whose pages a cache keeps for a minute (no prefetch).
+    static func withCachedSource(_ body: (FixtureServer, PageCache, PageSource) async throws -> Void) async throws {
         let server = try FixtureServer(handler: Self.api)
         defer { server.stop() }
         let client = try UpstreamClient()
         defer { client.shutdown() }
         let cache = PageCache(ttl: .seconds(60), prefetch: false)
-        let source = try Self.source(server, client, cache: cache)
+        try await body(server, cache, try Self.source(server, client, cache: cache))
+    }
 
-        _ = try await source.fetchPage(cursor: nil)
-        _ = try await source.fetchPage(cursor: nil)
+    @Test func aFreshPageIsServedFromMemory() async throws {
+        try await Self.withCachedSource { server, cache, source in
+            _ = try await source.fetchPage(cursor: nil)
+            _ = try await source.fetchPage(cursor: nil)
 
-        #expect(server.requests.count == 1)
-        #expect(cache.statistics.hits == 1)
+            #expect(server.requests.count == 1)
+            #expect(cache.statistics.hits == 1)
+        }
     }
 
     @Test func theNextPageIsPrefetched() async throws {
@@ -109,39 +114,29 @@ extension PageCacheTests {
     /// `Task.immediate` (a viewer's first batch, issue 17) gets it before `Task.immediate` returns. A page still
     /// being fetched is waited for as before.
     @Test func aFreshPageIsAnsweredWithoutSuspending() async throws {
-        let server = try FixtureServer(handler: Self.api)
-        defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
-        let cache = PageCache(ttl: .seconds(60), prefetch: false)
-        let source = try Self.source(server, client, cache: cache)
+        try await Self.withCachedSource { server, cache, source in
+            let missed = Answer()
+            Self.startImmediately { missed.set(try? await source.fetchPage(cursor: nil).items.count) }
+            #expect(await eventually { missed.value != nil }, "the first fetch")
+            #expect(server.requests.count == 1)
 
-        let missed = Answer()
-        Self.startImmediately { missed.set(try? await source.fetchPage(cursor: nil).items.count) }
-        #expect(await eventually { missed.value != nil }, "the first fetch")
-        #expect(server.requests.count == 1)
-
-        let hit = Answer()
-        Self.startImmediately { hit.set(try? await source.fetchPage(cursor: nil).items.count) }
-        #expect(hit.value == 1, "a fresh page was answered before Task.immediate returned")
-        #expect(cache.statistics.hits == 1)
-        #expect(server.requests.count == 1)
+            let hit = Answer()
+            Self.startImmediately { hit.set(try? await source.fetchPage(cursor: nil).items.count) }
+            #expect(hit.value == 1, "a fresh page was answered before Task.immediate returned")
+            #expect(cache.statistics.hits == 1)
+            #expect(server.requests.count == 1)
+        }
     }
 
     @Test func aCancelledCallerOfAFreshPageGetsCancelled() async throws {
-        let server = try FixtureServer(handler: Self.api)
-        defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
-        let cache = PageCache(ttl: .seconds(60), prefetch: false)
-        let source = try Self.source(server, client, cache: cache)
-        _ = try await source.fetchPage(cursor: nil)
-
-        let cancelled = Task { () -> UpstreamError? in
-            withUnsafeCurrentTask { $0?.cancel() }
-            do throws(UpstreamError) { _ = try await source.fetchPage(cursor: nil); return nil } catch { return error }
+        try await Self.withCachedSource { _, _, source in
+            _ = try await source.fetchPage(cursor: nil)
+            let cancelled = Task { () -> UpstreamError? in
+                withUnsafeCurrentTask { $0?.cancel() }
+                do throws(UpstreamError) { _ = try await source.fetchPage(cursor: nil); return nil } catch { return error }
+            }
+            #expect(await cancelled.value == .cancelled)
         }
-        #expect(await cancelled.value == .cancelled)
     }
 
     /// Runs `body` in a task started on this thread (`Task.immediate`): up to its first suspension, before this returns.
