@@ -11,7 +11,10 @@ struct EventScanner {
         var id: String?
     }
 
+    /// Bytes received; those before `start` are parsed already (dropped in one move once they are half of it).
     private var buffer: [UInt8] = []
+    private var start = 0
+    /// Bytes before this index were searched for a blank line without a hit (past `start`).
     private var scanned = 0
     private(set) var status: Int?
     /// The last byte appended was a CR: an LF that starts the next read belongs to it.
@@ -19,83 +22,118 @@ struct EventScanner {
 
     mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard !bytes.isEmpty else { return }
-        if !afterCR, memchr(bytes.baseAddress!, 13, bytes.count) == nil {  // the common case: no CR at all
-            buffer.append(contentsOf: bytes)
-            return
+        if start > 0, start >= buffer.count / 2 {  // drop what was parsed: at most one move per half of the buffer
+            buffer.removeFirst(start)
+            scanned -= start
+            start = 0
         }
-        for byte in bytes {
-            if byte == 13 {
-                buffer.append(10)
-                afterCR = true
-            } else {
-                if !(byte == 10 && afterCR) { buffer.append(byte) }
-                afterCR = false
+        // Copied in runs between CRs (each CR or CRLF one LF): a read holding a response head (CRLF) and a 30 KB
+        // batch after it is not copied byte by byte.
+        let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
+        let count = bytes.count
+        var index = afterCR && base[0] == 10 ? 1 : 0  // the LF of a CRLF split between two reads
+        afterCR = false
+        while index < count {
+            guard let hit = memchr(base + index, 13, count - index) else {
+                buffer.append(contentsOf: UnsafeBufferPointer(start: base + index, count: count - index))
+                return
             }
+            let cr = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            buffer.append(contentsOf: UnsafeBufferPointer(start: base + index, count: cr - index))
+            buffer.append(10)
+            index = cr + 1
+            if index == count { afterCR = true } else if base[index] == 10 { index += 1 }
         }
     }
 
     /// The next complete event (parsing the head first); nil when more bytes are needed.
     mutating func next() -> Event? {
         if status == nil {
-            guard let end = find([10, 10]) else { return nil }
-            let line = String(decoding: buffer[0..<min(end, 64)], as: UTF8.self)
+            guard let end = findBlankLine() else { return nil }
+            let line = String(decoding: buffer[start..<min(end, start + 64)], as: UTF8.self)
             status = line.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-            buffer.removeFirst(end + 2)
+            consume(through: end + 2)
         }
-        while let end = find([10, 10]) {
-            var event = Event()
-            var sawData = false
-            var data: [UInt8] = []
-            var start = 0
-            while start < end {  // one pass over the block's bytes, line by line: `field: value` or `field:value`
-                let stop = buffer[start..<end].firstIndex(of: 10) ?? end
-                let line = buffer[start..<stop]
-                let colon = line.firstIndex(of: 58) ?? stop
-                var value = line[min(colon + 1, stop)...]
-                if value.first == 32 { value = value.dropFirst() }
-                if colon > start {  // a line starting with ':' is a comment
-                    if line[start..<colon].elementsEqual(Self.eventField) {
-                        event.name = String(decoding: value, as: UTF8.self)
-                    } else if line[start..<colon].elementsEqual(Self.idField) {
-                        event.id = String(decoding: value, as: UTF8.self)
-                    } else if line[start..<colon].elementsEqual(Self.dataField) {
-                        if sawData { data.append(10) }
-                        data += value
-                        sawData = true
-                    }
-                }
-                start = stop + 1
-            }
-            buffer.removeFirst(end + 2)
-            if sawData {  // comments (": ping") and retry-only blocks are skipped
-                event.data = data
-                return event
-            }
+        while let end = findBlankLine() {
+            let event = buffer.withUnsafeBufferPointer { Self.parse($0, from: start, to: end) }
+            consume(through: end + 2)
+            if let event { return event }  // comments (": ping") and retry-only blocks are skipped
         }
         return nil
+    }
+
+    /// The event in `bytes[from..<end]` (its lines, without the blank line), nil if it has no `data` field. One pass
+    /// over the block, line by line: `field: value` or `field:value`; a line starting with ':' is a comment.
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to end: Int) -> Event? {
+        let base = bytes.baseAddress!
+        var event = Event()
+        var sawData = false
+        var data: [UInt8] = []
+        var lineStart = from
+        while lineStart < end {
+            let stop = index(of: 10, in: base, from: lineStart, to: end)
+            let colon = index(of: 58, in: base, from: lineStart, to: stop)
+            var valueStart = min(colon + 1, stop)
+            if valueStart < stop, base[valueStart] == 32 { valueStart += 1 }
+            let value = UnsafeBufferPointer(start: base + valueStart, count: stop - valueStart)
+            if colon > lineStart {
+                let field = UnsafeBufferPointer(start: base + lineStart, count: colon - lineStart)
+                if field.elementsEqual(dataField) {
+                    if sawData { data.append(10) } else { data.reserveCapacity(end - from) }
+                    data.append(contentsOf: value)
+                    sawData = true
+                } else if field.elementsEqual(eventField) {
+                    event.name = String(decoding: value, as: UTF8.self)
+                } else if field.elementsEqual(idField) {
+                    event.id = String(decoding: value, as: UTF8.self)
+                }
+            }
+            lineStart = stop + 1
+        }
+        guard sawData else { return nil }
+        event.data = data
+        return event
+    }
+
+    /// The index of the first `byte` in `base[from..<end]`, or `end`.
+    private static func index(of byte: UInt8, in base: UnsafePointer<UInt8>, from: Int, to end: Int) -> Int {
+        guard from < end, let hit = memchr(base + from, Int32(byte), end - from) else { return end }
+        return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
     }
 
     private static let eventField = Array("event".utf8)
     private static let idField = Array("id".utf8)
     private static let dataField = Array("data".utf8)
 
-    /// The first index of `needle`, scanning only bytes not scanned before (the buffer only grows at its end
-    /// between removals, which reset the mark).
-    private mutating func find(_ needle: [UInt8]) -> Int? {
-        guard buffer.count >= needle.count else { return nil }
-        let from = max(0, scanned - needle.count + 1)
+    /// Marks everything before `index` parsed.
+    private mutating func consume(through index: Int) {
+        start = index
+        scanned = index
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+            scanned = 0
+        }
+    }
+
+    /// The index of the first LF of the first blank line ("\n\n") after `start`, searching only bytes not
+    /// searched before.
+    private mutating func findBlankLine() -> Int? {
+        let count = buffer.count
+        guard count - start >= 2 else { return nil }
+        let from = max(start, scanned - 1)
         let found: Int? = buffer.withUnsafeBufferPointer { bytes in
+            let base = bytes.baseAddress!
             var index = from
-            while index <= bytes.count - needle.count {
-                guard let hit = memchr(bytes.baseAddress! + index, Int32(needle[0]), bytes.count - needle.count + 1 - index)
-                else { return nil }
-                index = bytes.baseAddress!.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-                if (1..<needle.count).allSatisfy({ bytes[index + $0] == needle[$0] }) { return index }
+            while index < count - 1 {
+                index = Self.index(of: 10, in: base, from: index, to: count - 1)
+                if index >= count - 1 { return nil }
+                if base[index + 1] == 10 { return index }
                 index += 1
             }
             return nil
         }
-        scanned = found == nil ? buffer.count : 0
+        if found == nil { scanned = count }
         return found
     }
 }

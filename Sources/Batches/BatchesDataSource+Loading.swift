@@ -12,9 +12,10 @@ extension BatchesDataSource {
     }
 
     /// Runs `loader` for `request` in a task, arms its timeout, and records both as the flight.
-    /// Called outside the lock.
-    func start(_ request: Machine.LoadRequest, with loader: @escaping Loader) {
-        let task = Task { [weak self] in
+    /// `onCaller`: the task starts on this thread (`Task.immediate`); a load over before it suspends (delivered
+    /// already) arms no timeout. Called outside the lock.
+    func start(_ request: Machine.LoadRequest, with loader: @escaping Loader, onCaller: Bool = false) {
+        let run: @Sendable () async -> Void = { [weak self] in
             let outcome: Result<LoadResult<Item, Token>, any Error>
             do {
                 outcome = .success(try await loader(request.token))
@@ -22,6 +23,12 @@ extension BatchesDataSource {
                 outcome = .failure(error)
             }
             self?.finish(request.id, outcome)
+        }
+        let task = onCaller ? Task.immediate(operation: run) : Task(operation: run)
+        // Finished (or reloaded) while starting on this thread: nothing to time, nothing to record.
+        if onCaller, state.withLock({ $0.machine.currentLoad?.id != request.id }) {
+            task.cancel()
+            return
         }
         let cancelTimer: @Sendable () -> Void
         if loadTimeout > .zero {

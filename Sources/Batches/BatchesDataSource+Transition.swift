@@ -13,7 +13,8 @@ extension BatchesDataSource {
     /// - Parameter isOutcome: the transition is a load's outcome; if the machine ignores it (stale), count
     ///   it in ``Locked/discardedOutcomes``.
     /// - Parameter loader: replaces the loader before the transition (a reload with another choice).
-    func transition(items: [Item] = [], isOutcome: Bool = false, loader: Loader? = nil,
+    /// - Parameter onCaller: a load it starts runs on this thread until it first suspends (``loadNextOnCaller()``).
+    func transition(items: [Item] = [], isOutcome: Bool = false, loader: Loader? = nil, onCaller: Bool = false,
                     _ change: (inout Machine) -> Machine.Action) {
         let effects = state.withLock { locked -> Effects in
             if let loader { locked.loader = loader }
@@ -22,7 +23,7 @@ extension BatchesDataSource {
             return Self.apply(action, items: items, to: &locked)
         }
         effects.cancel?.cancel()
-        if let (request, loader) = effects.start { start(request, with: loader) }
+        if let (request, loader) = effects.start { start(request, with: loader, onCaller: onCaller) }
         if effects.drain { drain() }
     }
 

@@ -71,6 +71,17 @@ public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable
         transition { $0.loadNext() }
     }
 
+    /// ``loadNext()``, with the load it starts run on the calling thread until its loader first suspends
+    /// (`Task.immediate`). A loader that answers without suspending (a page from memory) has its batch delivered
+    /// before this returns: no task hop, no wake-up of another thread, no timeout armed. One that suspends goes on
+    /// as any load (on the cooperative pool after its first suspension, with its timeout).
+    ///
+    /// For a caller that may do the loader's synchronous part itself (a viewer's first batch, opened on the event
+    /// loop: issue 17, arrivals). The loader must not block before its first suspension.
+    public func loadNextOnCaller() {
+        transition(onCaller: true) { $0.loadNext() }
+    }
+
     /// Emits `.reset`, cancels and discards the load in flight, and loads `initialToken` at offset 0.
     public func reload() {
         transition { $0.reload() }

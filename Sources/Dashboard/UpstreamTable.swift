@@ -46,7 +46,9 @@ enum UpstreamTable {
                 LoadFailure(message: refusal.message, isRetryable: false)
             }.get()
         }
-        let batches = BatchSource<JSONValue, WalkPosition?>(initialToken: nil, loaders: { use in
+        // A walk does little before it suspends (a page from memory answers at once, a miss suspends on the fetch)
+        // and never blocks: a viewer's first batch may start on the event loop.
+        let batches = BatchSource<JSONValue, WalkPosition?>(initialToken: nil, startsOnCaller: true, loaders: { use in
             if forward != nil {
                 // Each identity's own.
                 let viewer: ViewerForwarding.Forwarded?

@@ -17,8 +17,12 @@ extension Connection {
             gzipStream?.append(block)
             bytes = block.bytes
         }
-        if output.count > 0 {
+        // A stream that is opening (`corked`) queues its first writes, up to `roomThreshold`: its opener flushes
+        // them with the response head in one send, then settles.
+        let held = corked && output.count + bytes.count <= roomThreshold
+        if output.count > 0 || held {
             output.append(bytes)
+            if held { return }
             // Waiting for EPOLLOUT means the socket was full at the last try: no point trying again before it.
             if watchedEvents & csystem_EPOLLOUT == 0 { flush() }
         } else {

@@ -45,6 +45,10 @@ final class Connection: EventHandler, @unchecked Sendable {
     var lastWriteProgress = ContinuousClock.now
     /// A task waits for the open stream's unsent bytes to drain (``StreamWriter/waitForRoom()``).
     var roomWanted = false
+    /// While a stream opens: its writes are queued, not sent, so the response head and the first events (a
+    /// viewer's `session`, `loading` and, from memory, its first `rows`) leave in one gathering send by the caller's
+    /// `flush()` instead of one send each.
+    var corked = false
     /// Set once the answer is sent and the write side shut: until then, input is read and discarded (see `linger`).
     var lingerUntil: ContinuousClock.Instant?
     /// Counts `.later` answers, to give each `Pending` its id.
@@ -179,7 +183,9 @@ final class Connection: EventHandler, @unchecked Sendable {
             state = .streaming(writer, heartbeatDue: response.isEventStream ? .now + interval : nil)
             if let timeout = context.configuration.deadPeerTimeout { DeadPeerDetection.enable(on: fd, timeout: timeout) }
             context.counters.openStreams.add(1, ordering: .relaxed)
+            corked = true
             open(writer)
+            corked = false  // every caller of `send` flushes next
             if shuttingDown { drainStream() }
         }
     }
@@ -303,7 +309,7 @@ final class Connection: EventHandler, @unchecked Sendable {
         }
         state = .closed
         writtenNotices = []
-        owner.loop.deregister(fd)
+        owner.loop.forget(fd)  // closing the fd takes it out of the epoll set
         Glibc.close(fd)
         context.admission.release(address)
         owner.remove(self)

@@ -14,17 +14,27 @@ import Foundation
 /// Thread-safe: stateless.
 enum DeadPeerDetection {
     /// Sets both timers on `fd`. Best effort: a failing `setsockopt` (not TCP, or an old kernel) leaves the
-    /// kernel's defaults, which only delays the detection.
+    /// kernel's defaults, which only delays the detection. The keepalive timings come from the listening socket
+    /// (``prepareListener(_:timeout:)``, copied to every accepted socket); here only what turns the detection on.
     static func enable(on fd: Int32, timeout: Duration) {
-        let milliseconds = max(1, Int32(clamping: timeout.components.seconds * 1_000
-            + timeout.components.attoseconds / 1_000_000_000_000_000))
-        let seconds = max(1, (milliseconds + 999) / 1_000)
-        let tcp = Int32(IPPROTO_TCP)
-        set(fd, tcp, TCP_USER_TIMEOUT, milliseconds)
+        set(fd, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT, milliseconds(timeout))
         set(fd, SOL_SOCKET, SO_KEEPALIVE, 1)
+    }
+
+    /// Sets the keepalive timings for `timeout` on a listening socket: Linux copies them to each accepted socket,
+    /// where they do nothing until ``enable(on:timeout:)`` turns keepalive on (a stream's socket). So each stream
+    /// opening costs two `setsockopt`s, not five.
+    static func prepareListener(_ fd: Int32, timeout: Duration) {
+        let seconds = max(1, (milliseconds(timeout) + 999) / 1_000)
+        let tcp = Int32(IPPROTO_TCP)
         set(fd, tcp, TCP_KEEPIDLE, seconds)
         set(fd, tcp, TCP_KEEPINTVL, max(1, seconds / 3))
         set(fd, tcp, TCP_KEEPCNT, 3)
+    }
+
+    private static func milliseconds(_ timeout: Duration) -> Int32 {
+        max(1, Int32(clamping: timeout.components.seconds * 1_000
+            + timeout.components.attoseconds / 1_000_000_000_000_000))
     }
 
     private static func set(_ fd: Int32, _ level: Int32, _ option: Int32, _ value: Int32) {

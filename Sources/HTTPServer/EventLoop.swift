@@ -126,6 +126,13 @@ package final class EventLoop: @unchecked Sendable {
         handlers[fd] = nil
     }
 
+    /// Forgets `fd`'s handler without an `epoll_ctl`: for an fd about to be closed that was never duplicated
+    /// (an accepted socket), which the kernel takes out of the epoll set when it is closed (as nginx does on close).
+    /// An event already returned for it this round finds no handler. - Important: loop-confined.
+    package func forget(_ fd: Int32) {
+        handlers[fd] = nil
+    }
+
     /// Calls `body` every `interval`, first after one interval. - Important: loop-confined.
     package func addRepeatingTimer(every interval: Duration, _ body: @escaping () -> Void) {
         timers.append(Timer(due: .now + interval, interval: interval, body: body))

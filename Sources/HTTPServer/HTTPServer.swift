@@ -49,6 +49,7 @@ public final class HTTPServer: Sendable {
         let config = context.configuration
         signal(SIGPIPE, SIG_IGN)
         let (fd, port) = try ListeningSocket.open(host: config.host, port: config.port)
+        if let timeout = config.deadPeerTimeout { DeadPeerDetection.prepareListener(fd, timeout: timeout) }
         var loops: [ServerLoop] = []
         for index in 0..<max(1, config.eventLoopCount) {
             do {

@@ -16,7 +16,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// How long a stream's peer may leave sent bytes unacknowledged (or, with no heartbeat, stay silent to TCP
     /// keepalive probes) before the kernel fails the socket and the stream is closed: finds peers that vanished
     /// without a FIN or RST (see `DeadPeerDetection`). Set on each stream's socket when it opens; nil: the kernel's
-    /// defaults (about 15 minutes of retransmissions, no keepalive).
+    /// defaults (about 15 minutes of retransmissions, no keepalive). The keepalive timings are set once on the
+    /// listening socket (accepted sockets inherit them; inert until a stream turns keepalive on).
     public var deadPeerTimeout: Duration? = .seconds(30)
     /// How long a keep-alive connection may wait for its next request (and a write may stall).
     public var idleTimeout: Duration = .seconds(60)

@@ -1,8 +1,9 @@
 import CSystem
 import Foundation
 
-/// Opens the listening socket: IPv4, non-blocking, close-on-exec, SO_REUSEADDR, backlog 4096.
-/// Returns the fd and the bound port. Thread-safe (no shared state).
+/// Opens the listening socket: IPv4, non-blocking, close-on-exec, SO_REUSEADDR, backlog 4096, and TCP_NODELAY, which
+/// Linux copies to every accepted socket (no `setsockopt` per connection). Returns the fd and the bound port.
+/// Thread-safe (no shared state).
 enum ListeningSocket {
     static func open(host: String, port: Int) throws(HTTPServerError) -> (fd: Int32, port: Int) {
         var address = sockaddr_in()
@@ -17,6 +18,10 @@ enum ListeningSocket {
             var one: Int32 = 1
             guard setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
                 throw .system("setsockopt(SO_REUSEADDR)")
+            }
+            // Events go out as they are written (no Nagle delay); accepted sockets inherit it.
+            guard setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
+                throw .system("setsockopt(TCP_NODELAY)")
             }
             let bound = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

@@ -1,4 +1,5 @@
 import JSON
+import Synchronization
 import TestSupport
 import Testing
 @testable import Upstream
@@ -41,27 +42,26 @@ import Testing
         #expect(cache.statistics.fetches == 1)
     }
 
-    /// From memory on the caller's task (no fetch task, no wait): the very items array the cache holds (the
-    /// shared-batch caches key on it), and nothing for a caller cancelled already, as for a waiter.
-    @Test func aFreshPageIsServedFromMemory() async throws {
+    /// Runs `body` with a source over ``api`` whose pages a cache keeps for a minute (no prefetch).
+    static func withCachedSource(_ body: (FixtureServer, PageCache, PageSource) async throws -> Void) async throws {
         let server = try FixtureServer(handler: Self.api)
         defer { server.stop() }
         let client = try UpstreamClient()
         defer { client.shutdown() }
         let cache = PageCache(ttl: .seconds(60), prefetch: false)
-        let source = try Self.source(server, client, cache: cache)
+        try await body(server, cache, try Self.source(server, client, cache: cache))
+    }
 
-        let first = try await source.fetchPage(cursor: nil).items
-        let again = try await source.fetchPage(cursor: nil).items
-        let cancelled = Task { () -> UpstreamError? in
-            withUnsafeCurrentTask { $0?.cancel() }
-            do throws(UpstreamError) { _ = try await source.fetchPage(cursor: nil); return nil } catch { return error }
+    /// The very items array the cache holds (the shared-batch caches key on its identity).
+    @Test func aFreshPageIsServedFromMemory() async throws {
+        try await Self.withCachedSource { server, cache, source in
+            let first = try await source.fetchPage(cursor: nil).items
+            let again = try await source.fetchPage(cursor: nil).items
+
+            #expect(server.requests.count == 1)
+            #expect(cache.statistics.hits == 1)
+            #expect(first.withUnsafeBufferPointer { $0.baseAddress } == again.withUnsafeBufferPointer { $0.baseAddress })
         }
-
-        #expect(server.requests.count == 1)
-        #expect(first.withUnsafeBufferPointer { $0.baseAddress } == again.withUnsafeBufferPointer { $0.baseAddress })
-        #expect(await cancelled.value == .cancelled)
-        #expect(cache.statistics.hits == 2)
     }
 
     @Test func theNextPageIsPrefetched() async throws {
@@ -108,5 +108,48 @@ extension PageCacheTests {
 
         #expect(await waiter.value == .cancelled)
         #expect(cache.statistics.fetches == 1)
+    }
+}
+
+extension PageCacheTests {
+    /// A fresh page is answered on the caller's thread, without a task or a wait: a load started with
+    /// `Task.immediate` (a viewer's first batch, issue 17) gets it before `Task.immediate` returns. A page still
+    /// being fetched is waited for as before.
+    @Test func aFreshPageIsAnsweredWithoutSuspending() async throws {
+        try await Self.withCachedSource { server, cache, source in
+            let missed = Answer()
+            Self.startImmediately { missed.set(try? await source.fetchPage(cursor: nil).items.count) }
+            #expect(await eventually { missed.value != nil }, "the first fetch")
+            #expect(server.requests.count == 1)
+
+            let hit = Answer()
+            Self.startImmediately { hit.set(try? await source.fetchPage(cursor: nil).items.count) }
+            #expect(hit.value == 1, "a fresh page was answered before Task.immediate returned")
+            #expect(cache.statistics.hits == 1)
+            #expect(server.requests.count == 1)
+        }
+    }
+
+    @Test func aCancelledCallerOfAFreshPageGetsCancelled() async throws {
+        try await Self.withCachedSource { _, _, source in
+            _ = try await source.fetchPage(cursor: nil)
+            let cancelled = Task { () -> UpstreamError? in
+                withUnsafeCurrentTask { $0?.cancel() }
+                do throws(UpstreamError) { _ = try await source.fetchPage(cursor: nil); return nil } catch { return error }
+            }
+            #expect(await cancelled.value == .cancelled)
+        }
+    }
+
+    /// Runs `body` in a task started on this thread (`Task.immediate`): up to its first suspension, before this returns.
+    static func startImmediately(_ body: @escaping @Sendable () async -> Void) {
+        Task.immediate { await body() }
+    }
+
+    /// One answer, set from a task. Thread-safe.
+    final class Answer: Sendable {
+        private let state = Mutex<Int?>(nil)
+        func set(_ value: Int?) { state.withLock { $0 = value ?? -1 } }
+        var value: Int? { state.withLock { $0 } }
     }
 }

@@ -32,6 +32,11 @@ public struct BatchSource<Item: Sendable, Token: Codable & Sendable & Equatable>
     /// Makes the loader of one use: a viewer's walk (with its controls' query) or a live refresh (the same loader
     /// for every use, unless made with `loaders:`).
     let makeLoader: @Sendable (LoaderUse) -> Loader
+    /// Whether a viewer's first batch may start loading on the event loop that opens its stream, up to the loader's
+    /// first suspension (a page from memory is then delivered with no task hop: issue 17, arrivals). Only for
+    /// loaders that never block and do little before they suspend (the config tables' page walks); a code-defined
+    /// source's loader runs on the cooperative pool, as documented above.
+    let startsOnCaller: Bool
 
     /// A source whose first batch is `initialToken` and whose batches come from `load`.
     ///
@@ -44,14 +49,17 @@ public struct BatchSource<Item: Sendable, Token: Codable & Sendable & Equatable>
     public init(initialToken: Token, load: @escaping Loader) {
         self.initialToken = initialToken
         self.makeLoader = { _ in load }
+        startsOnCaller = false
     }
 
     /// A source whose loader is made anew for every use (each viewer, refetch and refresh), for loaders that keep
     /// per-walk state, such as the keys seen so far, or read another query or past a cache. Used by the config-file
-    /// tables.
-    package init(initialToken: Token, loaders makeLoader: @escaping @Sendable (LoaderUse) -> Loader) {
+    /// tables. `startsOnCaller`: its loaders never block and do little before they first suspend (see the property).
+    package init(initialToken: Token, startsOnCaller: Bool = false,
+                 loaders makeLoader: @escaping @Sendable (LoaderUse) -> Loader) {
         self.initialToken = initialToken
         self.makeLoader = makeLoader
+        self.startsOnCaller = startsOnCaller
     }
 }
 

@@ -28,6 +28,8 @@ extension TableBinding {
         let makePipeline: MakePipeline
         /// Loaders of the table's ``RowPipeline`` sealing with `seal`, positions in the given resume scope.
         let makeLoader: @Sendable (LoaderUse, _ resumeScope: String) -> RowLoader
+        /// A viewer's first batch starts loading on the event loop opening its stream (``BatchSource/startsOnCaller``).
+        let firstBatchOnCaller: Bool
         let settable: Settable
         /// The `rows` events many viewers get at the same place, rendered once (``SharedBatchBodies``).
         let sharedBatches = SharedBatchBodies()
@@ -37,7 +39,7 @@ extension TableBinding {
         typealias MakePipeline = @Sendable (SealingKeys) -> @Sendable (LoaderUse, _ resumeScope: String) -> RowLoader
 
         init(spec: TableSpec, renderer: TableRenderer, columnsJSON: JSONValue, batchSize: Int, seal: SealingKeys,
-             makePipeline: @escaping MakePipeline, settable: Settable) {
+             makePipeline: @escaping MakePipeline, firstBatchOnCaller: Bool, settable: Settable) {
             self.spec = spec
             self.renderer = renderer
             self.columnsJSON = columnsJSON
@@ -45,13 +47,14 @@ extension TableBinding {
             self.seal = seal
             self.makePipeline = makePipeline
             self.makeLoader = makePipeline(seal)
+            self.firstBatchOnCaller = firstBatchOnCaller
             self.settable = settable
         }
 
         /// A new box whose tokens are sealed with `keys`.
         func sealing(with keys: SealingKeys) -> Storage {
             Storage(spec: spec, renderer: renderer, columnsJSON: columnsJSON, batchSize: batchSize, seal: keys,
-                    makePipeline: makePipeline, settable: settable)
+                    makePipeline: makePipeline, firstBatchOnCaller: firstBatchOnCaller, settable: settable)
         }
 
         /// A new box with the settable parts changed by `change`.
@@ -59,7 +62,7 @@ extension TableBinding {
             var settable = self.settable
             change(&settable)
             return Storage(spec: spec, renderer: renderer, columnsJSON: columnsJSON, batchSize: batchSize, seal: seal,
-                           makePipeline: makePipeline, settable: settable)
+                           makePipeline: makePipeline, firstBatchOnCaller: firstBatchOnCaller, settable: settable)
         }
     }
 }

@@ -58,6 +58,8 @@ public struct TableBinding: Sendable {
     /// Call where ``Viewer/current`` is the viewer (a route's answer, a stream's opening): a partitioned table
     /// seals its positions for that viewer.
     func makeLoader(_ use: LoaderUse = .plain) -> RowLoader { storage.makeLoader(use, resumeScope) }
+    /// Whether a viewer's first batch starts loading on the event loop opening its stream (``BatchSource/startsOnCaller``).
+    var firstBatchOnCaller: Bool { storage.firstBatchOnCaller }
     /// Sort and filter controls shown above the table (config tables). See ``TableControl``.
     package var controls: [TableControl] {
         get { storage.settable.controls }
@@ -136,7 +138,8 @@ public struct TableBinding: Sendable {
             return { use, scope in pipeline.loader(for: use, scope: scope) }
         }
         storage = Storage(spec: spec, renderer: renderer, columnsJSON: renderer.columnsJSON(), batchSize: batchSize,
-                          seal: .random(), makePipeline: makePipeline, settable: Storage.Settable())
+                          seal: .random(), makePipeline: makePipeline, firstBatchOnCaller: source.startsOnCaller,
+                          settable: Storage.Settable())
     }
 
     var name: String { spec.name }

@@ -124,7 +124,9 @@ final class ViewerSession: Sendable {
         }
         if start == nil {
             if resetFirst { channel.send(events.reset()) }
-            dataSource.loadNext()
+            // A config table's first batch starts here, on the stream's loop: a page from memory (a storm of
+            // arrivals after the first) goes out before this returns, with no task hop (issue 17).
+            if table.firstBatchOnCaller { dataSource.loadNextOnCaller() } else { dataSource.loadNext() }
         }
     }
 

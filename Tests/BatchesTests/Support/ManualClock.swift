@@ -11,6 +11,7 @@ final class ManualClock: BatchesClock {
 
     private struct State {
         var now: Duration = .zero
+        /// Timers scheduled so far (cancelled ones included).
         var nextID = 0
         var timers: [Int: Timer] = [:]
     }
@@ -25,6 +26,9 @@ final class ManualClock: BatchesClock {
         }
         return { [self] in _ = state.withLock { $0.timers.removeValue(forKey: id) } }
     }
+
+    /// How many timers were ever scheduled, cancelled ones included.
+    var scheduledCount: Int { state.withLock { $0.nextID } }
 
     /// The delays of the timers still armed.
     var pendingDelays: [Duration] { state.withLock { $0.timers.values.map(\.delay) } }
