@@ -102,24 +102,32 @@ final class Connection: EventHandler, @unchecked Sendable {
         return max(0, min(owner.loop.readBuffer.count, room))
     }
 
-    /// Answers complete requests in order while idle and the write buffer has room.
+    /// Answers complete requests in order while idle and the write buffer has room, then writes.
     func processRequests() {
-        while isIdle, !closeWhenFlushed, output.count <= context.configuration.maxWriteBufferBytes {
-            let request: HTTPRequest
-            do {
-                guard let next = try parser.next() else { break }
-                request = next
-            } catch {
+        let bound = context.configuration.maxWriteBufferBytes
+        while true {
+            while isIdle, !closeWhenFlushed, output.count <= bound {
+                let request: HTTPRequest
+                do {
+                    guard let next = try parser.next() else { break }
+                    request = next
+                } catch {
+                    context.counters.totalRequests.add(1, ordering: .relaxed)
+                    let response = HTTPError(error.status, error.message).response
+                    send(response, head: false, keepAlive: false, version: .http1_1)
+                    break
+                }
                 context.counters.totalRequests.add(1, ordering: .relaxed)
-                let response = HTTPError(error.status, error.message).response
-                send(response, head: false, keepAlive: false, version: .http1_1)
-                break
+                requestStartedAt = parser.bufferedByteCount > 0 ? .now : nil
+                dispatch(request)
             }
-            context.counters.totalRequests.add(1, ordering: .relaxed)
-            requestStartedAt = parser.bufferedByteCount > 0 ? .now : nil
-            dispatch(request)
+            let heldBack = output.count > bound
+            flush()
+            // This write made room for the pipelined requests the bound held back: answer them now. Nothing else
+            // would (their bytes are read and the output drained: no event comes), so they waited for the head
+            // timeout and got 408.
+            guard heldBack, output.count <= bound else { return }
         }
-        flush()
     }
 
     private func dispatch(_ parsed: HTTPRequest) {
@@ -159,12 +167,14 @@ final class Connection: EventHandler, @unchecked Sendable {
                       coding accepted: ContentCoding = .identity) {
         idleSince = .now
         let (response, coding) = original.coded(for: accepted)
+        let sendsBody = !head && !response.status.forbidsBody
         switch response.body {
         case .bytes(let body):
-            output.append(ResponseHead.encode(response, contentLength: body.count, close: !keepAlive,
-                                              keepAliveHeader: version == .http1_0))
-            if !head && !response.status.forbidsBody { output.append(body) }
-            if !keepAlive { closeWhenFlushed = true }
+            queueHead(of: response, contentLength: body.count, keepAlive: keepAlive, version: version)
+            if sendsBody { output.append(body) }
+        case .file(let region):
+            queueHead(of: response, contentLength: region.count, keepAlive: keepAlive, version: version)
+            if sendsBody { output.append(region) }   // sent with sendfile (`flush`)
         case .stream(let open):
             output.append(ResponseHead.encode(response, contentLength: nil, close: true, keepAliveHeader: false))
             closeWhenFlushed = true
@@ -182,6 +192,19 @@ final class Connection: EventHandler, @unchecked Sendable {
             open(writer)
             if shuttingDown { drainStream() }
         }
+    }
+
+    /// Queues the head of a response with a fixed-length body (its prepared head when it has one that fits: shared,
+    /// not encoded again); the connection closes after it unless `keepAlive`.
+    private func queueHead(of response: HTTPResponse, contentLength: Int, keepAlive: Bool, version: HTTPVersion) {
+        if keepAlive, version != .http1_0,
+           let prepared = response.preparedHead?.bytes(for: response, contentLength: contentLength) {
+            output.append(prepared)
+        } else {
+            output.append(ResponseHead.encode(response, contentLength: contentLength, close: !keepAlive,
+                                              keepAliveHeader: version == .http1_0))
+        }
+        if !keepAlive { closeWhenFlushed = true }
     }
 
     /// Applies a stream writer's output. Drops the connection when the buffer passes its limit.
@@ -221,16 +244,12 @@ final class Connection: EventHandler, @unchecked Sendable {
     /// Writes as much buffered output as the socket takes.
     func flush() {
         while !isClosed, output.count > 0 {
-            // One gathering send of the queued arrays (a response head and its body go out together).
-            let (sent, offered) = output.withUnsentVectors { vectors in
-                var message = msghdr()
-                message.msg_iov = UnsafeMutablePointer(mutating: vectors.baseAddress)
-                message.msg_iovlen = vectors.count
-                return (sendmsg(fd, &message, Int32(MSG_NOSIGNAL)), vectors.reduce(0) { $0 + $1.iov_len })
-            }
+            let (sent, offered) = output.unsentFileFront.map(sendFile) ?? sendVectors()
             if sent > 0 {
                 output.consume(sent)
                 lastWriteProgress = .now
+                // Drained with request bytes held back meanwhile: the next request's time starts now (see `sweep`).
+                if output.count == 0, requestStartedAt != nil { requestStartedAt = lastWriteProgress }
                 releaseRoomIfDrained()
                 runWrittenNotices()
                 if sent < offered { return }  // the socket buffer is full: wait for EPOLLOUT
@@ -241,6 +260,28 @@ final class Connection: EventHandler, @unchecked Sendable {
                 return
             }
         }
+    }
+
+    /// One gathering `sendmsg` of the queued arrays up to the next file region (a response head and its in-memory
+    /// body go out together; a head before a file body is sent with `MSG_MORE`, so it leaves with the file's first
+    /// bytes). Returns what `sendmsg` returned and the bytes offered.
+    private func sendVectors() -> (sent: Int, offered: Int) {
+        let flags = Int32(MSG_NOSIGNAL) | (output.fileFollowsVectors ? Int32(MSG_MORE) : 0)
+        return output.withUnsentVectors { vectors in
+            var message = msghdr()
+            message.msg_iov = UnsafeMutablePointer(mutating: vectors.baseAddress)
+            message.msg_iovlen = vectors.count
+            return (sendmsg(fd, &message, flags), vectors.reduce(0) { $0 + $1.iov_len })
+        }
+    }
+
+    /// One `sendfile` of the front file region's unsent part: the kernel hands the sealed file's pages to the
+    /// socket, no copy through memory. Returns what `sendfile` returned and the bytes offered.
+    private func sendFile(_ front: (fd: Int32, offset: Int, count: Int)) -> (sent: Int, offered: Int) {
+        var offset = off_t(front.offset)
+        let sent = Glibc.sendfile(fd, front.fd, &offset, front.count)
+        if sent > 0 { context.counters.fileBodyBytes.add(sent, ordering: .relaxed) }
+        return (sent, front.count)
     }
 
     /// Closes when finished, else updates the watched events.

@@ -27,8 +27,7 @@ import Testing
     }
 
     func text(_ response: HTTPResponse) -> String {
-        guard case .bytes(let bytes) = response.body else { return "" }
-        return String(decoding: bytes, as: UTF8.self)
+        String(decoding: response.body.contents() ?? [], as: UTF8.self)
     }
 
     @Test func servesFilesWithContentTypes() throws {
