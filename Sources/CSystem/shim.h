@@ -1,6 +1,6 @@
 #ifndef ROWSTREAM_CSYSTEM_SHIM_H
 #define ROWSTREAM_CSYSTEM_SHIM_H
-// Typed wrappers for the Linux calls Swift's Glibc module does not import: epoll, eventfd, accept4, memfd_create.
+// Typed wrappers for the Linux calls Swift's Glibc module does not import: epoll, eventfd, accept4.
 // Only headers that SwiftGlibc.h does NOT include are included here (<sys/epoll.h>, <sys/eventfd.h>),
 // so no type is defined by two modules. accept4 is declared by hand for the same reason
 // (<sys/socket.h> belongs to Glibc, and only declares accept4 under _GNU_SOURCE).
@@ -11,8 +11,6 @@
 
 struct sockaddr;
 extern int accept4(int fd, struct sockaddr *addr, unsigned int *addr_len, int flags);
-/* memfd_create (<sys/mman.h> declares it only under _GNU_SOURCE). */
-extern int memfd_create(const char *name, unsigned int flags);
 /* glibc's malloc_trim (<malloc.h> is not in SwiftGlibc.h): gives free heap memory back to the system. */
 extern int malloc_trim(unsigned long pad);
 
@@ -98,20 +96,5 @@ static inline int csystem_accept_peer(int fd, uint32_t *ipv4) {
     }
     return accepted;
 }
-
-/**
- * memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING): an anonymous file in memory that can be sealed. `name` is
- * only shown in /proc/PID/fd. Returns the fd or -1 (errno set).
- */
-static inline int csystem_memfd_create(const char *name) {
-    return memfd_create(name, 0x0001U /* MFD_CLOEXEC */ | 0x0002U /* MFD_ALLOW_SEALING */);
-}
-
-/* fcntl commands and seals for a memfd (Linux values; <fcntl.h> names them only under _GNU_SOURCE). Called with
- * Glibc's fcntl(fd, cmd, value): csystem_F_ADD_SEALS with csystem_SEALS_ALL seals the file against every change
- * (F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE); csystem_F_GET_SEALS reads the seals back. */
-static const int csystem_F_ADD_SEALS = 1033;
-static const int csystem_F_GET_SEALS = 1034;
-static const int csystem_SEALS_ALL = 0x0001 | 0x0002 | 0x0004 | 0x0008;
 
 #endif

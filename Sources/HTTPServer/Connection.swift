@@ -167,14 +167,12 @@ final class Connection: EventHandler, @unchecked Sendable {
                       coding accepted: ContentCoding = .identity) {
         idleSince = .now
         let (response, coding) = original.coded(for: accepted)
-        let sendsBody = !head && !response.status.forbidsBody
         switch response.body {
         case .bytes(let body):
-            queueHead(of: response, contentLength: body.count, keepAlive: keepAlive, version: version)
-            if sendsBody { output.append(body) }
-        case .file(let region):
-            queueHead(of: response, contentLength: region.count, keepAlive: keepAlive, version: version)
-            if sendsBody { output.append(region) }   // sent with sendfile (`flush`)
+            output.append(ResponseHead.encode(response, contentLength: body.count, close: !keepAlive,
+                                              keepAliveHeader: version == .http1_0))
+            if !head && !response.status.forbidsBody { output.append(body) }
+            if !keepAlive { closeWhenFlushed = true }
         case .stream(let open):
             output.append(ResponseHead.encode(response, contentLength: nil, close: true, keepAliveHeader: false))
             closeWhenFlushed = true
@@ -192,19 +190,6 @@ final class Connection: EventHandler, @unchecked Sendable {
             open(writer)
             if shuttingDown { drainStream() }
         }
-    }
-
-    /// Queues the head of a response with a fixed-length body (its prepared head when it has one that fits: shared,
-    /// not encoded again); the connection closes after it unless `keepAlive`.
-    private func queueHead(of response: HTTPResponse, contentLength: Int, keepAlive: Bool, version: HTTPVersion) {
-        if keepAlive, version != .http1_0,
-           let prepared = response.preparedHead?.bytes(for: response, contentLength: contentLength) {
-            output.append(prepared)
-        } else {
-            output.append(ResponseHead.encode(response, contentLength: contentLength, close: !keepAlive,
-                                              keepAliveHeader: version == .http1_0))
-        }
-        if !keepAlive { closeWhenFlushed = true }
     }
 
     /// Applies a stream writer's output. Drops the connection when the buffer passes its limit.
@@ -244,7 +229,13 @@ final class Connection: EventHandler, @unchecked Sendable {
     /// Writes as much buffered output as the socket takes.
     func flush() {
         while !isClosed, output.count > 0 {
-            let (sent, offered) = output.unsentFileFront.map(sendFile) ?? sendVectors()
+            // One gathering send of the queued arrays (a response head and its body go out together).
+            let (sent, offered) = output.withUnsentVectors { vectors in
+                var message = msghdr()
+                message.msg_iov = UnsafeMutablePointer(mutating: vectors.baseAddress)
+                message.msg_iovlen = vectors.count
+                return (sendmsg(fd, &message, Int32(MSG_NOSIGNAL)), vectors.reduce(0) { $0 + $1.iov_len })
+            }
             if sent > 0 {
                 output.consume(sent)
                 lastWriteProgress = .now
@@ -260,28 +251,6 @@ final class Connection: EventHandler, @unchecked Sendable {
                 return
             }
         }
-    }
-
-    /// One gathering `sendmsg` of the queued arrays up to the next file region (a response head and its in-memory
-    /// body go out together; a head before a file body is sent with `MSG_MORE`, so it leaves with the file's first
-    /// bytes). Returns what `sendmsg` returned and the bytes offered.
-    private func sendVectors() -> (sent: Int, offered: Int) {
-        let flags = Int32(MSG_NOSIGNAL) | (output.fileFollowsVectors ? Int32(MSG_MORE) : 0)
-        return output.withUnsentVectors { vectors in
-            var message = msghdr()
-            message.msg_iov = UnsafeMutablePointer(mutating: vectors.baseAddress)
-            message.msg_iovlen = vectors.count
-            return (sendmsg(fd, &message, flags), vectors.reduce(0) { $0 + $1.iov_len })
-        }
-    }
-
-    /// One `sendfile` of the front file region's unsent part: the kernel hands the sealed file's pages to the
-    /// socket, no copy through memory. Returns what `sendfile` returned and the bytes offered.
-    private func sendFile(_ front: (fd: Int32, offset: Int, count: Int)) -> (sent: Int, offered: Int) {
-        var offset = off_t(front.offset)
-        let sent = Glibc.sendfile(fd, front.fd, &offset, front.count)
-        if sent > 0 { context.counters.fileBodyBytes.add(sent, ordering: .relaxed) }
-        return (sent, front.count)
     }
 
     /// Closes when finished, else updates the watched events.

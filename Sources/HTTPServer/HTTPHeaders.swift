@@ -64,14 +64,6 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
     /// The number of fields.
     public var count: Int { fields.count }
 
-    /// Whether `other` is this very list: one storage, not merely equal fields (``PreparedHead``'s check). Any change
-    /// to a list whose storage is shared copies it first, so two lists on one storage hold the same fields.
-    func isSameStorage(as other: HTTPHeaders) -> Bool {
-        fields.count == other.fields.count && !fields.isEmpty && fields.withUnsafeBufferPointer { mine in
-            other.fields.withUnsafeBufferPointer { theirs in mine.baseAddress == theirs.baseAddress }
-        }
-    }
-
     public func makeIterator() -> IndexingIterator<[Element]> { fields.makeIterator() }
 
     public var description: String { fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n") }

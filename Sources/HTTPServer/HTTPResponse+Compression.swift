@@ -5,10 +5,9 @@ extension HTTPResponse {
     /// Whether the server gzip-codes this response for a client that takes gzip (``ContentCoding``): a text,
     /// JSON, JavaScript, SVG or event-stream body that may have one (not 204/304), not already coded, not marked
     /// `Cache-Control: no-transform`, without an `ETag` (a strong validator names one representation: a responder
-    /// with validators, like ``StaticFiles``, codes its own variants), not a file region (sent as it is), and not
-    /// shorter than ``minimumCompressedBytes``.
+    /// with validators, like ``StaticFiles``, codes its own variants), and not shorter than
+    /// ``minimumCompressedBytes``.
     var isCompressible: Bool {
-        if case .file = body { return false }
         guard !status.forbidsBody, !headers.contains(HTTPFieldName.contentEncoding),
               !headers.contains(HTTPFieldName.eTag),
               !headers.hasToken("no-transform", in: HTTPFieldName.cacheControl),

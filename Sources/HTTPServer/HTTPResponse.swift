@@ -1,33 +1,17 @@
 /// A response: status, headers, body. Thread-safe: a value type.
 ///
-/// The server sets `Content-Length` for `.bytes` and `.file` bodies (and sends no body for HEAD, 204 and 304).
-/// A `.file` body is sent from its sealed file with `sendfile` (zero-copy, see ``FileRegion``).
+/// The server sets `Content-Length` for `.bytes` bodies (and sends no body for HEAD, 204 and 304).
 /// A `.stream` body is close-delimited: no `Content-Length`, `Connection: close`, and the connection closes
 /// when the stream finishes. Its closure is called once, on the connection's event loop, with the writer.
 public struct HTTPResponse: Sendable {
     public enum Body: Sendable {
         case bytes([UInt8])
-        /// A region of a sealed file, sent with `sendfile`; never gzip-coded by the server (its responder codes
-        /// its own variants, as ``StaticFiles`` does).
-        case file(FileRegion)
         case stream(@Sendable (StreamWriter) -> Void)
-
-        /// A fixed body's bytes (a file region's read from its file); nil for a stream.
-        public func contents() -> [UInt8]? {
-            switch self {
-            case .bytes(let bytes): bytes
-            case .file(let region): region.bytes()
-            case .stream: nil
-            }
-        }
     }
 
     public var status: HTTPStatus
     public var headers: HTTPHeaders
     public var body: Body
-    /// The head serialised ahead of time, when the responder made one (``StaticFiles``); used only while it still
-    /// fits this response (``PreparedHead/bytes(for:contentLength:)``).
-    var preparedHead: PreparedHead?
 
     public init(status: HTTPStatus, headers: HTTPHeaders = [:], body: Body = .bytes([])) {
         self.status = status

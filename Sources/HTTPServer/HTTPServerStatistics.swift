@@ -14,9 +14,6 @@ public struct HTTPServerStatistics: Sendable, Hashable {
     public var droppedSlowConsumers: Int
     /// Connections refused with 503 because a connection cap was reached.
     public var refusedConnections: Int
-    /// Body bytes sent from sealed files with `sendfile` (``HTTPResponse/Body/file(_:)``, static files), not
-    /// copied through memory.
-    public var fileBodyBytes: Int
 }
 
 /// The live counters behind `HTTPServerStatistics`. Thread-safe (atomics).
@@ -27,7 +24,6 @@ final class ServerCounters: Sendable {
     let totalRequests = Atomic<Int>(0)
     let droppedSlowConsumers = Atomic<Int>(0)
     let refusedConnections = Atomic<Int>(0)
-    let fileBodyBytes = Atomic<Int>(0)
 
     var snapshot: HTTPServerStatistics {
         HTTPServerStatistics(
@@ -36,8 +32,7 @@ final class ServerCounters: Sendable {
             openStreams: openStreams.load(ordering: .relaxed),
             totalRequests: totalRequests.load(ordering: .relaxed),
             droppedSlowConsumers: droppedSlowConsumers.load(ordering: .relaxed),
-            refusedConnections: refusedConnections.load(ordering: .relaxed),
-            fileBodyBytes: fileBodyBytes.load(ordering: .relaxed)
+            refusedConnections: refusedConnections.load(ordering: .relaxed)
         )
     }
 }

@@ -1,13 +1,7 @@
 import Foundation
 
-/// Serves the files under a directory, read once at `init` (fine for a small `Public/` folder; files added or
-/// changed later are not seen).
-///
-/// The bytes read (each file and its gzip variant) are kept in one sealed memfd (``SealedFile``, one fd however many
-/// files) and every body is a region of it (``HTTPResponse/Body/file(_:)``), which the server sends with `sendfile`:
-/// no copy of the bytes per request, and no later write to `Public/` can tear a response. Should the system refuse
-/// the memfd, the bytes stay in memory (`.bytes` bodies) and are served the same. Each 200 response's head is
-/// serialised once per file and encoding (``PreparedHead``).
+/// Serves the files under a directory, read once at `init` and cached in memory (fine for a small
+/// `Public/` folder; files added later are not seen).
 ///
 /// GET and HEAD only; content type by extension; strong `ETag` from a content hash, `If-None-Match` -> 304;
 /// `/` and `/dir/` -> `index.html`; files and folders whose name starts with `.` are not served. A text, JSON,
@@ -16,41 +10,29 @@ import Foundation
 /// Thread-safe: immutable after `init`.
 public struct StaticFiles: HTTPResponder {
     struct File: Sendable {
-        /// `.bytes` as read; a `.file` region once sealed (``StaticFiles/sealed(_:)``).
-        var body: HTTPResponse.Body
+        let bytes: [UInt8]
         let etag: String
         let contentType: String
         /// The response's fields, built once: `Content-Type`, `ETag`, `Cache-Control` (`X-Content-Type-Options`
         /// is on every response, see `ResponseHead`).
         let headers: HTTPHeaders
-        /// The 200 response's head, serialised once.
-        let head: PreparedHead
         /// The gzip-coded variant, when the type compresses and it is smaller.
-        var gzip: Variant?
+        let gzip: Variant?
 
-        /// A coded variant: its body, its own strong ETag, its fields and its 200 response's head.
+        /// A coded variant: its bytes, its own strong ETag, its fields.
         struct Variant: Sendable {
-            var body: HTTPResponse.Body
+            let bytes: [UInt8]
             let etag: String
             let headers: HTTPHeaders
-            let head: PreparedHead
-
-            init(bytes: [UInt8], etag: String, headers: HTTPHeaders) {
-                body = .bytes(bytes)
-                self.etag = etag
-                self.headers = headers
-                head = PreparedHead(status: .ok, headers: headers, contentLength: bytes.count)
-            }
         }
 
         init(bytes: [UInt8], etag: String, contentType: String) {
-            body = .bytes(bytes)
+            self.bytes = bytes
             self.etag = etag
             self.contentType = contentType
             headers = [
                 HTTPFieldName.contentType: contentType, HTTPFieldName.eTag: etag, HTTPFieldName.cacheControl: "no-cache",
             ]
-            head = PreparedHead(status: .ok, headers: headers, contentLength: bytes.count)
             let probe = HTTPResponse(status: .ok, headers: [HTTPFieldName.contentType: contentType], body: .bytes(bytes))
             let coded = probe.isCompressible ? GzipStream.encode(bytes) : []
             if !coded.isEmpty, coded.count < bytes.count {
@@ -96,27 +78,7 @@ public struct StaticFiles: HTTPResponder {
             let bytes = [UInt8](data)
             files[relative] = File(bytes: bytes, etag: Self.etag(bytes), contentType: ContentTypes.forPath(relative))
         }
-        self.files = Self.sealed(files)
-    }
-
-    /// `files` with every `.bytes` body (and gzip variant's) moved into one sealed memfd and replaced by its region;
-    /// `files` unchanged when the system refuses the memfd (no memfd support, no fd left).
-    static func sealed(_ files: [String: File]) -> [String: File] {
-        let names = files.keys.sorted()
-        guard !names.isEmpty else { return files }
-        var parts: [[UInt8]] = []
-        for name in names {
-            guard let file = files[name] else { continue }
-            parts.append(file.body.contents() ?? [])
-            parts.append(file.gzip?.body.contents() ?? [])
-        }
-        guard let regions = try? SealedFile.regions(holding: parts, name: "rowstream-static") else { return files }
-        var sealed = files
-        for (index, name) in names.enumerated() {
-            sealed[name]?.body = .file(regions[2 * index])
-            sealed[name]?.gzip?.body = .file(regions[2 * index + 1])
-        }
-        return sealed
+        self.files = files
     }
 
     public func respond(to request: HTTPRequest) -> HTTPResult {
@@ -134,17 +96,15 @@ public struct StaticFiles: HTTPResponder {
             return HTTPError(.badRequest, "Bad path.").response
         }
         guard let file = files[relative] else { return HTTPError(.notFound, "Not found.").response }
-        var (body, etag, headers, head) = (file.body, file.etag, file.headers, file.head)
+        var (bytes, etag, headers) = (file.bytes, file.etag, file.headers)
         if let gzip = file.gzip,
            ContentCoding.negotiated(acceptEncoding: request.headers.values(for: HTTPFieldName.acceptEncoding)) == .gzip {
-            (body, etag, headers, head) = (gzip.body, gzip.etag, gzip.headers, gzip.head)
+            (bytes, etag, headers) = (gzip.bytes, gzip.etag, gzip.headers)
         }
         if let condition = request.headers[HTTPFieldName.ifNoneMatch], Self.matches(condition, etag) {
             return HTTPResponse(status: .notModified, headers: headers)
         }
-        var response = HTTPResponse(status: .ok, headers: headers, body: body)
-        response.preparedHead = head
-        return response
+        return HTTPResponse(status: .ok, headers: headers, body: .bytes(bytes))
     }
 
     /// The cache key for a URL path, or nil when the path is refused.

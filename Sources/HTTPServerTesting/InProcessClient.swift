@@ -28,9 +28,9 @@ public struct InProcessClient: Sendable {
         }
         let silent = method == .head || response.status.forbidsBody
         switch response.body {
-        case .bytes, .file:
-            return InProcessResponse(status: response.status, headers: response.headers,
-                                     body: silent ? [] : response.body.contents() ?? [], stream: nil)
+        case .bytes(let bytes):
+            return InProcessResponse(status: response.status, headers: response.headers, body: silent ? [] : bytes,
+                                     stream: nil)
         case .stream(let open):
             guard !silent else {
                 return InProcessResponse(status: response.status, headers: response.headers, body: [], stream: nil)
@@ -56,9 +56,9 @@ public struct InProcessClient: Sendable {
 public struct InProcessResponse: Sendable {
     public let status: HTTPStatus
     public let headers: HTTPHeaders
-    /// A `.bytes` or `.file` body as the server would send it (empty for HEAD, 1xx, 204 and 304).
+    /// A `.bytes` body as the server would send it (empty for HEAD, 1xx, 204 and 304).
     public let body: [UInt8]
-    /// A streaming body, opened (nil for a `.bytes` or `.file` body, HEAD, 1xx, 204 and 304).
+    /// A streaming body, opened (nil for a `.bytes` body, HEAD, 1xx, 204 and 304).
     public let stream: InProcessStream?
 
     /// `body` as UTF-8 text.

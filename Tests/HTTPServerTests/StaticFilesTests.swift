@@ -27,7 +27,8 @@ import Testing
     }
 
     func text(_ response: HTTPResponse) -> String {
-        String(decoding: response.body.contents() ?? [], as: UTF8.self)
+        guard case .bytes(let bytes) = response.body else { return "" }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     @Test func servesFilesWithContentTypes() throws {

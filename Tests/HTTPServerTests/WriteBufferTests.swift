@@ -67,36 +67,4 @@ import Testing
         #expect(joined == Array("200 OK\r\n\r\nbody".utf8))
         #expect(vectored(buffer) == joined)
     }
-
-    /// A file region in the queue: the vectors stop before it (and say a file follows), then the region's unsent
-    /// part is offered alone, with the offset moving as it is sent in pieces, then the arrays after it.
-    @Test func aFileRegionIsOfferedAloneBetweenTheArraysAroundIt() throws {
-        let content = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        let regions = try SealedFile.regions(holding: [Array("skip".utf8), content], name: "test")
-        var buffer = WriteBuffer()
-        buffer.append(Array("head1".utf8))
-        buffer.append(Array("head2".utf8))
-        buffer.append(regions[1])
-        buffer.append(Array("tail".utf8))
-        buffer.append(regions[0])
-        #expect(buffer.count == 10 + 5000 + 4 + 4)
-        #expect(buffer.withUnsentBytes { Array($0) } == Array("head1head2".utf8) + content + Array("tailskip".utf8))
-        #expect(buffer.storageCapacity < 1_000, "a file region holds no memory")
-        #expect(vectored(buffer) == Array("head1head2".utf8) && buffer.fileFollowsVectors && buffer.unsentFileFront == nil)
-        buffer.consume(10)
-        #expect(vectored(buffer).isEmpty)
-        var sent: [UInt8] = []
-        while let front = buffer.unsentFileFront {
-            #expect(front.fd == regions[1].file.fd && front.offset == 4 + sent.count && front.count == 5000 - sent.count)
-            let piece = min(front.count, 1234)
-            sent += regions[1].file.read(offset: front.offset, count: piece)
-            buffer.consume(piece)
-        }
-        #expect(sent == content)
-        #expect(vectored(buffer) == Array("tail".utf8) && buffer.fileFollowsVectors)
-        buffer.consume(4)
-        #expect(buffer.unsentFileFront.map { [$0.offset, $0.count] } == [0, 4])
-        buffer.consume(4)
-        #expect(buffer.count == 0 && buffer.storageCapacity == 0 && buffer.unsentFileFront == nil)
-    }
 }
