@@ -56,6 +56,23 @@ import Testing
         return (status, headers, try client.readBytesBlocking(length))
     }
 
+    /// Runs `body` with a fresh fixture served by a live server (one loop, then `configure`), its files read at
+    /// start; `changeOnDisk` runs after that read and before the first request.
+    func withServedFixture(
+        _ configure: (inout HTTPServerConfiguration) -> Void = { _ in },
+        changeOnDisk: (Fixture) throws -> Void = { _ in },
+        _ body: (Fixture, Int) async throws -> Void
+    ) async throws {
+        let fixture = try Fixture()
+        defer { fixture.remove() }
+        let files = try StaticFiles(root: fixture.root)
+        try changeOnDisk(fixture)
+        try await withLiveServer({ config in
+            config.eventLoopCount = 1
+            configure(&config)
+        }, responder: files) { _, port in try await body(fixture, port) }
+    }
+
     @Test func pipelinedRequestsGetEveryBodyByteExact() async throws {
         let fixture = try Fixture()
         defer { fixture.remove() }
@@ -94,14 +111,10 @@ import Testing
     /// Pipelined requests behind an answer larger than the write buffer's bound: the server holds them back, writes,
     /// and answers them once the socket took the answer, even when it took it all in that one write.
     @Test func requestsHeldBackByTheWriteBoundAreAnsweredOnceItDrains() async throws {
-        let fixture = try Fixture()
-        defer { fixture.remove() }
-        let files = try StaticFiles(root: fixture.root)
-        try await withLiveServer({ config in
-            config.eventLoopCount = 1
+        try await withServedFixture({ config in
             config.maxWriteBufferBytes = 256   // less than one answer: every request waits for the one before
             config.requestHeadTimeout = .seconds(600)
-        }, responder: files) { _, port in
+        }) { fixture, port in
             let client = try TestConnection(port: port, timeoutSeconds: 5)
             try client.send(String(repeating: "GET /small.css HTTP/1.1\r\nHost: x\r\n\r\n", count: 3))
             let responses = try await offPool { try (0..<3).map { _ in try Self.readResponse(client) } }
@@ -113,13 +126,7 @@ import Testing
     /// (its answer would pass the write buffer's bound), for longer than a request may take to arrive. It is not
     /// late: once the first answer drains it is answered, not timed out with 408.
     @Test func aPipelinedRequestHeldBackBehindALargeAnswerIsNotTimedOut() async throws {
-        let fixture = try Fixture()
-        defer { fixture.remove() }
-        let files = try StaticFiles(root: fixture.root)
-        try await withLiveServer({ config in
-            config.eventLoopCount = 1
-            config.requestHeadTimeout = .milliseconds(300)
-        }, responder: files) { _, port in
+        try await withServedFixture({ $0.requestHeadTimeout = .milliseconds(300) }) { fixture, port in
             let client = try TestConnection(port: port, receiveBufferBytes: 65536)
             try client.send("GET /big.txt HTTP/1.1\r\nHost: x\r\n\r\nGET /small.css HTTP/1.1\r\nHost: x\r\n\r\n")
             let (first, second) = try await offPool {
@@ -135,13 +142,11 @@ import Testing
     }
 
     @Test func aResponseIsTheSnapshotTakenAtStartWhateverHappensToTheFileLater() async throws {
-        let fixture = try Fixture()
-        defer { fixture.remove() }
-        let files = try StaticFiles(root: fixture.root)
         // Rewritten and cut short on disk after the start: the server still sends what it read.
-        try fixture.write(Array(repeating: UInt8(ascii: "x"), count: fixture.big.count), "big.txt")
-        try fixture.write(Array(fixture.blob.prefix(10)), "blob.bin")
-        try await withLiveServer({ $0.eventLoopCount = 1 }, responder: files) { _, port in
+        try await withServedFixture(changeOnDisk: { fixture in
+            try fixture.write(Array(repeating: UInt8(ascii: "x"), count: fixture.big.count), "big.txt")
+            try fixture.write(Array(fixture.blob.prefix(10)), "blob.bin")
+        }) { fixture, port in
             // `Connection: close`: the server closes once the last file byte is sent.
             let client = try TestConnection(port: port, receiveBufferBytes: 65536)
             try client.send("GET /big.txt HTTP/1.1\r\nHost: x\r\n\r\nGET /blob.bin HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
