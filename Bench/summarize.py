@@ -20,6 +20,8 @@ UNITS = [("_cells_per_s", "cells/s/core"), ("_bytes_per_row", "bytes on the wire
 # (name, numerator metric, denominator metric, meaning)
 def ratio_specs(metrics):
     specs = [("static_ratio_to_nginx", "static_rowstream_rps", "static_nginx_rps", "x nginx req/s (higher better)")]
+    specs.append(("static_before_ratio_to_nginx", "static_before_rps", "static_nginx_rps",
+                  "x nginx req/s, the --against build (same run)"))
     for peer in ("nchan", "starlette"):
         specs.append((f"idle_memory_ratio_to_{peer}", "idle_rowstream_bytes_per_stream", f"idle_{peer}_bytes_per_stream",
                       f"x {peer} bytes/stream (lower better)"))

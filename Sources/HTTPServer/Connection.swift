@@ -106,24 +106,32 @@ final class Connection: EventHandler, @unchecked Sendable {
         return max(0, min(owner.loop.readBuffer.count, room))
     }
 
-    /// Answers complete requests in order while idle and the write buffer has room.
+    /// Answers complete requests in order while idle and the write buffer has room, then writes.
     func processRequests() {
-        while isIdle, !closeWhenFlushed, output.count <= context.configuration.maxWriteBufferBytes {
-            let request: HTTPRequest
-            do {
-                guard let next = try parser.next() else { break }
-                request = next
-            } catch {
+        let bound = context.configuration.maxWriteBufferBytes
+        while true {
+            while isIdle, !closeWhenFlushed, output.count <= bound {
+                let request: HTTPRequest
+                do {
+                    guard let next = try parser.next() else { break }
+                    request = next
+                } catch {
+                    context.counters.totalRequests.add(1, ordering: .relaxed)
+                    let response = HTTPError(error.status, error.message).response
+                    send(response, head: false, keepAlive: false, version: .http1_1)
+                    break
+                }
                 context.counters.totalRequests.add(1, ordering: .relaxed)
-                let response = HTTPError(error.status, error.message).response
-                send(response, head: false, keepAlive: false, version: .http1_1)
-                break
+                requestStartedAt = parser.bufferedByteCount > 0 ? .now : nil
+                dispatch(request)
             }
-            context.counters.totalRequests.add(1, ordering: .relaxed)
-            requestStartedAt = parser.bufferedByteCount > 0 ? .now : nil
-            dispatch(request)
+            let heldBack = output.count > bound
+            flush()
+            // This write made room for the pipelined requests the bound held back: answer them now. Nothing else
+            // would (their bytes are read and the output drained: no event comes), so they waited for the head
+            // timeout and got 408.
+            guard heldBack, output.count <= bound else { return }
         }
-        flush()
     }
 
     private func dispatch(_ parsed: HTTPRequest) {
@@ -237,6 +245,8 @@ final class Connection: EventHandler, @unchecked Sendable {
             if sent > 0 {
                 output.consume(sent)
                 lastWriteProgress = .now
+                // Drained with request bytes held back meanwhile: the next request's time starts now (see `sweep`).
+                if output.count == 0, requestStartedAt != nil { requestStartedAt = lastWriteProgress }
                 releaseRoomIfDrained()
                 runWrittenNotices()
                 if sent < offered { return }  // the socket buffer is full: wait for EPOLLOUT

@@ -127,8 +127,10 @@ final class ServerLoop: @unchecked Sendable {
                 connection.close()
             } else if connection.output.count > 0, now - connection.lastWriteProgress > config.idleTimeout {
                 connection.close()
-            } else if idle, !connection.closeWhenFlushed, let started = connection.requestStartedAt,
-                      now - started > config.requestHeadTimeout {
+            } else if idle, !connection.closeWhenFlushed, connection.output.count == 0,
+                      let started = connection.requestStartedAt, now - started > config.requestHeadTimeout {
+                // Only while nothing of ours waits to be written: a pipelined request held back until its
+                // predecessors' answers drain (a large file to a slow reader) is not late.
                 connection.timeOutRequest()
             } else if idle, connection.output.count == 0, connection.parser.bufferedByteCount == 0,
                       now - connection.idleSince > config.idleTimeout {
