@@ -27,6 +27,18 @@ import TestSupport
         #expect(!response.body.contains(marker) && !response.body.contains("<"), "\(what): nothing echoed")
     }
 
+    /// The answer to `request` on a server configured by `configure` too.
+    static func answer(to request: String, _ configure: (inout HTTPServerConfiguration) -> Void = { _ in },
+                       responder: any HTTPResponder = okResponder) async throws -> TestResponse {
+        var response: TestResponse?
+        try await withLiveServer({ Self.configure(&$0); configure(&$0) }, responder: responder) { _, port in
+            let client = try TestConnection(port: port)
+            try client.send(request)
+            response = try await client.readResponse()
+        }
+        return try #require(response)
+    }
+
     static let m = marker
     @Test(arguments: [
         ("G(T /<script>\(m) HTTP/1.1\r\nHost: h\r\n\r\n", 400),                       // malformed request line
@@ -38,37 +50,27 @@ import TestSupport
         ("POST /\(m) HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n", 501),
     ])
     func refusedRequests(_ request: String, _ expected: Int) async throws {
-        try await withLiveServer(Self.configure, responder: okResponder) { _, port in
-            let client = try TestConnection(port: port)
-            try client.send(request)
-            let response = try await client.readResponse()
-            #expect(response.status == expected)
-            Self.expectHeaders(response, "\(expected)")
-        }
+        let response = try await Self.answer(to: request)
+        #expect(response.status == expected)
+        Self.expectHeaders(response, "\(expected)")
     }
 
     @Test func requestHeadTimeout408() async throws {
-        try await withLiveServer({ Self.configure(&$0); $0.requestHeadTimeout = .milliseconds(200) },
-                                 responder: okResponder) { _, port in
-            let client = try TestConnection(port: port)
-            try client.send("GET / HTTP/1.1\r\nHost: x\r\n")
-            let response = try await client.readResponse()
-            #expect(response.status == 408)
-            Self.expectHeaders(response, "408")
+        let response = try await Self.answer(to: "GET / HTTP/1.1\r\nHost: x\r\n") {
+            $0.requestHeadTimeout = .milliseconds(200)
         }
+        #expect(response.status == 408)
+        Self.expectHeaders(response, "408")
     }
 
     @Test func responseTimeout504() async throws {
         let gate = ReplyGate()
         defer { gate.releaseAll() }
-        try await withLiveServer({ Self.configure(&$0); $0.responseTimeout = .milliseconds(300) },
-                                 responder: LivePendingTests.responder(gate)) { _, port in
-            let client = try TestConnection(port: port)
-            try client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-            let response = try await client.readResponse()
-            #expect(response.status == 504)
-            Self.expectHeaders(response, "504")
-        }
+        let response = try await Self.answer(to: "GET /slow HTTP/1.1\r\nHost: x\r\n\r\n",
+                                             { $0.responseTimeout = .milliseconds(300) },
+                                             responder: LivePendingTests.responder(gate))
+        #expect(response.status == 504)
+        Self.expectHeaders(response, "504")
     }
 
     @Test func connectionCap503() async throws {
