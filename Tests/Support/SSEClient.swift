@@ -91,8 +91,9 @@ public final class SSEClient: @unchecked Sendable {
             if event.event == name { return (event, skipped) }
             skipped.append(event)
             guard ContinuousClock.now < deadline else {
+                let failure = skipped.last { $0.event.hasSuffix("error") }.map { "; its last error: \($0.data)" } ?? ""
                 throw TestConnection.Failure(description: "no '\(name)' event within \(connection.timeoutSeconds) s; "
-                                             + "saw \(skipped.count): \(skipped.suffix(20).map(\.event))")
+                                             + "saw \(skipped.count): \(skipped.suffix(20).map(\.event))\(failure)")
             }
         }
         throw TestConnection.Failure(description: "stream ended before a '\(name)' event; saw \(skipped.map(\.event))")
