@@ -87,7 +87,7 @@ export function eventHandlers(t) {
       + formatCount(rowTotal()) + ' in total');
     announceEvent('rows', { count: added, total: state.shown });
     // The final batch ends with a marker; `complete` follows. Asking for more in between would POST to a
-    // session that is about to end (404).
+    // session that is about to end.
     state.lastToken = event.lastEventId;
     state.sawLast = event.data.endsWith(lastBatchMarker);
     if (state.sawLast) state.pending = true;

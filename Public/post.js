@@ -2,7 +2,8 @@
 // POST that fails (no answer: a network error, or none within `postTimeout` ms, aborted with an AbortController;
 // or a 5xx / 429 answer) is sent again after a wait with exponential backoff and full jitter (a random wait up to
 // `postBackoff` ms × 2^attempt, at most `postBackoffCap`), at most `postAttempts` times in all. Any other answer
-// (a 404: the session ended) is final. Imported by table.js.
+// is final: a 2xx is done (`204`: the session ended, table.js), any other (a 404: no such session) failed.
+// Imported by table.js.
 //
 // Exports
 //   sendPost(url, options) -> Attempts

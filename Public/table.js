@@ -66,6 +66,9 @@ import { createView } from './view.js';
  * @typedef {ReturnType<typeof createTable>} Table
  */
 
+/** The answer to a demand whose session ended: its stream is gone, and the reconnect brings a new session. */
+const sessionEnded = 204;
+
 /** @param {TableOptions} options */
 export function createTable(options) {
   const { suffix, config, link, multi, scroller } = options;
@@ -189,8 +192,9 @@ export function createTable(options) {
     if (canRequestMore() && demand.isNear()) requestNext();
   }
 
-  /** POSTs `next`. A 404 (session gone) is left alone: the next `session` event clears the pending flag
-   *  and re-evaluates demand. A POST the network fails, after its retries, shows the error row. */
+  /** POSTs `next`. A session that ended (`204`, or `404`: a stream cut while the POST was on its way) is left
+   *  alone: the reconnect's `session` event clears the pending flag and asks again if the end is still near
+   *  (events.js). A POST the network fails, after its retries, shows the error row. */
   function requestNext() {
     if (!state.session) return;
     beginBatch();
@@ -198,7 +202,8 @@ export function createTable(options) {
   }
 
   /** POSTs a demand (post.js) for the current session only; the one before is void.
-   *  @param {string} url @param {() => void} onFinal a final answer other than 2xx, such as 404
+   *  @param {string} url @param {() => void} onFinal the session ended (`204`, docs/PROTOCOL.md "A session that
+   *  ended") or another final answer other than 2xx, such as 404
    *  @param {() => void} again what Retry does when the network failed it */
   function sendDemand(url, onFinal, again) {
     cancelDemand();
@@ -206,7 +211,10 @@ export function createTable(options) {
     state.demand = sendPost(url, {
       config,
       isCurrent: () => state.session === session,
-      onDone: () => { state.demand = null; },
+      onDone: (response) => {
+        state.demand = null;
+        if (response.status === sessionEnded) onFinal();
+      },
       onFail: (error) => {
         state.demand = null;
         if (error.retryable) demandFailed(again); else onFinal();

@@ -117,7 +117,7 @@ final class Connection: EventHandler, @unchecked Sendable {
                     request = next
                 } catch {
                     context.counters.totalRequests.add(1, ordering: .relaxed)
-                    let response = HTTPError(error.status, error.message).response
+                    let response = context.ownAnswer(HTTPError(error.status, error.message))
                     send(response, head: false, keepAlive: false, version: .http1_1)
                     break
                 }
@@ -329,7 +329,8 @@ final class Connection: EventHandler, @unchecked Sendable {
 extension Connection {
     /// The request did not arrive in time: 408 and close.
     func timeOutRequest() {
-        send(HTTPError(.requestTimeout, "Request timeout.").response, head: false, keepAlive: false, version: .http1_1)
+        send(context.ownAnswer(HTTPError(.requestTimeout, "Request timeout.")), head: false, keepAlive: false,
+             version: .http1_1)
         flush()
         settle()
     }
@@ -340,7 +341,7 @@ extension Connection {
         guard case .waiting(let pending) = state else { return }
         pending.task.cancel()
         state = .idle
-        send(HTTPError(.gatewayTimeout, "Response timeout.").response, head: pending.head, keepAlive: false,
+        send(context.ownAnswer(HTTPError(.gatewayTimeout, "Response timeout.")), head: pending.head, keepAlive: false,
              version: pending.version)
         flush()
         settle()

@@ -43,11 +43,12 @@ final class ConnectionAdmission: Sendable {
     /// Connections admitted and not yet released.
     var admitted: Int { counts.withLock { $0.total } }
 
-    /// The fixed answer to a refused connection: no request was read, so nothing of the client is echoed.
-    static let refusal: [UInt8] = {
-        var response = HTTPError(.serviceUnavailable, "Too many open connections.").response
-        response.headers.add(name: HTTPFieldName.retryAfter, value: "1")
+    /// The fixed answer to a refused connection, with `headers` (the server's
+    /// ``HTTPServerConfiguration/ownAnswerHeaders``): no request was read, so nothing of the client is echoed.
+    static func refusal(headers: HTTPHeaders) -> [UInt8] {
+        var response = HTTPError(.serviceUnavailable, "Too many open connections.").response(with: headers)
+        response.headers.replaceOrAdd(name: HTTPFieldName.retryAfter, value: "1")
         guard case .bytes(let body) = response.body else { return [] }
         return ResponseHead.encode(response, contentLength: body.count, close: true, keepAliveHeader: false) + body
-    }()
+    }
 }

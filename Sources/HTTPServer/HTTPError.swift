@@ -18,4 +18,11 @@ public struct HTTPError: Error, Sendable, Equatable {
         }))
         return .text(clean.hasSuffix("\n") ? clean : clean + "\n", status: status)
     }
+
+    /// ``response`` with the fields of `headers` added (replacing any of the same name).
+    public func response(with headers: HTTPHeaders) -> HTTPResponse {
+        var response = response
+        for field in headers { response.headers.replaceOrAdd(name: field.name, value: field.value) }
+        return response
+    }
 }

@@ -48,6 +48,12 @@ public struct HTTPServerConfiguration: Sendable {
     public var freedMemoryReturnDrop: Int? = 256
     /// Request parser limits.
     public var limits = HTTPParserLimits()
+    /// Header fields of every answer the server makes itself, before or beside the responder: a malformed or
+    /// oversized request's 400, 413, 414, 431 or 501, a request that did not arrive in time (408), a `.later`
+    /// answer past `responseTimeout` (504), the connection cap's 503. The responder's answers carry what it gives
+    /// them: a responder that adds security headers to every answer passes the same here, so every answer has them.
+    /// Fields the server owns (framing, `X-Content-Type-Options`) or that could split a response are dropped.
+    public var ownAnswerHeaders: HTTPHeaders = [:]
 
     public init() {}
 }

@@ -51,7 +51,7 @@ final class Listener: EventHandler, @unchecked Sendable {
     /// Best-effort 503 (never blocks: the socket is non-blocking), then close.
     private func refuse(_ accepted: Int32) {
         context.counters.refusedConnections.add(1, ordering: .relaxed)
-        _ = ConnectionAdmission.refusal.withUnsafeBytes {
+        _ = context.refusal.withUnsafeBytes {
             Glibc.send(accepted, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
         }
         Glibc.close(accepted)

@@ -6,6 +6,8 @@ final class ServerContext: Sendable {
     let admission: ConnectionAdmission
     /// Nil when `configuration.freedMemoryReturnDrop` is nil.
     let freedMemory: FreedMemoryReturn?
+    /// The whole answer to a connection refused at a cap (``ConnectionAdmission/refusal(headers:)``), made once.
+    let refusal: [UInt8]
 
     init(responder: any HTTPResponder, configuration: HTTPServerConfiguration) {
         self.responder = responder
@@ -13,5 +15,12 @@ final class ServerContext: Sendable {
         admission = ConnectionAdmission(maxConnections: configuration.maxConnections,
                                         maxPerAddress: configuration.maxConnectionsPerAddress)
         freedMemory = configuration.freedMemoryReturnDrop.map { FreedMemoryReturn(minimumDrop: $0) }
+        refusal = ConnectionAdmission.refusal(headers: configuration.ownAnswerHeaders)
+    }
+
+    /// The server's own answer to `error` (a request refused before the responder, a timeout): its plain text,
+    /// with `configuration.ownAnswerHeaders`.
+    func ownAnswer(_ error: HTTPError) -> HTTPResponse {
+        error.response(with: configuration.ownAnswerHeaders)
     }
 }

@@ -127,6 +127,8 @@ def proxy_fixture(server="server"):
 class CutProxy:
     """A TCP proxy in front of the server. `cut()` closes live connections whose request line matches;
     `freeze()` stops forwarding server bytes on them while keeping them open (a silent, half-dead stream);
+    `sever()` closes their server side only (the server sees its client leave; the browser's side stays open and
+    silent);
     `hold()` swallows new stream requests (never answered) until `release()`; `pause()` keeps new stream
     requests waiting, unforwarded, until `resume()` sends them on (a first batch that cannot come before the
     test lets it). Threads stop on `close()`; usable as a context manager."""
@@ -178,8 +180,11 @@ class CutProxy:
                 if link.get("waiting") is not None and not self.pausing:   # resumed: send the request on
                     upstream.sendall(b"".join(link["waiting"]))
                     link["waiting"] = None
-                ready, _, _ = select.select([client, upstream], [], [], 0.05)
+                watched = [client] if link.get("severed") else [client, upstream]
+                ready, _, _ = select.select(watched, [], [], 0.05)
                 for sock in ready:
+                    if sock is upstream and link.get("severed"):
+                        continue
                     data = sock.recv(65536)
                     if not data:
                         return
@@ -231,6 +236,18 @@ class CutProxy:
         links = self._matching(needle)
         for link in links:
             link["frozen"] = True
+        return len(links)
+
+    def sever(self, needle="/stream"):
+        """Closes the server's side of every live connection whose request line contains `needle`, keeping the
+        browser's side open and silent (a connection a middlebox dropped on one side); returns how many."""
+        links = self._matching(needle)
+        for link in links:
+            link["frozen"] = link["severed"] = True
+            try:
+                link["upstream"].shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
         return len(links)
 
     def hold(self):

@@ -47,3 +47,26 @@ def test_cut_stream_reconnects_and_delivers_every_row_once(server, proxy, open_p
     assert probe.keys() == server.upstream_keys()                         # every row exactly once, in order
     assert len(probe.streams()) >= 3
     assert "Reconnecting" not in probe.page.text_content("#rs-status")
+
+
+def test_a_demand_racing_the_streams_end_is_no_error_and_is_asked_again(server, proxy, open_page):
+    """A `next` that reaches a session whose stream has just ended (the server saw its viewer leave; the browser
+    has not noticed yet) gets `204`, session ended (docs/PROTOCOL.md), not a 404 the console would log; once the
+    page reconnects it asks for that batch again, the sentinel being still near, and every row arrives once."""
+    probe = open_page(proxy.url)
+    wait_until(lambda: len(events(probe, "rows")) >= 2 and probe.table("data-state") == "idle",
+               message="two batches, idle")
+    assert proxy.sever("/stream") == 1                    # the server's side ends; the page's stays open, silent
+    wait_until(lambda: server.metric("rowstream_sessions_open") == 0, message="the session to end")
+    with probe.page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/next")) as answer:
+        probe.page.evaluate(TO_THE_BOTTOM)                # the page POSTs next to its session: it has ended
+    assert answer.value.status == 204                     # not a 404: no console error
+    assert answer.value.headers.get("rowstream-session") == "ended"
+    assert probe.table("data-state") == "loading"         # the demand waits for the next session
+    batches = len(events(probe, "rows"))
+    assert proxy.cut("/stream") == 1                      # the browser notices now: it reconnects
+    wait_until(lambda: len(events(probe, "session")) >= 2, message="a reconnection")
+    # No scroll in between: the new session (which waits for demand) gets the POST by itself.
+    wait_until(lambda: len(events(probe, "rows")) > batches, message="the batch asked for again by the new session")
+    scroll_to_end(probe)
+    assert probe.keys() == server.upstream_keys()         # every row exactly once, in order

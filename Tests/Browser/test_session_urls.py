@@ -1,5 +1,6 @@
 """Only the latest session's URLs (issue 12, item 5): after the stream is cut, the browser's EventSource reconnects
-by itself and the server starts new sessions; the old ones answer 404. The viewer acts at the worst moment, as the
+by itself and the server starts new sessions; the old ones have ended (a POST to one gets `204`, session ended;
+docs/PROTOCOL.md). The viewer acts at the worst moment, as the
 stream opens again and before its `session` events: scrolls every table's box to its end (a page of several
 tables: `next`) or clicks Reload (a table's own page: `reload`). The console stays clean through several cuts: no
 404, no error, every row once."""

@@ -109,7 +109,7 @@ struct AccessConfigTests {
         let path = RowstreamProcess.executable.path
         let process = try SpawnedProcess("/bin/sh", ["-c", "printf 'the-token\\n' | '\(path)' hash-token"], environment: [:])
         let output = try await offPool { String(decoding: process.output.readDataToEndOfFile(), as: UTF8.self) }
-        try await offPool { process.waitUntilExit() }
+        try await offPool { try process.waitUntilExit() }
         #expect(output == Self.digest + "\n")
     }
 }

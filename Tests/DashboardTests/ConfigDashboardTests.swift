@@ -43,8 +43,8 @@ struct ConfigDashboardTests {
                 if event.event == "complete" || event.event == "error" { break }
             }
             #expect(completed)
-            // Once `complete` is sent the session has ended: its `next` URL answers 404 (docs/PROTOCOL.md).
-            #expect(try await post(dashboard.port, next) == 404)
+            // Once `complete` is sent the session ends: its `next` URL answers 204, session ended (docs/PROTOCOL.md).
+            #expect(try await ProtocolPromiseTests.postUntil(dashboard.port, next, answers: 204) == 204)
             let expected = ["1", "2", "3", ConfigFixtureUpstream.bigID] + (5...23).map(String.init)
             #expect(keys == expected)
             #expect(html.contains("12,345,678,901,234,567,890,123"), "the big id is shown exactly")

@@ -40,7 +40,7 @@ struct ExecutableTests {
         server.terminate()
         var hints: [Int] = []
         for stream in streams {
-            while try await stream.next() != nil {}   // to the server's close
+            try await stream.untilClosed()   // to the server's close
             if let retry = stream.retryMilliseconds { hints.append(retry) }
         }
         #expect(hints.count == streams.count)

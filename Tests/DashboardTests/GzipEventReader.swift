@@ -2,7 +2,8 @@ import HTTPServerTesting
 import TestSupport
 
 /// Reads a gzip-coded event stream as a browser does: decodes the bytes as they arrive (zlib) and parses the
-/// events out of them. Blocking: use on a thread of its own (`offPool`). Bounded by the client's timeout per read.
+/// events out of them. Blocking: use on a thread of its own (`offPool`). Bounded by the client's timeout per read,
+/// and each `next(named:)` by it in all (heartbeats would keep a wait for an event that never comes going).
 struct GzipEventReader {
     let client: TestConnection
     private let decoder = GzipDecoder()
@@ -14,12 +15,16 @@ struct GzipEventReader {
 
     /// The next event named `name`, and the events before it.
     mutating func next(named name: String) throws -> (event: ReceivedEvent, skipped: [ReceivedEvent]) {
+        let deadline = ContinuousClock.now + .seconds(client.timeoutSeconds)
         while true {
             if let index = events.firstIndex(where: { $0.event == name }) {
                 let skipped = Array(events[..<index])
                 let event = events[index]
                 events.removeFirst(index + 1)
                 return (event, skipped)
+            }
+            guard ContinuousClock.now < deadline else {
+                throw TestConnection.Failure(description: "no '\(name)' event within \(client.timeoutSeconds) s")
             }
             let bytes = try client.readAvailableBlocking()
             guard !bytes.isEmpty else { throw TestConnection.Failure(description: "stream ended before \(name)") }

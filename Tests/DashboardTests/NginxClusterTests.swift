@@ -106,7 +106,7 @@ struct NginxClusterTests {
         indexes += rowIndexes(rows.data)
 
         instances[holder].terminate()                                  // the drain
-        while try await first.next() != nil {}
+        try await first.untilClosed()
         #expect(await instances[holder].exitStatus(within: .seconds(20)) == 0)
         let lastEventID: String = try #require(first.lastEventID)
         let resumed = try await SSEClient(port: nginx.port, path: "/tables/customers/stream", lastEventID: lastEventID)
@@ -151,7 +151,7 @@ struct NginxClusterTests {
         // Instance 0 drains: its streams are told to reconnect and closed; new viewers reach instance 1.
         instances[0].terminate()
         for viewer in viewers where viewer.tag == "00" {
-            while try await viewer.stream.next() != nil {}
+            try await viewer.stream.untilClosed()
             #expect((1...2_000).contains(viewer.stream.retryMilliseconds ?? 0))
         }
         #expect(await instances[0].exitStatus(within: .seconds(20)) == 0)

@@ -44,7 +44,7 @@ struct NginxProcess: Sendable {
         let shell = try SpawnedProcess("/bin/bash", ["-c", "source \"$0\" && nginx_cluster_conf \"$@\"", script,
                                                      folder, String(port)] + ports.map(String.init), environment: [:])
         let output = try await offPool { shell.output.readDataToEndOfFile() }
-        try await offPool { shell.waitUntilExit() }
+        try await offPool { try shell.waitUntilExit() }
         guard shell.terminationStatus == 0 else { throw TestConnection.Failure(description: "nginx_cluster_conf failed") }
         return String(decoding: output, as: UTF8.self)
     }

@@ -24,8 +24,8 @@ struct ProtocolPromiseTests {
         return last
     }
 
-    @Test("`next` and `reload` on an ended session answer 404")
-    func endedSessionIs404() async throws {
+    @Test("`next` and `reload` on an ended session answer 204, `Rowstream-Session: ended`")
+    func endedSessionIs204() async throws {
         let dashboard = try startDashboard(items: 20, batchSize: 10)
         defer { dashboard.shutdown() }
         let client = try await SSEClient(port: dashboard.port, path: "/tables/customers/stream")
@@ -35,8 +35,10 @@ struct ProtocolPromiseTests {
         #expect(try await post(dashboard.port, next) == 202)
         #expect(try await client.next(named: "rows").event.data.hasSuffix("<!--rs:last-->"))
         _ = try await client.next(named: "complete")
-        #expect(try await Self.postUntil(dashboard.port, next, answers: 404) == 404)
-        #expect(try await fetch(dashboard.port, "POST", reload).status == 404)
+        #expect(try await Self.postUntil(dashboard.port, next, answers: 204) == 204)
+        let late = try await fetch(dashboard.port, "POST", reload)
+        #expect(late.status == 204)
+        #expect(late.headers["rowstream-session"] == "ended")
     }
 
     @Test("a reconnect after the final `rows` gets `session` then `complete`")

@@ -16,8 +16,9 @@ enum RowstreamProcess {
         guard isBuilt, let process = try? SpawnedProcess(executable.path, ["--help"], environment: [:]) else {
             return false
         }
+        defer { process.send(SIGKILL) }
         let help = String(decoding: process.output.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        try? process.waitUntilExit()
         return help.contains(option + " ")
     }
 
@@ -33,7 +34,7 @@ enum RowstreamProcess {
         async let out = offPool { process.output.readDataToEndOfFile() }
         async let err = offPool { process.errors.readDataToEndOfFile() }
         let (outData, errData) = try await (out, err)
-        try await offPool { process.waitUntilExit() }
+        try await offPool { try process.waitUntilExit(within: limit) }
         return (process.terminationStatus ?? -1, String(decoding: outData, as: UTF8.self),
                 String(decoding: errData, as: UTF8.self))
     }
@@ -53,14 +54,23 @@ enum RowstreamProcess {
             try await offPool { String(decoding: process.errors.readDataToEndOfFile(), as: UTF8.self) }
         }
         // The banner, read to its newline (a pipe may hand it over in pieces); a missing or cut one fails the test.
+        // Bounded: a process that says nothing for `bannerLimit` is killed, which ends the read (its pipe closes).
+        let watchdog = DispatchWorkItem { process.send(SIGKILL) }
+        let seconds = Int((bannerLimit * TestTime.scale).components.seconds)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds), execute: watchdog)
         let banner = try await offPool { firstLine(of: process.output) }
+        watchdog.cancel()
         Task { _ = try await offPool { process.output.readDataToEndOfFile() } }
         guard let port = port(inBanner: banner) else {
             process.send(SIGKILL)
-            throw TestConnection.Failure(description: "no port in the banner: \(banner)")
+            throw TestConnection.Failure(description: "no port in the banner (killed after \(bannerLimit) × "
+                                         + "\(TestTime.scale) without one?): \(banner)")
         }
         return Server(process: process, port: port, standardError: standardError)
     }
+
+    /// How long a started server may take to print its banner (× `TestTime.scale`).
+    static let bannerLimit: Duration = .seconds(60)
 
     /// A rowstream server a test started (`start`). Every wait is bounded; signals go to its PID.
     struct Server: Sendable {

@@ -30,7 +30,7 @@ enum NetworkNamespace {
         // TestSupport's SpawnedProcess, not Foundation's Process: Process sets up a CFSocket wake-up pair and a
         // monitoring thread, which fail in a namespace whose loopback is not up yet, and then never sees the child exit.
         let child = try SpawnedProcess(path, arguments, environment: ProcessInfo.processInfo.environment)
-        child.waitUntilExit()
+        try child.waitUntilExit()
         guard child.terminationStatus == 0 else {
             let errors = String(decoding: child.errors.readDataToEndOfFile(), as: UTF8.self)
             throw Failure(description: "\(tool) \(arguments.joined(separator: " ")) failed "

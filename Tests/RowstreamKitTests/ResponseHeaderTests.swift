@@ -60,6 +60,41 @@ struct ResponseHeaderTests {
         #expect(!text.contains("<style"))
     }
 
+    @Test("the HTTP server's own answers (malformed request, oversized head, connection cap) carry the same headers")
+    func serverMadeAnswers() async throws {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.eventLoopCount = 1
+        configuration.maxConnectionsPerAddress = 1
+        configuration.frameAncestors = ["'self'"]
+        let server = try RowstreamServer.start([peopleTable(offsetSource(people(3)))], configuration: configuration)
+        defer { server.shutdown() }
+        let policy = Self.policy.replacingOccurrences(of: "frame-ancestors 'none'", with: "frame-ancestors 'self'")
+        // Each from its own address: the cap is one connection per address.
+        let big = "<" + String(repeating: "b", count: 17_000)   // past the 16 KiB of header fields
+        for (request, status, address) in [
+            ("G(T /<script>x HTTP/1.1\r\nHost: h\r\n\r\n", 400, "127.0.0.2"),
+            ("GET / HTTP/1.1\r\nHost: h\r\nX-Big: \(big)\r\n\r\n", 431, "127.0.0.3"),
+        ] {
+            let connection = try TestConnection(port: server.port, sourceAddress: address)
+            try connection.send(request)
+            let answer = try await connection.readResponse()
+            #expect(answer.status == status)
+            #expect(answer.headers["content-security-policy"] == policy, "\(status)")
+            #expect(answer.headers["referrer-policy"] == "same-origin", "\(status)")
+            #expect(!answer.body.contains("<"), "\(status): nothing of the request echoed")
+            #expect(try await connection.isClosedByServer())
+        }
+        let held = try TestConnection(port: server.port, sourceAddress: "127.0.0.4")
+        try held.send("GET /healthz HTTP/1.1\r\nHost: h\r\n\r\n")
+        let routed = try await held.readResponse()
+        #expect(routed.headers["content-security-policy"] == policy, "a routed answer: the same policy")
+        let refused = try await TestConnection(port: server.port, sourceAddress: "127.0.0.4").readResponse()
+        #expect(refused.status == 503)
+        #expect(refused.headers["content-security-policy"] == policy, "503")
+        #expect(refused.headers["referrer-policy"] == "same-origin", "503")
+    }
+
     @Test("frame-ancestors as configured; a source that could break the header is refused at start")
     func frameAncestors() async throws {
         var configuration = ServerConfiguration()

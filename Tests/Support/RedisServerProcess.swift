@@ -42,7 +42,7 @@ public final class RedisServerProcess: @unchecked Sendable {
     public func kill() async throws {
         guard let process else { return }
         process.send(SIGKILL)
-        try await offPool { process.waitUntilExit() }
+        try await offPool { try process.waitUntilExit() }
         self.process = nil
     }
 
@@ -74,7 +74,7 @@ public final class RedisServerProcess: @unchecked Sendable {
         }
         guard ready, process.isRunning else {
             process.send(SIGKILL)
-            try await offPool { process.waitUntilExit() }
+            try await offPool { try process.waitUntilExit() }
             return false
         }
         self.process = process

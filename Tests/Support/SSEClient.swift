@@ -51,25 +51,68 @@ public final class SSEClient: @unchecked Sendable {
         return connection
     }
 
-    /// The next dispatched event, or nil when the stream ends.
+    /// The next dispatched event, or nil when the stream ends. Bounded: besides each read's deadline, throws once
+    /// only `heartbeat` events have come for `timeoutSeconds` (they would keep a loop waiting for an event that
+    /// never comes reading for ever, each within its own deadline).
     public func next() async throws -> ReceivedEvent? {
-        try await connection.readEvent(&parser)
+        try noted(try await connection.readEvent(&parser))
     }
 
     /// `next()` blocking the calling thread: only for tests that run on a thread of their own.
     public func nextBlocking() throws -> ReceivedEvent? {
-        try connection.readEventBlocking(&parser)
+        try noted(try connection.readEventBlocking(&parser))
     }
 
-    /// Reads events until one named `name` (the skipped ones are returned too).
+    /// When the first of the `heartbeat` events read since the last other event came; nil after any other.
+    private var heartbeatsSince: ContinuousClock.Instant?
+
+    /// `event`, once it is checked against the heartbeat bound of `next()`.
+    private func noted(_ event: ReceivedEvent?) throws -> ReceivedEvent? {
+        guard let event, event.event == "heartbeat" else {
+            heartbeatsSince = nil
+            return event
+        }
+        let since = heartbeatsSince ?? .now
+        heartbeatsSince = since
+        guard ContinuousClock.now - since <= .seconds(connection.timeoutSeconds) else {
+            throw TestConnection.Failure(description: "only heartbeat events for \(connection.timeoutSeconds) s: "
+                                         + "the event this test waits for never came")
+        }
+        return event
+    }
+
+    /// Reads events until one named `name` (the skipped ones are returned too). Bounded in all by the connection's
+    /// `timeoutSeconds`, not only per event: a stream's `heartbeat` events would keep a wait for an event that never
+    /// comes going for ever.
     public func next(named name: String) async throws -> (event: ReceivedEvent, skipped: [ReceivedEvent]) {
+        let deadline = ContinuousClock.now + .seconds(connection.timeoutSeconds)
         var skipped: [ReceivedEvent] = []
-        for _ in 0..<10_000 {
-            guard let event = try await next() else { break }
+        while let event = try await next() {
             if event.event == name { return (event, skipped) }
             skipped.append(event)
+            guard ContinuousClock.now < deadline else {
+                let failure = skipped.last { $0.event.hasSuffix("error") }.map { "; its last error: \($0.data)" } ?? ""
+                throw TestConnection.Failure(description: "no '\(name)' event within \(connection.timeoutSeconds) s; "
+                                             + "saw \(skipped.count): \(skipped.suffix(20).map(\.event))\(failure)")
+            }
         }
         throw TestConnection.Failure(description: "stream ended before a '\(name)' event; saw \(skipped.map(\.event))")
+    }
+
+    /// Reads events until the server closes the stream; returns them. Bounded in all by the connection's
+    /// `timeoutSeconds` (heartbeats keep a stream that is never closed going).
+    @discardableResult
+    public func untilClosed() async throws -> [ReceivedEvent] {
+        let deadline = ContinuousClock.now + .seconds(connection.timeoutSeconds)
+        var events: [ReceivedEvent] = []
+        while let event = try await next() {
+            events.append(event)
+            guard ContinuousClock.now < deadline else {
+                throw TestConnection.Failure(description: "the server did not close the stream within "
+                                             + "\(connection.timeoutSeconds) s; saw \(events.suffix(20).map(\.event))")
+            }
+        }
+        return events
     }
 }
 

@@ -100,9 +100,18 @@ public final class SpawnedProcess: Sendable {
         }
     }
 
-    /// Blocks (polling every 10 ms) until the child has exited: only off the cooperative pool (`offPool`).
-    public func waitUntilExit() {
-        while isRunning { usleep(10_000) }
+    /// Blocks (polling every 10 ms) until the child has exited: only off the cooperative pool (`offPool`). Bounded:
+    /// throws, naming the child, when it still runs after `limit` (× `TestTime.scale`); it is left running (the
+    /// caller stops it by its PID).
+    public func waitUntilExit(within limit: Duration = .seconds(60)) throws {
+        let bound = limit * TestTime.scale
+        let deadline = ContinuousClock.now + bound
+        while isRunning {
+            guard ContinuousClock.now < deadline else {
+                throw Failure(description: "pid \(pid) still runs after \(bound): the test gave up waiting for it")
+            }
+            usleep(10_000)
+        }
     }
 
     /// Stops the child as a server is stopped: SIGTERM, then SIGKILL if it still runs after `limit`; returns once
@@ -110,6 +119,6 @@ public final class SpawnedProcess: Sendable {
     public func stop(within limit: Duration = .seconds(20)) async {
         send(SIGTERM)
         if await !eventually(timeout: limit, { !isRunning }) { send(SIGKILL) }
-        _ = try? await offPool { self.waitUntilExit() }
+        _ = try? await offPool { try self.waitUntilExit() }
     }
 }

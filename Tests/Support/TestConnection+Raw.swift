@@ -64,7 +64,9 @@ extension TestConnection {
         if let length = headers["content-length"].flatMap(Int.init) {
             body = try await readBytes(length)
         } else {
-            while try await fill() {}
+            // To the end of the stream, within `timeoutSeconds` in all (a stream's pings would never time out a read).
+            let deadline = ContinuousClock.now + .seconds(timeoutSeconds)
+            while try await fill() { try checkDeadline(deadline, "the end of a body without Content-Length") }
             body = buffer
             buffer = []
         }

@@ -130,11 +130,14 @@ public final class RowstreamServer: Sendable {
                                      pages: Dictionary(uniqueKeysWithValues: pages.map { ($0.name, $0.tables) }),
                                      keys: configuration.sealingKeys)
         let remoteImages = bindings.contains { $0.renderer.spec.grid?.imageField != nil }
+        let securityHeaders = SecurityHeaders(frameAncestors: configuration.frameAncestors, remoteImages: remoteImages)
+        // The answers the HTTP server makes itself (a malformed request, a timeout, the connection cap) too.
+        serverConfiguration.ownAnswerHeaders = securityHeaders.fields
         let responder = GuardedResponder(
             inner: LoggedResponder(inner: access, logger: configuration.logger),
             rule: SameOriginRule(allowedOrigins: configuration.allowedOrigins,
                                  allowsCredentials: configuration.allowCredentials),
-            headers: SecurityHeaders(frameAncestors: configuration.frameAncestors, remoteImages: remoteImages))
+            headers: securityHeaders)
         var server: HTTPServer?
         var port = 0
         if listen {

@@ -42,14 +42,16 @@ struct ServerRoutes {
             try stream(request, table: try table(parameters["name"]))
         }
         router.post("/tables/{name}/sessions/{id}/next") { _, parameters throws(HTTPError) in
-            try session(parameters).loadNext()
+            guard let viewer = try session(parameters) else { return .now(Self.sessionEnded()) }
+            viewer.loadNext()
             return .now(HTTPResponse(status: .accepted))
         }
         router.get("/tables/{name}/sessions/{id}/next") { request, parameters throws(HTTPError) in
             try lazyFrameNext(request, session: try session(parameters))
         }
         router.post("/tables/{name}/sessions/{id}/reload") { request, parameters throws(HTTPError) in
-            try reload(request, session: try session(parameters))
+            guard let viewer = try session(parameters) else { return .now(Self.sessionEnded()) }
+            try reload(request, session: viewer)
             return .now(HTTPResponse(status: .accepted))
         }
         router.post("/tables/{name}/refresh") { _, parameters throws(HTTPError) in
@@ -113,13 +115,29 @@ struct ServerRoutes {
         return name
     }
 
-    func session(_ parameters: RouteParameters) throws(HTTPError) -> ViewerSession {
+    /// The open session the route names; nil for one of its table that ended lately (its stream closed while the
+    /// demand was on its way: ``EndedSessions``); 404 for any other id.
+    func session(_ parameters: RouteParameters) throws(HTTPError) -> ViewerSession? {
         let table = try table(parameters["name"])
-        guard let text = parameters["id"], let id = SessionID(text),
-              let session = registry.session(id, table: table.name)
-        else { throw HTTPError(.notFound, "no such session: it ended; the page reconnects and gets a new one") }
-        return session
+        guard let text = parameters["id"], let id = SessionID(text) else { throw Self.noSuchSession }
+        switch registry.lookup(id, table: table.name) {
+        case .open(let session): return session
+        case .ended: return nil
+        case .unknown: throw Self.noSuchSession
+        }
     }
+
+    static let noSuchSession = HTTPError(.notFound, "no such session: the page reconnects and gets a new one")
+
+    /// The answer to a demand for a session that ended lately (docs/PROTOCOL.md, "A session that ended"): `204`
+    /// with `Rowstream-Session: ended`. Not an error: the stream is gone, and its reconnect gets a new session.
+    static func sessionEnded(_ response: HTTPResponse = HTTPResponse(status: .noContent)) -> HTTPResponse {
+        var response = response
+        response.headers.replaceOrAdd(name: sessionStateField, value: "ended")
+        return response
+    }
+
+    static let sessionStateField = "Rowstream-Session"
 
     /// Opens a viewer's stream. `Last-Event-ID` (or `?lastEventId=` for clients that cannot set headers)
     /// resumes after the last delivered batch; a finished list answers 204 so the browser stops reconnecting.

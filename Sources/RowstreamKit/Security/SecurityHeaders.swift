@@ -2,8 +2,9 @@ import HTTPServer
 
 /// The headers every response of a ``RowstreamServer`` carries (docs/SECURITY.md, "Response headers"):
 /// `Content-Security-Policy` (no inline script or style, nothing loaded from elsewhere but card images, no
-/// framing unless configured), `Referrer-Policy: same-origin`. (`X-Content-Type-Options: nosniff` is the HTTP
-/// server's own, on every response.) Thread-safe: an immutable value.
+/// framing unless configured), `Referrer-Policy: same-origin`; the answers the HTTP server makes without the
+/// responder carry them too (``fields``). (`X-Content-Type-Options: nosniff` is the HTTP server's own, on every
+/// response.) Thread-safe: an immutable value.
 struct SecurityHeaders: Sendable {
     /// The policy's text.
     let contentSecurityPolicy: String
@@ -21,11 +22,16 @@ struct SecurityHeaders: Sendable {
         ].joined(separator: "; ")
     }
 
+    /// The header fields: on the responder's answers (``applied(to:)``) and, as the HTTP server's
+    /// `ownAnswerHeaders`, on the answers it makes without the responder (400, 408, 431, 503, 504...).
+    var fields: HTTPHeaders {
+        [FieldName.contentSecurityPolicy: contentSecurityPolicy, FieldName.referrerPolicy: "same-origin"]
+    }
+
     /// `response` with the headers (replacing any it had).
     func applied(to response: HTTPResponse) -> HTTPResponse {
         var response = response
-        response.headers.replaceOrAdd(name: FieldName.contentSecurityPolicy, value: contentSecurityPolicy)
-        response.headers.replaceOrAdd(name: FieldName.referrerPolicy, value: "same-origin")
+        for field in fields { response.headers.replaceOrAdd(name: field.name, value: field.value) }
         return response
     }
 
