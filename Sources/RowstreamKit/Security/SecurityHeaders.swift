@@ -8,6 +8,9 @@ import HTTPServer
 struct SecurityHeaders: Sendable {
     /// The policy's text.
     let contentSecurityPolicy: String
+    /// The header fields, built once: on the responder's answers (``applied(to:)``, every request) and, as the HTTP
+    /// server's `ownAnswerHeaders`, on the answers it makes without the responder (400, 408, 431, 503, 504...).
+    let fields: HTTPHeaders
 
     /// - Parameters:
     ///   - frameAncestors: the sources that may frame the pages (`'none'`, `'self'`, `https://intranet.example`).
@@ -20,18 +23,14 @@ struct SecurityHeaders: Sendable {
             "connect-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'self'",
             "frame-ancestors " + ancestors.joined(separator: " "),
         ].joined(separator: "; ")
-    }
-
-    /// The header fields: on the responder's answers (``applied(to:)``) and, as the HTTP server's
-    /// `ownAnswerHeaders`, on the answers it makes without the responder (400, 408, 431, 503, 504...).
-    var fields: HTTPHeaders {
-        [FieldName.contentSecurityPolicy: contentSecurityPolicy, FieldName.referrerPolicy: "same-origin"]
+        fields = [FieldName.contentSecurityPolicy: contentSecurityPolicy, FieldName.referrerPolicy: "same-origin"]
     }
 
     /// `response` with the headers (replacing any it had).
     func applied(to response: HTTPResponse) -> HTTPResponse {
         var response = response
-        for field in fields { response.headers.replaceOrAdd(name: field.name, value: field.value) }
+        response.headers.replaceOrAdd(name: FieldName.contentSecurityPolicy, value: contentSecurityPolicy)
+        response.headers.replaceOrAdd(name: FieldName.referrerPolicy, value: "same-origin")
         return response
     }
 
