@@ -214,9 +214,15 @@ struct RedisLiveClusterTests {
         #expect(try await eventually { try await holders(left).count == 1 })
         upstream.rename(0, "Redis is back")
         #expect(try await Self.everyViewerGets("Redis is back", leftViewers))
-        // Each instance logs "shared again" when it next talks to Redis, which may come after the refresher is back.
-        #expect(await eventually { leftLoggers.allSatisfy { $0.count(containing: "shared again") == 1 } }, "logged once")
-        #expect(leftLoggers.allSatisfy { $0.count(containing: "unreachable") == 1 }, "the outage was logged once")
+        // Each outage is logged once and its end once ("shared again" comes when the instance next talks to Redis,
+        // which may be after the refresher is back). A slow run (a sanitizer) can add a short second outage, a command
+        // timing out just after the restart: that is logged the same way, never once per failed command.
+        #expect(await eventually {
+            leftLoggers.allSatisfy { logger in
+                let outages = logger.count(containing: "unreachable")
+                return outages >= 1 && logger.count(containing: "shared again") == outages
+            }
+        }, "each outage logged once, and its end once")
     }
 }
 
