@@ -106,7 +106,7 @@ let package = Package(
         .testTarget(name: "TablesTests", dependencies: ["Tables", "JSON"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["TestSupport", "HTTPServer", "HTTPServerTesting"],
                     swiftSettings: strict),
-        .testTarget(name: "RedisTests", dependencies: ["TestSupport", "Redis", "RowstreamKit", "Dashboard"],
+        .testTarget(name: "RedisTests", dependencies: ["TestSupport", "Redis", "RowstreamKit", "Dashboard", "HTTPServerTesting"],
                     swiftSettings: strict),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
         .testTarget(name: "AccessTests", dependencies: ["TestSupport", "Access", "Sealing", "HTTPServer", "HTTPServerTesting"],

@@ -99,7 +99,11 @@ final class RedisLiveChannel: LiveChannel {
             reader = connection
             return connection
         }
-        let batches = try await connection.streamRead([(key: log, after: cursor ?? "0-0")], count: 10, block: Self.block)
+        // The reply may take the block and then as long as any command may: a Redis (or host) that stalls for less
+        // than the command timeout is not an outage. With a fixed second past the block, a busy machine made every
+        // instance leave and rejoin, refreshing alone meanwhile.
+        let batches = try await connection.streamRead([(key: log, after: cursor ?? "0-0")], count: 10, block: Self.block,
+                                                      timeout: client.configuration.commandTimeout)
         return batches.flatMap(\.entries).map(Self.entry)
     }
 

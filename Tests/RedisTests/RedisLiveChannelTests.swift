@@ -54,6 +54,36 @@ struct RedisLiveChannelTests {
         try await redis.kill()
     }
 
+    @Test("a log read outlasts a Redis stall shorter than the command timeout: no outage, the entry arrives")
+    func logReadOutlastsAStall() async throws {
+        let redis = try await RedisServerProcess.start()
+        let client = try testClient(redis.socketPath, commandTimeout: .seconds(30))
+        defer { Task { await client.shutdown() } }
+        let channel = RedisLiveCluster(client: client).channel(table: "t")
+        try await channel.requestRefresh("r1")
+        let first = try await channel.read(after: nil)
+        #expect(first.count == 1)
+        // Paused for longer than the read's block and a second: the reply waits, the read does not fail.
+        redis.pause()
+        let read = Task { try await channel.read(after: first.last?.cursor) }
+        try await Task.sleep(for: .seconds(3))
+        redis.pause(false)
+        let writer = try testClient(redis.socketPath)
+        defer { Task { await writer.shutdown() } }
+        try await RedisLiveCluster(client: writer).channel(table: "t").requestRefresh("r2")
+        var entries = try await read.value
+        // The read in flight may have come back empty (its block ran out once Redis ran again): read on.
+        for _ in 0..<10 where entries.isEmpty { entries = try await channel.read(after: first.last?.cursor) }
+        #expect(entries.count == 1)
+        if case .refreshRequest(let request, _) = entries.first {
+            #expect(request == "r2")
+        } else {
+            Issue.record("expected the request r2, read \(entries)")
+        }
+        #expect(client.statistics.commandsTimedOut == 0)
+        try await redis.kill()
+    }
+
     @Test("a head or log entry it cannot read: the head counts as empty, the entry is skipped")
     func unreadableValues() async throws {
         let redis = try await RedisServerProcess.start()

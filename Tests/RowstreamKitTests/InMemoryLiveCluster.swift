@@ -205,6 +205,17 @@ final class InMemoryLiveCluster: LiveCluster {
 
     /// Refresh requests in the log that no head in the log answers yet.
     func unansweredRequests(table: String) -> Int {
+        let (requests, answered) = requestsAndAnswers(table: table)
+        return requests.subtracting(answered).count
+    }
+
+    /// Refresh requests made so far (answered or not).
+    func madeRequests(table: String) -> Int {
+        requestsAndAnswers(table: table).requests.count
+    }
+
+    /// The refresh requests in the log, and the ones its heads answer.
+    private func requestsAndAnswers(table: String) -> (requests: Set<String>, answered: Set<String>) {
         store(table).state.withLock { state in
             var requests: Set<String> = []
             var answered: Set<String> = []
@@ -215,7 +226,7 @@ final class InMemoryLiveCluster: LiveCluster {
                 case .unreadable: break
                 }
             }
-            return requests.subtracting(answered).count
+            return (requests, answered)
         }
     }
 

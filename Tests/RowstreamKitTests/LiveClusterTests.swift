@@ -220,8 +220,10 @@ struct LiveClusterTests {
         // answers the later ones as holder. That is one fetch, or two or three when the requests reach it while
         // a refresh runs or after it ended (one refresh runs at a time, one more may queue behind it). Before,
         // every request was dropped: still 7 here, and a POST-only table stayed apart until its next POST.
+        // `isSharing` turns true as an instance joins, just before it asks: wait for all three requests to be made.
         #expect(await eventually {
-            cluster.cluster.unansweredRequests(table: "live") == 0
+            cluster.cluster.madeRequests(table: "live") >= 3
+                && cluster.cluster.unansweredRequests(table: "live") == 0
                 && feeds.allSatisfy { $0.state.withLock { $0.machine.isIdle } }
         }, "the three requests were answered")
         let rejoined = cluster.fetchCount

@@ -111,6 +111,17 @@ struct RefreshSingleFlightTests {
         #expect(upstream.arrived == 2)
     }
 
+    @Test("a server that stops cancels the refresh it was running: no fetch outlives it")
+    func shutdownCancelsTheRunningFetch() async throws {
+        let upstream = ReplyGate()
+        let server = try Self.serve(upstream)
+        let posted = try Self.posted(server.port)
+        defer { posted.closeNow() }
+        #expect(await eventually { upstream.waiting == 1 })
+        server.shutdown()
+        #expect(await eventually { upstream.cancelled == 1 && upstream.waiting == 0 })
+    }
+
     @Test("a POST that would start a fetch past the table's limit gets 429 with Retry-After and fetches nothing")
     func rateLimited() async throws {
         let upstream = ReplyGate()

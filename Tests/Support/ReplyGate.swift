@@ -33,6 +33,11 @@ public final class ReplyGate: Sendable {
         state.withLock { $0.releases += count }
     }
 
+    /// Lets every reply held now go (none banked for later arrivals beyond those).
+    public func releaseHeld() {
+        state.withLock { $0.releases = max($0.releases, $0.waiting) }
+    }
+
     /// Lets every held reply go, now and later.
     public func releaseAll() {
         state.withLock { $0.releases = Int.max / 2 }
