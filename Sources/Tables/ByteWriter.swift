@@ -52,7 +52,10 @@ struct ByteWriter: ~Copyable {
         if count &+ more > capacity { grow(to: count + more) }
     }
 
-    @inline(never)
+    /// `releasenone`: growing frees only the old bytes, never an object. Said so, Swift knows that a write cannot
+    /// end a string's life, and reads a row's strings in place around writes without retaining them (see
+    /// TableRenderer+Cells.swift); unsaid, it retains every string it escapes, in case the growth frees it.
+    @inline(never) @_effects(releasenone)
     private mutating func grow(to needed: Int) {
         let newCapacity = max(needed, capacity &* 2)
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
