@@ -91,29 +91,44 @@ public struct TableRenderer: Sendable {
     }
 
     func appendRows(_ rows: [Row], startIndex: Int, to out: inout ByteWriter) {
-        guard spec.sections != nil else {
-            // By index, not `for row in rows`: each row is read in place, never copied (no reference counting).
-            for offset in rows.indices { appendRow(rows[offset], index: startIndex + offset, to: &out) }
-            return
-        }
-        var previousSection: String? = nil
-        for (offset, row) in rows.enumerated() {
-            if row.section != previousSection { appendSectionHeader(row.section, to: &out) }
-            previousSection = row.section
-            appendRow(row, index: startIndex + offset, to: &out)
+        // Each row is read where the array holds it: passed by value, a row is copied (its cells and strings
+        // retained), since a row's writes go through raw pointers that Swift cannot tell apart from the array.
+        rows.withUnsafeBufferPointer { rows in
+            guard spec.sections != nil else {
+                for offset in rows.indices {
+                    appendRow(at: rows.baseAddress! + offset, index: startIndex + offset, to: &out)
+                }
+                return
+            }
+            var previousSection: String? = nil
+            for offset in rows.indices {
+                let row = rows.baseAddress! + offset
+                if row.pointee.section != previousSection { appendSectionHeader(row.pointee.section, to: &out) }
+                previousSection = row.pointee.section
+                appendRow(at: row, index: startIndex + offset, to: &out)
+            }
         }
     }
 
     func appendRow(_ row: Row, index: Int?, to out: inout ByteWriter) {
+        withUnsafePointer(to: row) { appendRow(at: $0, index: index, to: &out) }
+    }
+
+    /// The row at `row` (read in place, see ``appendRows(_:startIndex:to:)``).
+    private func appendRow(at row: UnsafePointer<Row>, index: Int?, to out: inout ByteWriter) {
         out.append(isCard ? "<tr class=\"rs-card\" " : "<tr ")
         if let rowIDPrefix {
             out.append("id=\"")
             out.append(rowIDPrefix)
-            if let key = row.key { RowElementID.appendEscaped(key, to: &out) } else { out.appendDecimal(index ?? 0) }
+            if let key = row.pointee.key {
+                RowElementID.appendEscaped(key, to: &out)
+            } else {
+                out.appendDecimal(index ?? 0)
+            }
             out.append("\" ")
         }
         out.append("data-key=\"")
-        if let key = row.key {
+        if let key = row.pointee.key {
             HTMLEscaping.appendEscaped(key, to: &out)
         } else {
             out.appendDecimal(index ?? 0)
@@ -122,12 +137,12 @@ public struct TableRenderer: Sendable {
             out.append("\" data-index=\"")
             out.appendDecimal(index)
         }
-        if let sections = spec.sections { appendSectionAttributes(sections, row: row, to: &out) }
+        if let sections = spec.sections { appendSectionAttributes(sections, row: row.pointee, to: &out) }
         out.append("\">")
-        if isCard { appendCardHead(row, to: &out) }
+        if isCard { appendCardHead(row.pointee, to: &out) }
         cellMarkup.withUnsafeBufferPointer { markup in
             slots.withUnsafeBufferPointer { slots in
-                row.cells.withUnsafeBufferPointer { cells in
+                row.pointee.cells.withUnsafeBufferPointer { cells in
                     var markupStart = 0
                     for index in 0..<slots.count {
                         let slot = slots[index]
