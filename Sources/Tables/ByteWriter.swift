@@ -85,13 +85,35 @@ struct ByteWriter: ~Copyable {
         guard let source = bytes.baseAddress else { return }
         let n = bytes.count
         reserve(n)
+        let target = base + count
         if n <= 8 {
             // Markup pieces and short runs: a few byte stores beat a call to memmove.
-            for k in 0..<n { base[count &+ k] = source[k] }
+            for k in 0..<n { target[k] = source[k] }
+        } else if n <= 32 {
+            // A cell's opening markup (`</td><td class="rs-c rs-number">` is 32 bytes): words from both ends,
+            // overlapping in the middle, instead of a call to memmove per cell.
+            let head = Self.loadWord(source), tail = Self.loadWord(source + (n &- 8))
+            if n > 16 {
+                let second = Self.loadWord(source + 8), third = Self.loadWord(source + (n &- 16))
+                Self.storeWord(second, at: target + 8)
+                Self.storeWord(third, at: target + (n &- 16))
+            }
+            Self.storeWord(head, at: target)
+            Self.storeWord(tail, at: target + (n &- 8))
         } else {
-            (base + count).initialize(from: source, count: n)
+            target.initialize(from: source, count: n)
         }
         count &+= n
+    }
+
+    @inline(__always)
+    private static func loadWord(_ source: UnsafePointer<UInt8>) -> UInt64 {
+        UnsafeRawPointer(source).loadUnaligned(as: UInt64.self)
+    }
+
+    @inline(__always)
+    private static func storeWord(_ word: UInt64, at target: UnsafeMutablePointer<UInt8>) {
+        UnsafeMutableRawPointer(target).storeBytes(of: word, as: UInt64.self)
     }
 
     /// Appends again the bytes at `range` of what was written.

@@ -149,8 +149,8 @@ public struct TableRenderer: Sendable {
                         out.append(UnsafeBufferPointer(rebasing: markup[markupStart..<slot.markupEnd]))
                         markupStart = slot.markupEnd
                         if index < cells.count {
-                            Self.appendCell(at: cells.baseAddress! + index, format: slot.format, decimals: slot.decimals,
-                                            to: &out)
+                            Self.appendCell(at: cells.baseAddress! + index, format: slot.format,
+                                            decimals: slot.decimals, to: &out)
                         }
                     }
                 }
