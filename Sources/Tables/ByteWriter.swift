@@ -35,6 +35,12 @@ struct ByteWriter: ~Copyable {
         UnsafeMutableRawPointer(out).storeBytes(of: word.littleEndian, as: UInt64.self)
     }
 
+    /// The 8 bytes at `source` (unaligned) as a word, the first byte lowest: ``store(_:at:)`` writes them back.
+    @inline(__always)
+    static func load(_ source: UnsafePointer<UInt8>) -> UInt64 {
+        UnsafeRawPointer(source).loadUnaligned(as: UInt64.self).littleEndian
+    }
+
     /// Lets `body` write straight into the buffer, after what is written: it gets room for `maximum` bytes and
     /// returns how many it wrote (it may store scratch past them, within `maximum`). One capacity check for a
     /// whole piece of output (a date, a number, a run of escaped text) instead of one per byte.
@@ -92,28 +98,18 @@ struct ByteWriter: ~Copyable {
         } else if n <= 32 {
             // A cell's opening markup (`</td><td class="rs-c rs-number">` is 32 bytes): words from both ends,
             // overlapping in the middle, instead of a call to memmove per cell.
-            let head = Self.loadWord(source), tail = Self.loadWord(source + (n &- 8))
+            let head = Self.load(source), tail = Self.load(source + (n &- 8))
             if n > 16 {
-                let second = Self.loadWord(source + 8), third = Self.loadWord(source + (n &- 16))
-                Self.storeWord(second, at: target + 8)
-                Self.storeWord(third, at: target + (n &- 16))
+                let second = Self.load(source + 8), third = Self.load(source + (n &- 16))
+                Self.store(second, at: target + 8)
+                Self.store(third, at: target + (n &- 16))
             }
-            Self.storeWord(head, at: target)
-            Self.storeWord(tail, at: target + (n &- 8))
+            Self.store(head, at: target)
+            Self.store(tail, at: target + (n &- 8))
         } else {
             target.initialize(from: source, count: n)
         }
         count &+= n
-    }
-
-    @inline(__always)
-    private static func loadWord(_ source: UnsafePointer<UInt8>) -> UInt64 {
-        UnsafeRawPointer(source).loadUnaligned(as: UInt64.self)
-    }
-
-    @inline(__always)
-    private static func storeWord(_ word: UInt64, at target: UnsafeMutablePointer<UInt8>) {
-        UnsafeMutableRawPointer(target).storeBytes(of: word, as: UInt64.self)
     }
 
     /// Appends again the bytes at `range` of what was written.

@@ -63,7 +63,7 @@ public enum HTMLEscaping {
                 while i < end {
                     var stop = end   // where the byte-by-byte loop below hands back to the word test
                     if i &+ 8 <= end {
-                        let word = UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self).littleEndian
+                        let word = ByteWriter.load(start + i)
                         ByteWriter.store(word, at: out + j)
                         let flagged = flags(word)
                         guard flagged != 0 else {
