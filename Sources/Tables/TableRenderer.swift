@@ -91,8 +91,9 @@ public struct TableRenderer: Sendable {
     }
 
     func appendRows(_ rows: [Row], startIndex: Int, to out: inout ByteWriter) {
-        // Each row is read where the array holds it: passed by value, a row is copied (its cells and strings
-        // retained), since a row's writes go through raw pointers that Swift cannot tell apart from the array.
+        // Each row is read where the array holds it. Passed by value it would be copied (its cells and strings
+        // retained): rendering a row writes through raw pointers, which Swift cannot tell apart from the array's
+        // storage, and its rare cells may release objects (TableRenderer+Cells.swift).
         rows.withUnsafeBufferPointer { rows in
             guard spec.sections != nil else {
                 for offset in rows.indices {
