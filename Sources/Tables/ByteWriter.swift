@@ -35,6 +35,12 @@ struct ByteWriter: ~Copyable {
         UnsafeMutableRawPointer(out).storeBytes(of: word.littleEndian, as: UInt64.self)
     }
 
+    /// The 8 bytes at `source` (unaligned) as a word, the first byte lowest: ``store(_:at:)`` writes them back.
+    @inline(__always)
+    static func load(_ source: UnsafePointer<UInt8>) -> UInt64 {
+        UnsafeRawPointer(source).loadUnaligned(as: UInt64.self).littleEndian
+    }
+
     /// Lets `body` write straight into the buffer, after what is written: it gets room for `maximum` bytes and
     /// returns how many it wrote (it may store scratch past them, within `maximum`). One capacity check for a
     /// whole piece of output (a date, a number, a run of escaped text) instead of one per byte.
@@ -52,7 +58,10 @@ struct ByteWriter: ~Copyable {
         if count &+ more > capacity { grow(to: count + more) }
     }
 
-    @inline(never)
+    /// `releasenone`: growing frees only the old bytes, never an object. Said so, Swift knows that a write cannot
+    /// end a string's life, and reads a row's strings in place around writes without retaining them (see
+    /// TableRenderer+Cells.swift); unsaid, it retains every string it escapes, in case the growth frees it.
+    @inline(never) @_effects(releasenone)
     private mutating func grow(to needed: Int) {
         let newCapacity = max(needed, capacity &* 2)
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
@@ -82,11 +91,23 @@ struct ByteWriter: ~Copyable {
         guard let source = bytes.baseAddress else { return }
         let n = bytes.count
         reserve(n)
+        let target = base + count
         if n <= 8 {
             // Markup pieces and short runs: a few byte stores beat a call to memmove.
-            for k in 0..<n { base[count &+ k] = source[k] }
+            for k in 0..<n { target[k] = source[k] }
+        } else if n <= 32 {
+            // A cell's opening markup (`</td><td class="rs-c rs-number">` is 32 bytes): words from both ends,
+            // overlapping in the middle, instead of a call to memmove per cell.
+            let head = Self.load(source), tail = Self.load(source + (n &- 8))
+            if n > 16 {
+                let second = Self.load(source + 8), third = Self.load(source + (n &- 16))
+                Self.store(second, at: target + 8)
+                Self.store(third, at: target + (n &- 16))
+            }
+            Self.store(head, at: target)
+            Self.store(tail, at: target + (n &- 8))
         } else {
-            (base + count).initialize(from: source, count: n)
+            target.initialize(from: source, count: n)
         }
         count &+= n
     }

@@ -12,9 +12,15 @@ enum DateFormatting {
     }
 
     /// Appends the `<time>` element for `value`; returns false (appending nothing) if it is not a date.
-    /// Written in one piece (at most 61 bytes): a date's fields are 0...9999 and two-digit.
     static func appendTime(_ value: Cell, to buffer: inout ByteWriter) -> Bool {
         guard let parsed = parse(value) else { return false }
+        appendTime(parsed, to: &buffer)
+        return true
+    }
+
+    /// Appends the `<time>` element of a parsed date, in one piece (at most 61 bytes): a date's fields are 0...9999
+    /// and two-digit.
+    static func appendTime(_ parsed: Parsed, to buffer: inout ByteWriter) {
         buffer.write(upTo: 64) { out in
             var j = put("<time datetime=\"", at: out)
             switch parsed {
@@ -35,7 +41,6 @@ enum DateFormatting {
             }
             return j &+ put("</time>", at: out + j)
         }
-        return true
     }
 
     static func parse(_ value: Cell) -> Parsed? {
@@ -48,13 +53,16 @@ enum DateFormatting {
             if Double(whole) > seconds { whole -= 1 }
             return CivilTime(unixSeconds: whole).map(Parsed.instant)
         case .text(let text), .link(let text, _):
-            return text.withUTF8Bytes { bytes in
-                var parser = ISO8601Parser(bytes: bytes)
-                return parser.parse()
-            }
+            return text.withUTF8Bytes(parse(bytes:))
         default:
             return nil
         }
+    }
+
+    /// The date an ISO 8601 text's UTF-8 holds, if it holds one.
+    static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Parsed? {
+        var parser = ISO8601Parser(bytes: bytes)
+        return parser.parse()
     }
 
     @inline(__always)

@@ -46,8 +46,8 @@ public enum HTMLEscaping {
     private static let delete: UInt8 = 0x7F
 
     /// Appends raw UTF-8 bytes escaped to `writer`: eight bytes at a time while none may need work (a word test,
-    /// ``flags(_:)``), then byte by byte from the first that may. Writes straight into the writer's room, reserved
-    /// per chunk of at most ``chunk`` input bytes for the longest replacement of each.
+    /// ``flags(_:)``), then byte by byte from the first that may to the end of its word. Writes straight into the
+    /// writer's room, reserved per chunk of at most ``chunk`` input bytes for the longest replacement of each.
     static func appendEscaped(bytes: UnsafeBufferPointer<UInt8>, to writer: inout ByteWriter) {
         guard let start = bytes.baseAddress else { return }
         let count = bytes.count
@@ -61,8 +61,9 @@ public enum HTMLEscaping {
             writer.write(upTo: (end &- i) &* expansion &+ 8) { out in
                 var j = 0
                 while i < end {
+                    var stop = end   // where the byte-by-byte loop below hands back to the word test
                     if i &+ 8 <= end {
-                        let word = UnsafeRawPointer(start + i).loadUnaligned(as: UInt64.self).littleEndian
+                        let word = ByteWriter.load(start + i)
                         ByteWriter.store(word, at: out + j)
                         let flagged = flags(word)
                         guard flagged != 0 else {
@@ -70,49 +71,72 @@ public enum HTMLEscaping {
                             j &+= 8
                             continue
                         }
+                        // The rest of this word byte by byte, from its first flagged byte: a word that holds one
+                        // special often holds more (hostile or marked-up text), and testing the word again for each
+                        // would cost more than the bytes.
+                        stop = i &+ 8
                         let plain = flagged.trailingZeroBitCount >> 3   // bytes before the first flagged one
                         i &+= plain
                         j &+= plain
                     }
-                    let byte = start[i]
-                    i &+= 1
-                    switch byte {
-                    case UInt8(ascii: "&"): ByteWriter.store(amp, at: out + j); j &+= 5
-                    case UInt8(ascii: "<"): ByteWriter.store(lt, at: out + j); j &+= 4
-                    case UInt8(ascii: ">"): ByteWriter.store(gt, at: out + j); j &+= 4
-                    case UInt8(ascii: "\""): ByteWriter.store(quot, at: out + j); j &+= 6
-                    case UInt8(ascii: "'"): ByteWriter.store(apos, at: out + j); j &+= 5
-                    case 0x0A, 0x0D:
-                        // CR LF -> one line break (written for the LF next); a lone CR or an LF -> a line break.
-                        if byte == 0x0D && i < count && start[i] == 0x0A { continue }
-                        if lineBreakCount <= 8 {
-                            ByteWriter.store(lineBreakWord, at: out + j)
-                        } else {
-                            (out + j).initialize(from: lineBreak.utf8Start, count: lineBreakCount)
-                        }
-                        j &+= lineBreakCount
-                    case c1Lead where i < count && start[i] & 0xE0 == 0x80:
-                        // C2 80-9F: a C1 control (U+0080-009F); any other C2 starts plain text.
-                        ByteWriter.store(replacement, at: out + j)
-                        j &+= 3
+                    while i < stop {
+                        let byte = start[i]
                         i &+= 1
-                    case 0x09, 0x0C, 0x20...:   // tab and FF pass; so does every byte not special above
-                        if byte == delete {
-                            ByteWriter.store(replacement, at: out + j)
-                            j &+= 3
-                        } else {
+                        if passes(byte) {
                             out[j] = byte
                             j &+= 1
+                            continue
                         }
-                    default:   // the other C0 controls
-                        ByteWriter.store(replacement, at: out + j)
-                        j &+= 3
+                        switch byte {
+                        case UInt8(ascii: "&"): ByteWriter.store(amp, at: out + j); j &+= 5
+                        case UInt8(ascii: "<"): ByteWriter.store(lt, at: out + j); j &+= 4
+                        case UInt8(ascii: ">"): ByteWriter.store(gt, at: out + j); j &+= 4
+                        case UInt8(ascii: "\""): ByteWriter.store(quot, at: out + j); j &+= 6
+                        case UInt8(ascii: "'"): ByteWriter.store(apos, at: out + j); j &+= 5
+                        case 0x0A, 0x0D:
+                            // CR LF -> one line break (written for the LF next); a lone CR or an LF -> a line break.
+                            if byte == 0x0D && i < count && start[i] == 0x0A { continue }
+                            if lineBreakCount <= 8 {
+                                ByteWriter.store(lineBreakWord, at: out + j)
+                            } else {
+                                (out + j).initialize(from: lineBreak.utf8Start, count: lineBreakCount)
+                            }
+                            j &+= lineBreakCount
+                        case c1Lead where i < count && start[i] & 0xE0 == 0x80:
+                            // C2 80-9F: a C1 control (U+0080-009F); any other C2 starts plain text.
+                            ByteWriter.store(replacement, at: out + j)
+                            j &+= 3
+                            i &+= 1
+                        case 0x09, 0x0C, 0x20...:   // tab and FF pass; so does every byte not special above
+                            if byte == delete {
+                                ByteWriter.store(replacement, at: out + j)
+                                j &+= 3
+                            } else {
+                                out[j] = byte
+                                j &+= 1
+                            }
+                        default:   // the other C0 controls
+                            ByteWriter.store(replacement, at: out + j)
+                            j &+= 3
+                        }
                     }
                 }
                 return j
             }
         }
     }
+
+    /// Whether `byte` is copied as it is (the switch above would copy it), tested without a branch per class: a
+    /// byte of text that needs no work (letters, digits, spaces, punctuation, UTF-8) takes no jump through the switch.
+    @inline(__always)
+    private static func passes(_ byte: UInt8) -> Bool {
+        let low = plainBelow64 >> UInt64(byte & 63) & 1 != 0
+        let high = byte != delete && byte != c1Lead
+        return byte < 64 ? low : high
+    }
+
+    /// Bit `b` set when byte `b` (below 64) passes as it is: tab, FF, space, `!#$%()*+,-./0-9:;=?`.
+    private static let plainBelow64: UInt64 = 0xAFFF_FF3B_0000_1200
 
     /// Input bytes escaped per reserved chunk: bounds the room one call reserves (6 bytes each) for long text.
     private static let chunk = 4_096

@@ -91,29 +91,45 @@ public struct TableRenderer: Sendable {
     }
 
     func appendRows(_ rows: [Row], startIndex: Int, to out: inout ByteWriter) {
-        guard spec.sections != nil else {
-            // By index, not `for row in rows`: each row is read in place, never copied (no reference counting).
-            for offset in rows.indices { appendRow(rows[offset], index: startIndex + offset, to: &out) }
-            return
-        }
-        var previousSection: String? = nil
-        for (offset, row) in rows.enumerated() {
-            if row.section != previousSection { appendSectionHeader(row.section, to: &out) }
-            previousSection = row.section
-            appendRow(row, index: startIndex + offset, to: &out)
+        // Each row is read where the array holds it. Passed by value it would be copied (its cells and strings
+        // retained): rendering a row writes through raw pointers, which Swift cannot tell apart from the array's
+        // storage, and its rare cells may release objects (TableRenderer+Cells.swift).
+        rows.withUnsafeBufferPointer { rows in
+            guard spec.sections != nil else {
+                for offset in rows.indices {
+                    appendRow(at: rows.baseAddress! + offset, index: startIndex + offset, to: &out)
+                }
+                return
+            }
+            var previousSection: String? = nil
+            for offset in rows.indices {
+                let row = rows.baseAddress! + offset
+                if row.pointee.section != previousSection { appendSectionHeader(row.pointee.section, to: &out) }
+                previousSection = row.pointee.section
+                appendRow(at: row, index: startIndex + offset, to: &out)
+            }
         }
     }
 
     func appendRow(_ row: Row, index: Int?, to out: inout ByteWriter) {
+        withUnsafePointer(to: row) { appendRow(at: $0, index: index, to: &out) }
+    }
+
+    /// The row at `row` (read in place, see ``appendRows(_:startIndex:to:)``).
+    private func appendRow(at row: UnsafePointer<Row>, index: Int?, to out: inout ByteWriter) {
         out.append(isCard ? "<tr class=\"rs-card\" " : "<tr ")
         if let rowIDPrefix {
             out.append("id=\"")
             out.append(rowIDPrefix)
-            if let key = row.key { RowElementID.appendEscaped(key, to: &out) } else { out.appendDecimal(index ?? 0) }
+            if let key = row.pointee.key {
+                RowElementID.appendEscaped(key, to: &out)
+            } else {
+                out.appendDecimal(index ?? 0)
+            }
             out.append("\" ")
         }
         out.append("data-key=\"")
-        if let key = row.key {
+        if let key = row.pointee.key {
             HTMLEscaping.appendEscaped(key, to: &out)
         } else {
             out.appendDecimal(index ?? 0)
@@ -122,19 +138,21 @@ public struct TableRenderer: Sendable {
             out.append("\" data-index=\"")
             out.appendDecimal(index)
         }
-        if let sections = spec.sections { appendSectionAttributes(sections, row: row, to: &out) }
+        if let sections = spec.sections { appendSectionAttributes(sections, row: row.pointee, to: &out) }
         out.append("\">")
-        if isCard { appendCardHead(row, to: &out) }
+        if isCard { appendCardHead(row.pointee, to: &out) }
         cellMarkup.withUnsafeBufferPointer { markup in
             slots.withUnsafeBufferPointer { slots in
-                var markupStart = 0
-                for index in 0..<slots.count {
-                    let slot = slots[index]
-                    out.append(UnsafeBufferPointer(rebasing: markup[markupStart..<slot.markupEnd]))
-                    markupStart = slot.markupEnd
-                    // Read from the row's array in place: a cell from an unsafe buffer would be copied (retained).
-                    if index < row.cells.count {
-                        Self.appendCell(row.cells[index], format: slot.format, decimals: slot.decimals, to: &out)
+                row.pointee.cells.withUnsafeBufferPointer { cells in
+                    var markupStart = 0
+                    for index in 0..<slots.count {
+                        let slot = slots[index]
+                        out.append(UnsafeBufferPointer(rebasing: markup[markupStart..<slot.markupEnd]))
+                        markupStart = slot.markupEnd
+                        if index < cells.count {
+                            Self.appendCell(at: cells.baseAddress! + index, format: slot.format,
+                                            decimals: slot.decimals, to: &out)
+                        }
                     }
                 }
             }
@@ -147,108 +165,5 @@ public struct TableRenderer: Sendable {
         var writer = ByteWriter(capacity: estimatedBytes(rows: rows.count))
         appendRows(rows, startIndex: startIndex, to: &writer)
         return writer.bytes
-    }
-
-    // MARK: Cells
-
-    /// Appends the content of `cell` in a column of `format` (a number column: with `decimals` fixed decimals, or
-    /// as the upstream wrote it); nothing for an empty cell.
-    @inline(__always)
-    private static func appendCell(_ cell: Cell, format: ColumnFormat, decimals: Int?, to out: inout ByteWriter) {
-        if case .empty = cell { return }
-        switch format {
-        case .text:
-            appendText(cell, to: &out)
-        case .number:
-            appendNumber(cell, decimals: decimals, to: &out)
-        case .date:
-            if !DateFormatting.appendTime(cell, to: &out) { appendText(cell, to: &out) }
-        case .link:
-            appendLink(cell, to: &out)
-        case .badge:
-            appendBadge(cell, to: &out)
-        }
-    }
-
-    /// The cell's display text, escaped. Text is escaped without copying.
-    private static func appendText(_ cell: Cell, to out: inout ByteWriter) {
-        switch cell {
-        case .text(let text), .link(let text, _): HTMLEscaping.appendEscaped(text, to: &out)
-        case .integer(let number): out.appendDecimal(Int(number))
-        default: if let text = cell.displayText { HTMLEscaping.appendEscaped(text, to: &out) }
-        }
-    }
-
-    private static func appendNumber(_ cell: Cell, decimals: Int?, to out: inout ByteWriter) {
-        switch cell {
-        case .integer(let number):
-            NumberFormatting.appendGrouped(number, decimals: decimals ?? 0, to: &out)
-        case .decimal(let number):
-            if let decimals, NumberFormatting.appendGrouped(number, decimals: decimals, to: &out) { return }
-            // A whole number below 2^53 is its integer's digits (as `displayText` spells it), grouped without text.
-            if number.magnitude < 9_007_199_254_740_992, Double(Int64(number)) == number {
-                NumberFormatting.appendGrouped(Int64(number), to: &out)
-                return
-            }
-            // The shortest spelling that reads back as the same number: what the upstream wrote, less any
-            // trailing zeros (3.1, 1234.5 -> 1,234.5; 1e+21 as it is).
-            if let text = cell.displayText { NumberFormatting.appendGrouped(literal: text, to: &out) }
-        case .bigInteger(let digits):
-            NumberFormatting.appendGrouped(literal: digits, to: &out)
-        default:
-            appendText(cell, to: &out)
-        }
-    }
-
-    /// `<a href="URL" rel="noopener noreferrer nofollow">LABEL</a>` for http(s) URLs; otherwise the
-    /// label (or the value) as plain escaped text. The URL is escaped once, from the value's bytes.
-    private static func appendLink(_ cell: Cell, to out: inout ByteWriter) {
-        switch cell {
-        case .link(let url, let label):
-            let label = label?.isEmpty == false ? label : nil
-            if appendAnchor(url, label: label, to: &out) { return }
-            if let label { HTMLEscaping.appendEscaped(label, to: &out) } else { appendText(cell, to: &out) }
-        case .text(let url):
-            if !appendAnchor(url, label: nil, to: &out) { appendText(cell, to: &out) }
-        default:
-            if let text = cell.displayText, appendAnchor(text, label: nil, to: &out) { return }
-            appendText(cell, to: &out)
-        }
-    }
-
-    /// The `<a>` of a link cell if `url` is http(s) (``LinkFormatting/safeRange(_:)``); false (nothing written)
-    /// otherwise. No `label`: the URL is its text, copied from the bytes just escaped.
-    private static func appendAnchor(_ url: String, label: String?, to out: inout ByteWriter) -> Bool {
-        url.withUTF8Bytes { bytes -> Bool in
-            guard let range = LinkFormatting.safeRange(bytes) else { return false }
-            out.append("<a href=\"")
-            let escapedURL = out.count
-            HTMLEscaping.appendEscaped(bytes: UnsafeBufferPointer(rebasing: bytes[range]), to: &out)
-            let escapedURLEnd = out.count
-            out.append("\" rel=\"noopener noreferrer nofollow\">")
-            if let label {
-                HTMLEscaping.appendEscaped(label, to: &out)
-            } else {
-                out.appendWritten(escapedURL..<escapedURLEnd)
-            }
-            out.append("</a>")
-            return true
-        }
-    }
-
-    /// `<span class="rs-badge rs-badge-SLUG">TEXT</span>`.
-    private static func appendBadge(_ cell: Cell, to out: inout ByteWriter) {
-        switch cell {
-        case .text(let text), .link(let text, _): appendBadge(text: text, to: &out)
-        default: if let text = cell.displayText { appendBadge(text: text, to: &out) }
-        }
-    }
-
-    private static func appendBadge(text: String, to out: inout ByteWriter) {
-        out.append("<span class=\"rs-badge rs-badge-")
-        BadgeFormatting.appendSlug(text, to: &out)
-        out.append("\">")
-        HTMLEscaping.appendEscaped(text, to: &out)
-        out.append("</span>")
     }
 }

@@ -32,6 +32,22 @@ import Testing
         return text
     }
 
+    /// Raw bytes of every length up to past the word copies (9-32 bytes copy as overlapping words), after any
+    /// number of bytes already written, arrive whole and in order, and nothing around them changes.
+    @Test func rawBytesOfEveryLengthAtEveryOffset() {
+        let source = (0..<40).map { UInt8(0x41 + $0) }
+        for before in 0..<9 {
+            for length in 0...source.count {
+                var writer = ByteWriter(capacity: 1)
+                for k in 0..<before { writer.append(UInt8(0x30 + k)) }
+                source.withUnsafeBufferPointer { writer.append(UnsafeBufferPointer(rebasing: $0[0..<length])) }
+                writer.append("|")
+                let expected = (0..<before).map { UInt8(0x30 + $0) } + source[0..<length] + [UInt8(ascii: "|")]
+                #expect(writer.bytes == expected, "\(before) bytes, then \(length)")
+            }
+        }
+    }
+
     @Test func escapingMatchesTheDefinitionAcrossGrowth() {
         for (seed, length) in [(1, 0), (2, 1), (3, 7), (4, 300), (5, 5_000), (6, 70_000)] {
             let text = sample(seed, length: length)

@@ -54,6 +54,19 @@ import Testing
         }
     }
 
+    /// Every byte value, at every offset of a word and in the short tail, escapes by the rule: the escaper tells
+    /// the bytes that pass as they are by value (`HTMLEscaping.passes`), not through its switch.
+    @Test func everyByteValueAtEveryOffset() {
+        for value in UInt8.min...UInt8.max {
+            for before in 0..<12 {
+                let bytes = [UInt8](repeating: 0x61, count: before) + [value] + [UInt8](repeating: 0x62, count: 3)
+                var writer = ByteWriter(capacity: 1)
+                bytes.withUnsafeBufferPointer { HTMLEscaping.appendEscaped(bytes: $0, to: &writer) }
+                #expect(writer.bytes == Self.escapedByTheRule(bytes, lineBreak: [0x0A]), "byte \(value) after \(before)")
+            }
+        }
+    }
+
     @Test func piecesAcrossTheReserveChunks() {
         for piece in ["\r\n", "\u{85}", "&", "😀", "\u{0}"] {
             for before in 4_086..<4_100 {
