@@ -25,8 +25,29 @@ package enum RouteSegment: Sendable, Hashable {
 
     /// `/a/b` -> ["a", "b"]; `/` -> [""]; empty segments are kept so `/a//b` does not equal `/a/b`.
     package static func pathSegments(_ path: String) -> [Substring] {
+        if let segments = asciiPathSegments(path) { return segments }
         let trimmed = path.hasPrefix("/") ? path.dropFirst() : Substring(path)
         return trimmed.split(separator: "/", omittingEmptySubsequences: false)
+    }
+
+    /// ``pathSegments(_:)`` of an ASCII path (every path that came over the wire: the parser takes visible ASCII
+    /// only), split at `/` bytes: in ASCII each byte is a Character and `/` joins no other into one, so the result
+    /// is the same as splitting the Characters, without their grapheme-breaking cost. nil for any other path.
+    private static func asciiPathSegments(_ path: String) -> [Substring]? {
+        let utf8 = path.utf8
+        guard utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } }) == true else { return nil }
+        var segments: [Substring] = []
+        var start = utf8.first == UInt8(ascii: "/") ? utf8.index(after: utf8.startIndex) : utf8.startIndex
+        var index = start
+        while index != utf8.endIndex {
+            if utf8[index] == UInt8(ascii: "/") {
+                segments.append(path[start..<index])
+                start = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        segments.append(path[start..<index])
+        return segments
     }
 }
 
