@@ -11,7 +11,8 @@ public struct EncodedHeaderFields: Sendable {
     /// Checks and encodes `headers`' fields, in order.
     public init(_ headers: HTTPHeaders) {
         var fields: [HTTPHeaders.Element] = []
-        let bytes = [UInt8](unsafeUninitializedCapacity: headers.reduce(0) { $0 + HeadWriter.bound($1) }) { buffer, count in
+        let bound = headers.reduce(0) { $0 + HeadWriter.bound($1) }
+        let bytes = [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
             var writer = HeadWriter(buffer)
             for field in headers where writer.write(field) { fields.append(field) }
             count = writer.count

@@ -55,15 +55,22 @@ enum ResponseHead {
         guard !name.isEmpty, name.allSatisfy(RequestLine.isTokenByte),
               !value.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 })
         else { return false }
-        for owned in ownedNames where owned.utf8.count == name.count {
-            if HeadWriter.withBytes(of: owned, { HTTPHeaders.sameName(bytes: name, $0) }) { return false }
-        }
-        return true
+        return !isOwned(name)
     }
 
-    /// The fields only the server writes.
-    private static let ownedNames = [
-        HTTPFieldName.contentLength, HTTPFieldName.connection, HTTPFieldName.transferEncoding,
-        HTTPFieldName.xContentTypeOptions,
-    ]
+    /// Whether `name` is one of the fields only the server writes (`Connection`, `Content-Length`,
+    /// `Transfer-Encoding`, `X-Content-Type-Options`), ASCII case-insensitively: by length first, so any other name
+    /// costs one comparison.
+    private static func isOwned(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        let owned: StaticString
+        switch name.count {
+        case 10: owned = "Connection"
+        case 14: owned = "Content-Length"
+        case 17: owned = "Transfer-Encoding"
+        case 22: owned = "X-Content-Type-Options"
+        default: return false
+        }
+        let bytes = UnsafeBufferPointer(start: owned.utf8Start, count: owned.utf8CodeUnitCount)
+        return HTTPHeaders.sameName(bytes: name, bytes)
+    }
 }

@@ -9,8 +9,8 @@ import Testing
                                                "Referrer-Policy": "same-origin"])
 
     static func text(_ response: HTTPResponse, contentLength: Int? = 3) -> String {
-        String(decoding: ResponseHead.encode(response, contentLength: contentLength, close: false, keepAliveHeader: false),
-               as: UTF8.self)
+        let head = ResponseHead.encode(response, contentLength: contentLength, close: false, keepAliveHeader: false)
+        return String(decoding: head, as: UTF8.self)
     }
 
     @Test func theyReplaceFieldsOfTheSameNameAndReachTheHeadOnce() {
@@ -80,7 +80,8 @@ import Testing
         #expect(String(decoding: fields.bytes, as: UTF8.self) == "X-Fine: yes\r\n")
         var response = HTTPResponse(status: .noContent)
         response.headers.replaceOrAdd(fields)
-        #expect(Self.text(response) == "HTTP/1.1 204 No Content\r\nX-Fine: yes\r\nX-Content-Type-Options: nosniff\r\n\r\n")
+        #expect(Self.text(response)
+            == "HTTP/1.1 204 No Content\r\nX-Fine: yes\r\nX-Content-Type-Options: nosniff\r\n\r\n")
     }
 
     /// The head's bound holds for every part at its largest: a long reason with control characters (dropped), a
@@ -97,7 +98,8 @@ import Testing
         #expect(head.hasPrefix("HTTP/1.1 599 Reason" + String(repeating: "é", count: 300) + "\r\nX-Field-0: \r\n"))
         #expect(head.contains("X-Field-199: " + String(repeating: "v", count: 199) + "\r\nX-Encoded: e"))
         #expect(!head.contains("X-Bad"))
-        #expect(head.hasSuffix("X-Content-Type-Options: nosniff\r\nContent-Length: \(Int.max)\r\nConnection: close\r\n\r\n"))
+        #expect(head.hasSuffix(
+            "X-Content-Type-Options: nosniff\r\nContent-Length: \(Int.max)\r\nConnection: close\r\n\r\n"))
     }
 
     /// RFC 9110 §5.6.2's tchar, byte by byte, against the bit masks.

@@ -17,7 +17,8 @@ struct SecurityHeadersOnTheWireTests {
     /// How many lines of `head` name `field` (case-insensitive), and their values.
     static func values(of field: String, in head: String) -> [String] {
         head.components(separatedBy: "\r\n").compactMap { line in
-            guard let colon = line.firstIndex(of: ":"), line[..<colon].lowercased() == field.lowercased() else { return nil }
+            guard let colon = line.firstIndex(of: ":"), line[..<colon].lowercased() == field.lowercased()
+            else { return nil }
             return line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
     }
