@@ -37,7 +37,9 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
 
     /// Every value for `name` (case-insensitive), in order.
     public func values(for name: String) -> [String] {
-        filter { Self.sameName($0.name, name) }.map(\.value)
+        var values: [String] = []   // no array at all when none matches (the usual `Accept-Encoding` of a script)
+        for field in self where Self.sameName(field.name, name) { values.append(field.value) }
+        return values
     }
 
     /// Whether a field named `name` exists.
