@@ -40,7 +40,7 @@ struct RequestLine {
 
     /// tchar (RFC 9110 §5.6.2): ALPHA, DIGIT and ``!#$%&'*+-.^_`|~``. One bit test per byte (every header name of
     /// every request and response goes through it): bit `b` of ``tokenBitsLow`` for bytes 0-63, bit `b - 64` of
-    /// ``tokenBitsHigh`` for 64-127 (`RequestLineTests.tokenBytes` checks them against the list above).
+    /// ``tokenBitsHigh`` for 64-127 (`EncodedHeaderFieldsTests.tokenBytes` checks them against the list above).
     @inline(__always)
     static func isTokenByte(_ byte: UInt8) -> Bool {
         byte < 64 ? tokenBitsLow >> UInt64(byte) & 1 == 1
