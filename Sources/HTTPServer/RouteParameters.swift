@@ -35,19 +35,20 @@ package enum RouteSegment: Sendable, Hashable {
     /// is the same as splitting the Characters, without their grapheme-breaking cost. nil for any other path.
     private static func asciiPathSegments(_ path: String) -> [Substring]? {
         let utf8 = path.utf8
-        guard utf8.withContiguousStorageIfAvailable({ $0.allSatisfy { $0 < 0x80 } }) == true else { return nil }
+        func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
         var segments: [Substring] = []
-        var start = utf8.first == UInt8(ascii: "/") ? utf8.index(after: utf8.startIndex) : utf8.startIndex
-        var index = start
-        while index != utf8.endIndex {
-            if utf8[index] == UInt8(ascii: "/") {
-                segments.append(path[start..<index])
-                start = utf8.index(after: index)
+        // Over the stored bytes (a native string's, in place); a segment's ends are UTF-8 offsets, O(1) to index.
+        let ascii = utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
+            var start = bytes.first == UInt8(ascii: "/") ? 1 : 0
+            for offset in start..<bytes.count where bytes[offset] == UInt8(ascii: "/") {
+                segments.append(path[index(start)..<index(offset)])
+                start = offset + 1
             }
-            index = utf8.index(after: index)
+            segments.append(path[index(start)...])
+            return true
         }
-        segments.append(path[start..<index])
-        return segments
+        return ascii == true ? segments : nil
     }
 }
 
