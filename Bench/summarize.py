@@ -15,13 +15,16 @@ UNITS = [("_cells_per_s", "cells/s/core"), ("_bytes_per_row", "bytes on the wire
          ("_event_bytes", "bytes"), ("_per_page", "requests"), ("_viewers", "viewers"), ("_streams", "streams"),
          ("_with_rows", "viewers"), ("_percent", "% of a core"), ("_bytes_per_stream_3s", "bytes"),
          ("_bytes_per_stream_15s", "bytes"), ("_kb", "KB"), ("_arrival_seconds", "s"),
-         ("_ratio_to_escape_loop", "x a plain escape loop's cells/s (same run)"), ("_bytes_per_s", "bytes/s")]
+         ("_ratio_to_escape_loop", "x a plain escape loop's cells/s (same run)"), ("_bytes_per_s", "bytes/s"),
+         ("_cpu_us_per_req", "us CPU/request")]
 
 # (name, numerator metric, denominator metric, meaning)
 def ratio_specs(metrics):
     specs = [("static_ratio_to_nginx", "static_rowstream_rps", "static_nginx_rps", "x nginx req/s (higher better)")]
     specs.append(("static_before_ratio_to_nginx", "static_before_rps", "static_nginx_rps",
                   "x nginx req/s, the --against build (same run)"))
+    specs.append(("static_cpu_ratio_to_nginx", "static_rowstream_cpu_us_per_req", "static_nginx_cpu_us_per_req",
+                  "x nginx CPU/request (lower better)"))
     for peer in ("nchan", "starlette"):
         specs.append((f"idle_memory_ratio_to_{peer}", "idle_rowstream_bytes_per_stream", f"idle_{peer}_bytes_per_stream",
                       f"x {peer} bytes/stream (lower better)"))

@@ -1,6 +1,8 @@
 /// Serialises a response's status line and header fields. Pure; thread-safe.
 ///
-/// Written byte by byte into one array sized up front: no string interpolation and no allocation per field.
+/// Written into one array of a bound computed first (``HeadWriter``): each piece is one copy from where its bytes
+/// are stored, no string interpolation, no allocation but the array. Fields set as ``EncodedHeaderFields`` were
+/// checked and encoded once: their bytes are copied whole.
 enum ResponseHead {
     /// The head bytes, ending with the blank line.
     /// - Parameters:
@@ -9,57 +11,66 @@ enum ResponseHead {
     static func encode(
         _ response: HTTPResponse, contentLength: Int?, close: Bool, keepAliveHeader: Bool
     ) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(estimatedSize(response))
-        out.append(contentsOf: "HTTP/1.1 ".utf8)
-        appendDecimal(response.status.code, to: &out)
-        out.append(UInt8(ascii: " "))
-        out.append(contentsOf: response.status.reason.utf8.lazy.filter { $0 >= 32 && $0 != 127 })
-        out.append(contentsOf: "\r\n".utf8)
-        for field in response.headers {
-            // The server owns framing headers, and `X-Content-Type-Options` (written once, below).
-            if HTTPHeaders.sameName(field.name, HTTPFieldName.contentLength)
-                || HTTPHeaders.sameName(field.name, HTTPFieldName.connection)
-                || HTTPHeaders.sameName(field.name, HTTPFieldName.transferEncoding)
-                || HTTPHeaders.sameName(field.name, HTTPFieldName.xContentTypeOptions) { continue }
-            // A name must be a token and a value must not hold CR, LF or NUL: otherwise the field is dropped,
-            // so no value can split the response.
-            guard !field.name.isEmpty, field.name.utf8.allSatisfy(RequestLine.isTokenByte),
-                  !field.value.utf8.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 })
-            else { continue }
-            out.append(contentsOf: field.name.utf8)
-            out.append(contentsOf: ": ".utf8)
-            out.append(contentsOf: field.value.utf8)
-            out.append(contentsOf: "\r\n".utf8)
+        let plain = response.headers.plainFields
+        let encoded = response.headers.encoded?.bytes ?? []
+        let reason = response.status.reason
+        // The status line's fixed parts and code (9 + 19 + 1 + 2), the reason, the fields, and at most 97 bytes of
+        // framing (nosniff 33, Content-Length 16 + 19 + 2, Connection 24, the blank line 2).
+        var bound = 31 + reason.utf8.count + encoded.count + 97
+        for field in plain { bound += HeadWriter.bound(field) }
+        return [UInt8](unsafeUninitializedCapacity: bound) { buffer, count in
+            var head = HeadWriter(buffer)
+            head.write("HTTP/1.1 ")
+            head.write(decimal: response.status.code)
+            head.write(" ")
+            HeadWriter.withBytes(of: reason) { reason in
+                // A reason phrase never carries a control character (it could end the status line).
+                for byte in reason where byte >= 32 && byte != 127 { head.write(byte: byte) }
+            }
+            head.write("\r\n")
+            for field in plain { head.write(field) }
+            encoded.withUnsafeBufferPointer { head.write($0) }
+            // Every response: a browser must never sniff a body as another type than it is declared (a plain-text
+            // error carrying upstream text rendered as HTML, a JSON or SSE body run as script).
+            head.write("X-Content-Type-Options: nosniff\r\n")
+            if let contentLength, !response.status.forbidsBody {
+                head.write("Content-Length: ")
+                head.write(decimal: contentLength)
+                head.write("\r\n")
+            }
+            if close {
+                head.write("Connection: close\r\n")
+            } else if keepAliveHeader {
+                head.write("Connection: keep-alive\r\n")
+            }
+            head.write("\r\n")
+            count = head.count
         }
-        // Every response: a browser must never sniff a body as another type than it is declared (a plain-text
-        // error carrying upstream text rendered as HTML, a JSON or SSE body run as script).
-        out.append(contentsOf: "X-Content-Type-Options: nosniff\r\n".utf8)
-        if let contentLength, !response.status.forbidsBody {
-            out.append(contentsOf: "Content-Length: ".utf8)
-            appendDecimal(contentLength, to: &out)
-            out.append(contentsOf: "\r\n".utf8)
-        }
-        if close {
-            out.append(contentsOf: "Connection: close\r\n".utf8)
-        } else if keepAliveHeader {
-            out.append(contentsOf: "Connection: keep-alive\r\n".utf8)
-        }
-        out.append(contentsOf: "\r\n".utf8)
-        return out
     }
 
-    /// Room for the status line, the fields and the framing headers, so the array grows once.
-    private static func estimatedSize(_ response: HTTPResponse) -> Int {
-        var size = 128 + response.status.reason.utf8.count
-        for field in response.headers { size += field.name.utf8.count + field.value.utf8.count + 4 }
-        return size
+    /// Whether a field named `name` with `value` (UTF-8) is written: the server owns the framing headers, and
+    /// `X-Content-Type-Options` (written once, by ``encode``); a name must be a token and a value must not hold CR,
+    /// LF or NUL, otherwise the field is dropped, so no value can split the response.
+    static func writes(name: UnsafeBufferPointer<UInt8>, value: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard !name.isEmpty, name.allSatisfy(RequestLine.isTokenByte),
+              !value.contains(where: { $0 == 13 || $0 == 10 || $0 == 0 })
+        else { return false }
+        return !isOwned(name)
     }
 
-    /// The decimal digits of a non-negative `value` (a status code, a length).
-    private static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-        guard value >= 10 else { return out.append(UInt8(truncatingIfNeeded: max(0, value)) + 0x30) }
-        appendDecimal(value / 10, to: &out)
-        out.append(UInt8(truncatingIfNeeded: value % 10) + 0x30)
+    /// Whether `name` is one of the fields only the server writes (`Connection`, `Content-Length`,
+    /// `Transfer-Encoding`, `X-Content-Type-Options`), ASCII case-insensitively: by length first, so any other name
+    /// costs one comparison.
+    private static func isOwned(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        let owned: StaticString
+        switch name.count {
+        case 10: owned = "Connection"
+        case 14: owned = "Content-Length"
+        case 17: owned = "Transfer-Encoding"
+        case 22: owned = "X-Content-Type-Options"
+        default: return false
+        }
+        let bytes = UnsafeBufferPointer(start: owned.utf8Start, count: owned.utf8CodeUnitCount)
+        return HTTPHeaders.sameName(bytes: name, bytes)
     }
 }

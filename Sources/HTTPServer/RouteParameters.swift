@@ -25,8 +25,30 @@ package enum RouteSegment: Sendable, Hashable {
 
     /// `/a/b` -> ["a", "b"]; `/` -> [""]; empty segments are kept so `/a//b` does not equal `/a/b`.
     package static func pathSegments(_ path: String) -> [Substring] {
+        if let segments = asciiPathSegments(path) { return segments }
         let trimmed = path.hasPrefix("/") ? path.dropFirst() : Substring(path)
         return trimmed.split(separator: "/", omittingEmptySubsequences: false)
+    }
+
+    /// ``pathSegments(_:)`` of an ASCII path (every path that came over the wire: the parser takes visible ASCII
+    /// only), split at `/` bytes: in ASCII each byte is a Character and `/` joins no other into one, so the result
+    /// is the same as splitting the Characters, without their grapheme-breaking cost. nil for any other path.
+    private static func asciiPathSegments(_ path: String) -> [Substring]? {
+        let utf8 = path.utf8
+        func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
+        var segments: [Substring] = []
+        // Over the stored bytes (a native string's, in place); a segment's ends are UTF-8 offsets, O(1) to index.
+        let ascii = utf8.withContiguousStorageIfAvailable { bytes -> Bool in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
+            var start = bytes.first == UInt8(ascii: "/") ? 1 : 0
+            for offset in start..<bytes.count where bytes[offset] == UInt8(ascii: "/") {
+                segments.append(path[index(start)..<index(offset)])
+                start = offset + 1
+            }
+            segments.append(path[index(start)...])
+            return true
+        }
+        return ascii == true ? segments : nil
     }
 }
 

@@ -37,10 +37,17 @@ public struct RouterBuilder {
 /// - A thrown `HTTPError` becomes its plain-text response; a malformed `%XX` in a parameter -> 400.
 public struct Router: HTTPResponder {
     private let routes: [Route]
+    /// For each pattern length in segments, the indices of the routes that long, in the order added: a path is
+    /// tried against those only (a route matches only a path of its own length), so a path no route can take (a
+    /// static file's) reaches the fallback after a few comparisons, not one per route.
+    private let routesByLength: [[Int]]
     private let fallback: (any HTTPResponder)?
 
     init(routes: [Route], fallback: (any HTTPResponder)?) {
         self.routes = routes
+        var byLength = Array(repeating: [Int](), count: (routes.map(\.segments.count).max() ?? 0) + 1)
+        for (index, route) in routes.enumerated() { byLength[route.segments.count].append(index) }
+        routesByLength = byLength
         self.fallback = fallback
     }
 
@@ -48,7 +55,8 @@ public struct Router: HTTPResponder {
         let path = RouteSegment.pathSegments(request.path)
         var allowed: Set<String> = []
         var chosen: (Route, [String: Substring])?
-        for route in routes {
+        for index in path.count < routesByLength.count ? routesByLength[path.count] : [] {
+            let route = routes[index]
             guard let parameters = route.match(path) else { continue }
             allowed.insert(route.method.rawValue)
             if route.method == .get { allowed.insert(HTTPMethod.head.rawValue) }

@@ -131,21 +131,26 @@ public struct StaticFiles: HTTPResponder {
     /// with `.`. Such a path means the same decoded or not, so the result equals the general rule's; any other
     /// path gives nil and goes the general way.
     static func simpleRelativePath(_ path: String) -> String? {
-        let bytes = path.utf8
-        guard bytes.first == UInt8(ascii: "/") else { return nil }
-        var previous = UInt8(ascii: "/")
-        for byte in bytes.dropFirst() {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-                break
-            case UInt8(ascii: "."), UInt8(ascii: "/"):
-                if previous == UInt8(ascii: "/") { return nil }   // "//", or a segment starting with "."
-            default:
-                return nil
+        // Over the stored bytes (a native string's, in place): a walk through `String.UTF8View` cost more than the
+        // file lookup itself.
+        let last = path.utf8.withContiguousStorageIfAvailable { bytes -> UInt8? in
+            guard bytes.first == UInt8(ascii: "/") else { return nil }
+            var previous = UInt8(ascii: "/")
+            for byte in bytes.dropFirst() {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                     UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                    break
+                case UInt8(ascii: "."), UInt8(ascii: "/"):
+                    if previous == UInt8(ascii: "/") { return nil }   // "//", or a segment starting with "."
+                default:
+                    return nil
+                }
+                previous = byte
             }
-            previous = byte
+            return previous
         }
+        guard let last, let previous = last else { return nil }   // not simple, or not stored contiguously
         let joined = String(path.dropFirst())
         return joined.isEmpty || previous == UInt8(ascii: "/") ? joined + "index.html" : joined
     }

@@ -8,9 +8,11 @@ import HTTPServer
 struct SecurityHeaders: Sendable {
     /// The policy's text.
     let contentSecurityPolicy: String
-    /// The header fields, built once: on the responder's answers (``applied(to:)``, every request) and, as the HTTP
-    /// server's `ownAnswerHeaders`, on the answers it makes without the responder (400, 408, 431, 503, 504...).
+    /// The header fields, built once: as the HTTP server's `ownAnswerHeaders`, on the answers it makes without the
+    /// responder (400, 408, 431, 503, 504...).
     let fields: HTTPHeaders
+    /// The same fields checked and encoded once, for the responder's answers (``applied(to:)``, every request).
+    let encoded: EncodedHeaderFields
 
     /// - Parameters:
     ///   - frameAncestors: the sources that may frame the pages (`'none'`, `'self'`, `https://intranet.example`).
@@ -24,13 +26,14 @@ struct SecurityHeaders: Sendable {
             "frame-ancestors " + ancestors.joined(separator: " "),
         ].joined(separator: "; ")
         fields = [FieldName.contentSecurityPolicy: contentSecurityPolicy, FieldName.referrerPolicy: "same-origin"]
+        encoded = EncodedHeaderFields(fields)
     }
 
-    /// `response` with the headers (replacing any it had).
+    /// `response` with the headers (replacing any it had), as fields encoded once: no per-response field list is
+    /// built or searched by name, and the head copies their bytes whole.
     func applied(to response: HTTPResponse) -> HTTPResponse {
         var response = response
-        response.headers.replaceOrAdd(name: FieldName.contentSecurityPolicy, value: contentSecurityPolicy)
-        response.headers.replaceOrAdd(name: FieldName.referrerPolicy, value: "same-origin")
+        response.headers.replaceOrAdd(encoded)
         return response
     }
 
