@@ -102,20 +102,18 @@ public enum HTMLEscaping {
                                 (out + j).initialize(from: lineBreak.utf8Start, count: lineBreakCount)
                             }
                             j &+= lineBreakCount
-                        case c1Lead where i < count && start[i] & 0xE0 == 0x80:
-                            // C2 80-9F: a C1 control (U+0080-009F); any other C2 starts plain text.
-                            ByteWriter.store(replacement, at: out + j)
-                            j &+= 3
-                            i &+= 1
-                        case 0x09, 0x0C, 0x20...:   // tab and FF pass; so does every byte not special above
-                            if byte == delete {
+                        case c1Lead:
+                            if i < count && start[i] & 0xE0 == 0x80 {
+                                // C2 80-9F: a C1 control (U+0080-009F).
                                 ByteWriter.store(replacement, at: out + j)
                                 j &+= 3
+                                i &+= 1
                             } else {
+                                // Any other C2 starts plain text.
                                 out[j] = byte
                                 j &+= 1
                             }
-                        default:   // the other C0 controls
+                        default:   // DEL and the other C0 controls (tab and FF passed above, by `passes`)
                             ByteWriter.store(replacement, at: out + j)
                             j &+= 3
                         }
