@@ -43,7 +43,7 @@ public enum ConfigCheck {
                 continue
             }
             do throws(UpstreamError) {
-                let page = try await TableFactory.source(tableConfig, client: client).fetchPage(cursor: nil)
+                let page = try await TableFactory.source(tableConfig, client: client, reader: .json).fetchPage(cursor: nil)
                 describe(page, spec: spec, style: tableConfig.style, redacted: redacted, output: output)
             } catch {
                 output("  first page FAILED: " + redacted("\(error)"))
@@ -53,7 +53,7 @@ public enum ConfigCheck {
         return allLoaded
     }
 
-    private static func describe(_ page: UpstreamPage, spec: TableSpec, style: PaginationStyle,
+    private static func describe(_ page: UpstreamPage<JSONValue>, spec: TableSpec, style: PaginationStyle,
                                  redacted: (String) -> String, output: @Sendable (String) -> Void) {
         let keys = Set(page.items.compactMap { spec.keyField?.evaluate($0)?.serialized() })
         output("  items: \(page.items.count) (\(keys.count) distinct keys at '\(spec.keyField?.description ?? "")')")

@@ -131,7 +131,7 @@ public struct TableConfig: Sendable {
             if let n = try export.int("maxRows", in: 1...100_000_000) { exportMaxRows = n }
             try export.finish()
         }
-        cacheTTL = PageCache.defaultTTL
+        cacheTTL = PageCacheDefaults.ttl
         prefetch = true
         if var cache = try reader.object("cache") {
             if let d = try cache.seconds("ttlSeconds", in: 0...3_600) { cacheTTL = d }

@@ -31,19 +31,20 @@ enum DemoTable {
             template.query.append(("sort", field))
             spec.sections = SectionSpec(field: try JSONPath(field), footer: .sum(try JSONPath("mrr")), footerLabel: "MRR")
         }
+        if demo.grid { spec.grid = GridSpec(titleField: try JSONPath("name")) }
         let source = PageSource(
             client: client,
             template: template,
             itemsPath: try JSONPath("data"),
-            style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next_cursor"))
+            style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next_cursor")),
+            reader: UpstreamTable.rows(spec)   // the spec is complete: its paths read each item into its row
         ).caching(in: PageCache(
             // Viewers of the same page share one fetch (a viewer storm makes one upstream request per page) and
             // pages stay fresh for a few seconds. No prefetch: the demo's request count and its --demo-fail-every
             // failures follow the viewers' demand exactly. In a cluster every instance runs its own demo upstream
             // (the same data on a port of its own): pages are shared whatever the port.
-            ttl: PageCache.defaultTTL, prefetch: false, shared: cluster?.pages(table: name, ignoresOrigin: true)
+            ttl: PageCacheDefaults.ttl, prefetch: false, shared: cluster?.pages(table: name, ignoresOrigin: true)
         ))
-        if demo.grid { spec.grid = GridSpec(titleField: try JSONPath("name")) }
         var binding = UpstreamTable.binding(spec: spec, source: source, batchSize: batchSize)
         if demo.controls { binding.controls = controls }
         if demo.liveEvery != nil || demo.refreshEvery != nil || demo.benchStamp {

@@ -11,25 +11,25 @@ import Upstream
 /// Thread-safe: one `Mutex` over the sources made so far, at most 64 (query choices) or 256 (choices of identities of
 /// a forwarding table), keyed by the identity (a keyed hash), never by a forwarded value; past that the least
 /// recently used is dropped (its walks in flight keep it; its cache goes).
-final class QueryCaches: Sendable {
+final class QueryCaches<Item: Sendable>: Sendable {
     private struct Entry {
-        var source: PageSource
+        var source: PageSource<Item>
         var used: UInt64
     }
 
-    private let base: PageSource
+    private let base: PageSource<Item>
     private let forward: ViewerForwarding?
     private let capacity: Int
     private let sources = Mutex<(entries: [String: Entry], clock: UInt64)>(([:], 0))
 
-    init(source: PageSource, forward: ViewerForwarding? = nil) {
+    init(source: PageSource<Item>, forward: ViewerForwarding? = nil) {
         base = source
         self.forward = forward
         capacity = forward == nil ? 64 : 256
     }
 
     /// The source of `query` as a viewer who forwards `forwarded` asks for it (only for a forwarding table).
-    func source(for query: [(name: String, value: String)], as forwarded: ViewerForwarding.Forwarded? = nil) -> PageSource {
+    func source(for query: [(name: String, value: String)], as forwarded: ViewerForwarding.Forwarded? = nil) -> PageSource<Item> {
         var key = query.map { $0.name + "=" + $0.value }.joined(separator: "&")
         if forward != nil { key = (forwarded?.identity ?? "") + "\0" + key }
         return sources.withLock { sources in
@@ -49,7 +49,7 @@ final class QueryCaches: Sendable {
     }
 
     /// The source of `query` as a viewer who forwards `forwarded` asks for it, without a cache (live refreshes).
-    func uncached(for query: [(name: String, value: String)], as forwarded: ViewerForwarding.Forwarded? = nil) -> PageSource {
+    func uncached(for query: [(name: String, value: String)], as forwarded: ViewerForwarding.Forwarded? = nil) -> PageSource<Item> {
         var template = base.template
         if let forward, let forwarded { template = forward.applied(to: template, forwarded) }
         for (name, value) in query {
@@ -57,6 +57,6 @@ final class QueryCaches: Sendable {
             template.query.append((name, value))
         }
         return PageSource(client: base.client, template: template, itemsPath: base.itemsPath, style: base.style,
-                          checks: base.checks, retry: base.retry, cache: nil)
+                          reader: base.reader, checks: base.checks, retry: base.retry, cache: nil)
     }
 }

@@ -9,7 +9,8 @@ enum TableFactory {
     /// and log lines; `keys` (the operator's) name the identities of a table that forwards the viewer.
     static func make(_ config: TableConfig, client: UpstreamClient, secrets: [String] = [],
                      cluster: SharedCluster? = nil, keys: SealingKeys = .random()) -> TableBinding {
-        var binding = UpstreamTable.binding(spec: config.spec, source: source(config, client: client, cluster: cluster),
+        let source = source(config, client: client, cluster: cluster, reader: UpstreamTable.rows(config.spec))
+        var binding = UpstreamTable.binding(spec: config.spec, source: source,
                                             batchSize: config.batchSize, maxEmptyPages: config.maxEmptyPages,
                                             secrets: secrets, proxyItems: config.proxyItems,
                                             forward: config.forward, keys: keys)
@@ -19,13 +20,15 @@ enum TableFactory {
         return binding
     }
 
-    /// The page source of the table `config` describes.
-    static func source(_ config: TableConfig, client: UpstreamClient, cluster: SharedCluster? = nil) -> PageSource {
-        let cache = PageCache(ttl: config.cacheTTL, prefetch: config.prefetch,
-                              shared: cluster?.pages(table: config.spec.name))
+    /// The page source of the table `config` describes, its items read by `reader` (the table's rows; JSON values
+    /// for `--check-config`).
+    static func source<Item>(_ config: TableConfig, client: UpstreamClient, cluster: SharedCluster? = nil,
+                             reader: ItemReader<Item>) -> PageSource<Item> {
+        let cache = PageCache<Item>(ttl: config.cacheTTL, prefetch: config.prefetch,
+                                    shared: cluster?.pages(table: config.spec.name))
         return PageSource(
             client: client, template: config.template, itemsPath: config.itemsPath, style: config.style,
-            checks: config.checks, retry: config.retry
+            reader: reader, checks: config.checks, retry: config.retry
         ).caching(in: cache)
     }
 }

@@ -5,16 +5,25 @@ import Tables
 import Upstream
 
 /// A table over an upstream JSON API, built on the public library like any code-defined table: a `BatchSource`
-/// whose loader walks the upstream's pages (one `PageWalker` per viewer: no item twice, empty pages skipped),
-/// and the spec's JSON paths compiled once into a ``RowMaker`` (item in, typed `Row` out). Config-file tables and
-/// the demo table are made here.
+/// whose loader walks the upstream's pages (one `PageWalker` per viewer: no item twice, empty pages skipped). The
+/// spec's JSON paths are compiled once into a ``RowMaker``, which reads each item of a page straight from the body's
+/// bytes into its typed `Row` as the page is fetched (``rows(_:)``): the walk loads rows. Config-file tables and the
+/// demo table are made here.
 enum UpstreamTable {
-    /// The binding for `spec` over `source`. `secrets` are redacted from every message shown or logged.
+    /// How a table's pages are read: each item straight into its row by the spec's compiled paths. The reader of
+    /// every source ``binding(spec:source:batchSize:maxEmptyPages:secrets:proxyItems:forward:keys:)`` is given.
+    static func rows(_ spec: TableSpec) -> ItemReader<Row> {
+        let maker = RowMaker(spec: spec)
+        return ItemReader { (text) throws(JSONError) in try maker.row(json: text) }
+    }
+
+    /// The binding for `spec` over `source` (its pages read by ``rows(_:)`` of the same spec). `secrets` are
+    /// redacted from every message shown or logged.
     /// `proxyItems`: what its JSON proxy shows of each item (nil: no proxy). `forward`: what of the viewer its requests
     /// carry (nil: nothing); such a table walks, caches and seals per identity (of ``Viewer/current`` where a loader is
     /// made), named with `keys` (the operator's: an identity is the same on every instance).
     static func binding(
-        spec: TableSpec, source: PageSource, batchSize: Int, maxEmptyPages: Int = 5, secrets: [String] = [],
+        spec: TableSpec, source: PageSource<Row>, batchSize: Int, maxEmptyPages: Int = 5, secrets: [String] = [],
         proxyItems: ProxyItems? = .columns, forward: ViewerForwarding? = nil, keys: SealingKeys = .random()
     ) -> TableBinding {
         let name = spec.name
@@ -23,12 +32,12 @@ enum UpstreamTable {
         // token, so a reconnect (to any instance) drops the same repeats as the walk it continues.
         // The walk is the loader (one walker per use): its items go straight to the table's row pipeline.
         // One hash key for the table's walks: viewers reading the same page get equal positions, sealed once.
-        typealias Loader = BatchSource<JSONValue, WalkPosition?>.Loader
+        typealias Loader = BatchSource<Row, WalkPosition?>.Loader
         let hashKey = WalkHashKey.random()
         // And one hashing of each cached page's keys for all of them.
         let pageHashes = PageKeyHashes(key: hashKey)
         // A forwarding table's messages hide the viewer's forwarded values too, should the upstream echo one back.
-        let walk: @Sendable (PageSource, ViewerForwarding.Forwarded?) -> Loader = { [keyField = spec.keyField] source, viewer in
+        let walk: @Sendable (PageSource<Row>, ViewerForwarding.Forwarded?) -> Loader = { [keyField = spec.keyField] source, viewer in
             let redact = viewer.map { redacting(secrets + $0.secrets) } ?? redact
             return PageWalker(keyPath: keyField, maxEmptyPages: maxEmptyPages, hashKey: hashKey, pageHashes: pageHashes).loader(over: source) { error in
                 failure(error, table: name, redact: redact)
@@ -48,7 +57,7 @@ enum UpstreamTable {
         }
         // A walk does little before it suspends (a page from memory answers at once, a miss suspends on the fetch)
         // and never blocks: a viewer's first batch may start on the event loop.
-        let batches = BatchSource<JSONValue, WalkPosition?>(initialToken: nil, startsOnCaller: true, loaders: { use in
+        let batches = BatchSource<Row, WalkPosition?>(initialToken: nil, startsOnCaller: true, loaders: { use in
             if forward != nil {
                 // Each identity's own.
                 let viewer: ViewerForwarding.Forwarded?
@@ -66,8 +75,7 @@ enum UpstreamTable {
             case .viewer: return walk(source, nil)
             }
         })
-        let rows = RowMaker(spec: spec)
-        var binding = TableBinding(spec: spec, batchSize: batchSize, source: batches, makeRow: rows.row)
+        var binding = TableBinding(spec: spec, batchSize: batchSize, source: batches)
         if let proxyItems {
             let shown = proxyItems == .raw ? nil : proxyPaths(spec)
             binding.pageProxy = { cursor in
@@ -78,7 +86,8 @@ enum UpstreamTable {
                 }
                 do throws(UpstreamError) {
                     let page = try await source.fetchPage(cursor: cursor)
-                    return (shown.map { paths in page.items.map { $0.projected(onto: paths) } } ?? page.items, page.nextCursor)
+                    let items = page.texts.values
+                    return (shown.map { paths in items.map { $0.projected(onto: paths) } } ?? items, page.nextCursor)
                 } catch {
                     throw failure(error, table: name, redact: redact)
                 }

@@ -13,12 +13,12 @@ import Upstream
         try forward.resolve(Viewer(name: name), keys: keys).get()
     }
 
-    static func caches(_ body: (QueryCaches, ViewerForwarding) throws -> Void) throws {
+    static func caches(_ body: (QueryCaches<JSONValue>, ViewerForwarding) throws -> Void) throws {
         let client = try UpstreamClient()
         defer { client.shutdown() }
-        let source = PageSource(client: client, template: PageRequestTemplate(url: "http://127.0.0.1:9/v1/rows"),
+        let source = PageSource<JSONValue>(client: client, template: PageRequestTemplate(url: "http://127.0.0.1:9/v1/rows"),
                                 itemsPath: try JSONPath("results"), style: .offset(parameter: "offset", end: .shortPage),
-                                cache: PageCache(ttl: .seconds(60), prefetch: false))
+                                cache: PageCache<JSONValue>(ttl: .seconds(60), prefetch: false))
         let forward = try ViewerForwarding(headers: [("X-User", "u:${viewer.user}")], query: [("who", "${viewer.user}")])
         try body(QueryCaches(source: source, forward: forward), forward)
     }

@@ -16,8 +16,8 @@ import Testing
         try await body(server, other, client)
     }
 
-    private func source(_ server: FixtureServer, _ client: UpstreamClient, _ style: PaginationStyle) throws -> PageSource {
-        PageSource(client: client, template: PageRequestTemplate(url: server.baseURL + "/items"),
+    private func source(_ server: FixtureServer, _ client: UpstreamClient, _ style: PaginationStyle) throws -> PageSource<JSONValue> {
+        PageSource<JSONValue>(client: client, template: PageRequestTemplate(url: server.baseURL + "/items"),
                    itemsPath: try JSONPath("data"), style: style)
     }
 

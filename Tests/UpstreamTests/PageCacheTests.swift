@@ -6,8 +6,8 @@ import Testing
 
 /// Many viewers, one upstream: coalescing, the TTL cache and prefetch.
 @Suite struct PageCacheTests {
-    static func source(_ server: FixtureServer, _ client: UpstreamClient, cache: PageCache) throws -> PageSource {
-        PageSource(client: client, template: PageRequestTemplate(url: server.baseURL + "/i"), itemsPath: try JSONPath("data"),
+    static func source(_ server: FixtureServer, _ client: UpstreamClient, cache: PageCache<JSONValue>) throws -> PageSource<JSONValue> {
+        PageSource<JSONValue>(client: client, template: PageRequestTemplate(url: server.baseURL + "/i"), itemsPath: try JSONPath("data"),
                    style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next")), cache: cache)
     }
 
@@ -26,7 +26,7 @@ import Testing
         configuration.lowSpeedSeconds = 600  // a held reply sends nothing until released
         let client = try UpstreamClient(configuration: configuration)
         defer { client.shutdown() }
-        let cache = PageCache(ttl: .zero, prefetch: false)
+        let cache = PageCache<JSONValue>(ttl: .zero, prefetch: false)
         let source = try Self.source(server, client, cache: cache)
 
         let counts = try await withThrowingTaskGroup(of: Int.self) { group in
@@ -43,12 +43,12 @@ import Testing
     }
 
     /// Runs `body` with a source over ``api`` whose pages a cache keeps for a minute (no prefetch).
-    static func withCachedSource(_ body: (FixtureServer, PageCache, PageSource) async throws -> Void) async throws {
+    static func withCachedSource(_ body: (FixtureServer, PageCache<JSONValue>, PageSource<JSONValue>) async throws -> Void) async throws {
         let server = try FixtureServer(handler: Self.api)
         defer { server.stop() }
         let client = try UpstreamClient()
         defer { client.shutdown() }
-        let cache = PageCache(ttl: .seconds(60), prefetch: false)
+        let cache = PageCache<JSONValue>(ttl: .seconds(60), prefetch: false)
         try await body(server, cache, try Self.source(server, client, cache: cache))
     }
 
@@ -69,7 +69,7 @@ import Testing
         defer { server.stop() }
         let client = try UpstreamClient()
         defer { client.shutdown() }
-        let source = try Self.source(server, client, cache: PageCache(ttl: .seconds(60), prefetch: true))
+        let source = try Self.source(server, client, cache: PageCache<JSONValue>(ttl: .seconds(60), prefetch: true))
 
         let first = try await source.fetchPage(cursor: nil)
         #expect(await eventually { server.requests.count == 2 }, "the next page was asked for ahead of demand")
@@ -84,7 +84,7 @@ import Testing
         defer { server.stop() }
         let client = try UpstreamClient()
         defer { client.shutdown() }
-        let source = try Self.source(server, client, cache: PageCache(ttl: .seconds(60), prefetch: false))
+        let source = try Self.source(server, client, cache: PageCache<JSONValue>(ttl: .seconds(60), prefetch: false))
 
         await #expect(throws: UpstreamError.httpStatus(500)) { try await source.fetchPage(cursor: nil) }
         #expect(try await source.fetchPage(cursor: nil).items.isEmpty)
@@ -97,7 +97,7 @@ extension PageCacheTests {
         defer { server.stop() }
         let client = try UpstreamClient()
         defer { client.shutdown() }
-        let cache = PageCache(ttl: .seconds(60), prefetch: false)
+        let cache = PageCache<JSONValue>(ttl: .seconds(60), prefetch: false)
         let source = try Self.source(server, client, cache: cache)
 
         let waiter = Task { () -> UpstreamError? in

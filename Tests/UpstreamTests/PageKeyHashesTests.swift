@@ -5,7 +5,7 @@ import Testing
 /// Issue 17 (arrivals as cheap as a broadcast): a table's walks hash a cached page's keys once for all viewers, and
 /// drop, keep and remember exactly what a walk hashing its own pages does.
 @Suite struct PageKeyHashesTests {
-    static func page(_ items: [JSONValue], next: String?) -> UpstreamPage { UpstreamPage(items: items, nextCursor: next) }
+    static func page(_ items: [JSONValue], next: String?) -> UpstreamPage<JSONValue> { UpstreamPage<JSONValue>(items: items, nextCursor: next) }
 
     @Test func walksOfOnePageHashItOnceAndDropTheSame() throws {
         let key = WalkHashKey.random()
@@ -16,7 +16,7 @@ import Testing
         let second = Self.page([["id": 2], ["id": 3]], next: "b")
         var positions: [KeyWindow?] = []
         for _ in 0..<3 {
-            let walker = PageWalker(keyPath: try JSONPath("id"), hashKey: key, pageHashes: shared)
+            let walker = PageWalker<JSONValue>(keyPath: try JSONPath("id"), hashKey: key, pageHashes: shared)
             let fresh = try walker.admit(first, from: nil)
             #expect(fresh.items == [["id": 1], ["id": 2], ["name": "no key"], ["id": .null], ["id": "2"]])
             #expect(try walker.admit(second, from: "a").items == [["id": 3]])
@@ -24,26 +24,26 @@ import Testing
         }
         #expect(shared.computed == 2, "each page array hashed once for the three walks")
         // A walk with the same key hashing its own pages ends at the same window.
-        let alone = PageWalker(keyPath: try JSONPath("id"), hashKey: key)
+        let alone = PageWalker<JSONValue>(keyPath: try JSONPath("id"), hashKey: key)
         _ = try alone.admit(first, from: nil)
         _ = try alone.admit(second, from: "a")
         #expect(positions.allSatisfy { $0 == alone.window })
         // Equal items in another array are hashed anew (identity, not content).
         let copy = Self.page(items.map { $0 }, next: "a")
-        _ = try PageWalker(keyPath: try JSONPath("id"), hashKey: key, pageHashes: shared).admit(copy, from: nil)
+        _ = try PageWalker<JSONValue>(keyPath: try JSONPath("id"), hashKey: key, pageHashes: shared).admit(copy, from: nil)
         #expect(shared.computed == 3)
     }
 
     @Test func anotherKeysHashesAreNotUsed() throws {
         let shared = PageKeyHashes(key: .random())
-        let walker = PageWalker(keyPath: try JSONPath("id"), hashKey: .random(), pageHashes: shared)
+        let walker = PageWalker<JSONValue>(keyPath: try JSONPath("id"), hashKey: .random(), pageHashes: shared)
         _ = try walker.admit(Self.page([["id": 1]], next: nil), from: nil)
         #expect(shared.computed == 0)
     }
 
     @Test func theCacheIsBounded() throws {
         let shared = PageKeyHashes(key: .random())
-        let pages: [[JSONValue]] = (0..<(PageKeyHashes.capacity + 1)).map { [["id": .int(Int64($0))]] }
+        let pages: [ItemTexts] = (0..<(PageKeyHashes.capacity + 1)).map { ItemTexts([["id": .int(Int64($0))]]) }
         let path = try JSONPath("id")
         for items in pages { _ = shared.hashes(of: items, keyPath: path) }
         _ = shared.hashes(of: pages.last!, keyPath: path)

@@ -16,10 +16,10 @@ final class Tally: Sendable {
 /// Retries, Retry-After, and the checks that turn bad upstream answers into clear errors.
 @Suite struct PageResilienceTests {
     static func source(_ server: FixtureServer, _ client: UpstreamClient, retry: RetryPolicy = .never,
-                       checks: PageChecks = PageChecks(), method: String = "GET") throws -> PageSource {
+                       checks: PageChecks = PageChecks(), method: String = "GET") throws -> PageSource<JSONValue> {
         var template = PageRequestTemplate(url: server.baseURL + "/items")
         template.method = method
-        return PageSource(client: client, template: template, itemsPath: try JSONPath("data"),
+        return PageSource<JSONValue>(client: client, template: template, itemsPath: try JSONPath("data"),
                           style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next")), checks: checks, retry: retry)
     }
 

@@ -17,14 +17,14 @@ import Testing
         }
     }
 
-    static func source(_ server: FixtureServer, _ client: UpstreamClient, path: String = "/api?sort=id") throws -> PageSource {
+    static func source(_ server: FixtureServer, _ client: UpstreamClient, path: String = "/api?sort=id") throws -> PageSource<JSONValue> {
         var template = PageRequestTemplate(url: server.baseURL + path, headers: [("Authorization", "Bearer T")])
         template.pageSize = 3
-        return PageSource(client: client, template: template, itemsPath: try JSONPath("data.items"),
+        return PageSource<JSONValue>(client: client, template: template, itemsPath: try JSONPath("data.items"),
                           style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next_cursor")))
     }
 
-    static func walk(_ source: PageSource, limit: Int = 20) async throws -> (ids: [JSONValue], pages: Int) {
+    static func walk(_ source: PageSource<JSONValue>, limit: Int = 20) async throws -> (ids: [JSONValue], pages: Int) {
         var ids: [JSONValue] = []
         var cursor: String?
         for pageCount in 1...limit {
@@ -126,7 +126,7 @@ import Testing
         defer { client.shutdown() }
         var template = PageRequestTemplate(url: server.baseURL + "/api")
         template.limitParameter = nil
-        let source = PageSource(client: client, template: template, itemsPath: try JSONPath("data.items"),
+        let source = PageSource<JSONValue>(client: client, template: template, itemsPath: try JSONPath("data.items"),
                                 style: .cursor(parameter: "after", nextCursorPath: try JSONPath("next")))
 
         let page = try await source.fetchPage(cursor: "k")

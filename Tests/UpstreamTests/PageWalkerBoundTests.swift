@@ -5,14 +5,14 @@ import Testing
 /// The walk's dedup memory is bounded by the page size: the keys of the last two pages, never every row read.
 @Suite struct PageWalkerBoundTests {
     /// A page of items `{"id": N}` for `ids`, followed by cursor `next`.
-    static func page(_ ids: [Int], next: String?) -> UpstreamPage {
-        UpstreamPage(items: ids.map { ["id": .int(Int64($0))] }, nextCursor: next)
+    static func page(_ ids: [Int], next: String?) -> UpstreamPage<JSONValue> {
+        UpstreamPage<JSONValue>(items: ids.map { ["id": .int(Int64($0))] }, nextCursor: next)
     }
 
-    static func ids(_ page: UpstreamPage) -> [Int64] { page.items.compactMap { $0["id"]?.intValue } }
+    static func ids(_ page: UpstreamPage<JSONValue>) -> [Int64] { page.items.compactMap { $0["id"]?.intValue } }
 
     @Test func heldKeysDoNotGrowWithRowsRead() throws {
-        let walker = PageWalker(keyPath: try JSONPath("id"))
+        let walker = PageWalker<JSONValue>(keyPath: try JSONPath("id"))
         var held: [Int] = []
         for index in 0..<200 {
             let ids = Array(index * 25..<(index + 1) * 25)
@@ -29,7 +29,7 @@ import Testing
     /// resume token carries, searched in place), not a sorted copy beside it; and the window does not keep the
     /// capacity of two pages.
     @Test func onePageIsHeldOnce() throws {
-        let walker = PageWalker(keyPath: try JSONPath("id"))
+        let walker = PageWalker<JSONValue>(keyPath: try JSONPath("id"))
         _ = try walker.admit(Self.page(Array(0..<50), next: "a"), from: nil)
         #expect(walker.held.keys == 50)
         #expect(walker.storedHashes <= 64, "one page of 50 hashes, stored \(walker.storedHashes)")
@@ -39,7 +39,7 @@ import Testing
         }
         // The older page sorted (50) and the window (64), whatever was read before.
         #expect(walker.storedHashes <= 50 + 64 + 16, "stored \(walker.storedHashes)")
-        let long = PageWalker(keyPath: try JSONPath("id"))
+        let long = PageWalker<JSONValue>(keyPath: try JSONPath("id"))
         _ = try long.admit(Self.page(Array(0..<200), next: "a"), from: nil)
         _ = try long.admit(Self.page(Array(200..<400), next: "b"), from: "a")
         let third = try long.admit(Self.page([5, 250, 399, 400], next: "c"), from: "b")
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func aRepeatAcrossAPageBoundaryIsDropped() throws {
-        let walker = PageWalker(keyPath: try JSONPath("id"))
+        let walker = PageWalker<JSONValue>(keyPath: try JSONPath("id"))
         _ = try walker.admit(Self.page([1, 2, 3, 4], next: "a"), from: nil)
         // Two rows inserted above: the next page starts with the last two of the one before.
         let second = try walker.admit(Self.page([3, 4, 5, 6], next: "b"), from: "a")
@@ -55,7 +55,7 @@ import Testing
     }
 
     @Test func aRepeatFromTwoPagesBackIsDropped() throws {
-        let walker = PageWalker(keyPath: try JSONPath("id"))
+        let walker = PageWalker<JSONValue>(keyPath: try JSONPath("id"))
         _ = try walker.admit(Self.page([1, 2, 3], next: "a"), from: nil)
         _ = try walker.admit(Self.page([4, 5, 6], next: "b"), from: "a")
         let third = try walker.admit(Self.page([3, 6, 7], next: "c"), from: "b")
@@ -64,7 +64,7 @@ import Testing
 
     /// The documented limit: a key last seen three pages back is no longer known, so its row is shown again.
     @Test func aRepeatFromThreePagesBackIsShown() throws {
-        let walker = PageWalker(keyPath: try JSONPath("id"))
+        let walker = PageWalker<JSONValue>(keyPath: try JSONPath("id"))
         _ = try walker.admit(Self.page([1, 2], next: "a"), from: nil)
         _ = try walker.admit(Self.page([3, 4], next: "b"), from: "a")
         _ = try walker.admit(Self.page([5, 6], next: "c"), from: "b")
@@ -73,7 +73,7 @@ import Testing
     }
 
     @Test func aRepeatWithinOnePageIsDropped() throws {
-        let walker = PageWalker(keyPath: try JSONPath("id"))
+        let walker = PageWalker<JSONValue>(keyPath: try JSONPath("id"))
         let first = try walker.admit(Self.page([1, 2, 1, 3, 2], next: "a"), from: nil)
         #expect(Self.ids(first) == [1, 2, 3])
     }
@@ -81,7 +81,7 @@ import Testing
     /// A page with nothing to drop is passed on as it came: its items are the very array the page cache holds, so
     /// viewers reading one cached page share the rows made from it (RowstreamKit's `RecentBatches`, issue 17).
     @Test func aPageWithNothingToDropKeepsItsOwnItemsArray() throws {
-        let walker = PageWalker(keyPath: try JSONPath("id"))
+        let walker = PageWalker<JSONValue>(keyPath: try JSONPath("id"))
         let page = Self.page([1, 2, 3], next: "a")
         let fresh = try walker.admit(page, from: nil)
         #expect(Self.ids(fresh) == [1, 2, 3])
@@ -98,24 +98,24 @@ import Testing
     @Test func walksWithOneHashKeyCarryEqualWindowsOverTheSamePage() throws {
         let key = WalkHashKey.random()
         let path = try JSONPath("id")
-        let walkers = [PageWalker(keyPath: path, hashKey: key), PageWalker(keyPath: path, hashKey: key)]
+        let walkers = [PageWalker<JSONValue>(keyPath: path, hashKey: key), PageWalker<JSONValue>(keyPath: path, hashKey: key)]
         for walker in walkers { _ = try walker.admit(Self.page([1, 2, 3], next: "a"), from: nil) }
         #expect(walkers[0].window == walkers[1].window)
-        let own = PageWalker(keyPath: try JSONPath("id"))
+        let own = PageWalker<JSONValue>(keyPath: try JSONPath("id"))
         _ = try own.admit(Self.page([1, 2, 3], next: "a"), from: nil)
         #expect(own.window != walkers[0].window)
     }
 
     @Test func keysOfDifferentTypesAreDifferent() throws {
-        let walker = PageWalker(keyPath: try JSONPath("id"))
-        _ = try walker.admit(UpstreamPage(items: [["id": .int(1)]], nextCursor: "a"), from: nil)
-        let second = try walker.admit(UpstreamPage(items: [["id": .string("1")], ["id": .int(1)]], nextCursor: nil), from: "a")
+        let walker = PageWalker<JSONValue>(keyPath: try JSONPath("id"))
+        _ = try walker.admit(UpstreamPage<JSONValue>(items: [["id": .int(1)]], nextCursor: "a"), from: nil)
+        let second = try walker.admit(UpstreamPage<JSONValue>(items: [["id": .string("1")], ["id": .int(1)]], nextCursor: nil), from: "a")
         #expect(second.items.count == 1)
         #expect(second.items.first?["id"] == .string("1"))
     }
 
     @Test func cursorsAreHeldAsOneHashEach() throws {
-        let walker = PageWalker(keyPath: try JSONPath("id"))
+        let walker = PageWalker<JSONValue>(keyPath: try JSONPath("id"))
         _ = try walker.admit(Self.page([1], next: "a"), from: nil)
         for index in 0..<30 {
             _ = try walker.admit(Self.page([index + 2], next: "c\(index)"), from: index == 0 ? "a" : "c\(index - 1)")

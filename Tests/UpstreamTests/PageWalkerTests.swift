@@ -18,9 +18,9 @@ import Testing
         defer { server.stop() }
         let client = try UpstreamClient()
         defer { client.shutdown() }
-        let source = PageSource(client: client, template: PageRequestTemplate(url: server.baseURL + "/i"),
+        let source = PageSource<JSONValue>(client: client, template: PageRequestTemplate(url: server.baseURL + "/i"),
                                 itemsPath: try JSONPath("data"), style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next")))
-        let walker = PageWalker(keyPath: try JSONPath("id"), maxEmptyPages: maxEmpty)
+        let walker = PageWalker<JSONValue>(keyPath: try JSONPath("id"), maxEmptyPages: maxEmpty)
         var ids: [Int64] = []
         var cursor: String? = nil
         for _ in 0..<20 {

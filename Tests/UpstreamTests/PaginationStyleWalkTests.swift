@@ -5,7 +5,7 @@ import Testing
 /// Every pagination style walked to its end against a fixture upstream of that style.
 @Suite struct PaginationStyleWalkTests {
     /// Fetches pages from the first until the end; returns the ids in order and the pages fetched.
-    static func walk(_ source: PageSource, limit: Int = 30) async throws -> (ids: [Int64], pages: Int) {
+    static func walk(_ source: PageSource<JSONValue>, limit: Int = 30) async throws -> (ids: [Int64], pages: Int) {
         var ids: [Int64] = []
         var cursor: String?
         for pageCount in 1...limit {
@@ -20,17 +20,17 @@ import Testing
 
     static func source(_ server: FixtureServer, _ client: UpstreamClient, path: String, items: String,
                        style: PaginationStyle, size: Int = 10, sizeParameter: String? = "limit",
-                       checks: PageChecks = PageChecks(), method: String = "GET", body: JSONValue? = nil) throws -> PageSource {
+                       checks: PageChecks = PageChecks(), method: String = "GET", body: JSONValue? = nil) throws -> PageSource<JSONValue> {
         var template = PageRequestTemplate(url: server.baseURL + path)
         template.pageSize = size
         template.limitParameter = sizeParameter
         template.method = method
         template.body = body
-        return PageSource(client: client, template: template, itemsPath: try JSONPath(items), style: style, checks: checks)
+        return PageSource<JSONValue>(client: client, template: template, itemsPath: try JSONPath(items), style: style, checks: checks)
     }
 
     private func run(_ handler: @escaping @Sendable (FixtureRequest) -> FixtureReply,
-                     _ make: (FixtureServer, UpstreamClient) throws -> PageSource) async throws -> (ids: [Int64], pages: Int, server: FixtureServer) {
+                     _ make: (FixtureServer, UpstreamClient) throws -> PageSource<JSONValue>) async throws -> (ids: [Int64], pages: Int, server: FixtureServer) {
         let server = try FixtureServer(handler: handler)
         defer { server.stop() }
         let client = try UpstreamClient()

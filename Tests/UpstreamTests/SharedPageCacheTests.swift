@@ -3,25 +3,25 @@ import Synchronization
 import Testing
 @testable import Upstream
 
-/// Two `PageCache`s over one shared store stand for two server instances: one upstream fetch per page for both,
+/// Two `PageCache<JSONValue>`s over one shared store stand for two server instances: one upstream fetch per page for both,
 /// a lease loser served by the landing, a dead lease holder outlived, and a store that is down or failing never
 /// turning into an error.
 @Suite struct SharedPageCacheTests {
     /// One instance: its cache over its view of `store`, and the events its shared level reported.
     struct Instance {
-        let source: PageSource
-        let cache: PageCache
+        let source: PageSource<JSONValue>
+        let cache: PageCache<JSONValue>
         let events: EventLog
     }
 
     static func instance(_ server: FixtureServer, _ client: UpstreamClient, _ store: MemoryPageStore,
                          ttl: Duration = .seconds(60), leaseTime: Duration = .seconds(30)) throws -> Instance {
-        let plain = try PageCacheTests.source(server, client, cache: PageCache(ttl: ttl, prefetch: false))
+        let plain = try PageCacheTests.source(server, client, cache: PageCache<JSONValue>(ttl: ttl, prefetch: false))
         let events = EventLog()
         var shared = SharedPages(store: store.view(), keys: SharedPageKeys(table: "t", scope: plain.sharedScope()),
                                  observer: { events.record($0) })
         shared.leaseTime = leaseTime
-        let cache = PageCache(ttl: ttl, prefetch: false, shared: shared)
+        let cache = PageCache<JSONValue>(ttl: ttl, prefetch: false, shared: shared)
         return Instance(source: try PageCacheTests.source(server, client, cache: cache), cache: cache, events: events)
     }
 
@@ -140,7 +140,7 @@ import Testing
 
             #expect(server.requests.count == 1)
             #expect(a.events.all == [.rejected, .miss, .rejected], "looked again once it held the lease")
-            #expect(SharedPageCodec.decode(store.bytes(at: key) ?? [], maxBytes: 1 << 20)?.page.nextCursor == "p1")
+            #expect(SharedPageCodec.decode(store.bytes(at: key) ?? [], maxBytes: 1 << 20, reader: .json)?.page.nextCursor == "p1")
         }
     }
 
@@ -187,7 +187,7 @@ import Testing
             // Another instance stores the page and releases its lease between this one's look and its lease.
             let key = late.cache.shared!.keys.page(nil)
             store.beforeNextLease {
-                store.put(SharedPageCodec.encode(UpstreamPage(items: [["id": 5]], nextCursor: nil),
+                store.put(SharedPageCodec.encode(UpstreamPage<JSONValue>(items: [["id": 5]], nextCursor: nil),
                                                  fetchedAt: SharedPages.unixMilliseconds()), at: key)
             }
 
@@ -200,12 +200,12 @@ import Testing
         try await Self.withUpstream { server, client, store in
             let b = try Self.instance(server, client, store, ttl: .seconds(60))
             // A page another instance stored an hour ago (a store whose TTL outlived ours): served, but not kept.
-            let old = SharedPageCodec.encode(UpstreamPage(items: [["id": 7]], nextCursor: nil),
+            let old = SharedPageCodec.encode(UpstreamPage<JSONValue>(items: [["id": 7]], nextCursor: nil),
                                              fetchedAt: SharedPages.unixMilliseconds() - 3_600_000)
             store.put(old, at: b.cache.shared!.keys.page(nil))
 
             #expect(try await b.source.fetchPage(cursor: nil).items == [["id": 7]])
-            store.put(SharedPageCodec.encode(UpstreamPage(items: [["id": 8]], nextCursor: nil),
+            store.put(SharedPageCodec.encode(UpstreamPage<JSONValue>(items: [["id": 8]], nextCursor: nil),
                                              fetchedAt: SharedPages.unixMilliseconds()), at: b.cache.shared!.keys.page(nil))
             #expect(try await b.source.fetchPage(cursor: nil).items == [["id": 8]], "the stale page was not kept locally")
             #expect(server.requests.isEmpty)

@@ -5,7 +5,7 @@ import Testing
 /// The shared store's keys (no secret in the clear, no sharing across requests) and values (round trip; anything
 /// malformed is a miss, never a crash).
 @Suite struct SharedPageFormatTests {
-    static let page = UpstreamPage(items: [["id": 1, "name": "Zoë <a>", "big": .bigInteger("123456789012345678901"),
+    static let page = UpstreamPage<JSONValue>(items: [["id": 1, "name": "Zoë <a>", "big": .bigInteger("123456789012345678901"),
                                             "ratio": 1.0, "tags": ["x", nil, true]]],
                                    nextCursor: "https://api.example/v1?page=2&token=s3cret")
 
@@ -13,7 +13,7 @@ import Testing
         var page = Self.page
         page.nextCursor = cursor
         let decoded = try #require(SharedPageCodec.decode(SharedPageCodec.encode(page, fetchedAt: 1_700_000_000_123),
-                                                          maxBytes: 1 << 20))
+                                                          maxBytes: 1 << 20, reader: .json))
         #expect(decoded.page.items == page.items)
         #expect(decoded.page.nextCursor == cursor)
         #expect(decoded.fetchedAt == 1_700_000_000_123)
@@ -22,25 +22,25 @@ import Testing
     @Test func malformedValuesAreMisses() {
         let good = SharedPageCodec.encode(Self.page, fetchedAt: 42)
         for length in 0..<good.count {
-            #expect(SharedPageCodec.decode(Array(good.prefix(length)), maxBytes: 1 << 20) == nil, "cut at \(length)")
+            #expect(SharedPageCodec.decode(Array(good.prefix(length)), maxBytes: 1 << 20, reader: .json) == nil, "cut at \(length)")
         }
-        #expect(SharedPageCodec.decode(good, maxBytes: good.count - 1) == nil, "over the size cap")
+        #expect(SharedPageCodec.decode(good, maxBytes: good.count - 1, reader: .json) == nil, "over the size cap")
         var otherFormat = good
         otherFormat[0] = 0x02
-        #expect(SharedPageCodec.decode(otherFormat, maxBytes: 1 << 20) == nil)
+        #expect(SharedPageCodec.decode(otherFormat, maxBytes: 1 << 20, reader: .json) == nil)
         var hugeLength = good
         hugeLength.replaceSubrange(10..<14, with: [0xFF, 0xFF, 0xFF, 0xFF])
-        #expect(SharedPageCodec.decode(hugeLength, maxBytes: 1 << 20) == nil)
-        let notAnArray = SharedPageCodec.encode(UpstreamPage(items: [], nextCursor: nil), fetchedAt: 0).dropLast(2)
+        #expect(SharedPageCodec.decode(hugeLength, maxBytes: 1 << 20, reader: .json) == nil)
+        let notAnArray = SharedPageCodec.encode(UpstreamPage<JSONValue>(items: [], nextCursor: nil), fetchedAt: 0).dropLast(2)
             + Array("{}".utf8)
-        #expect(SharedPageCodec.decode(Array(notAnArray), maxBytes: 1 << 20) == nil)
+        #expect(SharedPageCodec.decode(Array(notAnArray), maxBytes: 1 << 20, reader: .json) == nil)
         let badUTF8: [UInt8] = [0x01, 0, 0, 0, 0, 0, 0, 0, 0, 0x01, 0, 0, 0, 1, 0xFF] + Array("[]".utf8)
-        #expect(SharedPageCodec.decode(badUTF8, maxBytes: 1 << 20) == nil)
+        #expect(SharedPageCodec.decode(badUTF8, maxBytes: 1 << 20, reader: .json) == nil)
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<2_000 {
             var noise = good
             noise[Int.random(in: 0..<noise.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
-            _ = SharedPageCodec.decode(noise, maxBytes: 1 << 20)   // any answer but a crash
+            _ = SharedPageCodec.decode(noise, maxBytes: 1 << 20, reader: .json)   // any answer but a crash
         }
     }
 

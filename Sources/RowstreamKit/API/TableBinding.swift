@@ -126,15 +126,28 @@ public struct TableBinding: Sendable {
         self.init(spec: spec, batchSize: batchSize, source: source) { item in RowCells.fill(item, with: template) }
     }
 
-    /// A table drawn as `spec` says, whose rows `makeRow` makes (a config table: its ``RowMaker``).
+    /// A table drawn as `spec` says, whose rows `makeRow` makes, one item at a time (a code table's row template).
     package init<Item: Sendable, Token: Codable & Sendable & Equatable>(
         spec: TableSpec, batchSize: Int, source: BatchSource<Item, Token>, makeRow: @escaping @Sendable (Item) -> Row
+    ) {
+        self.init(spec: spec, batchSize: batchSize, source: source, makeRows: { items in items.map(makeRow) })
+    }
+
+    /// A table drawn as `spec` says, whose source loads its rows made already (a config table: its pages are read
+    /// straight into rows by its ``RowMaker``).
+    package init<Token: Codable & Sendable & Equatable>(spec: TableSpec, batchSize: Int, source: BatchSource<Row, Token>) {
+        self.init(spec: spec, batchSize: batchSize, source: source, makeRows: { rows in rows })
+    }
+
+    private init<Item: Sendable, Token: Codable & Sendable & Equatable>(
+        spec: TableSpec, batchSize: Int, source: BatchSource<Item, Token>,
+        makeRows: @escaping @Sendable ([Item]) -> [Row]
     ) {
         let name = spec.name
         let renderer = TableRenderer(spec: spec)
         let makePipeline: Storage.MakePipeline = { keys in
             let pipeline = RowPipeline(table: name, seal: keys, resumeScope: Self.resumeScope(name), source: source,
-                                       makeRow: makeRow)
+                                       makeRows: makeRows)
             return { use, scope in pipeline.loader(for: use, scope: scope) }
         }
         storage = Storage(spec: spec, renderer: renderer, columnsJSON: renderer.columnsJSON(), batchSize: batchSize,

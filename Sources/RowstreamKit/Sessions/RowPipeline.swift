@@ -3,8 +3,9 @@ import Sealing
 import Tables
 
 /// One table's way from a sealed position to rows, composed once where the table is made: open the position into
-/// the source's token (``TokenCodec``), load the batch with the use's loader (``BatchSource``), make each item's
-/// ``Row`` (`makeRow`: a row template through ``RowCells``, or a config table's ``RowMaker``) and seal the next
+/// the source's token (``TokenCodec``), load the batch with the use's loader (``BatchSource``), have the items'
+/// ``Row``s (`makeRows`: a code table's row template through ``RowCells``, item by item; a config table loads rows
+/// already, read from the upstream's body by its ``RowMaker``, and passes them on as they are) and seal the next
 /// position. The state machine calls the loader it makes: one signature, `TablePosition` in, rows out.
 ///
 /// One per table (and sealing keys), shared by every viewer's loader: a viewer's loader holds a pointer to it and
@@ -18,7 +19,7 @@ final class RowPipeline<Item: Sendable, Token: Codable & Sendable & Equatable>: 
     let table: String
     let seal: SealingKeys
     let source: BatchSource<Item, Token>
-    let makeRow: @Sendable (Item) -> Row
+    let makeRows: @Sendable ([Item]) -> [Row]
     /// The codec of the table's own resume scope, shared by the loaders of every viewer whose positions are not
     /// sealed for them alone.
     private let tableCodec: TokenCodec<Token>
@@ -26,11 +27,11 @@ final class RowPipeline<Item: Sendable, Token: Codable & Sendable & Equatable>: 
     let recent = RecentBatches<Item, Token>()
 
     init(table: String, seal: SealingKeys, resumeScope: String, source: BatchSource<Item, Token>,
-         makeRow: @escaping @Sendable (Item) -> Row) {
+         makeRows: @escaping @Sendable ([Item]) -> [Row]) {
         self.table = table
         self.seal = seal
         self.source = source
-        self.makeRow = makeRow
+        self.makeRows = makeRows
         tableCodec = TokenCodec(seal: seal, scope: resumeScope)
     }
 
@@ -80,7 +81,7 @@ final class RowPipeline<Item: Sendable, Token: Codable & Sendable & Equatable>: 
         throws -> (rows: [Row], position: TablePosition?)
     {
         let shared = recent?.entry(for: items)
-        let rows = shared?.rows ?? items.map(makeRow)
+        let rows = shared?.rows ?? makeRows(items)
         if let shared, shared.next == next {
             // Held by another viewer already: its sealed text is kept from now on, one for all (an id shared too).
             if case .open(let open)? = shared.position { open.markShared() }

@@ -12,18 +12,18 @@ import Synchronization
 /// fetch for the others (``SharedFetchWait``).
 ///
 /// Thread-safe: all state is in one `Mutex`; fetches run outside it.
-public final class PageCache: Sendable {
-    public typealias Load = @Sendable () async -> Result<UpstreamPage, UpstreamError>
-    private typealias Fetch = Task<Result<UpstreamPage, UpstreamError>, Never>
+public final class PageCache<Item: Sendable>: Sendable {
+    public typealias Load = @Sendable () async -> Result<UpstreamPage<Item>, UpstreamError>
+    private typealias Fetch = Task<Result<UpstreamPage<Item>, UpstreamError>, Never>
 
     private enum Entry {
         case loading(Fetch)
-        case ready(UpstreamPage, expires: ContinuousClock.Instant)
+        case ready(UpstreamPage<Item>, expires: ContinuousClock.Instant)
     }
 
     /// Where a request's page comes from: memory, or a fetch (in flight, or started for it).
     private enum Answer {
-        case fresh(UpstreamPage)
+        case fresh(UpstreamPage<Item>)
         case fetching(Fetch)
     }
 
@@ -44,10 +44,10 @@ public final class PageCache: Sendable {
     public let shared: SharedPages?
     private let state = Mutex(State())
 
-    /// A cache keeping pages for `ttl` (zero: coalescing only), prefetching if asked.
     /// How long a page stays fresh unless a table's config says otherwise.
-    public static let defaultTTL: Duration = .seconds(5)
+    public static var defaultTTL: Duration { PageCacheDefaults.ttl }
 
+    /// A cache keeping pages for `ttl` (zero: coalescing only), prefetching if asked.
     public init(ttl: Duration, prefetch: Bool, capacity: Int = 256, shared: SharedPages? = nil) {
         self.ttl = ttl
         self.shared = shared
@@ -60,8 +60,10 @@ public final class PageCache: Sendable {
 
     /// The page for `cursor`: from memory if fresh (returned at once), else joined to the fetch in flight, else
     /// fetched by `load`. A cancelled caller gets `.cancelled` (a waiter at once); the fetch goes on for the others.
-    public func page(for cursor: String?, load: @escaping Load) async -> Result<UpstreamPage, UpstreamError> {
-        switch answer(for: cursor, load: load) {
+    /// `reader` reads a page from the shared level, if any.
+    public func page(for cursor: String?, reader: ItemReader<Item>,
+                     load: @escaping Load) async -> Result<UpstreamPage<Item>, UpstreamError> {
+        switch answer(for: cursor, reader: reader, load: load) {
         case .fresh(let page):
             return Task.isCancelled ? .failure(.cancelled) : .success(page)
         case .fetching(let fetch):
@@ -70,11 +72,11 @@ public final class PageCache: Sendable {
     }
 
     /// Starts fetching `cursor` into the cache unless it is there or on its way; returns at once.
-    public func prefetch(_ cursor: String, load: @escaping Load) {
-        _ = answer(for: cursor, load: load)
+    public func prefetch(_ cursor: String, reader: ItemReader<Item>, load: @escaping Load) {
+        _ = answer(for: cursor, reader: reader, load: load)
     }
 
-    private func answer(for cursor: String?, load: @escaping Load) -> Answer {
+    private func answer(for cursor: String?, reader: ItemReader<Item>, load: @escaping Load) -> Answer {
         let key = cursor.map { "c" + $0 } ?? "first"
         let now = ContinuousClock.now
         return state.withLock { state -> Answer in
@@ -89,7 +91,7 @@ public final class PageCache: Sendable {
                 break
             }
             let fetch = Fetch { [self] in
-                let outcome = if let shared { await shared.load(cursor, ttl: ttl, load: load) }
+                let outcome = if let shared { await shared.load(cursor, ttl: ttl, reader: reader, load: load) }
                     else { SharedPages.Outcome(result: await load()) }
                 store(outcome.result, key: key, age: outcome.age)
                 return outcome.result
@@ -101,7 +103,7 @@ public final class PageCache: Sendable {
     }
 
     /// Keeps a fetched page for what is left of `ttl` (a page from the shared level may be `age` old already).
-    private func store(_ result: Result<UpstreamPage, UpstreamError>, key: String, age: Duration) {
+    private func store(_ result: Result<UpstreamPage<Item>, UpstreamError>, key: String, age: Duration) {
         let now = ContinuousClock.now
         state.withLock { state in
             if case .success(let page) = result, ttl > age {
@@ -128,4 +130,10 @@ public final class PageCache: Sendable {
             state.entries[oldest] = nil
         }
     }
+}
+
+/// What a ``PageCache`` of any item type starts from.
+public enum PageCacheDefaults {
+    /// How long a page stays fresh unless a table's config says otherwise.
+    public static let ttl: Duration = .seconds(5)
 }

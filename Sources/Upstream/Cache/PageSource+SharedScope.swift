@@ -30,16 +30,16 @@ extension PageSource {
 
     /// This source with `cache`, whose shared level (if any) is keyed by this source's own requests
     /// (``sharedScope(withOrigin:)``): how a table's source and each of its query choices get their caches.
-    public func caching(in cache: PageCache?) -> PageSource {
+    public func caching(in cache: PageCache<Item>?) -> PageSource {
         let scoped = cache.map { cache in
             let shared = cache.shared.map { shared in
                 var shared = shared
                 shared.keys = shared.keys.rescoped(to: sharedScope(withOrigin: !shared.ignoresOrigin))
                 return shared
             }
-            return PageCache(ttl: cache.ttl, prefetch: cache.prefetch, capacity: cache.capacity, shared: shared)
+            return PageCache<Item>(ttl: cache.ttl, prefetch: cache.prefetch, capacity: cache.capacity, shared: shared)
         }
-        return PageSource(client: client, template: template, itemsPath: itemsPath, style: style, checks: checks,
-                          retry: retry, cache: scoped)
+        return PageSource(client: client, template: template, itemsPath: itemsPath, style: style, reader: reader,
+                          checks: checks, retry: retry, cache: scoped)
     }
 }

@@ -4,13 +4,13 @@ import Synchronization
 /// task is cancelled. The fetch itself goes on for its other waiters (and the cache).
 ///
 /// Thread-safe: the continuation is resumed exactly once, under a `Mutex`, by whichever comes first.
-enum SharedFetchWait {
+enum SharedFetchWait<Item: Sendable> {
     private final class Once: Sendable {
-        private let state = Mutex<(continuation: CheckedContinuation<Result<UpstreamPage, UpstreamError>, Never>?, result: Result<UpstreamPage, UpstreamError>?)>((nil, nil))
+        private let state = Mutex<(continuation: CheckedContinuation<Result<UpstreamPage<Item>, UpstreamError>, Never>?, result: Result<UpstreamPage<Item>, UpstreamError>?)>((nil, nil))
 
         /// Hands over the continuation; resumes it at once if a result (or a cancel) came first.
-        func attach(_ continuation: CheckedContinuation<Result<UpstreamPage, UpstreamError>, Never>) {
-            let early = state.withLock { state -> Result<UpstreamPage, UpstreamError>? in
+        func attach(_ continuation: CheckedContinuation<Result<UpstreamPage<Item>, UpstreamError>, Never>) {
+            let early = state.withLock { state -> Result<UpstreamPage<Item>, UpstreamError>? in
                 guard let result = state.result else {
                     state.continuation = continuation
                     return nil
@@ -21,8 +21,8 @@ enum SharedFetchWait {
         }
 
         /// Delivers `result` unless one was delivered already.
-        func resume(_ result: Result<UpstreamPage, UpstreamError>) {
-            let continuation = state.withLock { state -> CheckedContinuation<Result<UpstreamPage, UpstreamError>, Never>? in
+        func resume(_ result: Result<UpstreamPage<Item>, UpstreamError>) {
+            let continuation = state.withLock { state -> CheckedContinuation<Result<UpstreamPage<Item>, UpstreamError>, Never>? in
                 guard state.result == nil else { return nil }
                 state.result = result
                 defer { state.continuation = nil }
@@ -33,7 +33,7 @@ enum SharedFetchWait {
     }
 
     /// The fetch's result, or `.failure(.cancelled)` if the calling task is cancelled first.
-    static func value(of fetch: Task<Result<UpstreamPage, UpstreamError>, Never>) async -> Result<UpstreamPage, UpstreamError> {
+    static func value(of fetch: Task<Result<UpstreamPage<Item>, UpstreamError>, Never>) async -> Result<UpstreamPage<Item>, UpstreamError> {
         let once = Once()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in

@@ -3,17 +3,19 @@ import JSON
 /// An ``UpstreamPage`` as a shared store's value, and back:
 ///
 /// `0x01` (the format) | fetched at, Unix milliseconds (8 bytes, big-endian) | `0x00` (last page) or `0x01`, the
-/// next cursor's UTF-8 length (4 bytes, big-endian) and bytes | the items as one compact JSON array.
+/// next cursor's UTF-8 length (4 bytes, big-endian) and bytes | the items as one JSON array, each item's text as
+/// the upstream sent it (``ItemTexts``).
 ///
 /// Reading trusts nothing: a value of another format, cut short, longer than the cap, with a cursor that is not
-/// UTF-8 or items that are not a JSON array is nil (a miss), never a crash.
+/// UTF-8 or items that are not a JSON array (or that the reader cannot read) is nil (a miss), never a crash. The
+/// items are read the way a fetched page's are: each straight from its text by the source's ``ItemReader``.
 ///
 /// Thread-safe: pure functions.
 public enum SharedPageCodec {
     static let format: UInt8 = 0x01
 
     /// The value for `page`, fetched at `fetchedAt` (Unix ms).
-    public static func encode(_ page: UpstreamPage, fetchedAt: UInt64) -> [UInt8] {
+    public static func encode<Item>(_ page: UpstreamPage<Item>, fetchedAt: UInt64) -> [UInt8] {
         var bytes: [UInt8] = [format]
         append(fetchedAt, bytes: 8, to: &bytes)
         if let cursor = page.nextCursor {
@@ -23,13 +25,15 @@ public enum SharedPageCodec {
         } else {
             bytes.append(0)
         }
-        JSONValue.array(page.items).serialize(into: &bytes)
+        page.texts.appendArray(to: &bytes)
         return bytes
     }
 
-    /// The page in `bytes` and when it was fetched, or nil for anything but a well-formed value of at most
-    /// `maxBytes`.
-    public static func decode(_ bytes: [UInt8], maxBytes: Int) -> (page: UpstreamPage, fetchedAt: UInt64)? {
+    /// The page in `bytes` (its items read by `reader`) and when it was fetched, or nil for anything but a
+    /// well-formed value of at most `maxBytes`.
+    public static func decode<Item>(
+        _ bytes: [UInt8], maxBytes: Int, reader: ItemReader<Item>
+    ) -> (page: UpstreamPage<Item>, fetchedAt: UInt64)? {
         guard bytes.count <= maxBytes, bytes.count >= 10, bytes[0] == format else { return nil }
         let fetchedAt = read(bytes, at: 1, count: 8)
         var offset = 10
@@ -47,9 +51,21 @@ public enum SharedPageCodec {
         default:
             return nil
         }
-        guard case .array(let items)? = try? JSONValue.parse(Array(bytes[offset...])) else { return nil }
-        return (UpstreamPage(items: items, nextCursor: cursor), fetchedAt)
+        let array = Array(bytes[offset...])
+        let parsed = array.withUnsafeBufferPointer { JSONValue.parse(buffer: $0, itemsAt: everyElement) }
+        guard case .success(let document) = parsed, document.document.arrayValue != nil else { return nil }
+        let texts = ItemTexts(bytes: array, ranges: document.items)
+        var items: [Item] = []
+        items.reserveCapacity(texts.count)
+        for index in 0..<texts.count {
+            guard let item = try? texts.withText(index, reader.read) else { return nil }
+            items.append(item)
+        }
+        return (UpstreamPage(items: items, texts: texts, nextCursor: cursor), fetchedAt)
     }
+
+    /// Every element of the root array.
+    private static let everyElement = JSONPath(components: [.each])
 
     private static func append(_ value: UInt64, bytes count: Int, to bytes: inout [UInt8]) {
         for shift in stride(from: (count - 1) * 8, through: 0, by: -8) {

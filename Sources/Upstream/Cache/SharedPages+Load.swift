@@ -2,8 +2,8 @@ import Glibc
 
 extension SharedPages {
     /// A page from the shared level: how it went, and how old the page already is (zero when fetched now).
-    struct Outcome: Sendable {
-        var result: Result<UpstreamPage, UpstreamError>
+    struct Outcome<Item: Sendable>: Sendable {
+        var result: Result<UpstreamPage<Item>, UpstreamError>
         var age: Duration = .zero
     }
 
@@ -18,7 +18,9 @@ extension SharedPages {
     ///
     /// A store that is unavailable or fails before the fetch makes it fetch with `load` at once (``Event/fallback``);
     /// once fetched, store failures are ignored. So the store never turns into a viewer's error.
-    func load(_ cursor: String?, ttl: Duration, load: PageCache.Load) async -> Outcome {
+    /// A page read from the store has its items read by `reader`.
+    func load<Item>(_ cursor: String?, ttl: Duration, reader: ItemReader<Item>,
+                    load: PageCache<Item>.Load) async -> Outcome<Item> {
         guard store.isAvailable else {
             observer(.fallback)
             return Outcome(result: await load())
@@ -26,7 +28,7 @@ extension SharedPages {
         let pageKey = keys.page(cursor)
         let deadline = ContinuousClock.now + maxWait
         do throws(SharedStoreError) {
-            if let found = try await look(pageKey) {
+            if let found = try await look(pageKey, reader: reader) {
                 observer(.hit)
                 return found
             }
@@ -35,7 +37,7 @@ extension SharedPages {
             while true {
                 let token = Self.token()
                 if try await takeLease(cursor, token: token) {
-                    if let found = try await look(pageKey) {   // landed between the first look and the lease
+                    if let found = try await look(pageKey, reader: reader) {   // landed between the first look and the lease
                         try? await store.releaseLease(keys.lease(cursor), token: token)
                         return found
                     }
@@ -47,9 +49,9 @@ extension SharedPages {
                 guard now < deadline else { break }
                 let ticket = store.landings.expect(pageKey)
                 defer { store.landings.forget(ticket) }
-                if let found = try await look(pageKey) { return found }   // landed before the ticket was taken
+                if let found = try await look(pageKey, reader: reader) { return found }   // landed before the ticket was taken
                 _ = await ticket.wait(within: min(leaseTime, deadline - now))
-                if let found = try await look(pageKey) { return found }
+                if let found = try await look(pageKey, reader: reader) { return found }
             }
         } catch {
             observer(.fallback)
@@ -69,7 +71,8 @@ extension SharedPages {
     }
 
     /// Fetches as the lease holder, then stores, releases and announces (each best effort).
-    private func fetch(_ cursor: String?, holding token: String, ttl: Duration, load: PageCache.Load) async -> Outcome {
+    private func fetch<Item>(_ cursor: String?, holding token: String, ttl: Duration,
+                             load: PageCache<Item>.Load) async -> Outcome<Item> {
         let pageKey = keys.page(cursor)
         let renewal = Task { [store, keys, leaseTime] in
             while !Task.isCancelled {
@@ -94,9 +97,9 @@ extension SharedPages {
     }
 
     /// The page stored at `key` and its age, or nil (absent, or not a page: ``Event/rejected``).
-    private func look(_ key: String) async throws(SharedStoreError) -> Outcome? {
+    private func look<Item>(_ key: String, reader: ItemReader<Item>) async throws(SharedStoreError) -> Outcome<Item>? {
         guard let value = try await store.value(at: key) else { return nil }
-        guard let (page, fetchedAt) = SharedPageCodec.decode(value, maxBytes: maxValueBytes) else {
+        guard let (page, fetchedAt) = SharedPageCodec.decode(value, maxBytes: maxValueBytes, reader: reader) else {
             observer(.rejected)
             return nil
         }

@@ -6,7 +6,7 @@ import Synchronization
 /// broadcast": every viewer's walk of the first page from the page cache evaluated the key path of each item and
 /// hashed it under the same hash key).
 ///
-/// Keyed by identity: an entry is used only for the very items array it holds (a page from the cache), so its
+/// Keyed by identity: an entry is used only for the very item ranges it holds (a page from the cache), so its
 /// address cannot be reused while the entry lives, and only by walks hashing with ``key``. Each item's hash, nil
 /// where the item has no key (missing or null). Bounded: at most ``capacity`` entries (the oldest goes).
 ///
@@ -14,7 +14,7 @@ import Synchronization
 public final class PageKeyHashes: Sendable {
     /// The hash key of every walk that may use these hashes (the table's ``WalkHashKey``).
     let key: WalkHashKey
-    private let entries = Mutex<[(items: [JSONValue], hashes: [UInt64?])]>([])
+    private let entries = Mutex<[(items: [Range<Int>], hashes: [UInt64?])]>([])
     private let made = Atomic<Int>(0)
 
     static var capacity: Int { 8 }
@@ -25,12 +25,13 @@ public final class PageKeyHashes: Sendable {
     /// How many pages' hashes were computed (tests).
     var computed: Int { made.load(ordering: .relaxed) }
 
-    /// The hash of each item's key at `keyPath` under ``key`` (nil: no key), kept for the next walk of this array.
-    func hashes(of items: [JSONValue], keyPath: JSONPath) -> [UInt64?] {
+    /// The hash of each item's key at `keyPath` under ``key`` (nil: no key), kept for the next walk of this page.
+    func hashes(of texts: ItemTexts, keyPath: JSONPath) -> [UInt64?] {
+        let items = texts.ranges
         if let found = entries.withLock({ entries in entries.last { $0.items.isSameBuffer(as: items) }?.hashes }) {
             return found
         }
-        let hashes = Self.hashes(of: items, keyPath: keyPath, with: RecentKeys(key: key))
+        let hashes = Self.hashes(of: texts, keyPath: keyPath, with: RecentKeys(key: key))
         made.add(1, ordering: .relaxed)
         guard !items.isEmpty else { return hashes }
         entries.withLock { entries in
@@ -41,10 +42,10 @@ public final class PageKeyHashes: Sendable {
         return hashes
     }
 
-    /// Each item's key hash under `keys`' hash key (nil: no key).
-    static func hashes(of items: [JSONValue], keyPath: JSONPath, with keys: RecentKeys) -> [UInt64?] {
-        items.map { item in
-            guard let key = keyPath.evaluate(item), !key.isNull else { return nil }
+    /// Each item's key hash under `keys`' hash key (nil: no key), the key read from the item's text.
+    static func hashes(of texts: ItemTexts, keyPath: JSONPath, with keys: RecentKeys) -> [UInt64?] {
+        texts.ranges.indices.map { index in
+            guard let key = texts.value(at: keyPath, in: index), !key.isNull else { return nil }
             return keys.hash(key)
         }
     }

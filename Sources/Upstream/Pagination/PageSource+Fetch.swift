@@ -2,8 +2,8 @@ import JSON
 
 /// One upstream page, fetched and read in one flow: from the cache (shared fetch, prefetch) or the upstream, the
 /// request sent (retried per `retry`, redirects followed within the origin), the 2xx answer's body parsed, checked
-/// (``PageChecks``) and its items taken out. The request is made in PageSource.swift, the next cursor worked out
-/// in PageSource+NextCursor.swift.
+/// (``PageChecks``) and its items read (PageSource+Body.swift: each straight from its text by the source's
+/// ``ItemReader``). The request is made in PageSource.swift, the next cursor worked out in PageSource+NextCursor.swift.
 extension PageSource {
     /// Fetches one page. `cursor` nil = the first page; otherwise a cursor this source returned.
     ///
@@ -13,22 +13,22 @@ extension PageSource {
     /// A page whose own next link leads to another origin is returned with its items and that link as its next
     /// cursor: the fetch of that cursor fails, so its items are shown and the following batch fails. An empty
     /// page that still carries a next cursor is not the end. A next cursor equal to the one just sent throws `.invalidPage`, since following it would loop.
-    public func fetchPage(cursor: String?) async throws(UpstreamError) -> UpstreamPage {
+    public func fetchPage(cursor: String?) async throws(UpstreamError) -> UpstreamPage<Item> {
         guard let cache else { return try await fetchUncached(cursor: cursor) }
-        let page = try await cache.page(for: cursor, load: uncachedLoad(cursor)).get()
-        if cache.prefetch, let next = page.nextCursor { cache.prefetch(next, load: uncachedLoad(next)) }
+        let page = try await cache.page(for: cursor, reader: reader, load: uncachedLoad(cursor)).get()
+        if cache.prefetch, let next = page.nextCursor { cache.prefetch(next, reader: reader, load: uncachedLoad(next)) }
         return page
     }
 
     /// The cache's fetch of `cursor`'s page: ``fetchUncached(cursor:)`` as a result.
-    private func uncachedLoad(_ cursor: String?) -> PageCache.Load {
-        { () async -> Result<UpstreamPage, UpstreamError> in
+    private func uncachedLoad(_ cursor: String?) -> PageCache<Item>.Load {
+        { () async -> Result<UpstreamPage<Item>, UpstreamError> in
             do throws(UpstreamError) { return .success(try await fetchUncached(cursor: cursor)) } catch { return .failure(error) }
         }
     }
 
     /// One page straight from the upstream (no cache).
-    func fetchUncached(cursor: String?) async throws(UpstreamError) -> UpstreamPage {
+    func fetchUncached(cursor: String?) async throws(UpstreamError) -> UpstreamPage<Item> {
         let response = try await send(try request(cursor: cursor))
         return try parse(response, cursor: cursor)
     }
@@ -78,19 +78,13 @@ extension PageSource {
     }
 
     /// Reads a 2xx response into a page: the body's checks, its items and the cursor of the next page.
-    private func parse(_ response: UpstreamResponse, cursor: String?) throws(UpstreamError) -> UpstreamPage {
-        let body: JSONValue
-        do {
-            body = try JSONValue.parse(response.body)
-        } catch {
-            let type = response.header("content-type").map { " (\(Self.shortened($0, 60)))" } ?? ""
-            throw .invalidPage("the body is not JSON\(type)")
-        }
-        try check(body)
-        let items = try items(in: body)
-        var next = try nextCursor(body: body, response: response, items: items, cursor: cursor)
+    private func parse(_ response: UpstreamResponse, cursor: String?) throws(UpstreamError) -> UpstreamPage<Item> {
+        let body = try read(response.body, contentType: response.header("content-type"))
+        try check(body.document)
+        try checkItems(in: body.document)
+        var next = try nextCursor(body: body.document, response: response, texts: body.texts, cursor: cursor)
         if let hasMorePath = checks.hasMorePath {
-            guard let hasMore = hasMorePath.evaluate(body)?.boolValue else {
+            guard let hasMore = hasMorePath.evaluate(body.document)?.boolValue else {
                 throw .invalidPage("no true/false at '\(hasMorePath)'")
             }
             if !hasMore {
@@ -100,7 +94,7 @@ extension PageSource {
             }
         }
         if let next, next == cursor { throw .invalidPage("the next cursor repeats the current one (a loop)") }
-        return UpstreamPage(items: items, nextCursor: next)
+        return UpstreamPage(items: body.items, texts: body.texts, nextCursor: next)
     }
 
     /// Applies the ok and error paths.
@@ -118,19 +112,5 @@ extension PageSource {
     /// the first 200 characters. Only the first 64 Ki characters are read.
     private func errorText(_ text: String) -> String {
         Self.shortened(checks.redactor.redact(String(text.prefix(65_536))), 200)
-    }
-
-    /// The items: the array at `itemsPath`, or every match when the path goes through `[]`.
-    private func items(in body: JSONValue) throws(UpstreamError) -> [JSONValue] {
-        if itemsPath.components.contains(.each) {
-            // `edges[].node`: the container before the first `[]` must exist and be an array.
-            let prefix = JSONPath(components: Array(itemsPath.components.prefix { $0 != .each }))
-            guard prefix.evaluate(body)?.arrayValue != nil else { throw .invalidPage("no items array at '\(prefix)'") }
-            return itemsPath.evaluateAll(body)
-        }
-        guard let items = itemsPath.evaluate(body)?.arrayValue else {
-            throw .invalidPage("no items array at '\(itemsPath)'")
-        }
-        return items
     }
 }

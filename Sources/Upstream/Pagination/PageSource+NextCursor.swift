@@ -4,8 +4,9 @@ import JSON
 extension PageSource {
     /// The next page's cursor per the style; nil at the end. With a has-more flag the end rules of counted
     /// styles are ignored (the flag decides).
-    func nextCursor(body: JSONValue, response: UpstreamResponse, items: [JSONValue],
+    func nextCursor(body: JSONValue, response: UpstreamResponse, texts: ItemTexts,
                     cursor: String?) throws(UpstreamError) -> String? {
+        let count = texts.count
         let flagDecides = checks.hasMorePath != nil
         switch style {
         case .cursor(_, let path), .cursorInBody(_, let path):
@@ -19,24 +20,24 @@ extension PageSource {
             }
             return Self.resolved(link, base: response.effectiveURL)
         case .keyset(_, let keyPath):
-            guard let last = items.last else { return nil }
-            if !flagDecides && items.count < template.pageSize { return nil }
-            guard let key = try Self.token(at: keyPath, in: last, what: "key of the last item") else {
+            guard count > 0 else { return nil }
+            if !flagDecides && count < template.pageSize { return nil }
+            guard let key = try Self.token(texts.value(at: keyPath, in: count - 1), at: keyPath, what: "key of the last item") else {
                 throw .invalidPage("the last item has no key at '\(keyPath)'")
             }
             return key
         case .offset(_, let end):
             let offset = Int(cursor ?? "0") ?? 0
-            if items.isEmpty && !flagDecides { return nil }
-            let next = offset + items.count
-            if !flagDecides, try Self.ended(end, body: body, count: items.count, pageSize: template.pageSize,
+            if count == 0 && !flagDecides { return nil }
+            let next = offset + count
+            if !flagDecides, try Self.ended(end, body: body, count: count, pageSize: template.pageSize,
                                              seen: next, pagesSeen: nil) { return nil }
             return String(next)
         case .pageNumber(_, let first, let end):
             let page = Int(cursor ?? String(first)) ?? first
-            if items.isEmpty && !flagDecides { return nil }
+            if count == 0 && !flagDecides { return nil }
             let pagesSeen = page - first + 1
-            if !flagDecides, try Self.ended(end, body: body, count: items.count, pageSize: template.pageSize,
+            if !flagDecides, try Self.ended(end, body: body, count: count, pageSize: template.pageSize,
                                              seen: pagesSeen * template.pageSize, pagesSeen: pagesSeen) { return nil }
             return String(page + 1)
         }
@@ -69,7 +70,12 @@ extension PageSource {
 
     /// A string or integer at `path` as text; missing, null or "" = none.
     static func token(at path: JSONPath, in value: JSONValue, what: String) throws(UpstreamError) -> String? {
-        switch path.evaluate(value) {
+        try token(path.evaluate(value), at: path, what: what)
+    }
+
+    /// `found` (the value at `path`) as a token: a string or integer as text; missing, null or "" = none.
+    static func token(_ found: JSONValue?, at path: JSONPath, what: String) throws(UpstreamError) -> String? {
+        switch found {
         case nil, .null?: return nil
         case .string(let token)?: return token.isEmpty ? nil : token
         case .int(let number)?: return String(number)

@@ -1,6 +1,7 @@
 import JSON
 
-/// Fetches pages of one upstream list, one request per page, following a ``PaginationStyle``.
+/// Fetches pages of one upstream list, one request per page, following a ``PaginationStyle``, and reads each
+/// page's items with its ``ItemReader`` as the body is read (a config table's: straight into rows).
 ///
 /// Every redirect and next-page link is followed only within the template URL's origin; failed requests are
 /// retried per ``RetryPolicy``; pages are checked (``PageChecks``); with a ``PageCache`` concurrent requests for
@@ -8,28 +9,35 @@ import JSON
 ///
 /// A plain value: thread-safe (it holds the thread-safe ``UpstreamClient`` and ``PageCache``). Its parts live in
 /// one immutable box, so a copy (every viewer's loader keeps one) is a pointer.
-public struct PageSource: Sendable {
+public struct PageSource<Item: Sendable>: Sendable {
     /// The parts, shared by every copy. Immutable, so thread-safe.
     private final class Parts: Sendable {
         let client: UpstreamClient
         let template: PageRequestTemplate
         let itemsPath: JSONPath
         let style: PaginationStyle
+        let reader: ItemReader<Item>
         let checks: PageChecks
         let retry: RetryPolicy
-        let cache: PageCache?
+        let cache: PageCache<Item>?
         let origin: UpstreamOrigin?
+        /// Whether a path read from the body goes into the items (then the body is parsed whole).
+        let bodyPathsEnterItems: Bool
 
         init(client: UpstreamClient, template: PageRequestTemplate, itemsPath: JSONPath, style: PaginationStyle,
-             checks: PageChecks, retry: RetryPolicy, cache: PageCache?) {
+             reader: ItemReader<Item>, checks: PageChecks, retry: RetryPolicy, cache: PageCache<Item>?) {
             self.client = client
             self.template = template
             self.itemsPath = itemsPath
             self.style = style
+            self.reader = reader
             self.checks = checks
             self.retry = retry
             self.cache = cache
             origin = UpstreamOrigin(url: template.url)
+            bodyPathsEnterItems = interimWhole || PageSource.bodyPaths(style: style, checks: checks).contains {
+                PageSource.enters(itemsPath, $0)
+            }
         }
     }
 
@@ -44,23 +52,30 @@ public struct PageSource: Sendable {
     public var itemsPath: JSONPath { parts.itemsPath }
     /// How pages link to each other.
     public var style: PaginationStyle { parts.style }
+    /// How each item is read from its JSON text.
+    public var reader: ItemReader<Item> { parts.reader }
     /// What a good page looks like.
     public var checks: PageChecks { parts.checks }
     /// Retries of failed requests.
     public var retry: RetryPolicy { parts.retry }
     /// Coalescing, short-lived cache and prefetch; nil fetches every page every time.
-    public var cache: PageCache? { parts.cache }
+    public var cache: PageCache<Item>? { parts.cache }
     /// The only origin requests, redirects and next links may use: the template URL's.
     public var origin: UpstreamOrigin? { parts.origin }
 
     /// Redirects followed per request (each within `origin`).
-    static let maxRedirects = 5
+    static var maxRedirects: Int { 5 }
 
-    /// A source of pages from `client`, shaped by `template`, read with `itemsPath` and `style`.
+    /// Whether a body is parsed whole (a path read from it goes into the items), rather than with its items left as
+    /// text for the reader.
+    var parsesBodyWhole: Bool { parts.bodyPathsEnterItems }
+
+    /// A source of pages from `client`, shaped by `template`, read with `itemsPath` and `style`, each item by `reader`.
     public init(client: UpstreamClient, template: PageRequestTemplate, itemsPath: JSONPath, style: PaginationStyle,
-                checks: PageChecks = PageChecks(), retry: RetryPolicy = .never, cache: PageCache? = nil) {
-        parts = Parts(client: client, template: template, itemsPath: itemsPath, style: style, checks: checks,
-                      retry: retry, cache: cache)
+                reader: ItemReader<Item>, checks: PageChecks = PageChecks(), retry: RetryPolicy = .never,
+                cache: PageCache<Item>? = nil) {
+        parts = Parts(client: client, template: template, itemsPath: itemsPath, style: style, reader: reader,
+                      checks: checks, retry: retry, cache: cache)
     }
 
     /// The request for the page after `cursor` (nil = first page).
@@ -101,5 +116,14 @@ public struct PageSource: Sendable {
             }
         }
         return request
+    }
+}
+
+extension PageSource where Item == JSONValue {
+    /// A source of pages of JSON items from `client`, shaped by `template`, read with `itemsPath` and `style`.
+    public init(client: UpstreamClient, template: PageRequestTemplate, itemsPath: JSONPath, style: PaginationStyle,
+                checks: PageChecks = PageChecks(), retry: RetryPolicy = .never, cache: PageCache<JSONValue>? = nil) {
+        self.init(client: client, template: template, itemsPath: itemsPath, style: style, reader: .json,
+                  checks: checks, retry: retry, cache: cache)
     }
 }

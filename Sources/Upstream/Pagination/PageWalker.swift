@@ -17,7 +17,7 @@ import Synchronization
 ///
 /// Thread-safe: the walk's memory is in one `Mutex`; fetches run outside it. A walk belongs to one reader
 /// (one viewer); starting from the first page again forgets what it saw.
-public final class PageWalker: Sendable {
+public final class PageWalker<Item: Sendable>: Sendable {
     private struct State {
         var recentKeys: RecentKeys
         var seenCursors: Set<UInt64> = []
@@ -49,7 +49,7 @@ public final class PageWalker: Sendable {
 
     /// The next non-empty batch from `cursor` (nil = first page, which starts the walk afresh), or the empty
     /// last page. Its `nextCursor` is where the following batch starts.
-    public func nextBatch(from source: PageSource, cursor: String?) async throws(UpstreamError) -> UpstreamPage {
+    public func nextBatch(from source: PageSource<Item>, cursor: String?) async throws(UpstreamError) -> UpstreamPage<Item> {
         if cursor == nil { state.withLock { $0 = State(recentKeys: RecentKeys(key: hashKey)) } }
         return try await walk(source, from: cursor)
     }
@@ -58,8 +58,8 @@ public final class PageWalker: Sendable {
     /// last page, and the position after it (nil: that was the last page). A position this walker did not just
     /// return (a resumed walk) brings its own key window.
     public func nextBatch(
-        from source: PageSource, at position: WalkPosition?
-    ) async throws(UpstreamError) -> (page: UpstreamPage, next: WalkPosition?) {
+        from source: PageSource<Item>, at position: WalkPosition?
+    ) async throws(UpstreamError) -> (page: UpstreamPage<Item>, next: WalkPosition?) {
         if let position { resume(from: position) } else { state.withLock { $0 = State(recentKeys: RecentKeys(key: hashKey)) } }
         let page = try await walk(source, from: position?.cursor)
         return state.withLock { state in
@@ -76,10 +76,10 @@ public final class PageWalker: Sendable {
     /// config table's items go from the walk straight to its rows. `failure` turns an upstream error into what the
     /// viewer reads (and logs it).
     public func loader(
-        over source: PageSource, failure: @escaping @Sendable (UpstreamError) -> LoadFailure
-    ) -> @Sendable (WalkPosition?) async throws -> LoadResult<JSONValue, WalkPosition?> {
+        over source: PageSource<Item>, failure: @escaping @Sendable (UpstreamError) -> LoadFailure
+    ) -> @Sendable (WalkPosition?) async throws -> LoadResult<Item, WalkPosition?> {
         { position in
-            let batch: (page: UpstreamPage, next: WalkPosition?)
+            let batch: (page: UpstreamPage<Item>, next: WalkPosition?)
             do throws(UpstreamError) {
                 batch = try await self.nextBatch(from: source, at: position)
             } catch {
@@ -103,7 +103,7 @@ public final class PageWalker: Sendable {
     var window: KeyWindow? { keyPath == nil ? nil : state.withLock { $0.recentKeys.window } }
 
     /// Pages from `cursor` until one with items (or the last), within the empty-page bound.
-    private func walk(_ source: PageSource, from cursor: String?) async throws(UpstreamError) -> UpstreamPage {
+    private func walk(_ source: PageSource<Item>, from cursor: String?) async throws(UpstreamError) -> UpstreamPage<Item> {
         var cursor = cursor
         var emptyInARow = 0
         while true {
@@ -125,8 +125,8 @@ public final class PageWalker: Sendable {
     var storedHashes: Int { state.withLock { $0.recentKeys.storedHashes } }
 
     /// Records `page` as read from `cursor`: drops repeated items, fails on a cursor loop.
-    func admit(_ page: UpstreamPage, from cursor: String?) throws(UpstreamError) -> UpstreamPage {
-        try state.withLock { (state: inout State) throws(UpstreamError) -> UpstreamPage in
+    func admit(_ page: UpstreamPage<Item>, from cursor: String?) throws(UpstreamError) -> UpstreamPage<Item> {
+        try state.withLock { (state: inout State) throws(UpstreamError) -> UpstreamPage<Item> in
             if let cursor { state.seenCursors.insert(RecentKeys.hash(cursor)) }
             if let next = page.nextCursor, state.seenCursors.contains(RecentKeys.hash(next)) {
                 throw .invalidPage("the upstream's next cursor repeats an earlier one (a loop)")
@@ -134,9 +134,9 @@ public final class PageWalker: Sendable {
             guard let keyPath else { return page }
             // The table's hashes of this very page when the walk hashes with the table's key (a resumed walk may not).
             let itemHashes = if let shared = self.pageHashes, state.recentKeys.hashKey == shared.key {
-                shared.hashes(of: page.items, keyPath: keyPath)
+                shared.hashes(of: page.texts, keyPath: keyPath)
             } else {
-                PageKeyHashes.hashes(of: page.items, keyPath: keyPath, with: state.recentKeys)
+                PageKeyHashes.hashes(of: page.texts, keyPath: keyPath, with: state.recentKeys)
             }
             var pageHashes: [UInt64] = []
             pageHashes.reserveCapacity(page.items.count)
@@ -149,16 +149,8 @@ public final class PageWalker: Sendable {
             }
             state.recentKeys.record(page: pageHashes)
             // Nothing dropped: the page as it came, its items the very array the page cache holds, so that viewers
-            // reading the same cached page share the rows made from it (RowstreamKit's RecentBatches).
-            guard !dropped.isEmpty else { return page }
-            var fresh = page
-            fresh.items = []
-            fresh.items.reserveCapacity(page.items.count - dropped.count)
-            var nextDropped = 0   // `dropped` is in ascending order
-            for (index, item) in page.items.enumerated() {
-                if nextDropped < dropped.count, dropped[nextDropped] == index { nextDropped += 1 } else { fresh.items.append(item) }
-            }
-            return fresh
+            // reading the same cached page share what is made from it (RowstreamKit's RecentBatches).
+            return page.dropping(dropped)
         }
     }
 }
