@@ -19,6 +19,29 @@ import Testing
         #expect(decoded.fetchedAt == 1_700_000_000_123)
     }
 
+    @Test func theStoreKeepsTheUpstreamsTextsAndTheReaderReadsThem() throws {
+        // Items as the upstream spelled them (whitespace, escapes): stored as they are, read back by the instance's
+        // reader (a config table's: straight into rows), as a fetched page's are.
+        let texts = [#"{ "id" : 1, "name": "a\u00e9" }"#, #"[2, null]"#]
+        let body = Array(("[" + texts.joined(separator: " ,\n") + "]").utf8)
+        var ranges: [Range<Int>] = []
+        var start = 1
+        for text in texts {
+            ranges.append(start..<(start + text.utf8.count))
+            start += text.utf8.count + 3
+        }
+        let page = UpstreamPage(items: texts, texts: ItemTexts(bytes: body, ranges: ranges), nextCursor: "n")
+        let asText = ItemReader<String> { String(decoding: $0, as: UTF8.self) }
+        let decoded = try #require(SharedPageCodec.decode(SharedPageCodec.encode(page, fetchedAt: 7), maxBytes: 1 << 20,
+                                                          reader: asText))
+        #expect(decoded.page.items == texts)
+        #expect(decoded.page.texts.values == [["id": 1, "name": "aé"], [2, nil]])
+        #expect(decoded.page.nextCursor == "n")
+        // A reader that cannot read an item: the value is a miss.
+        let refusing = ItemReader<Int> { (_) throws(JSONError) in throw JSONError(.unexpectedCharacter, at: 0, expected: "x") }
+        #expect(SharedPageCodec.decode(SharedPageCodec.encode(page, fetchedAt: 7), maxBytes: 1 << 20, reader: refusing) == nil)
+    }
+
     @Test func malformedValuesAreMisses() {
         let good = SharedPageCodec.encode(Self.page, fetchedAt: 42)
         for length in 0..<good.count {
