@@ -118,3 +118,16 @@ import Testing
         #expect(try enters("", "[0]"))
     }
 }
+
+extension PageItemReadingTests {
+    @Test func textsFillingLessThanHalfTheirBufferMoveToOneOfTheirOwn() {
+        let body = Array(#"{"meta": "0123456789012345678901234567890123456789", "data": [1, "two"]}"#.utf8)
+        let one = body.count - 10   // `1, "two"]}`
+        let texts = ItemTexts(bytes: body, ranges: [one..<(one + 1), (one + 3)..<(one + 8)])
+        let compact = texts.compacted()
+        #expect(compact.bytes == Array(#"1"two""#.utf8))
+        #expect(compact.values == [1, "two"])
+        let full = ItemTexts(bytes: Array("[1,2]".utf8), ranges: [1..<2, 3..<4])
+        #expect(full.compacted().bytes == full.bytes, "a buffer mostly items is kept as it is")
+    }
+}

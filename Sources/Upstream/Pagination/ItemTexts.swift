@@ -30,6 +30,23 @@ public struct ItemTexts: Sendable {
         self.init(bytes: bytes, ranges: ranges)
     }
 
+    /// These texts in a buffer of their own when they fill less than half of the one they are in (a body with much
+    /// besides its items: what a cached page keeps stays about the size of its items).
+    public func compacted() -> ItemTexts {
+        let used = ranges.reduce(0) { $0 + $1.count }
+        guard used < bytes.count / 2 else { return self }
+        var compact: [UInt8] = []
+        compact.reserveCapacity(used)
+        var moved: [Range<Int>] = []
+        moved.reserveCapacity(ranges.count)
+        for range in ranges {
+            let start = compact.count
+            compact.append(contentsOf: bytes[range])
+            moved.append(start..<compact.count)
+        }
+        return ItemTexts(bytes: compact, ranges: moved)
+    }
+
     /// The number of items.
     public var count: Int { ranges.count }
 

@@ -29,7 +29,7 @@ extension PageSource {
             let parsed = body.withUnsafeBufferPointer { JSONValue.parse(buffer: $0, itemsAt: path) }
             guard case .success(let read) = parsed else { throw Self.notJSON(contentType) }
             document = read.document
-            texts = ItemTexts(bytes: body, ranges: read.items)
+            texts = ItemTexts(bytes: body, ranges: read.items).compacted()
         }
         var items: [Item] = []
         items.reserveCapacity(texts.count)
