@@ -35,7 +35,7 @@ public struct PageSource<Item: Sendable>: Sendable {
             self.retry = retry
             self.cache = cache
             origin = UpstreamOrigin(url: template.url)
-            bodyPathsEnterItems = interimWhole || PageSource.bodyPaths(style: style, checks: checks).contains {
+            bodyPathsEnterItems = PageSource.bodyPaths(style: style, checks: checks).contains {
                 PageSource.enters(itemsPath, $0)
             }
         }
