@@ -73,6 +73,10 @@ import Testing
         #expect(try Self.error(#"{"items":[[[1]]]}"#, "items[]", maxDepth: 3) == .tooDeep)
         #expect(try Self.error(#"{"items":[{"a":{}}]}"#, "items[]", maxDepth: 3) == .tooDeep)
         #expect(try Self.items(#"{"items":[{"a":{}}]}"#, "items[]", maxDepth: 4) == [#"{"a":{}}"#])
+        // Objects and arrays alternating 300 deep inside an item (and inside a member `members` skips).
+        let deep = #"{"items":["# + String(repeating: #"[{"a":"#, count: 150) + "1" + String(repeating: "}]", count: 150) + "]}"
+        #expect(try Self.items(deep, "items[]", maxDepth: 302).count == 1)
+        #expect(try Self.error(deep, "items[]", maxDepth: 301) == .tooDeep)
     }
 
     @Test(arguments: [
@@ -90,6 +94,14 @@ import Testing
     ])
     func badJSONInsideAnItemIsRejectedAsTheFullParseRejectsIt(text: String, kind: JSONError.Kind) throws {
         #expect(try Self.error(text, "items[]") == kind)
+    }
+
+    @Test func aLongNumberInsideAnItemIsInRangeExactlyWhenTheParseFindsIt() throws {
+        let digits308 = "9" + String(repeating: "9", count: 307)
+        #expect(try Self.items("{\"items\":[\(digits308).5, \(digits308)9, -\(digits308)9.5e-400]}", "items[]").count == 3)
+        #expect(try Self.error("{\"items\":[\(digits308)9.5]}", "items[]") == .numberOutOfRange)
+        #expect(try Self.error("{\"items\":[\(digits308)e1]}", "items[]") == .numberOutOfRange)
+        #expect(try Self.error("{\"items\":[1.5e308, 1.8e308]}", "items[]") == .numberOutOfRange)
     }
 
     @Test func badUTF8InsideAnItemIsRejected() {
