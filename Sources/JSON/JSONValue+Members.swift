@@ -1,7 +1,9 @@
 extension JSONValue {
     /// The values of the members named `names` (index-aligned) of the object that is the one JSON value in `buffer`
     /// (whitespace around it allowed); duplicate keys: the last wins; nil where absent; all nil when the value is not
-    /// an object. Members not named are checked, not built.
+    /// an object. Members not named are checked, not built. With names made by `JSONMemberNames(paths:)`, a member
+    /// whose paths all go on with a key is a partial object (or nil when it is not an object): each of those paths
+    /// evaluates on it as on the whole member.
     ///
     /// Accepts and rejects exactly what `parse(buffer:maxDepth:)` does, with the same errors; `maxDepth` counts from
     /// the value in `buffer` (the object is depth 1).
@@ -9,7 +11,7 @@ extension JSONValue {
     public static func members(named names: JSONMemberNames, in buffer: UnsafeBufferPointer<UInt8>,
                                maxDepth: Int = 64) throws(JSONError) -> [JSONValue?] {
         var parser = JSONParser(buffer, maxDepth: min(maxDepth, depthCap))
-        let values = try parser.parseMembers(names)
+        let values = try parser.parseMembers(names, depth: 0) ?? Array(repeating: nil, count: names.names.count)
         try parser.expectEnd()
         return values
     }
@@ -31,41 +33,40 @@ extension JSONValue {
 }
 
 extension JSONParser {
-    /// The named members of the object at `position` (all nil when the value there is not an object), checking the
-    /// rest; the same steps and errors as `parseValue` on an object.
-    mutating func parseMembers(_ names: JSONMemberNames) throws(JSONError) -> [JSONValue?] {
-        var values = [JSONValue?](repeating: nil, count: names.names.count)
+    /// The named members of the object at `position` (nested `depth` levels deep), checking the rest, or nil (the
+    /// value checked) when the value there is not an object; the same steps and errors as `parseValue`.
+    mutating func parseMembers(_ names: JSONMemberNames, depth: Int) throws(JSONError) -> [JSONValue?]? {
         skipWhitespace()
         guard peek() == UInt8(ascii: "{") else {
-            try skipValue(depth: 0)
-            return values
+            try skipValue(depth: depth)
+            return nil
         }
-        try checkDepth(1)
+        var values = [JSONValue?](repeating: nil, count: names.names.count)
+        try checkDepth(depth + 1)
         position += 1
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             position += 1
             return values
         }
-        while true {
+        repeat {
             if let wanted = try memberKeyAndColon(names) {
-                let value = try parseValue(depth: 1, itemsAt: nil)
+                let value: JSONValue?
+                if let within = names.within[wanted] {
+                    value = try parseMembers(within, depth: depth + 1).map { members in
+                        .object(Dictionary(zip(within.names, members).compactMap { name, value in
+                            value.map { (name, $0) }
+                        }, uniquingKeysWith: { $1 }))
+                    }
+                } else {
+                    value = try parseValue(depth: depth + 1, itemsAt: nil)
+                }
                 for slot in names.slots[wanted] { values[slot] = value }
             } else {
-                try skipValue(depth: 1)
+                try skipValue(depth: depth + 1)
             }
-            skipWhitespace()
-            let next = peek()
-            if next == UInt8(ascii: ",") {
-                position += 1
-                skipWhitespace()
-            } else if next == UInt8(ascii: "}") {
-                position += 1
-                return values
-            } else {
-                throw error(next == nil ? .unexpectedEnd : .unexpectedCharacter, "',' or '}'")
-            }
-        }
+        } while try nextMember(closer: UInt8(ascii: "}"))
+        return values
     }
 
     /// Reads a member's key and colon: which of `names` it is (an index into `names.slots`), nil if none. A key

@@ -1,8 +1,9 @@
 import JSON
 
 /// A table's item paths compiled two ways: each as a lookup on a built item, and, when every path starts with a
-/// key, as the slot of that top-level member (one `JSONMemberNames` for all of them) plus the rest of the path, so a
-/// row can be read from an item's bytes building only those members.
+/// key, as the slot of that top-level member (one `JSONMemberNames(paths:)` for all of them) plus the rest of the
+/// path, so a row can be read from an item's bytes building only those members (a member all of whose paths go on
+/// with a key, such as `owner` for `owner.login`, only as far as they read).
 ///
 /// Thread-safe: an immutable value.
 struct ItemPaths: Sendable {
@@ -16,19 +17,18 @@ struct ItemPaths: Sendable {
 
     init(_ paths: [JSONPath]) {
         lookups = paths.map(FieldLookup.init)
-        var names: [String] = []
-        var inMember: [(slot: Int, rest: FieldLookup)] = []
-        for path in paths {
-            guard case .key(let name)? = path.components.first else {
-                self.memberNames = nil
-                self.inMember = []
-                return
-            }
-            let slot = names.firstIndex(of: name) ?? names.count
-            if slot == names.count { names.append(name) }
-            inMember.append((slot, FieldLookup(JSONPath(components: Array(path.components.dropFirst())))))
+        guard paths.allSatisfy({ if case .key? = $0.components.first { true } else { false } }) else {
+            memberNames = nil
+            inMember = []
+            return
         }
-        memberNames = JSONMemberNames(names)
-        self.inMember = inMember
+        let names = JSONMemberNames(paths: paths)
+        memberNames = names
+        inMember = paths.map { path in
+            guard case .key(let name)? = path.components.first, let slot = names.names.firstIndex(of: name) else {
+                preconditionFailure("every path starts with a key named in memberNames")
+            }
+            return (slot, FieldLookup(JSONPath(components: Array(path.components.dropFirst()))))
+        }
     }
 }

@@ -13,10 +13,16 @@ enum ItemsCheck {
                 try JSONValue.members(named: JSONMemberNames(names), in: buffer, maxDepth: maxDepth)
             }
             let value = Result { () throws(JSONError) in try JSONValue.value(at: path, in: buffer, maxDepth: maxDepth) }
+            // Members read as far as these paths go: each evaluates on the partial object as on the whole value.
+            let partialPaths = [path] + Self.partialPaths
+            let partialNames = JSONMemberNames(paths: partialPaths)
+            let partial = Result { () throws(JSONError) in
+                try JSONValue.members(named: partialNames, in: buffer, maxDepth: maxDepth)
+            }
             switch full {
             case .failure(let error):
                 for (name, other) in [("parse(itemsAt:)", failure(read)), ("members", failure(members)),
-                                      ("value(at:)", failure(value))] where other != error {
+                                      ("value(at:)", failure(value)), ("members(paths)", failure(partial))] where other != error {
                     problems.append("\(name) fails with \(String(describing: other)), the full parse with \(error)")
                 }
             case .success(let whole):
@@ -43,12 +49,28 @@ enum ItemsCheck {
                 if failure(members) != nil || (try? members.get()) != names.map({ object?[$0] }) {
                     problems.append("members \(members), expected \(names.map { object?[$0] })")
                 }
+                if case .success(let members) = partial {
+                    let object = JSONValue.object(Dictionary(zip(partialNames.names, members).compactMap { name, value in
+                        value.map { (name, $0) }
+                    }, uniquingKeysWith: { $1 }))
+                    for path in partialPaths where path.components.first.map({ if case .key = $0 { true } else { false } }) == true
+                        && path.evaluate(object) != path.evaluate(whole) {
+                        problems.append("\(path) on the partial members \(object) differs")
+                    }
+                } else {
+                    problems.append("members(paths) rejects what the full parse accepts")
+                }
                 if failure(value) != nil || (try? value.get()) != path.evaluate(whole) {
                     problems.append("value(at:) \(value), expected \(String(describing: path.evaluate(whole)))")
                 }
             }
         }
         return problems
+    }
+
+    /// Paths read as partial members beside the path under test: nested keys, a key ending early, indexes.
+    static let partialPaths = ["a.b", "a.b.c", "b.a", "b", "items.a.b", "items.b", "\u{e9}.a", "c.a[0]"].map {
+        try! JSONPath($0)
     }
 
     /// `value` with every value at a position `rest` matches (an index matching any element) replaced by one marker.

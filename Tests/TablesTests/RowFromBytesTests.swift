@@ -6,7 +6,7 @@ import Testing
 /// format, links with labels, sections with sums, card title and image, nested paths, duplicate and escaped keys;
 /// bad bytes fail with the full parse's error.
 @Suite struct RowFromBytesTests {
-    static let paths = ["a", "b", "c", "id", "a.b", "a[0]", "a[-1]", "b[].c", "c.a.b", "\u{e9}"]
+    static let paths = ["a", "b", "c", "id", "a.b", "a[0]", "a[-1]", "b[].c", "c.a.b", "\u{e9}", "x.a", "x.b.c", "x.b.id"]
 
     /// Every kind of column and path, a section with a sum footer, a grid card.
     static func spec(fields: [String], label: String? = "b", extraRootPath: String? = nil) -> TableSpec {
@@ -17,7 +17,8 @@ import Testing
         if let extraRootPath { columns.append(Column(title: "R", field: Support.path(extraRootPath))) }
         var spec = TableSpec(name: "t", title: "T", columns: columns, keyField: Support.path("id"))
         spec.sections = SectionSpec(field: Support.path(fields[0]), footer: .sum(Support.path(fields.last!)))
-        spec.grid = GridSpec(titleField: Support.path("c"), imageField: Support.path("a.b"))
+        spec.grid = GridSpec(titleField: Support.path(fields[1 % fields.count]),
+                             imageField: Support.path(fields[2 % fields.count]))
         return spec
     }
 
@@ -36,14 +37,26 @@ import Testing
 
     @Test func aRowFromBytesEqualsTheRowOfTheParsedItem() throws {
         let text = #" { "id" : "k1", "a": {"b": "https://x.test/<i>", "z": [1,2]}, "b": [{"c": 12.5}, {"c": "3"}],"#
-            + #" "c": "2024-02-29T23:59:59Z", "skipped": {"deep": [1, "\u00e9", null, true]}, "\u00e9": -7 } "#
+            + #" "c": "2024-02-29T23:59:59Z", "skipped": {"deep": [1, "\u00e9", null, true]}, "\u00e9": 5,"#
+            + #" "x": {"a": "xa", "b": {"c": [1], "id": "-7", "more": {}}, "zz": 2} } "#
         let row = try Self.check(Self.spec(fields: Self.paths), Array(text.utf8)).get()
         #expect(row.key == "k1")
-        #expect(row.cardImage == "https://x.test/<i>")
-        #expect(row.cardTitle == "2024-02-29T23:59:59Z")
+        #expect(row.cardImage == "2024-02-29T23:59:59Z")
+        #expect(row.cardTitle == #"[{"c":12.5},{"c":"3"}]"#)
         #expect(row.section == #"{"b":"https://x.test/<i>","z":[1,2]}"#)
         #expect(row.sectionValue == -7)
         #expect(row.cells[3] == .link("k1", label: #"[{"c":12.5},{"c":"3"}]"#), "the link column reads id, labelled by b")
+    }
+
+    @Test func membersReadOnlyAsFarAsTheirPathsGoGiveTheSameCells() throws {
+        let spec = Self.spec(fields: ["owner.login", "owner.site.url", "id"])
+        for text in [#"{"id":1,"owner":{"login":"o","id":2,"site":{"url":"https://o.test","x":[1]}}}"#,
+                     #"{"owner":{"login":"first"},"owner":{"\u006cogin":"second","login":"third"}}"#,
+                     #"{"owner":{"login":"o"},"owner":[1]}"#, #"{"owner":"o"}"#, #"{"owner":{"site":7}}"#] {
+            Self.check(spec, Array(text.utf8))
+        }
+        let row = try Self.check(spec, Array(#"{"owner":{"login":"a","site":{"url":"https://o.test"}},"id":"k"}"#.utf8)).get()
+        #expect(row.cells.prefix(2) == [.text("a"), .text("https://o.test")])
     }
 
     @Test func duplicateAndEscapedKeysReadAsTheParseReadsThem() throws {
@@ -132,7 +145,7 @@ struct RandomItems {
 
     mutating func object(depth: Int) -> String {
         "{" + (0..<below(7)).map { _ in
-            space() + "\"" + pick(["a", "b", "c", "id", "\\u0061", "\u{e9}", "x", "z"]) + "\"" + space() + ":" + space()
+            space() + "\"" + pick(["a", "b", "c", "id", "\\u0061", "\u{e9}", "x", "x", "z"]) + "\"" + space() + ":" + space()
                 + value(depth: depth - 1) + space()
         }.joined(separator: ",") + "}"
     }

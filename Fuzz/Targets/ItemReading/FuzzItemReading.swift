@@ -47,8 +47,10 @@ private let itemPaths: [JSONPath] = ["", "[]", "items[]", "a", "a[-1]", "a[0].b"
 
 private let names = JSONMemberNames(["a", "items", "b", "a", "\u{e9}"])
 
-/// Row makers whose paths start with keys only (member reading), and one with a root and an index path (whole item).
-private let makers: [RowMaker] = [["a", "b.c", "items[-1]", "id"], ["a[0]", "a", "b[].c", "\u{e9}"], ["", "[0]", "a"]]
+/// Row makers whose paths start with keys only (member reading, some members only as far as nested keys go), and one
+/// with a root and an index path (whole item).
+private let makers: [RowMaker] = [["a", "b.c", "items[-1]", "id"], ["a[0]", "a", "b[].c", "\u{e9}"], ["", "[0]", "a"],
+                                  ["a.b", "a.c.d", "items.a", "a.c.e"]]
     .map { fields in
         var spec = TableSpec(name: "f", title: "F", columns: ColumnFormat.allCases.enumerated().map { index, format in
             Column(title: "c", field: try! JSONPath(fields[index % fields.count]), format: format,
