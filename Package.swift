@@ -80,6 +80,8 @@ let package = Package(
                           path: "Fuzz/Targets/SSEEncoder", swiftSettings: strict),
         .executableTarget(name: "FuzzJSONParser", dependencies: ["FuzzReplay", "JSON"],
                           path: "Fuzz/Targets/JSONParser", swiftSettings: strict),
+        .executableTarget(name: "FuzzItemReading", dependencies: ["FuzzReplay", "JSON", "Tables"],
+                          path: "Fuzz/Targets/ItemReading", swiftSettings: strict),
         .executableTarget(name: "FuzzJSONPath", dependencies: ["FuzzReplay", "JSON"],
                           path: "Fuzz/Targets/JSONPath", swiftSettings: strict),
         .executableTarget(name: "FuzzResumeToken", dependencies: ["FuzzReplay", "Dashboard", "Sealing"],

@@ -7,7 +7,8 @@ import Tables
 // characters that must be escaped. Prints one JSON line; with `--make-rounds M` also `make_cells_per_second`, the
 // RowMaker's own rate (items to rows), timed separately over M rounds. Same-run references beside it: a plain escape
 // loop over the same cells' text and memcpy of the output (Reference.swift), and the renderer's ratio to the loop.
-// Usage: rowstream-bench-render [--items N] [--rounds R] [--make-rounds M]   (all bounded)
+// With `--page-rounds P`, also a demo-like page read into rows the old and the new way (PageReading.swift).
+// Usage: rowstream-bench-render [--items N] [--rounds R] [--make-rounds M] [--page-rounds P]   (all bounded)
 // `--dump` prints instead the rendered bytes of plain, sectioned and grid tables over the bench items and edge
 // values (see Variety.swift): compare its output before and after a renderer change (it must be byte-identical).
 func fail(_ message: String) -> Never {
@@ -15,7 +16,7 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
-var itemCount = 1_000, rounds = 200, makeRounds = 0
+var itemCount = 1_000, rounds = 200, makeRounds = 0, pageRounds = 0
 var arguments = CommandLine.arguments.dropFirst()
 if arguments.first == "--dump" {
     Variety.dump()
@@ -27,6 +28,7 @@ while let flag = arguments.popFirst() {
     case "--items": itemCount = min(value, 100_000)
     case "--rounds": rounds = min(value, 100_000)
     case "--make-rounds": makeRounds = min(value, 100_000)
+    case "--page-rounds": pageRounds = min(value, 100_000)
     default: fail("unknown flag \(flag)")
     }
 }
@@ -105,8 +107,9 @@ if makeRounds > 0 {
     for _ in 0..<makeRounds { made &+= maker.rows(items).count }
     make = ",\"make_cells_per_second\":\(Int(Double(made * columns.count) / (clock.now - makeStart).seconds))"
 }
+let page = pageRounds > 0 ? PageReading.measure(rounds: pageRounds) : ""
 print("{\"cells\":\(cells),\"bytes\":\(bytes),\"seconds\":\(seconds),"
-      + "\"cells_per_second\":\(Int(Double(cells) / seconds))\(reference)\(make)}")
+      + "\"cells_per_second\":\(Int(Double(cells) / seconds))\(reference)\(make)\(page)}")
 
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }

@@ -2,6 +2,17 @@ extension JSONParser {
     /// Parses a string starting at its opening quote. The fast path slices the bytes straight into a
     /// `String`; only strings with escapes are copied into a scratch buffer.
     mutating func parseString() throws(JSONError) -> String {
+        try scanString(building: true)
+    }
+
+    /// Checks a string starting at its opening quote exactly as `parseString` does, making no `String`.
+    mutating func skipString() throws(JSONError) {
+        _ = try scanString(building: false)
+    }
+
+    /// `parseString` when `building`; else the same checks, returning "".
+    @inline(__always)
+    private mutating func scanString(building: Bool) throws(JSONError) -> String {
         position += 1  // opening quote
         let start = position
         var scratch: [UInt8]? = nil
@@ -13,6 +24,7 @@ extension JSONParser {
             if byte == UInt8(ascii: "\"") {
                 let run = UnsafeBufferPointer(rebasing: bytes[runStart..<position])
                 position += 1
+                guard building else { return "" }
                 guard var buffer = scratch else { return String(decoding: run, as: UTF8.self) }
                 buffer.append(contentsOf: run)
                 return String(decoding: buffer, as: UTF8.self)

@@ -1,56 +1,86 @@
 import JSON
 
 /// A config table's rows: its JSON paths (key, columns and link labels, section and sum, card title and image),
-/// compiled once into lookups, then one ``Row`` per upstream item. Paths a spec leaves nil give nothing.
+/// compiled once into lookups, then one ``Row`` per upstream item, from its `JSONValue` or straight from its bytes.
+/// Paths a spec leaves nil give nothing.
 ///
 /// Thread-safe: an immutable value, `Sendable`.
 public struct RowMaker: Sendable {
+    /// Every path of the spec, compiled; the fields below index into it.
+    let paths: ItemPaths
+
     private struct CellPaths: Sendable {
-        let field: FieldLookup?
+        let field: Int?
         /// Link columns: where the label is (nil: not a link column, or no label).
-        let label: FieldLookup?
+        let label: Int?
         let isLink: Bool
     }
 
-    private let key: FieldLookup?
+    private let key: Int?
     private let cells: [CellPaths]
-    private let section: FieldLookup?
-    private let sum: FieldLookup?
-    private let cardTitle: FieldLookup?
-    private let cardImage: FieldLookup?
+    private let section: Int?
+    private let sum: Int?
+    private let cardTitle: Int?
+    private let cardImage: Int?
 
     /// Compiles the paths of `spec`.
     public init(spec: TableSpec) {
-        key = spec.keyField.map(FieldLookup.init)
+        var all: [JSONPath] = []
+        func add(_ path: JSONPath?) -> Int? {
+            guard let path else { return nil }
+            all.append(path)
+            return all.count - 1
+        }
+        key = add(spec.keyField)
         cells = spec.columns.map { column in
-            CellPaths(field: column.field.map(FieldLookup.init),
-                      label: column.format == .link ? column.labelField.map(FieldLookup.init) : nil,
+            CellPaths(field: add(column.field), label: column.format == .link ? add(column.labelField) : nil,
                       isLink: column.format == .link)
         }
-        section = spec.sections?.field.map(FieldLookup.init)
-        if case .sum(let path)? = spec.sections?.footer { sum = path.map(FieldLookup.init) } else { sum = nil }
-        cardTitle = spec.grid?.titleField.map(FieldLookup.init)
-        cardImage = spec.grid?.imageField.map(FieldLookup.init)
+        section = add(spec.sections?.field)
+        if case .sum(let path)? = spec.sections?.footer { sum = add(path) } else { sum = nil }
+        cardTitle = add(spec.grid?.titleField)
+        cardImage = add(spec.grid?.imageField)
+        paths = ItemPaths(all)
     }
 
     /// The row of `item`.
     public func row(_ item: JSONValue) -> Row {
-        var row = Row()
-        if let value = key?.evaluate(item), !value.isNull { row.key = value.displayText }
-        row.cells.reserveCapacity(cells.count)
-        for paths in cells {
-            let value = paths.field?.evaluate(item)
-            row.cells.append(paths.isLink ? Cell(link: value, label: paths.label?.evaluate(item)) : Cell(value))
+        row { paths.lookups[$0].evaluate(item) }
+    }
+
+    /// The row of the item whose JSON text is `bytes` (one value): equal to `row(try JSONValue.parse(bytes))`, made
+    /// without building the item: only the members its paths start with are read (the whole item when a path is the
+    /// root or starts with an index or `[]`). `maxDepth` counts from the item.
+    public func row(json bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 64) throws(JSONError) -> Row {
+        guard let names = paths.memberNames else {
+            return row(try JSONValue.parse(buffer: bytes, maxDepth: maxDepth).get())
         }
-        if let section, let value = section.evaluate(item), !value.isNull { row.section = value.displayText ?? "" }
-        if let sum { row.sectionValue = Self.summand(sum.evaluate(item)) }
-        if let cardTitle, let value = cardTitle.evaluate(item), !value.isNull { row.cardTitle = value.displayText ?? "" }
-        row.cardImage = cardImage?.evaluate(item)?.stringValue
-        return row
+        let members = try JSONValue.members(named: names, in: bytes, maxDepth: maxDepth)
+        return row { index in
+            let (slot, rest) = paths.inMember[index]
+            return members[slot].flatMap(rest.evaluate)
+        }
     }
 
     /// The rows of `items`.
     public func rows(_ items: [JSONValue]) -> [Row] { items.map(row) }
+
+    /// The row whose path number `i` (an index into `paths`) has the value `value(i)`: the cell logic both entries share.
+    @inline(__always)
+    private func row(_ value: (Int) -> JSONValue?) -> Row {
+        var row = Row()
+        if let key, let value = value(key), !value.isNull { row.key = value.displayText }
+        row.cells.reserveCapacity(cells.count)
+        for paths in cells {
+            let field = paths.field.flatMap(value)
+            row.cells.append(paths.isLink ? Cell(link: field, label: paths.label.flatMap(value)) : Cell(field))
+        }
+        if let section, let value = value(section), !value.isNull { row.section = value.displayText ?? "" }
+        if let sum { row.sectionValue = Self.summand(value(sum)) }
+        if let cardTitle, let value = value(cardTitle), !value.isNull { row.cardTitle = value.displayText ?? "" }
+        row.cardImage = cardImage.flatMap(value)?.stringValue
+        return row
+    }
 
     /// The number a value adds to a sum footer: a number, or a string that reads as one; finite only.
     static func summand(_ value: JSONValue?) -> Double? {
