@@ -2,7 +2,9 @@
 /// placeholders) and each item's byte range in the buffer.
 ///
 /// Made by `JSONValue.parse(buffer:maxDepth:itemsAt:)`; read an item with `JSONValue.members(named:in:maxDepth:)`,
-/// `JSONValue.value(at:in:maxDepth:)` or `JSONValue.parse(buffer:maxDepth:)` over its range.
+/// `JSONValue.value(at:in:maxDepth:)` or `JSONValue.parse(buffer:maxDepth:)` over its range. An item lies inside
+/// exactly `itemPath.components.count` containers, so reading it with `maxDepth - itemPath.components.count` keeps
+/// the whole parse's limit (the parse has already checked it holds).
 /// Thread-safe: an immutable value type.
 public struct JSONItemsDocument: Sendable {
     /// The document, each item replaced by a placeholder: paths that do not go into an item evaluate as on the whole

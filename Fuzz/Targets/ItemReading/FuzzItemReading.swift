@@ -34,8 +34,7 @@ public func fuzzItemReading(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition((try? JSONValue.parse(buffer: bytes, maxDepth: 64).get()) == item, "an item's bytes are another value")
         precondition((try? maker.row(json: bytes)) == maker.row(item), "row(json:) of an item differs")
     }
-    precondition(masked(document.document, path.components[...]) == masked(full, path.components[...]),
-                 "the document differs outside the items")
+    precondition(agrees(document.document, full, path.components[...]), "the document differs outside the items")
     precondition((try? members.get()) == names.names.map { full.objectValue?[$0] }, "members(named:) differ")
     precondition(value.failure == nil && (try? value.get()) == path.evaluate(full), "value(at:) differs")
     precondition((try? row.get()) == maker.row(full), "row(json:) differs")
@@ -61,17 +60,20 @@ private let makers: [RowMaker] = [["a", "b.c", "items[-1]", "id"], ["a[0]", "a",
         return RowMaker(spec: spec)
     }
 
-/// `value` with each value at a position `rest` matches (an index matching any element) replaced by one marker.
-private func masked(_ value: JSONValue, _ rest: ArraySlice<JSONPath.Component>) -> JSONValue {
-    guard let first = rest.first else { return .string("<item>") }
-    switch (first, value) {
-    case (.key(let key), .object(var members)):
-        if let member = members[key] { members[key] = masked(member, rest.dropFirst()) }
-        return .object(members)
-    case (.index, .array(let elements)), (.each, .array(let elements)):
-        return .array(elements.map { masked($0, rest.dropFirst()) })
+/// Whether `document` is `full` but at the positions `rest` matches (an index matching any element), where anything
+/// may stand: compared side by side.
+private func agrees(_ document: JSONValue, _ full: JSONValue, _ rest: ArraySlice<JSONPath.Component>) -> Bool {
+    guard let first = rest.first else { return true }
+    switch (first, document, full) {
+    case (.key(let key), .object(let built), .object(let whole)):
+        return built.count == whole.count && built.allSatisfy { name, value in
+            guard let other = whole[name] else { return false }
+            return name == key ? agrees(value, other, rest.dropFirst()) : value == other
+        }
+    case (.index, .array(let built), .array(let whole)), (.each, .array(let built), .array(let whole)):
+        return built.count == whole.count && zip(built, whole).allSatisfy { agrees($0, $1, rest.dropFirst()) }
     default:
-        return value
+        return document == full
     }
 }
 
