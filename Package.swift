@@ -48,7 +48,11 @@ let package = Package(
         .target(name: "Redis", dependencies: ["HTTPServer", "CSystem"], swiftSettings: strict),
         // Tokens and sealing: one base64url, one sealing type (AES-256-SIV), shared by Upstream and RowstreamKit.
         .target(name: "Sealing", dependencies: ["CCrypto"], swiftSettings: strict),
-        .target(name: "Upstream", dependencies: ["CCurl", "Sealing", "JSON", "Batches"], swiftSettings: strict),
+        // Release: cross-module optimization, so the pages, cache and walk (generic over what an item is read into)
+        // are specialized where Dashboard uses them for rows; unspecialized, a viewer's arrival spent ~10k instructions
+        // looking up generic metadata (docs/ARCHITECTURE.md). No library product depends on Upstream.
+        .target(name: "Upstream", dependencies: ["CCurl", "Sealing", "JSON", "Batches"],
+                swiftSettings: strict + [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]),
         // Who may see what (docs/SECURITY.md): access modes, API tokens, a trusted proxy, allow lists.
         .target(name: "Access", dependencies: ["HTTPServer", "Sealing", "Tables", "CCrypt"], swiftSettings: strict),
 
