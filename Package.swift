@@ -106,10 +106,10 @@ let package = Package(
 
         // Tests mirror Sources. TestSupport: the plain socket HTTP and SSE clients the live tests share.
         .target(name: "TestSupport", dependencies: ["HTTPServerTesting", "CZlib"], path: "Tests/Support", swiftSettings: strict),
-        .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
+        .testTarget(name: "JSONTests", dependencies: ["TestSupport", "JSON"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
         .testTarget(name: "BatchesTests", dependencies: ["TestSupport", "Batches"], swiftSettings: strict),
-        .testTarget(name: "TablesTests", dependencies: ["Tables", "JSON"], swiftSettings: strict),
+        .testTarget(name: "TablesTests", dependencies: ["TestSupport", "Tables", "JSON"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["TestSupport", "HTTPServer", "HTTPServerTesting"],
                     swiftSettings: strict),
         .testTarget(name: "RedisTests", dependencies: ["TestSupport", "Redis", "RowstreamKit", "Dashboard", "HTTPServerTesting"],

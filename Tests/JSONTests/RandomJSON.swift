@@ -1,22 +1,14 @@
 import JSON
+import TestSupport
 
 /// Seeded pseudo-random JSON texts for differential tests: nesting, duplicate and escaped keys (`"\u0061"` is `a`),
 /// every kind of scalar, whitespace anywhere, and sometimes one corrupted byte. The same seed gives the same texts.
 struct RandomJSON {
-    private var state: UInt64
+    private var random: SplitMix64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
-    /// SplitMix64.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    mutating func below(_ n: Int) -> Int { random.below(n) }
 
     mutating func pick<T>(_ choices: [T]) -> T { choices[below(choices.count)] }
 

@@ -1,6 +1,7 @@
 import JSON
 import Testing
 @testable import Tables
+import TestSupport
 
 /// `RowMaker.row(json:)`, a row read straight from an item's bytes, equals `row(_:)` of the parsed item: every cell
 /// format, links with labels, sections with sums, card title and image, nested paths, duplicate and escaped keys;
@@ -120,18 +121,11 @@ import Testing
 /// Seeded pseudo-random item texts: objects (sometimes not) whose members use the test paths' keys, duplicated,
 /// escaped, nested, with whitespace anywhere and sometimes one corrupted byte.
 struct RandomItems {
-    private var state: UInt64
+    private var random: SplitMix64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
-    /// SplitMix64.
-    mutating func below(_ n: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E9B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(n))
-    }
+    mutating func below(_ n: Int) -> Int { random.below(n) }
 
     mutating func pick<T>(_ choices: [T]) -> T { choices[below(choices.count)] }
 
