@@ -44,9 +44,6 @@ public final class PageCache<Item: Sendable>: Sendable {
     public let shared: SharedPages?
     private let state = Mutex(State())
 
-    /// How long a page stays fresh unless a table's config says otherwise.
-    public static var defaultTTL: Duration { PageCacheDefaults.ttl }
-
     /// A cache keeping pages for `ttl` (zero: coalescing only), prefetching if asked.
     public init(ttl: Duration, prefetch: Bool, capacity: Int = 256, shared: SharedPages? = nil) {
         self.ttl = ttl

@@ -55,12 +55,7 @@ public enum SharedPageCodec {
         let parsed = array.withUnsafeBufferPointer { JSONValue.parse(buffer: $0, itemsAt: everyElement) }
         guard case .success(let document) = parsed, document.document.arrayValue != nil else { return nil }
         let texts = ItemTexts(bytes: array, ranges: document.items)
-        var items: [Item] = []
-        items.reserveCapacity(texts.count)
-        for index in 0..<texts.count {
-            guard let item = try? texts.withText(index, reader.read) else { return nil }
-            items.append(item)
-        }
+        guard let items = try? reader.items(of: texts) else { return nil }
         return (UpstreamPage(items: items, texts: texts, nextCursor: cursor), fetchedAt)
     }
 

@@ -13,6 +13,26 @@ public struct ItemReader<Item: Sendable>: Sendable {
     public init(_ read: @escaping @Sendable (UnsafeBufferPointer<UInt8>) throws(JSONError) -> Item) {
         self.read = read
     }
+
+    /// Every item of `texts`, read in order. The first that cannot be read throws its index (from 0) and error.
+    func items(of texts: ItemTexts) throws(ItemReadFailure) -> [Item] {
+        var items: [Item] = []
+        items.reserveCapacity(texts.count)
+        for index in 0..<texts.count {
+            do {
+                items.append(try texts.withText(index, read))
+            } catch {
+                throw ItemReadFailure(index: index, error: error)
+            }
+        }
+        return items
+    }
+}
+
+/// An item a reader could not read: which one (from 0), and why.
+struct ItemReadFailure: Error {
+    let index: Int
+    let error: JSONError
 }
 
 extension ItemReader where Item == JSONValue {

@@ -31,16 +31,11 @@ extension PageSource {
             document = read.document
             texts = ItemTexts(bytes: body, ranges: read.items).compacted()
         }
-        var items: [Item] = []
-        items.reserveCapacity(texts.count)
-        for index in 0..<texts.count {
-            do {
-                items.append(try texts.withText(index, reader.read))
-            } catch {
-                throw .invalidPage("item \(index + 1) cannot be read: \(error)")
-            }
+        do {
+            return ReadBody(document: document, items: try reader.items(of: texts), texts: texts)
+        } catch {
+            throw .invalidPage("item \(error.index + 1) cannot be read: \(error.error)")
         }
-        return ReadBody(document: document, items: items, texts: texts)
     }
 
     /// Throws unless the items' container (the array before the first `[]` of the items path) is in `document`.
