@@ -2,6 +2,7 @@
 // Rowstream: slow paginated APIs as live, infinitely scrolling HTML tables over Server-Sent Events.
 // Dependencies point one way, down: rowstream -> Dashboard -> {RowstreamKit, Upstream, Redis}; RowstreamKit (the library)
 // -> {HTTPServer, Batches, Tables, Sealing, Access}; Access -> {HTTPServer, Sealing, Tables, CCrypt}; Upstream -> {Sealing, CCurl, Batches}; leaves JSON, Metrics, Sealing -> CCrypto,
+// Locking (every lock: Metrics, Batches, HTTPServer, Upstream, Access, RowstreamKit and Dashboard use it),
 // HTTPServer -> {CSystem, CZlib}, Redis -> {HTTPServer (its EventLoop), CSystem}. Sealing (one base64url, one sealing type)
 // holds what tokens need, so the library does not link libcurl. Only Upstream imports CCurl; only Sealing imports CCrypto; only Access imports CCrypt; only HTTPServer and Redis import CSystem; only HTTPServer (and TestSupport, to decode) imports CZlib.
 // Each target depends on exactly what its files import. RowstreamTesting -> HTTPServerTesting: in-process tests.
@@ -39,11 +40,13 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
 
         // Leaves.
+        // Locking: every lock (`Lock`, a `Mutex` that ThreadSanitizer sees through).
+        .target(name: "Locking", swiftSettings: strict),
         .target(name: "JSON", swiftSettings: strict),
-        .target(name: "Metrics", swiftSettings: strict),
-        .target(name: "Batches", swiftSettings: strict),
+        .target(name: "Metrics", dependencies: ["Locking"], swiftSettings: strict),
+        .target(name: "Batches", dependencies: ["Locking"], swiftSettings: strict),
         .target(name: "Tables", dependencies: ["JSON"], swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["CSystem", "CZlib"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["Locking", "CSystem", "CZlib"], swiftSettings: strict),
         // Redis client (RESP over the HTTPServer's epoll EventLoop, `package` API): the shared engine of issue 15.
         .target(name: "Redis", dependencies: ["HTTPServer", "CSystem"], swiftSettings: strict),
         // Tokens and sealing: one base64url, one sealing type (AES-256-SIV), shared by Upstream and RowstreamKit.
@@ -51,27 +54,27 @@ let package = Package(
         // Release: cross-module optimization, so the pages, cache and walk (generic over what an item is read into)
         // are specialized where Dashboard uses them for rows; unspecialized, a viewer's arrival spent ~10k instructions
         // looking up generic metadata (docs/ARCHITECTURE.md). No library product depends on Upstream.
-        .target(name: "Upstream", dependencies: ["CCurl", "Sealing", "JSON", "Batches"],
+        .target(name: "Upstream", dependencies: ["Locking", "CCurl", "Sealing", "JSON", "Batches"],
                 swiftSettings: strict + [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]),
         // Who may see what (docs/SECURITY.md): access modes, API tokens, a trusted proxy, allow lists.
-        .target(name: "Access", dependencies: ["HTTPServer", "Sealing", "Tables", "CCrypt"], swiftSettings: strict),
+        .target(name: "Access", dependencies: ["Locking", "HTTPServer", "Sealing", "Tables", "CCrypt"], swiftSettings: strict),
 
         // Wiring: the public library (bindings, server, routes, sessions), then the config/demo dashboard on it.
         .target(
             name: "RowstreamKit",
-            dependencies: ["HTTPServer", "Batches", "Tables", "Sealing", "JSON", "Metrics", "Access"],
+            dependencies: ["Locking", "HTTPServer", "Batches", "Tables", "Sealing", "JSON", "Metrics", "Access"],
             swiftSettings: strict
         ),
         .target(
             name: "Dashboard",
-            dependencies: ["RowstreamKit", "HTTPServer", "Tables", "Upstream", "JSON", "Metrics", "Redis"],
+            dependencies: ["Locking", "RowstreamKit", "HTTPServer", "Tables", "Upstream", "JSON", "Metrics", "Redis"],
             swiftSettings: strict
         ),
-        .executableTarget(name: "rowstream", dependencies: ["Dashboard", "Sealing"], swiftSettings: strict),
+        .executableTarget(name: "rowstream", dependencies: ["Locking", "Dashboard", "Sealing"], swiftSettings: strict),
 
         // In-process testing (as HummingbirdTesting): any responder called without sockets, then the library's
         // server on it. Test code only.
-        .target(name: "HTTPServerTesting", dependencies: ["HTTPServer"], swiftSettings: strict),
+        .target(name: "HTTPServerTesting", dependencies: ["Locking", "HTTPServer"], swiftSettings: strict),
         .target(name: "RowstreamTesting", dependencies: ["RowstreamKit", "HTTPServerTesting", "HTTPServer"],
                 swiftSettings: strict),
 
@@ -105,27 +108,28 @@ let package = Package(
                           swiftSettings: strict),
 
         // Tests mirror Sources. TestSupport: the plain socket HTTP and SSE clients the live tests share.
-        .target(name: "TestSupport", dependencies: ["HTTPServerTesting", "CZlib"], path: "Tests/Support", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["Locking", "HTTPServerTesting", "CZlib"], path: "Tests/Support", swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["TestSupport", "JSON"], swiftSettings: strict),
+        .testTarget(name: "LockingTests", dependencies: ["Locking"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
-        .testTarget(name: "BatchesTests", dependencies: ["TestSupport", "Batches"], swiftSettings: strict),
+        .testTarget(name: "BatchesTests", dependencies: ["Locking", "TestSupport", "Batches"], swiftSettings: strict),
         .testTarget(name: "TablesTests", dependencies: ["TestSupport", "Tables", "JSON"], swiftSettings: strict),
-        .testTarget(name: "HTTPServerTests", dependencies: ["TestSupport", "HTTPServer", "HTTPServerTesting"],
+        .testTarget(name: "HTTPServerTests", dependencies: ["Locking", "TestSupport", "HTTPServer", "HTTPServerTesting"],
                     swiftSettings: strict),
-        .testTarget(name: "RedisTests", dependencies: ["TestSupport", "Redis", "RowstreamKit", "Dashboard", "HTTPServerTesting"],
+        .testTarget(name: "RedisTests", dependencies: ["Locking", "TestSupport", "Redis", "RowstreamKit", "Dashboard", "HTTPServerTesting"],
                     swiftSettings: strict),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
         .testTarget(name: "AccessTests", dependencies: ["TestSupport", "Access", "Sealing", "HTTPServer", "HTTPServerTesting"],
                     swiftSettings: strict),
-        .testTarget(name: "UpstreamTests", dependencies: ["TestSupport", "Upstream", "JSON"], swiftSettings: strict),
+        .testTarget(name: "UpstreamTests", dependencies: ["Locking", "TestSupport", "Upstream", "JSON"], swiftSettings: strict),
         .testTarget(
             name: "DashboardTests",
-            dependencies: ["TestSupport", "Dashboard", "RowstreamKit", "HTTPServer", "HTTPServerTesting", "Upstream",
+            dependencies: ["Locking", "TestSupport", "Dashboard", "RowstreamKit", "HTTPServer", "HTTPServerTesting", "Upstream",
                            "Sealing", "JSON"],
             swiftSettings: strict
         ),
         // Uses only the public API of RowstreamKit and RowstreamTesting (no @testable).
-        .testTarget(name: "RowstreamKitTests", dependencies: ["TestSupport", "RowstreamKit", "RowstreamTesting",
+        .testTarget(name: "RowstreamKitTests", dependencies: ["Locking", "TestSupport", "RowstreamKit", "RowstreamTesting",
                                                              "HTTPServerTesting", "HTTPServer", "Tables"], swiftSettings: strict),
     ]
 )

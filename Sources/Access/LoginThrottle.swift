@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Rate limit of failed sign-ins (docs/SECURITY.md, "Users"): at most ``Limits/perUser`` failures per user name and
 /// ``Limits/perAddress`` per client address within ``Limits/window``; past either, sign-ins for that name or from
@@ -6,7 +6,7 @@ import Synchronization
 /// failure ends. A success clears its user's count. Memory is bounded: at most ``Limits/capacity`` names and as many
 /// addresses are tracked; when full, the entry whose window began first goes (expired ones before any).
 ///
-/// Thread-safe: one `Mutex` over all counts (held for a dictionary lookup, or a scan when full).
+/// Thread-safe: one `Lock` over all counts (held for a dictionary lookup, or a scan when full).
 public final class LoginThrottle: Sendable {
     public struct Limits: Sendable, Equatable {
         public var perUser = 5
@@ -27,7 +27,7 @@ public final class LoginThrottle: Sendable {
     }
 
     public let limits: Limits
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     public init(limits: Limits = Limits()) {
         self.limits = limits

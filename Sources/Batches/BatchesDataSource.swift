@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// The web form of CombineDataSources' `BatchesDataSource`: two inputs (``loadNext()``, ``reload()``),
 /// outputs as ``BatchesEvent``s plus a ``snapshot``, fed by a loader that turns a token (a cursor or a
@@ -15,7 +15,7 @@ import Synchronization
 ///   found no drainer running). `onEvent` may call back into the data source.
 ///
 /// The data source does not hold the items (the viewer's page does); it counts them (the offset).
-/// It holds a ``BatchesStateMachine`` behind one `Mutex`: it decides under the lock and acts (starts
+/// It holds a ``BatchesStateMachine`` behind one `Lock`: it decides under the lock and acts (starts
 /// tasks, cancels them, emits events) outside it.
 ///
 /// Thread-safe: every method may be called from any thread. `onEvent` runs on whichever thread drains.
@@ -29,7 +29,7 @@ public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable
     let onEvent: @Sendable (Event) -> Void
     let clock: any BatchesClock
     let loadTimeout: Duration
-    let state: Mutex<Locked>
+    let state: Lock<Locked>
 
     /// Everything mutable, guarded by ``state``.
     struct Locked: Sendable {
@@ -58,7 +58,7 @@ public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable
         self.onEvent = onEvent
         self.clock = clock
         self.loadTimeout = loadTimeout
-        self.state = Mutex(Locked(machine: Machine(initialToken: initialToken, start: start), loader: loader))
+        self.state = Lock(Locked(machine: Machine(initialToken: initialToken, start: start), loader: loader))
     }
 
     deinit {

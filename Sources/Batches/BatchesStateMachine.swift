@@ -7,7 +7,7 @@
 /// Every load gets a fresh ``LoadID``; a result, failure or timeout whose id is not the load in flight is
 /// stale and ignored, so no page is delivered twice and nothing from before a reload leaks through.
 ///
-/// - Important: a value type, not thread-safe by itself; the owner serialises access (one `Mutex`).
+/// - Important: a value type, not thread-safe by itself; the owner serialises access (one `Lock`).
 public struct BatchesStateMachine<Token: Sendable & Equatable>: Sendable {
     private enum State: Sendable {
         /// Nothing in flight; the next loadNext loads `token` (after a failure, the same token again).

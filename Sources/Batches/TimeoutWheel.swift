@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Locking
 
 /// One-shot timeouts for many callers on one dispatch timer source: deadlines rounded up to a tick, actions
 /// kept per tick, the source armed for the earliest tick that holds any.
@@ -10,7 +10,7 @@ import Synchronization
 /// every due tick's actions run, outside the lock, on the source's global queue; a fire with nothing due (its
 /// entries cancelled) only re-arms for what is left, or for nothing.
 ///
-/// Thread-safe: every method may be called from any thread; state is behind one `Mutex`.
+/// Thread-safe: every method may be called from any thread; state is behind one `Lock`.
 final class TimeoutWheel: Sendable {
     /// The process's wheel, for ``SystemBatchesClock``.
     static let shared = TimeoutWheel(tickNanoseconds: 50_000_000)
@@ -23,7 +23,7 @@ final class TimeoutWheel: Sendable {
     }
 
     private let tickNanoseconds: UInt64
-    private let entries = Mutex(Entries())
+    private let entries = Lock(Entries())
     // The source is created once and never cancelled; `schedule(deadline:)` may be called on it from any thread.
     private nonisolated(unsafe) let source: any DispatchSourceTimer
 

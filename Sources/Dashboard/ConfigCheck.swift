@@ -1,6 +1,6 @@
 import Dispatch
 import JSON
-import Synchronization
+import Locking
 import Tables
 import Upstream
 
@@ -12,7 +12,7 @@ public enum ConfigCheck {
     /// - Important: blocks the calling thread until done; call it from the main thread, never from the
     ///   cooperative pool or an event loop.
     public static func run(_ config: ConfigFile, output: @escaping @Sendable (String) -> Void) -> Bool {
-        let result = Mutex(false)
+        let result = Lock(false)
         let done = DispatchSemaphore(value: 0)
         Task {
             let ok = await check(config, output: output)

@@ -1,5 +1,5 @@
 import RowstreamKit
-import Synchronization
+import Locking
 import Upstream
 
 /// The page sources of one table for the query parameters its viewers' controls chose, and for a table that forwards
@@ -8,7 +8,7 @@ import Upstream
 /// choice and identity. So viewers of the same choice (and identity) share fetches, and no choice or identity is served
 /// another's pages (in the cluster's shared store too: each source's pages are keyed by its own requests, hashed).
 ///
-/// Thread-safe: one `Mutex` over the sources made so far, at most 64 (query choices) or 256 (choices of identities of
+/// Thread-safe: one `Lock` over the sources made so far, at most 64 (query choices) or 256 (choices of identities of
 /// a forwarding table), keyed by the identity (a keyed hash), never by a forwarded value; past that the least
 /// recently used is dropped (its walks in flight keep it; its cache goes).
 final class QueryCaches<Item: Sendable>: Sendable {
@@ -20,7 +20,7 @@ final class QueryCaches<Item: Sendable>: Sendable {
     private let base: PageSource<Item>
     private let forward: ViewerForwarding?
     private let capacity: Int
-    private let sources = Mutex<(entries: [String: Entry], clock: UInt64)>(([:], 0))
+    private let sources = Lock<(entries: [String: Entry], clock: UInt64)>(([:], 0))
 
     init(source: PageSource<Item>, forward: ViewerForwarding? = nil) {
         base = source

@@ -1,7 +1,7 @@
 import Foundation
 import Redis
 import RowstreamKit
-import Synchronization
+import Locking
 
 /// Live tables shared through Redis (docs/SCALING.md, "Live tables across instances"): per table, under one hash
 /// tag, the refresher lease `{PREFIX NAME}:lease`, the current head `{PREFIX NAME}:head` (a hash: epoch, seq, id,
@@ -32,13 +32,13 @@ package final class RedisLiveCluster: LiveCluster {
 /// One table's keys on Redis (``RedisLiveCluster``). The lease and head calls go through the client's pool; the
 /// log is read with `XREAD BLOCK` on a connection of its own, made at the first read.
 ///
-/// Thread-safe: the reading connection is made once under a `Mutex`; the rest is immutable.
+/// Thread-safe: the reading connection is made once under a `Lock`; the rest is immutable.
 final class RedisLiveChannel: LiveChannel {
     let client: RedisClient
     let lease: RedisArgument
     let head: RedisArgument
     let log: RedisArgument
-    private let reader = Mutex<RedisDedicatedConnection?>(nil)
+    private let reader = Lock<RedisDedicatedConnection?>(nil)
 
     /// How long one read of the log waits for an entry.
     static let block: Duration = .seconds(1)

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Caps open connections per process and per client address. The listener asks `admit` for every accepted
 /// socket; a refused one gets a fixed 503 and is closed. A connection's owner calls `release` once when it closes.
@@ -13,7 +13,7 @@ final class ConnectionAdmission: Sendable {
 
     let maxConnections: Int
     let maxPerAddress: Int
-    private let counts = Mutex(Counts())
+    private let counts = Lock(Counts())
 
     init(maxConnections: Int, maxPerAddress: Int) {
         self.maxConnections = maxConnections

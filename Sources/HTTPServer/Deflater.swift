@@ -1,5 +1,5 @@
 import CZlib
-import Synchronization
+import Locking
 
 /// One zlib raw-deflate compressor, reset before each use, so each output stands alone: it refers to no byte
 /// before it, and (ended with a sync flush) it ends byte-aligned on a non-final block. Any gzip stream can carry
@@ -76,7 +76,7 @@ final class Deflater {
 /// Kept compressors are a fixed cost (about 330 KB each), not a cost per stream.
 /// Thread-safe: the list is behind a lock; a compressor is used outside it by the one thread holding it.
 final class DeflaterPool: Sendable {
-    private let idle = Mutex<[UnsafeSendable]>([])
+    private let idle = Lock<[UnsafeSendable]>([])
     private let capacity: Int
 
     /// A `Deflater` moving through the lock: only one thread holds it at a time.

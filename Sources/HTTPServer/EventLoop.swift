@@ -1,6 +1,7 @@
 import CSystem
 import Dispatch
 import Foundation
+import Locking
 import Synchronization
 
 /// Something registered with an event loop for readiness events on one fd.
@@ -34,7 +35,7 @@ package final class EventLoop: @unchecked Sendable {
     private let threadName: String
     private let epollFD: Int32
     private let wakeFD: Int32
-    private let queue = Mutex(Queue())
+    private let queue = Lock(Queue())
     private let threadID = Atomic<UInt>(0)
     private let exited = DispatchSemaphore(value: 0)
 

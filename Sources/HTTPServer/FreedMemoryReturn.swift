@@ -1,7 +1,7 @@
 import CSystem
 import Dispatch
 import Glibc
-import Synchronization
+import Locking
 
 /// Gives the allocator's free memory back to the system after a wave of disconnects, and after a wave of work
 /// (a storm of arrivals) has settled.
@@ -20,7 +20,7 @@ import Synchronization
 ///   storm's queues freed between the streams' long-lived objects, with no disconnect to trigger a return:
 ///   measured at 19,000 streams (BENCHMARKS.md, "Memory after a storm of arrivals").
 ///
-/// Thread-safe: the decision is made under one `Mutex`; every loop's sweep may call `observe`.
+/// Thread-safe: the decision is made under one `Lock`; every loop's sweep may call `observe`.
 final class FreedMemoryReturn: Sendable {
     private struct State {
         var peak = 0
@@ -43,7 +43,7 @@ final class FreedMemoryReturn: Sendable {
     let settle: Duration
     /// Growth smaller than this does not count as the wave going on (a heartbeat touching a page).
     static let growthSlack = 1 << 20
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     init(minimumDrop: Int, minimumInterval: Duration = .seconds(2), minimumGrowth: Int = 8 << 20,
          settle: Duration = .seconds(1)) {

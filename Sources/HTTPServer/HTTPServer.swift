@@ -1,7 +1,7 @@
 import CSystem
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 
 /// An HTTP/1.1 server on epoll event loops.
 ///
@@ -17,7 +17,7 @@ public final class HTTPServer: Sendable {
     }
 
     private let context: ServerContext
-    private let state = Mutex(State.initial)
+    private let state = Lock(State.initial)
     private let finished = DispatchSemaphore(value: 0)
 
     public init(configuration: HTTPServerConfiguration, responder: any HTTPResponder) {
@@ -80,7 +80,7 @@ public final class HTTPServer: Sendable {
         let loops = state.withLock { state -> [ServerLoop] in
             if case .running(let loops, _) = state { loops } else { [] }
         }
-        let largest = Mutex(0)
+        let largest = Lock(0)
         let answered = DispatchGroup()
         for serverLoop in loops {
             answered.enter()

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// The gzip blocks of event bodies that many streams carry (``FramedSSEEvent/bodyIsShared``: a batch many viewers
 /// get at the same place, rendered once), so a shared body is compressed once for all its gzip viewers rather than
@@ -13,7 +13,7 @@ final class SharedBodyBlocks: Sendable {
         let body: [UInt8]
         let block: DeflatedBlock
     }
-    private let entries = Mutex<[Entry]>([])
+    private let entries = Lock<[Entry]>([])
     private let capacity: Int
 
     init(capacity: Int) { self.capacity = capacity }

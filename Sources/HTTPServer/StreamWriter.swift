@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Thread-safe handle to one streaming response body. Any thread may call it; the server hands the work
 /// to the connection's event loop, so writes from one thread arrive in order.
@@ -29,7 +29,7 @@ public final class StreamWriter: Sendable {
         case connection(Connection, EventLoop)
     }
 
-    let state = Mutex(State())
+    let state = Lock(State())
     let target: Target
     private let closesOnFinish: Bool
     /// How the connection codes the body: gzip streams get each write compressed (by the writing thread).

@@ -1,5 +1,5 @@
 import HTTPServer
-import Synchronization
+import Locking
 
 /// A streaming response body read in-process: the handler writes to an in-memory ``StreamWriter`` (no socket,
 /// no event loop) and the test reads its bytes, lines or SSE events in order.
@@ -24,7 +24,7 @@ public final class InProcessStream: Sendable {
 
     /// The shared state, in a box the writer's sink can hold.
     private final class Box: Sendable {
-        let state = Mutex(State())
+        let state = Lock(State())
     }
 
     /// The writer the handler was opened with.

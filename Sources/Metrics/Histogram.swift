@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Observations counted into fixed buckets, rendered as a Prometheus `histogram`: one cumulative
 /// `_bucket` series per upper bound (`le`, inclusive) plus `+Inf`, then `_sum` and `_count`.
@@ -6,11 +6,11 @@ import Synchronization
 /// Create one through ``MetricsRegistry/histogram(_:help:buckets:labels:)``.
 ///
 /// Thread-safe: every method may be called from any thread; one observation updates the bucket, the sum
-/// and the count together under a `Mutex`, so a render never sees them disagree.
+/// and the count together under a `Lock`, so a render never sees them disagree.
 public final class Histogram: Sendable {
     /// The finite upper bounds, strictly increasing; `+Inf` is implied.
     public let upperBounds: [Double]
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     struct State {
         /// Per-bucket (not cumulative) counts; the last slot is the `+Inf` bucket.
@@ -29,7 +29,7 @@ public final class Histogram: Sendable {
 
     init(upperBounds: [Double]) {
         self.upperBounds = upperBounds
-        self.state = Mutex(State(counts: Array(repeating: 0, count: upperBounds.count + 1)))
+        self.state = Lock(State(counts: Array(repeating: 0, count: upperBounds.count + 1)))
     }
 
     /// Records one observation: it lands in the first bucket whose upper bound is `>= v`.

@@ -1,6 +1,6 @@
 /// The registry's bookkeeping: one family per metric name, holding one series per label set.
 ///
-/// Thread rules: these are plain values kept inside ``MetricsRegistry``'s `Mutex`; the metric objects
+/// Thread rules: these are plain values kept inside ``MetricsRegistry``'s `Lock`; the metric objects
 /// they point to are themselves thread-safe.
 struct MetricFamily: Sendable {
     enum Kind: String, Sendable {

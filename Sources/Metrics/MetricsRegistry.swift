@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Creates and owns the process's metrics so `/metrics` can list them; there are no globals, so whoever
 /// builds the server makes one registry and hands it to the modules that count things.
@@ -8,10 +8,10 @@ import Synchronization
 /// name, or reusing a name with another type (or other histogram buckets), is a programmer error and
 /// stops the process with a precondition failure.
 ///
-/// Thread-safe: every method may be called from any thread. Registration takes one `Mutex`; ``render()``
+/// Thread-safe: every method may be called from any thread. Registration takes one `Lock`; ``render()``
 /// copies the series under it and reads values (including gauge functions) outside it.
 public final class MetricsRegistry: Sendable {
-    private let families = Mutex<[String: MetricFamily]>([:])
+    private let families = Lock<[String: MetricFamily]>([:])
 
     /// Creates an empty registry.
     public init() {}

@@ -1,7 +1,7 @@
 import CCurl
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 
 /// One curl multi handle driven by one dedicated worker thread.
 ///
@@ -18,7 +18,7 @@ final class TransferEngine: @unchecked Sendable {
     private let multi: UnsafeMutableRawPointer
     private let configuration: UpstreamClientConfiguration
     private let observer: UpstreamObserver?
-    private let inbox = Mutex(Inbox())
+    private let inbox = Lock(Inbox())
     private let exited = DispatchGroup()
 
     // Worker-thread only.

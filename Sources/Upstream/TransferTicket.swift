@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 
 /// One fetch's meeting point between the calling task and the worker thread: the request, the
@@ -17,7 +18,7 @@ final class TransferTicket: Sendable {
 
     /// What to fetch.
     let request: UpstreamRequest
-    private let state = Mutex<State>(.idle)
+    private let state = Lock<State>(.idle)
     private let cancelFlag = Atomic<Bool>(false)
 
     init(request: UpstreamRequest) {

@@ -4,7 +4,7 @@ import Dispatch
 import Foundation
 import RowstreamKit
 import Sealing
-import Synchronization
+import Locking
 
 // Before anything uses libcrypto: no cleanup of it at exit, while other threads may still use it.
 CryptoLibrary.keepUntilExit()
@@ -83,7 +83,7 @@ do {
 // The first SIGTERM or SIGINT drains (docs/SCALING.md, "Deploys and draining"): no new connections, every stream
 // told to reconnect within --drain-seconds, exit 0 once in-flight answers are done (bounded by the grace time).
 // A second signal exits at once, with 128 + its number, as a shell reports a process a signal ended.
-let signalsReceived = Mutex(0)
+let signalsReceived = Lock(0)
 ShutdownSignals.install { number in
     let count = signalsReceived.withLock { count -> Int in
         count += 1

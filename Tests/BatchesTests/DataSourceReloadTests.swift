@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 import TestSupport
 import Testing
@@ -102,7 +103,7 @@ import Testing
 
     @Test func eventsMayCallBackIntoTheDataSource() async throws {
         // A viewer that prefetches: every batch asks for the next one from inside onEvent.
-        let box = Mutex<BatchesDataSource<Int, Int>?>(nil)
+        let box = Lock<BatchesDataSource<Int, Int>?>(nil)
         let recorder = EventRecorder<Int, Int>(after: { event in
             if case .batch = event { box.withLock { $0 }?.loadNext() }
         })

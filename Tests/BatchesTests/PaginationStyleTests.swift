@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 @testable import Batches
@@ -21,7 +21,7 @@ import Testing
     }
 
     @Test func pageNumbers() async throws {
-        let pages = Mutex<[Int]>([])
+        let pages = Lock<[Int]>([])
         let events = try await loadAll(initialToken: 1) { (page: Int) in
             pages.withLock { $0.append(page) }
             let rows = ["row \(page * 2 - 1)", "row \(page * 2)"]

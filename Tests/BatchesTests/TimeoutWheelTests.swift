@@ -1,5 +1,5 @@
 import Dispatch
-import Synchronization
+import Locking
 import Testing
 import TestSupport
 @testable import Batches
@@ -8,7 +8,7 @@ import TestSupport
 @Suite struct TimeoutWheelTests {
     /// What ran, in order, and when.
     final class Fired: Sendable {
-        let names = Mutex<[(name: String, at: UInt64)]>([])
+        let names = Lock<[(name: String, at: UInt64)]>([])
         func record(_ name: String) { names.withLock { $0.append((name, DispatchTime.now().uptimeNanoseconds)) } }
         var order: [String] { names.withLock { $0.map(\.name) } }
         func at(_ name: String) -> UInt64? { names.withLock { $0.first { $0.name == name }?.at } }

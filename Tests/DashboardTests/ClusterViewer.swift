@@ -1,15 +1,15 @@
 import Foundation
 import Glibc
-import Synchronization
+import Locking
 import TestSupport
 
 /// How many batches each viewer may have: a viewer asks for its next batch (POST `next`) only while it has fewer.
 /// The test moves it, so viewers are mid-way through the table when it kills or restarts an instance, without
-/// racing a clock; `end()` stops every viewer (the test is over). Thread-safe (one `Mutex`).
+/// racing a clock; `end()` stops every viewer (the test is over). Thread-safe (one `Lock`).
 final class DemandAllowance: Sendable {
-    private let batches: Mutex<Int>
+    private let batches: Lock<Int>
 
-    init(_ batches: Int) { self.batches = Mutex(batches) }
+    init(_ batches: Int) { self.batches = Lock(batches) }
 
     var value: Int { batches.withLock { $0 } }
     var isOver: Bool { value < 0 }
@@ -34,7 +34,7 @@ final class DemandAllowance: Sendable {
 /// fails it waits the last `retry:` and reconnects with `Last-Event-ID`, and after a resumed `session` it asks for
 /// the batch it has not got yet; on `reset` it clears its rows. It records every row's key and `data-index`, each
 /// session's instance tag (the id's first two hex digits) and how often it reconnected.
-/// `run` blocks: call it on a thread of its own. `outcome` may be read from any thread (one `Mutex`).
+/// `run` blocks: call it on a thread of its own. `outcome` may be read from any thread (one `Lock`).
 final class ClusterViewer: Sendable {
     struct Outcome: Sendable {
         var keys: [String] = []
@@ -54,7 +54,7 @@ final class ClusterViewer: Sendable {
         var trouble: [String] = []
     }
 
-    private let state = Mutex(Outcome())
+    private let state = Lock(Outcome())
     private let port: Int
     private let path: String
 

@@ -3,7 +3,7 @@ import Foundation
 import HTTPServer
 import HTTPServerTesting
 import JSON
-import Synchronization
+import Locking
 import TestSupport
 import Upstream
 import Testing
@@ -222,7 +222,7 @@ import Testing
         let table = TableFactory.make(config.tables[0], client: try UpstreamClient())
         var export = TableExport(table: table, format: .csv)
         export.chunkBytes = 1  // a write per row
-        let writes = Mutex<[(rowsBefore: Int, fetches: Int)]>([])
+        let writes = Lock<[(rowsBefore: Int, fetches: Int)]>([])
         let outcome = await export.run(table.makeLoader(.plain)) { _ in
             let fetches = upstream.requests.count
             writes.withLock { $0.append(($0.count, fetches)) }

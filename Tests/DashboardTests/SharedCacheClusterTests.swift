@@ -1,7 +1,7 @@
 import Dashboard
 import Foundation
 import RowstreamKit
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
@@ -188,9 +188,9 @@ struct SharedCacheClusterTests {
     }
 }
 
-/// Keeps every log line. Thread-safe (one `Mutex`).
+/// Keeps every log line. Thread-safe (one `Lock`).
 final class RecordingLogger: RowstreamLogger {
-    private let recorded = Mutex<[String]>([])
+    private let recorded = Lock<[String]>([])
 
     func log(_ level: RowstreamLogLevel, _ message: String) { recorded.withLock { $0.append(message) } }
     func lines(containing text: String) -> [String] { recorded.withLock { $0.filter { $0.contains(text) } } }

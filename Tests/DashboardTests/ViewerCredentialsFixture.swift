@@ -3,7 +3,7 @@ import Foundation
 import HTTPServer
 import HTTPServerTesting
 import RowstreamKit
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
@@ -33,7 +33,7 @@ enum ViewerCredentials {
         }
 
         private final class Box: Sendable {
-            let state = Mutex(State())
+            let state = Lock(State())
         }
 
         let server: FixtureServer

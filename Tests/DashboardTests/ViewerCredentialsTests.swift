@@ -3,7 +3,7 @@ import Foundation
 import HTTPServer
 import HTTPServerTesting
 import RowstreamKit
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
@@ -177,7 +177,7 @@ import Testing
         defer { upstream.server.stop() }
         let config = try ConfigFile.parse(Array(Fixture.config(port: upstream.server.port).utf8), file: "c.json",
                                           environment: [:])
-        let lines = Mutex<[String]>([])
+        let lines = Lock<[String]>([])
         _ = try await offPool { ConfigCheck.run(config) { line in lines.withLock { $0.append(line) } } }
         let said = lines.withLock { $0 }
         #expect(said.filter { $0.contains("not fetched: it forwards each viewer's own") }.count == 3, "\(said)")

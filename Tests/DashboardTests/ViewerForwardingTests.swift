@@ -3,7 +3,7 @@ import Foundation
 import HTTPServer
 import HTTPServerTesting
 import RowstreamKit
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
@@ -19,7 +19,7 @@ import Testing
     /// one); counts the requests per user and offset.
     final class Upstream: Sendable {
         final class Tally: Sendable {
-            let counts = Mutex<[String: Int]>([:])
+            let counts = Lock<[String: Int]>([:])
         }
 
         let server: FixtureServer

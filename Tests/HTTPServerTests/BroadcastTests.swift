@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Synchronization
 import Testing
 import TestSupport
@@ -149,7 +150,7 @@ import TestSupport
     }
 
     @Test func sinkWritersGetTheBytesUnlessFinished() {
-        let received = Mutex<[Int: [[UInt8]]]>([:])
+        let received = Lock<[Int: [[UInt8]]]>([:])
         let writers = (0..<3).map { index in
             StreamWriter { output in
                 if case .bytes(let bytes) = output { received.withLock { $0[index, default: []].append(bytes) } }
@@ -223,7 +224,7 @@ private final class BroadcastFixture {
 
     init(viewers: Int, loops: Int, maxWriteBufferBytes: Int = 1024 * 1024,
          receiveBufferBytes: [Int32?] = []) throws {
-        let box = Mutex<[ObjectIdentifier: StreamWriter]>([:])
+        let box = Lock<[ObjectIdentifier: StreamWriter]>([:])
         let closed = closed
         var builder = RouterBuilder()
         builder.get("/events") { _, _ in

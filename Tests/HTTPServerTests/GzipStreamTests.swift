@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import Testing
 import TestSupport
 @testable import HTTPServer
@@ -202,7 +202,7 @@ private final class GzipFixture {
     let heads: [[String: String]]
 
     init(acceptEncodings: [String?], heartbeat: Duration = .seconds(3_600)) throws {
-        let box = Mutex<[StreamWriter]>([])
+        let box = Lock<[StreamWriter]>([])
         var builder = RouterBuilder()
         builder.get("/events") { _, _ in .now(.eventStream { writer in box.withLock { $0.append(writer) } }) }
         var config = HTTPServerConfiguration()

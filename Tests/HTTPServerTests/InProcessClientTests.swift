@@ -1,6 +1,6 @@
 import HTTPServer
 import HTTPServerTesting
-import Synchronization
+import Locking
 import Testing
 
 /// The in-process harness itself: what it hands back is what the responder produced, as the server would send it.
@@ -87,7 +87,7 @@ import Testing
 
 /// Counts calls from any thread.
 private final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Lock(0)
     func add() { count.withLock { $0 += 1 } }
     var value: Int { count.withLock { $0 } }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Synchronization
 import Testing
 import TestSupport
@@ -57,7 +58,7 @@ import TestSupport
     }
 
     @Test func eventStreamReceivesEventsFromAnotherThreadAndSeesDisconnect() async throws {
-        let writerBox = Mutex<StreamWriter?>(nil)
+        let writerBox = Lock<StreamWriter?>(nil)
         let closed = Atomic<Int>(0)
         var builder = RouterBuilder()
         builder.get("/events") { _, _ in
@@ -125,7 +126,7 @@ import TestSupport
 
     @Test func slowConsumerIsDroppedPastTheBufferLimit() async throws {
         let closed = Atomic<Int>(0)
-        let writerBox = Mutex<StreamWriter?>(nil)
+        let writerBox = Lock<StreamWriter?>(nil)
         var builder = RouterBuilder()
         builder.get("/firehose") { _, _ in
             .now(.eventStream { writer in

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServerTesting
+import Locking
 import Synchronization
 import TestSupport
 import Testing
@@ -26,7 +27,7 @@ import Testing
     }
 
     @Test func aReadingClientGetsMegabytesThroughASmallBufferInOrder() async throws {
-        let writerBox = Mutex<StreamWriter?>(nil)
+        let writerBox = Lock<StreamWriter?>(nil)
         var builder = RouterBuilder()
         builder.get("/events") { _, _ in .now(.eventStream { writer in writerBox.withLock { $0 = writer } }) }
         // Heartbeats every 5 ms: `: ping` comments land between the events, as they do on a slow (sanitized, busy)
@@ -65,7 +66,7 @@ import Testing
 
     @Test func aStalledReaderUnderTheBufferLimitIsClosedByTheWriteTimeout() async throws {
         let closed = Atomic<Int>(0)
-        let writerBox = Mutex<StreamWriter?>(nil)
+        let writerBox = Lock<StreamWriter?>(nil)
         var builder = RouterBuilder()
         builder.get("/events") { _, _ in
             .now(.eventStream { writer in

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Locking
 import Synchronization
 import TestSupport
 import Testing
@@ -21,7 +22,7 @@ private let signalsHandled = Atomic<Int>(0)
         defer { server.stop() }
         let connection = try TestConnection(port: Int(server.port))
         try connection.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        let reader = Mutex<(thread: pthread_t, tid: String)?>(nil)
+        let reader = Lock<(thread: pthread_t, tid: String)?>(nil)
         let line = Task {
             try await offPool { () -> String? in
                 var signals = sigset_t()   // threads started from the pool inherit its mask: every signal blocked

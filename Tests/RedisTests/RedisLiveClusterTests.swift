@@ -3,6 +3,7 @@ import Foundation
 import HTTPServerTesting
 import Redis
 import RowstreamKit
+import Locking
 import Synchronization
 import TestSupport
 import Testing
@@ -20,9 +21,9 @@ struct RedisLiveClusterTests {
     }
 
     /// The fixture upstream: its items, and the gate its refresh fetches pass once `gating` (the viewers' first
-    /// batches pass freely before). Thread-safe: `Mutex` and atomics.
+    /// batches pass freely before). Thread-safe: `Lock` and atomics.
     final class Upstream: Sendable {
-        let items = Mutex((1...6).map { Item(key: "k\($0)", name: "Item \($0)") })
+        let items = Lock((1...6).map { Item(key: "k\($0)", name: "Item \($0)") })
         let gate = ReplyGate()
         let gating = Atomic<Bool>(false)
 
@@ -46,9 +47,9 @@ struct RedisLiveClusterTests {
         }
     }
 
-    /// A logger that keeps its lines. Thread-safe: one `Mutex`.
+    /// A logger that keeps its lines. Thread-safe: one `Lock`.
     final class Lines: RowstreamLogger {
-        let lines = Mutex<[String]>([])
+        let lines = Lock<[String]>([])
         func log(_ level: RowstreamLogLevel, _ message: String) { lines.withLock { $0.append(message) } }
         func count(containing text: String) -> Int { lines.withLock { $0.count { $0.contains(text) } } }
     }

@@ -1,14 +1,14 @@
 // What the Redis tests share: a recorder of async streams, the test client, a blocked-client probe, errors as values.
 import Redis
-import Synchronization
+import Locking
 import Testing
 
 /// Collects what an async stream yields, from a task of its own, so a test polls it with `eventually` (bounded)
-/// instead of awaiting a stream that may never yield. Thread-safe (one `Mutex`).
+/// instead of awaiting a stream that may never yield. Thread-safe (one `Lock`).
 final class Recorder<Element: Sendable>: Sendable {
-    /// Thread-safe (one `Mutex`).
+    /// Thread-safe (one `Lock`).
     private final class Items: Sendable {
-        let list = Mutex<[Element]>([])
+        let list = Lock<[Element]>([])
     }
 
     private let items = Items()

@@ -1,6 +1,6 @@
 import HTTPServer
 import Metrics
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 @testable import RowstreamKit
@@ -23,7 +23,7 @@ struct FirstBatchOnCallerTests {
 
     /// What a stream's writer was given, as text. Thread-safe.
     final class Written: Sendable {
-        private let text = Mutex("")
+        private let text = Lock("")
         var writer: StreamWriter {
             StreamWriter { [self] output in
                 if case .bytes(let bytes) = output { text.withLock { $0 += String(decoding: bytes, as: UTF8.self) } }

@@ -2,7 +2,7 @@ import Foundation
 import HTTPServerTesting
 import RowstreamKit
 import RowstreamTesting
-import Synchronization
+import Locking
 import TestSupport
 
 /// A person of the in-memory directory the tests serve.
@@ -54,7 +54,7 @@ func peopleTable<Token>(_ source: BatchSource<Person, Token>, name: String = "pe
 /// 20 people in batches of 10 whose second batch fails once (a retryable `LoadFailure` with `message`), then loads.
 func secondBatchFailingOnce(_ message: String) -> BatchSource<Person, Int> {
     let everyone = people(20)
-    let failed = Mutex(false)
+    let failed = Lock(false)
     return BatchSource<Person, Int>(initialToken: 0) { offset in
         let firstTry = offset == 10 && failed.withLock { wasFailed in
             defer { wasFailed = true }
@@ -111,16 +111,16 @@ func post(_ port: Int, _ path: String) async throws -> Int {
     try await fetch(port, "POST", path).status
 }
 
-/// Counts things that happen on other threads (loader calls, cancellations). Thread-safe: one `Mutex`.
+/// Counts things that happen on other threads (loader calls, cancellations). Thread-safe: one `Lock`.
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = Lock(0)
     func increment() { value.withLock { $0 += 1 } }
     var count: Int { value.withLock { $0 } }
 }
 
-/// Keeps every line the server logs. Thread-safe: one `Mutex`.
+/// Keeps every line the server logs. Thread-safe: one `Lock`.
 final class RecordingLogger: RowstreamLogger {
-    private let lines = Mutex<[String]>([])
+    private let lines = Lock<[String]>([])
     func log(_ level: RowstreamLogLevel, _ message: String) { lines.withLock { $0.append("\(level): \(message)") } }
     var messages: [String] { lines.withLock { $0 } }
 }

@@ -1,5 +1,5 @@
 import HTTPServer
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 @testable import RowstreamKit
@@ -9,7 +9,7 @@ import Testing
 @Suite struct HeartbeatTests {
     /// A stream writer whose output is collected (text of each write).
     final class Collected: Sendable {
-        let writes = Mutex<[String]>([])
+        let writes = Lock<[String]>([])
         var count: Int { writes.withLock { $0.count } }
         var all: [String] { writes.withLock { $0 } }
         func writer() -> StreamWriter {

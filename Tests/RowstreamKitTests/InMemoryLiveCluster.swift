@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 @testable import RowstreamKit
 
@@ -5,7 +6,7 @@ import Synchronization
 /// manual clock, head, log), and a handle (``Channel``) per instance that can be made to miss log entries.
 /// The store can go down (every call throws), and restart losing everything (a Redis without persistence).
 ///
-/// Thread-safe: one `Mutex` per store; waiting reads are resumed outside it.
+/// Thread-safe: one `Lock` per store; waiting reads are resumed outside it.
 final class InMemoryLiveCluster: LiveCluster {
     struct Down: Error {}
 
@@ -26,7 +27,7 @@ final class InMemoryLiveCluster: LiveCluster {
             var readers: [Int: CheckedContinuation<Void, Never>] = [:]
             var lastReader = 0
         }
-        let state = Mutex(State())
+        let state = Lock(State())
 
         func entries(after cursor: String?) -> [LiveLogEntry] {
             let after = cursor.flatMap(Int.init) ?? 0
@@ -158,7 +159,7 @@ final class InMemoryLiveCluster: LiveCluster {
         }
     }
 
-    private let stores = Mutex<[String: Store]>([:])
+    private let stores = Lock<[String: Store]>([:])
 
     /// A new handle (one instance's) on `table`'s store.
     func channel(table: String) -> any LiveChannel { handle(table) }

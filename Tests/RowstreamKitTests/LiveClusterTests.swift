@@ -1,4 +1,5 @@
 import HTTPServer
+import Locking
 import Synchronization
 import TestSupport
 import Testing
@@ -10,9 +11,9 @@ import Testing
 /// Intervals are ticked by the test (`tick()`), not by a clock.
 @Suite("Live cluster")
 struct LiveClusterTests {
-    /// A logger that keeps its lines. Thread-safe: one `Mutex`.
+    /// A logger that keeps its lines. Thread-safe: one `Lock`.
     final class Lines: RowstreamLogger {
-        let lines = Mutex<[String]>([])
+        let lines = Lock<[String]>([])
         func log(_ level: RowstreamLogLevel, _ message: String) { lines.withLock { $0.append(message) } }
         func count(containing text: String) -> Int { lines.withLock { $0.count { $0.contains(text) } } }
     }

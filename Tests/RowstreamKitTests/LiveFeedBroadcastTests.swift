@@ -1,14 +1,14 @@
 import HTTPServer
-import Synchronization
+import Locking
 import Testing
 @testable import RowstreamKit
 
 /// `LiveFeed` hands each encoding of a change to its group in one broadcast: the plain bytes to table streams,
 /// the tagged bytes to page streams (those that want them now); finished and closed streams get nothing.
 @Suite struct LiveFeedBroadcastTests {
-    /// What sink writers received, by name. Thread-safe: one `Mutex`.
+    /// What sink writers received, by name. Thread-safe: one `Lock`.
     final class Received: Sendable {
-        private let bytes = Mutex<[String: [[UInt8]]]>([:])
+        private let bytes = Lock<[String: [[UInt8]]]>([:])
         func writer(_ name: String) -> StreamWriter {
             StreamWriter { [self] output in
                 if case .bytes(let data) = output { bytes.withLock { $0[name, default: []].append(data) } }
@@ -24,7 +24,7 @@ import Testing
         let plain = ["a", "b", "finished"].map { ($0, received.writer($0)) }
         for (_, writer) in plain { feed.subscribe(writer) }
         plain[2].1.finish()   // closes it, too: it is gone from the feed
-        let wants = Mutex(["in": true, "out": false, "gone": true])
+        let wants = Lock(["in": true, "out": false, "gone": true])
         let tagged = ["in", "out", "gone"].map { ($0, received.writer($0)) }
         for (name, writer) in tagged { feed.subscribeTagged(writer, when: { wants.withLock { $0[name] == true } }) }
         tagged[2].1.close()   // the stream ended: unsubscribed

@@ -1,5 +1,5 @@
 import HTTPServer
-import Synchronization
+import Locking
 import Testing
 @testable import RowstreamKit
 
@@ -8,9 +8,9 @@ import Testing
 /// client reconnects to a running feed) rather than leaving it without changes; the bound, and room made by a
 /// partition nobody subscribed to; never on the cluster's channel.
 @Suite struct LivePartitionsTests {
-    /// Who each load ran as. Thread-safe: one `Mutex`.
+    /// Who each load ran as. Thread-safe: one `Lock`.
     final class Loads: Sendable {
-        let names = Mutex<[String]>([])
+        let names = Lock<[String]>([])
     }
 
     /// A live table partitioned by viewer name (no name: refused), at most `max` partitions, recording its loads.
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func partitionedTablesNeverUseTheClustersChannel() {
-        let asked = Mutex<[String]>([])
+        let asked = Lock<[String]>([])
         let feeds = LiveFeeds([Self.table(Loads())], channel: { name in asked.withLock { $0.append(name) }; return nil })
         defer { feeds.stop() }
         #expect(feeds.partitioned["mine"] != nil && feeds.shared.isEmpty && feeds.isLive("mine"))

@@ -1,15 +1,15 @@
 import Foundation
 import RowstreamKit
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 
 /// Live updates of a code-defined table, live on port 0: refresh, keyed diff, the same bytes to every viewer.
 @Suite("Live updates")
 struct LiveTests {
-    /// A store whose records the test changes between refreshes. Thread-safe: one `Mutex`.
+    /// A store whose records the test changes between refreshes. Thread-safe: one `Lock`.
     final class Store: Sendable {
-        let people = Mutex(LiveTests.crowd(1...8))
+        let people = Lock(LiveTests.crowd(1...8))
         func set(_ value: [Person]) { people.withLock { $0 = value } }
         var all: [Person] { people.withLock { $0 } }
     }

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
-import Synchronization
+import Locking
 
 /// The fixture upstream every test uses: a tiny blocking HTTP/1.1 server on 127.0.0.1, port 0, one thread per
 /// connection, keep-alive, a backlog of 128. It counts requests and how many are in flight, and a reply can be
@@ -23,7 +23,7 @@ public final class FixtureServer: Sendable {
     public let port: UInt16
     private let listener: Int32
     private let handler: @Sendable (FixtureRequest) -> FixtureReply
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let threads = DispatchGroup()
 
     public init(handler: @escaping @Sendable (FixtureRequest) -> FixtureReply) throws {

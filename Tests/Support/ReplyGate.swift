@@ -1,11 +1,11 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Replies the test holds back and lets go itself, instead of racing a clock: a test of coalescing holds the one
 /// fetch until every viewer waits on it, a test of a cap holds replies until the cap is full. The one gate every
 /// test uses: a fixture server's reply (`FixtureReply.held`) and a code-defined source's fetch (`pass()`) alike.
 /// A held reply sends nothing: give the client under test a low-speed limit longer than any hold
-/// (`lowSpeedSeconds`), or a slow run turns the hold into a timeout. Thread-safe (one `Mutex`).
+/// (`lowSpeedSeconds`), or a slow run turns the hold into a timeout. Thread-safe (one `Lock`).
 public final class ReplyGate: Sendable {
     private struct State {
         var releases = 0
@@ -15,7 +15,7 @@ public final class ReplyGate: Sendable {
         var cancelled = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     public init() {}
 

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import Synchronization
+import Locking
 
 /// A child process a test starts (the `rowstream` binary, `ip`, `tc`) with `posix_spawn`: its stdout and stderr
 /// on pipes, stdin `/dev/null`, no other descriptor of the test process (closed from 3 up in the child), default
@@ -8,7 +8,7 @@ import Synchronization
 /// over-reads `/proc/self/fd` entries and now and then crashes the whole test process (seen in a busy run;
 /// swift-corelibs-foundation PR #5472); the tests hold many sockets.
 ///
-/// Thread-safe: the exit status lives in one `Mutex`, and a signal is only sent while the child is not yet reaped
+/// Thread-safe: the exit status lives in one `Lock`, and a signal is only sent while the child is not yet reaped
 /// (under the same lock), so a reused PID is never signalled.
 public final class SpawnedProcess: Sendable {
     public struct Failure: Error, CustomStringConvertible {
@@ -20,7 +20,7 @@ public final class SpawnedProcess: Sendable {
     public let output: FileHandle
     public let errors: FileHandle
     /// The wait status once reaped.
-    private let reaped = Mutex<Int32?>(nil)
+    private let reaped = Lock<Int32?>(nil)
 
     /// Starts `path` with `arguments` (after argv[0]) and exactly `environment`, from the calling thread (so in its
     /// network namespace).

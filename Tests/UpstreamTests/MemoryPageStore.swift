@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 import Upstream
 
 /// An in-memory stand-in for Redis: one `MemoryPageStore` is the shared server; each `view()` is one instance's
@@ -7,7 +7,7 @@ import Upstream
 /// because a busy machine was slow to renew it. A landing notice reaches every view, and the whole store can be made unavailable (calls throw
 /// `.unavailable`, every board is told to look again) or failing (reachable, but every call throws `.timedOut`).
 ///
-/// Thread-safe: one `Mutex` over the data.
+/// Thread-safe: one `Lock` over the data.
 final class MemoryPageStore: Sendable {
     private struct State {
         var values: [String: (bytes: [UInt8], expires: ContinuousClock.Instant)] = [:]
@@ -24,7 +24,7 @@ final class MemoryPageStore: Sendable {
         var announcements = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// One instance's connection.
     func view() -> any SharedPageStore {

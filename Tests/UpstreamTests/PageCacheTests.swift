@@ -1,5 +1,5 @@
 import JSON
-import Synchronization
+import Locking
 import TestSupport
 import Testing
 @testable import Upstream
@@ -148,7 +148,7 @@ extension PageCacheTests {
 
     /// One answer, set from a task. Thread-safe.
     final class Answer: Sendable {
-        private let state = Mutex<Int?>(nil)
+        private let state = Lock<Int?>(nil)
         func set(_ value: Int?) { state.withLock { $0 = value ?? -1 } }
         var value: Int? { state.withLock { $0 } }
     }

@@ -1,12 +1,12 @@
 import Foundation
 import JSON
-import Synchronization
+import Locking
 import Testing
 @testable import Upstream
 
 /// Thread-safe counters and records for fixture handlers and test sleepers.
 final class Tally: Sendable {
-    private let state = Mutex<(count: Int, delays: [Duration])>((0, []))
+    private let state = Lock<(count: Int, delays: [Duration])>((0, []))
     /// Counts a call; returns its number, starting at 1.
     func next() -> Int { state.withLock { $0.count += 1; return $0.count } }
     func record(_ delay: Duration) { state.withLock { $0.delays.append(delay) } }

@@ -1,5 +1,5 @@
 import JSON
-import Synchronization
+import Locking
 import Testing
 @testable import Upstream
 
@@ -213,9 +213,9 @@ import Testing
     }
 }
 
-/// The shared level's events, in order. Thread-safe (one `Mutex`).
+/// The shared level's events, in order. Thread-safe (one `Lock`).
 final class EventLog: Sendable {
-    private let events = Mutex<[SharedPages.Event]>([])
+    private let events = Lock<[SharedPages.Event]>([])
 
     func record(_ event: SharedPages.Event) { events.withLock { $0.append(event) } }
     var all: [SharedPages.Event] { events.withLock { $0 } }

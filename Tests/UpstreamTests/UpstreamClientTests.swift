@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 import Testing
 @testable import Upstream
 
@@ -103,7 +103,7 @@ import Testing
     @Test func observerHearsEachOutcome() async throws {
         let server = try FixtureServer { request in request.path == "/bad" ? .json("{}", status: 404) : .json("{}") }
         defer { server.stop() }
-        let outcomes = Mutex<[String]>([])
+        let outcomes = Lock<[String]>([])
         let observer = UpstreamObserver { outcome, seconds in
             precondition(seconds >= 0)
             outcomes.withLock { $0.append(outcome) }

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServer
 import JSON
-import Synchronization
+import Locking
 import Tables
 
 /// The live updates of one table on one server (``LiveUpdates``): the head as last sent, the viewers' writers,
@@ -14,7 +14,7 @@ import Tables
 /// reads from the channel against its own and broadcasts the changes to its viewers (LiveFeed+Cluster.swift).
 /// While the channel is unreachable each instance refreshes on its own, as a single process does.
 ///
-/// Thread-safe: the mutable parts live in one `Mutex`; refreshes run one at a time on Swift's cooperative pool,
+/// Thread-safe: the mutable parts live in one `Lock`; refreshes run one at a time on Swift's cooperative pool,
 /// as decided by a ``RefreshStateMachine`` under that lock (tasks are started, cancelled and resumed outside it). Ownership: the server holds its feeds and stops them (ending the interval task) at shutdown;
 /// a viewer's writer is dropped when its stream closes.
 final class LiveFeed: Sendable {
@@ -51,7 +51,7 @@ final class LiveFeed: Sendable {
     }
 
     let table: TableBinding
-    let state: Mutex<State>
+    let state: Lock<State>
     /// The cluster's channel for this table (nil: this instance alone).
     let channel: (any LiveChannel)?
     /// This instance's name as a lease holder (random: unique per feed).
@@ -73,7 +73,7 @@ final class LiveFeed: Sendable {
         self.viewer = viewer
         self.onIdle = onIdle
         owner = UUID().uuidString
-        state = Mutex(State(machine: RefreshStateMachine(limit: table.live?.limit ?? .standard)))
+        state = Lock(State(machine: RefreshStateMachine(limit: table.live?.limit ?? .standard)))
     }
 
     /// Starts refreshing every `interval` (while anyone watches), if the table has one. The ticker's refreshes

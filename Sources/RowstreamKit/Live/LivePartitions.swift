@@ -1,5 +1,5 @@
 import HTTPServer
-import Synchronization
+import Locking
 
 /// The live updates of a table whose rows differ per viewer (``TableBinding/partition``: a config table that forwards
 /// the viewer's name, header or cookie upstream): one ``LiveFeed`` per identity that has viewers on this server, each
@@ -8,11 +8,11 @@ import Synchronization
 /// of one more identity is refused: `503`); a partition stops when its last viewer leaves (one whose viewer never
 /// arrived, when room is needed). Instance-local: a partition never uses the cluster's channel (docs/SCALING.md).
 ///
-/// Thread-safe: one `Mutex` over the partitions (taken before a feed's own lock, never inside it); feeds are started
+/// Thread-safe: one `Lock` over the partitions (taken before a feed's own lock, never inside it); feeds are started
 /// and stopped outside it. Ownership: the server holds it and stops every partition at shutdown.
 final class LivePartitions: Sendable {
     let table: TableBinding
-    private let state = Mutex<(feeds: [String: LiveFeed], stopped: Bool)>(([:], false))
+    private let state = Lock<(feeds: [String: LiveFeed], stopped: Bool)>(([:], false))
 
     init(table: TableBinding) {
         self.table = table

@@ -16,7 +16,7 @@
 /// Each mutating method returns an ``Action``; the owner keeps the machine behind one lock, decides under it, and
 /// acts (starts and cancels tasks, resumes waiters) outside it.
 ///
-/// - Important: a value type, not thread-safe by itself; the owner serialises access (one `Mutex`).
+/// - Important: a value type, not thread-safe by itself; the owner serialises access (one `Lock`).
 struct RefreshStateMachine: Sendable {
     /// One refresh (one upstream fetch of the head).
     struct RunID: Hashable, Sendable {

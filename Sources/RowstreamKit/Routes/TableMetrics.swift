@@ -5,7 +5,7 @@ import Metrics
 /// to answer a batch, how long a batch takes to render, how long from the answer to the last byte of the batch's
 /// event handed to a viewer's socket, and the batch event's bytes per content coding.
 ///
-/// Cheap on the hot path: one observation per batch (never per row), each a short `Mutex` in its ``Histogram``;
+/// Cheap on the hot path: one observation per batch (never per row), each a short `Lock` in its ``Histogram``;
 /// the identity-bytes series is looked up once, here.
 /// Thread-safe: immutable; the histograms are thread-safe. A class so each session holds one reference.
 final class TableMetrics: Sendable {

@@ -1,12 +1,12 @@
 import HTTPServer
-import Synchronization
+import Locking
 
 /// One viewer's page stream (`GET /pages/NAME/stream`): the sessions of every table on a ``DashboardPage`` share its
 /// one connection. Each event goes out with its type prefixed by its table's name (`orders:rows`) and its data
 /// unchanged; every event that moves a table's position (`rows`, `reset`, `complete`) carries as its `id:` the
 /// page's whole position (``DashboardPageToken``), so the browser's `Last-Event-ID` always covers every table.
 ///
-/// Thread-safe: the positions live in one `Mutex`, and an event is written while it is held, so the ids reach
+/// Thread-safe: the positions live in one `Lock`, and an event is written while it is held, so the ids reach
 /// the connection in the order they were computed (the last id the viewer saw is the most complete one).
 /// Ownership: made by the stream's `open` closure; the sessions' channels keep it until the connection ends.
 final class DashboardPageStream: Sendable {
@@ -21,7 +21,7 @@ final class DashboardPageStream: Sendable {
 
     let page: String
     let writer: StreamWriter
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     /// A stream for the tables `tables` of page `page`, resuming from `token` (its entries are the positions the
     /// tables start from).
@@ -29,7 +29,7 @@ final class DashboardPageStream: Sendable {
         self.page = page
         self.writer = writer
         let entries = token?.tables ?? [:]
-        state = Mutex(State(
+        state = Lock(State(
             resumes: entries.mapValues(\.resume),
             queries: entries.mapValues(\.query).filter { !$0.value.isEmpty },
             open: Set(tables)

@@ -1,5 +1,5 @@
 import Batches
-import Synchronization
+import Locking
 import Tables
 
 /// The last batches a table's pipeline made, so that viewers loading the same items at the same place share one
@@ -15,7 +15,7 @@ import Tables
 /// Bounded: at most ``capacity`` entries (the oldest goes), each at most ``lifetime`` old, and no batch of more
 /// than ``maxItems`` items.
 ///
-/// Thread-safe: one `Mutex`; rows are made and positions sealed outside it.
+/// Thread-safe: one `Lock`; rows are made and positions sealed outside it.
 final class RecentBatches<Item: Sendable, Token: Sendable & Equatable>: Sendable {
     struct Entry: Sendable {
         let items: [Item]
@@ -30,7 +30,7 @@ final class RecentBatches<Item: Sendable, Token: Sendable & Equatable>: Sendable
     static var maxItems: Int { 1_000 }
     static var lifetime: Duration { .seconds(10) }
 
-    private let entries = Mutex<[Entry]>([])
+    private let entries = Lock<[Entry]>([])
 
     /// The entry made from this very `items` array, if one is held and young enough.
     func entry(for items: [Item], now: ContinuousClock.Instant = .now) -> Entry? {

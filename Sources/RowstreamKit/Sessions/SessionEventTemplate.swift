@@ -1,5 +1,5 @@
 import HTTPServer
-import Synchronization
+import Locking
 
 /// A table's `session` event with the session id left out, made once: each arriving viewer's event is the parts
 /// around the id joined with its own id (issue 17, "arrivals as cheap as a broadcast": the event's JSON, the
@@ -10,10 +10,10 @@ import Synchronization
 /// second id must give the parts joined with it, else (a title or column that happens to hold the placeholder)
 /// no template is kept and every event is made whole. Any other id is made whole too.
 ///
-/// Thread-safe: the parts are made once behind a `Mutex`, then immutable.
+/// Thread-safe: the parts are made once behind a `Lock`, then immutable.
 final class SessionEventTemplate: Sendable {
     /// nil: not made yet; `.some(nil)`: unusable, every event is made whole.
-    private let parts = Mutex<[[UInt8]]??>(nil)
+    private let parts = Lock<[[UInt8]]??>(nil)
 
     /// The `session` event for `id`: `make(id)`'s bytes, spliced from the template when `id` is a session id.
     func event(id: String, make: (String) -> FramedSSEEvent) -> FramedSSEEvent {

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// The open viewer sessions by id, so the POST routes can find the session a page drives, and those that ended
 /// lately (``EndedSessions``), so a demand that raced its stream's end is told so.
@@ -19,13 +19,13 @@ final class SessionRegistry: Sendable {
         var ended: EndedSessions
     }
 
-    private let sessions: Mutex<Sessions>
+    private let sessions: Lock<Sessions>
     /// The first byte of every id this registry makes (``ServerConfiguration/instanceTag``); nil: all random.
     let instanceTag: UInt8?
 
     init(instanceTag: UInt8? = nil, ended: EndedSessions = EndedSessions()) {
         self.instanceTag = instanceTag
-        sessions = Mutex(Sessions(ended: ended))
+        sessions = Lock(Sessions(ended: ended))
     }
 
     /// A new random id for a session of this instance.

@@ -1,6 +1,6 @@
 import Batches
 import HTTPServer
-import Synchronization
+import Locking
 import Tables
 
 /// A table's `rows` events as many viewers get them: when viewers get the very same rows at the same place (the
@@ -14,7 +14,7 @@ import Tables
 /// lives), the index of its first row and whether it is the last batch. Bounded: at most ``capacity`` entries, each
 /// at most ``lifetime`` old, ``maxBytes`` of bodies in all (the oldest go first), no body over ``maxBodyBytes``.
 ///
-/// Thread-safe: one `Mutex`; rendering and encoding run outside it.
+/// Thread-safe: one `Lock`; rendering and encoding run outside it.
 final class SharedBatchBodies: Sendable {
     private struct Entry: Sendable {
         let rows: [Row]
@@ -31,7 +31,7 @@ final class SharedBatchBodies: Sendable {
     static var maxBytes: Int { 4 << 20 }
     static var maxBodyBytes: Int { 1 << 20 }
 
-    private let entries = Mutex<[Entry]>([])
+    private let entries = Lock<[Entry]>([])
 
     /// The `rows` event of `rows` at `startIndex` (`isLast`: the final batch) whose next place is `position`: shared
     /// if an entry holds these very rows (its head too if the place is the same), else made from `body` and `id`

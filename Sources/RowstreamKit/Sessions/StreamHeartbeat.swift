@@ -1,6 +1,6 @@
 import Dispatch
 import HTTPServer
-import Synchronization
+import Locking
 
 /// Named `heartbeat` events on every viewer stream of one server, from one timer. The server's `: ping` comments
 /// keep proxies awake but a page cannot see comments; these events let the page's watchdog tell a live but quiet
@@ -16,7 +16,7 @@ import Synchronization
 /// a wake-up) and queues them again. A stream costs one queue entry (16 bytes): a closed stream is dropped when
 /// it comes due (its writer is kept until then).
 ///
-/// Thread-safe: the queue and the timer are in one `Mutex`; events are written outside it through the
+/// Thread-safe: the queue and the timer are in one `Lock`; events are written outside it through the
 /// thread-safe `StreamWriter`. Ownership: the server creates one at start-up and calls ``stop()`` at shutdown (or
 /// it stops when released). The timer holds the queue, not this object: no weak reference, no cycle past `stop()`.
 final class StreamHeartbeat: Sendable {
@@ -48,7 +48,7 @@ final class StreamHeartbeat: Sendable {
 }
 
 /// The streams in due order and the one timer that serves them (see ``StreamHeartbeat``). The timer's handler
-/// holds this queue until ``stop()`` cancels the timer. Thread-safe: one `Mutex`.
+/// holds this queue until ``stop()`` cancels the timer. Thread-safe: one `Lock`.
 private final class HeartbeatQueue: Sendable {
     private struct Entry {
         let writer: StreamWriter
@@ -69,7 +69,7 @@ private final class HeartbeatQueue: Sendable {
     private let nanoseconds: UInt64
     /// The encoded event, one array shared by every stream's write buffer.
     private let event: [UInt8]
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     init(nanoseconds: UInt64, event: [UInt8]) {
         self.nanoseconds = nanoseconds

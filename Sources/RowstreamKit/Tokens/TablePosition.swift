@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Where a viewer stands in a table, as the server's machinery sees every table whatever its token type: before
 /// the first batch, at a sealed token (the table's own token, JSON-encoded and sealed with its `SealingKeys`, so a
@@ -38,7 +38,7 @@ enum TablePosition: Sendable, Equatable {
 /// sealed text made at load time (its length checked there) is kept only until the batch's event takes it
 /// (``forgetSealed()``); after that ``sealed()`` seals again (a text that opens to the same token, not always the
 /// same text). Thread-safe: the token is immutable, the kept text
-/// behind a `Mutex`.
+/// behind a `Lock`.
 protocol OpenPosition: AnyObject, Sendable {
     /// The sealed text of the token (the kept one, or sealed now).
     func sealed() -> String
@@ -60,12 +60,12 @@ final class OpenToken<Token: Codable & Sendable & Equatable>: OpenPosition {
     let token: Token
     let codec: TokenCodec<Token>
     /// The sealed text while kept, and whether the position is shared (then the text, once made, stays).
-    private let kept: Mutex<(text: String?, isShared: Bool)>
+    private let kept: Lock<(text: String?, isShared: Bool)>
 
     init(token: Token, codec: TokenCodec<Token>, sealed: String) {
         self.token = token
         self.codec = codec
-        kept = Mutex((sealed, false))
+        kept = Lock((sealed, false))
     }
 
     func sealed() -> String {

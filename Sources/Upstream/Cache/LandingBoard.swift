@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Where the fetches this instance waits for (a lease another instance holds) learn that their page landed: a
 /// ``SharedPageStore`` signals it for each landing notice it receives, and signals everyone when its connection
@@ -8,13 +8,13 @@ import Synchronization
 /// so a landing between that look and the wait is not missed; the wait then ends at the landing or at its limit,
 /// whichever comes first. No polling.
 ///
-/// Thread-safe: one `Mutex` over the tickets; continuations are resumed outside it.
+/// Thread-safe: one `Lock` over the tickets; continuations are resumed outside it.
 public final class LandingBoard: Sendable {
     private struct State {
         var tickets: [String: [ObjectIdentifier: LandingTicket]] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     public init() {}
 
@@ -54,11 +54,11 @@ public final class LandingBoard: Sendable {
 
 /// One waiter's ticket for one key's landing. Signalled at most once.
 ///
-/// Thread-safe: the outcome and the continuation live in one `Mutex`; whichever comes first (the landing or the
+/// Thread-safe: the outcome and the continuation live in one `Lock`; whichever comes first (the landing or the
 /// wait's limit) resumes the waiter, exactly once.
 public final class LandingTicket: Sendable {
     let key: String
-    private let state = Mutex<(outcome: Bool?, continuation: CheckedContinuation<Bool, Never>?)>((nil, nil))
+    private let state = Lock<(outcome: Bool?, continuation: CheckedContinuation<Bool, Never>?)>((nil, nil))
 
     init(key: String) {
         self.key = key

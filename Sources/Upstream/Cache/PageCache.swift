@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Many viewers, one upstream: concurrent requests for the same page share one fetch (coalescing), a fetched
 /// page is served from memory for `ttl`, and the page after a demanded one can be prefetched into it.
@@ -11,7 +11,7 @@ import Synchronization
 /// a task of its own, so a waiter that goes away (its task cancelled) stops waiting at once without cancelling the
 /// fetch for the others (``SharedFetchWait``).
 ///
-/// Thread-safe: all state is in one `Mutex`; fetches run outside it.
+/// Thread-safe: all state is in one `Lock`; fetches run outside it.
 public final class PageCache<Item: Sendable>: Sendable {
     public typealias Load = @Sendable () async -> Result<UpstreamPage<Item>, UpstreamError>
     private typealias Fetch = Task<Result<UpstreamPage<Item>, UpstreamError>, Never>
@@ -42,7 +42,7 @@ public final class PageCache<Item: Sendable>: Sendable {
     public let capacity: Int
     /// The cluster's level under this one, if any.
     public let shared: SharedPages?
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// A cache keeping pages for `ttl` (zero: coalescing only), prefetching if asked.
     public init(ttl: Duration, prefetch: Bool, capacity: Int = 256, shared: SharedPages? = nil) {

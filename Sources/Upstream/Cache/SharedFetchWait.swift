@@ -1,12 +1,12 @@
-import Synchronization
+import Locking
 
 /// Waits for a shared fetch's result, but gives up with ``UpstreamError/cancelled`` as soon as the waiting
 /// task is cancelled. The fetch itself goes on for its other waiters (and the cache).
 ///
-/// Thread-safe: the continuation is resumed exactly once, under a `Mutex`, by whichever comes first.
+/// Thread-safe: the continuation is resumed exactly once, under a `Lock`, by whichever comes first.
 enum SharedFetchWait<Item: Sendable> {
     private final class Once: Sendable {
-        private let state = Mutex<(continuation: CheckedContinuation<Result<UpstreamPage<Item>, UpstreamError>, Never>?, result: Result<UpstreamPage<Item>, UpstreamError>?)>((nil, nil))
+        private let state = Lock<(continuation: CheckedContinuation<Result<UpstreamPage<Item>, UpstreamError>, Never>?, result: Result<UpstreamPage<Item>, UpstreamError>?)>((nil, nil))
 
         /// Hands over the continuation; resumes it at once if a result (or a cancel) came first.
         func attach(_ continuation: CheckedContinuation<Result<UpstreamPage<Item>, UpstreamError>, Never>) {

@@ -1,5 +1,6 @@
 import Batches
 import JSON
+import Locking
 import Synchronization
 
 /// The key hashes of the pages a table's walks read last, made once per page (issue 17, "arrivals as cheap as a
@@ -10,11 +11,11 @@ import Synchronization
 /// address cannot be reused while the entry lives, and only by walks hashing with ``key``. Each item's hash, nil
 /// where the item has no key (missing or null). Bounded: at most ``capacity`` entries (the oldest goes).
 ///
-/// Thread-safe: one `Mutex`; hashes are computed outside it.
+/// Thread-safe: one `Lock`; hashes are computed outside it.
 public final class PageKeyHashes: Sendable {
     /// The hash key of every walk that may use these hashes (the table's ``WalkHashKey``).
     let key: WalkHashKey
-    private let entries = Mutex<[(items: [Range<Int>], hashes: [UInt64?])]>([])
+    private let entries = Lock<[(items: [Range<Int>], hashes: [UInt64?])]>([])
     private let made = Atomic<Int>(0)
 
     static var capacity: Int { 8 }

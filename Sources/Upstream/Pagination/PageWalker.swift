@@ -1,6 +1,6 @@
 import Batches
 import JSON
-import Synchronization
+import Locking
 
 /// One reader's walk through a list: it drops an item whose key was on the page it read just before, or the one
 /// before that, or earlier on the same page (offset drift: rows inserted above the reader repeat the end of one
@@ -15,7 +15,7 @@ import Synchronization
 /// walker that returned a position goes on with its whole memory; any other position replaces the key memory with
 /// the position's window (cursor loops are then checked from there on).
 ///
-/// Thread-safe: the walk's memory is in one `Mutex`; fetches run outside it. A walk belongs to one reader
+/// Thread-safe: the walk's memory is in one `Lock`; fetches run outside it. A walk belongs to one reader
 /// (one viewer); starting from the first page again forgets what it saw.
 public final class PageWalker<Item: Sendable>: Sendable {
     private struct State {
@@ -33,7 +33,7 @@ public final class PageWalker<Item: Sendable>: Sendable {
     private let hashKey: WalkHashKey
     /// The key hashes of the pages the table's walks read last (nil: each walk hashes its pages itself).
     private let pageHashes: PageKeyHashes?
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     /// A walk deduplicating by `keyPath`, failing after `maxEmptyPages` empty pages in a row, hashing keys with
     /// `hashKey` (a table's walks share one: the same pages then give equal positions, which viewers can share).
@@ -44,7 +44,7 @@ public final class PageWalker<Item: Sendable>: Sendable {
         self.maxEmptyPages = max(0, maxEmptyPages)
         self.hashKey = hashKey
         self.pageHashes = pageHashes.flatMap { $0.key == hashKey ? $0 : nil }
-        state = Mutex(State(recentKeys: RecentKeys(key: hashKey)))
+        state = Lock(State(recentKeys: RecentKeys(key: hashKey)))
     }
 
     /// The next non-empty batch from `cursor` (nil = first page, which starts the walk afresh), or the empty

@@ -1,3 +1,4 @@
+import Locking
 import Synchronization
 @testable import Batches
 
@@ -5,7 +6,7 @@ import Synchronization
 final class EventRecorder<Item: Sendable, Token: Sendable>: Sendable {
     typealias Event = BatchesEvent<Item, Token>
 
-    private let recorded = Mutex<[Event]>([])
+    private let recorded = Lock<[Event]>([])
     private let inside = Atomic<Int>(0)
     private let overlaps = Atomic<Int>(0)
     /// Runs after each event is recorded (outside the recorder's lock), e.g. to call back in.

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 @testable import Batches
 
 /// A loader whose calls stay pending until the test resolves them, and which ignores cancellation
@@ -11,7 +11,7 @@ final class FakeLoader<Token: Sendable>: Sendable {
         var pending: [Int: CheckedContinuation<Result, any Error>] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// The loader to hand the data source.
     var loader: @Sendable (Token) async throws -> Result {

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 @testable import Batches
 
 /// A clock that only moves when the test calls ``advance(by:)``. Thread-safe.
@@ -16,7 +16,7 @@ final class ManualClock: BatchesClock {
         var timers: [Int: Timer] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> @Sendable () -> Void {
         let id = state.withLock { state in
