@@ -107,6 +107,10 @@ let package = Package(
         .executableTarget(name: "rowstream-bench-render", dependencies: ["Tables", "JSON"], path: "Bench/Render",
                           swiftSettings: strict),
 
+        // Lock benchmark for Scripts/bench: a Lock against the Mutex it wraps, uncontended.
+        .executableTarget(name: "rowstream-bench-locks", dependencies: ["Locking"], path: "Bench/Locks",
+                          swiftSettings: strict),
+
         // Tests mirror Sources. TestSupport: the plain socket HTTP and SSE clients the live tests share.
         .target(name: "TestSupport", dependencies: ["Locking", "HTTPServerTesting", "CZlib"], path: "Tests/Support", swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["TestSupport", "JSON"], swiftSettings: strict),

@@ -9,7 +9,7 @@ RESULTS.jsonl: one {"run": N, "metric": NAME, "value": X} per line.
 """
 import json, os, platform, statistics, sys
 
-UNITS = [("_cells_per_s", "cells/s/core"), ("_bytes_per_row", "bytes on the wire per row"),
+UNITS = [("_cells_per_s", "cells/s/core"), ("_ratio_to_mutex", "x Mutex's ns per lock body (lower better)"), ("_ns", "ns per lock body"), ("_bytes_per_row", "bytes on the wire per row"),
          ("_gzip_ratio", "x identity's bytes per row (lower better)"), ("_rps", "req/s"), ("_ms", "ms"), ("_bytes_per_stream", "bytes"),
          ("_events_per_s", "events/s"), ("_cpu_us_per_event", "us CPU/event"), ("_lost", "events"),
          ("_event_bytes", "bytes"), ("_per_page", "requests"), ("_viewers", "viewers"), ("_streams", "streams"),
