@@ -12,6 +12,8 @@ import Locking
 package final class RedisLiveCluster: LiveCluster {
     let client: RedisClient
     let prefix: String
+    /// How long a POST forwarded to a table's lease holder waits for its answer (``LiveChannel/forwardTimeout``).
+    let forwardTimeout: Duration
 
     /// About how many entries each table's log keeps (`XADD MAXLEN ~`).
     static let logLength = 100
@@ -19,13 +21,14 @@ package final class RedisLiveCluster: LiveCluster {
     /// nothing behind for long; a table that changes again starts a new epoch).
     static let idleLifetimeMilliseconds = 86_400_000
 
-    package init(client: RedisClient, prefix: String = "rowstream:live:") {
+    package init(client: RedisClient, prefix: String = "rowstream:live:", forwardTimeout: Duration = .seconds(15)) {
         self.client = client
         self.prefix = prefix
+        self.forwardTimeout = forwardTimeout
     }
 
     package func channel(table: String) -> any LiveChannel {
-        RedisLiveChannel(client: client, tag: "{\(prefix)\(table)}")
+        RedisLiveChannel(client: client, tag: "{\(prefix)\(table)}", forwardTimeout: forwardTimeout)
     }
 }
 
@@ -38,13 +41,15 @@ final class RedisLiveChannel: LiveChannel {
     let lease: RedisArgument
     let head: RedisArgument
     let log: RedisArgument
+    let forwardTimeout: Duration
     private let reader = Lock<RedisDedicatedConnection?>(nil)
 
     /// How long one read of the log waits for an entry.
     static let block: Duration = .seconds(1)
 
-    init(client: RedisClient, tag: String) {
+    init(client: RedisClient, tag: String, forwardTimeout: Duration) {
         self.client = client
+        self.forwardTimeout = forwardTimeout
         lease = RedisArgument(tag + ":lease")
         head = RedisArgument(tag + ":head")
         log = RedisArgument(tag + ":log")

@@ -50,9 +50,11 @@ final class InMemoryLiveCluster: LiveCluster {
         /// While set, this instance's reads get nothing (a slow consumer: trim the log meanwhile to make it miss some).
         let paused = Atomic<Bool>(false)
         private let generation: Atomic<Int>
+        let forwardTimeout: Duration
 
-        init(store: Store) {
+        init(store: Store, forwardTimeout: Duration = .seconds(15)) {
             self.store = store
+            self.forwardTimeout = forwardTimeout
             generation = Atomic(store.state.withLock { $0.generation })
         }
 
@@ -164,13 +166,13 @@ final class InMemoryLiveCluster: LiveCluster {
     /// A new handle (one instance's) on `table`'s store.
     func channel(table: String) -> any LiveChannel { handle(table) }
 
-    func handle(_ table: String) -> Channel {
+    func handle(_ table: String, forwardTimeout: Duration = .seconds(15)) -> Channel {
         Channel(store: stores.withLock { stores in
             if let store = stores[table] { return store }
             let store = Store()
             stores[table] = store
             return store
-        })
+        }, forwardTimeout: forwardTimeout)
     }
 
     func store(_ table: String) -> Store { handle(table).store }

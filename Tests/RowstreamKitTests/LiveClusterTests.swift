@@ -33,10 +33,10 @@ struct LiveClusterTests {
         var feeds: [LiveFeed] = []
         var handles: [InMemoryLiveCluster.Channel] = []
 
-        init() async throws {
+        init(forwardTimeout: Duration = .seconds(15)) async throws {
             let table = Self.table(store, fetches: fetches)
             for instance in 0..<3 {
-                let handle = cluster.handle("live")
+                let handle = cluster.handle("live", forwardTimeout: forwardTimeout)
                 let feed = LiveFeed(table: table, channel: handle)
                 for viewer in 0..<2 { feed.subscribe(received.writer("\(instance).\(viewer)")) }
                 RowstreamLogging.$current.withValue(logger) { feed.start() }
@@ -61,8 +61,8 @@ struct LiveClusterTests {
         }
 
         /// A cluster whose first interval ran: one instance holds the lease, every one applied the first head.
-        static func settled() async throws -> Cluster {
-            let cluster = try await Cluster()
+        static func settled(forwardTimeout: Duration = .seconds(15)) async throws -> Cluster {
+            let cluster = try await Cluster(forwardTimeout: forwardTimeout)
             await cluster.tickAll()
             #expect(await cluster.waitForHead(1))
             return cluster
@@ -327,5 +327,26 @@ struct LiveClusterTests {
         #expect(cluster.fetchCount == 2, "only the holder fetched")
         #expect(await cluster.waitForHead(2))
         #expect(await cluster.viewersGot(1))
+    }
+
+    @Test("a forwarded POST that the holder does not answer within the channel's forward timeout gets an error, not a hang")
+    func forwardedRefreshTimesOut() async throws {
+        let cluster = try await Cluster.settled(forwardTimeout: .milliseconds(300))
+        defer { cluster.stop() }
+        let holder = try #require(cluster.feeds.firstIndex { $0.holdsLease })
+        let follower = try #require(cluster.feeds.first { !$0.holdsLease })
+        cluster.handles[holder].paused.store(true, ordering: .relaxed)   // the holder never sees the request
+        // The answer comes after the channel's 300 ms, not a fixed 15 s (bounded well above the one, below the other).
+        let answered = await withTaskGroup(of: LiveSummary?.self) { group in
+            group.addTask { await follower.refresh().summary }
+            group.addTask { try? await Task.sleep(for: .seconds(10) * TestTime.scale); return nil }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        let summary = try #require(answered, "no answer within 10 s: the channel's forward timeout was not used")
+        #expect(summary.error == "the refreshing instance did not answer in time")
+        #expect(summary.viewers == 2)
+        #expect(cluster.fetchCount == 1, "the follower did not fetch itself")
     }
 }

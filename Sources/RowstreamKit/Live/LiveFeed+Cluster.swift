@@ -19,9 +19,6 @@ extension LiveFeed {
         max((table.live?.interval ?? .seconds(5)) * 3, .seconds(3))
     }
 
-    /// How long a forwarded refresh waits for the holder's answer.
-    static var forwardTimeout: Duration { .seconds(15) }
-
     /// Takes or renews the lease, unless there is no cluster or it is unreachable (or not followed yet).
     func role() async -> Role {
         guard let channel, channel.isAvailable, state.withLock({ $0.cluster.isJoined }) else { return .alone }
@@ -93,7 +90,7 @@ extension LiveFeed {
                 let asking = Task { [weak self] in
                     do {
                         try await channel.requestRefresh(request)
-                        try await Task.sleep(for: Self.forwardTimeout)
+                        try await Task.sleep(for: channel.forwardTimeout)
                     } catch {}
                     self?.answer(request, with: nil)
                 }
