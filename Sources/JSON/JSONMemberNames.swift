@@ -11,8 +11,12 @@ public struct JSONMemberNames: Sendable {
     public var names: [String] { allNames }
 
     private let allNames: [String]
+    /// The distinct names (distinct as Swift strings: by canonical equivalence, as the full parse's object keys).
+    private let distinctNames: [String]
     /// The distinct names' UTF-8 bytes.
     private let distinct: [[UInt8]]
+    /// Whether a name has a byte outside ASCII (then a key with other bytes may still be the same string).
+    private let hasNonASCIIName: Bool
     /// For each distinct name, the slots (indices into `names`) it fills.
     let slots: [[Int]]
     /// For each distinct name: nil to build the member whole; else the names to read inside it when it is an object
@@ -51,27 +55,31 @@ public struct JSONMemberNames: Sendable {
 
     private init(_ names: [String], within nested: [JSONMemberNames?]?) {
         allNames = names
-        var distinct: [[UInt8]] = []
+        var distinctNames: [String] = []
         var slots: [[Int]] = []
         for (slot, name) in names.enumerated() {
-            let bytes = Array(name.utf8)
-            if let index = distinct.firstIndex(of: bytes) {
+            if let index = distinctNames.firstIndex(of: name) {
                 slots[index].append(slot)
             } else {
-                distinct.append(bytes)
+                distinctNames.append(name)
                 slots.append([slot])
             }
         }
-        self.distinct = distinct
+        self.distinctNames = distinctNames
+        distinct = distinctNames.map { Array($0.utf8) }
+        hasNonASCIIName = names.contains { !$0.utf8.allSatisfy { $0 < 0x80 } }
         self.slots = slots
         within = nested ?? Array(repeating: nil, count: distinct.count)
     }
 
-    /// The index (into `slots`) of the distinct name whose UTF-8 is `key`; nil if none.
+    /// The index (into `slots`) of the distinct name that the key whose (valid) UTF-8 is `key` equals; nil if none.
+    /// Equal as Swift strings, as the full parse's object keys are: bytes first, and when either side is not ASCII,
+    /// canonical equivalence (NFC and NFD "é" are one key; so are U+212A KELVIN SIGN and "K").
     func index(of key: UnsafeBufferPointer<UInt8>) -> Int? {
         for (index, name) in distinct.enumerated() where name.count == key.count {
             if name.withUnsafeBufferPointer({ $0.elementsEqual(key) }) { return index }
         }
-        return nil
+        guard hasNonASCIIName || key.contains(where: { $0 >= 0x80 }) else { return nil }
+        return distinctNames.firstIndex(of: String(decoding: key, as: UTF8.self))
     }
 }

@@ -123,6 +123,29 @@ import Testing
         #expect(try Self.items(text, "") == [text.trimmingWhitespace], "the checks of ItemsCheck hold for names a, b")
     }
 
+    /// The full parse's object keys are Swift strings, which compare by canonical equivalence: a key in NFD finds a
+    /// name in NFC, U+212A KELVIN SIGN finds "K", though their bytes differ. The member lookup finds what it finds.
+    @Test func keysMatchAsTheFullParsesKeysDoUnderCanonicalEquivalence() throws {
+        let raw = "{\"cafe\u{301}\":1,\"\u{212A}ey\":2,\"Ohm\":3}"   // NFD é, the Kelvin sign: raw bytes
+        let escaped = #"{"cafe\u0301":1,"\u212Aey":2,"Ohm":3}"#
+        for text in [raw, escaped] {
+            let whole = try JSONValue.parse(text)
+            // U+2126 OHM SIGN is GREEK CAPITAL OMEGA, not "O": no match.
+            for (names, found) in [(["caf\u{E9}", "Key", "\u{2126}hm"], [1, 2, nil]),
+                                   (["cafe\u{301}", "\u{212A}ey", "Ohm"], [1, 2, 3])] as [([String], [JSONValue?])] {
+                var bytes = text
+                let values = try bytes.withUTF8 { buffer throws(JSONError) in
+                    try JSONValue.members(named: JSONMemberNames(names), in: buffer)
+                }
+                let expected = names.map { JSONPath(components: [.key($0)]).evaluate(whole) }
+                #expect(expected == found, "the full parse: \(names) in \(text)")
+                #expect(values == expected, "\(names) in \(text)")
+            }
+        }
+        // Names equal as strings are one name filling both slots.
+        #expect(JSONMemberNames(["caf\u{E9}", "cafe\u{301}"]).slots == [[0, 1]])
+    }
+
     @Test func valueAtAPathIsEvaluateOnTheWholeValue() throws {
         var text = #"{"a":{"b":[1,2,{"c":"x"}]},"d":[{"e":1},{"e":2}]}"#
         for (path, expected) in [("a.b[-1].c", "x"), ("a.b[0]", 1), ("d[].e", 1), ("d[1].e", 2), ("zz", nil),

@@ -67,6 +67,14 @@ import TestSupport
         #expect(row.cells.prefix(3) == [.integer(7), .integer(9), .empty])
     }
 
+    /// Keys equal as Swift strings are one key, as in the parsed item: NFD "é" for a path in NFC, and the Kelvin sign.
+    @Test func canonicallyEquivalentKeysReadAsTheParseReadsThem() throws {
+        let text = "{\"id\":\"\u{212A}\",\"caf\u{E9}\":0,\"cafe\u{301}\":{\"b\":5},\"\u{212A}\":\"k\"}"
+        let row = try Self.check(Self.spec(fields: ["caf\u{E9}.b", "K", "id"]), Array(text.utf8)).get()
+        #expect(row.key == "\u{212A}")
+        #expect(row.cells.prefix(3) == [.integer(5), .text("k"), .text("\u{212A}")])
+    }
+
     @Test func aRootOrIndexPathReadsTheWholeItem() throws {
         for root in ["", "[0]", "[]"] {
             for text in [#"{"a":1,"id":"x"}"#, #"[{"a":2},3]"#, #""s""#] {
