@@ -102,6 +102,24 @@ import Testing
         #expect(try await source.fetchPage(cursor: "q").nextCursor == nil)
     }
 
+    @Test func aCheckAtWhatHoldsTheItemsReadsTheItemsThemselves() async throws {
+        // `errorPath` at the object holding the items array: its message shows the items, as from the whole parse.
+        let server = try FixtureServer { _ in .json(#"{"data": {"list": [{"id": "p"}]}}"#) }
+        defer { server.stop() }
+        let client = try UpstreamClient()
+        defer { client.shutdown() }
+        var checks = PageChecks()
+        checks.errorPath = try JSONPath("data")
+        let source = PageSource(client: client, template: PageRequestTemplate(url: server.baseURL + "/list"),
+                                itemsPath: try JSONPath("data.list"),
+                                style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next")),
+                                reader: Self.textReader(), checks: checks)
+        #expect(source.parsesBodyWhole)
+        await #expect(throws: UpstreamError.invalidPage(#"the upstream reported an error: {"list":[{"id":"p"}]}"#)) {
+            try await source.fetchPage(cursor: nil)
+        }
+    }
+
     @Test func whichBodyPathsGoIntoTheItems() throws {
         func enters(_ items: String, _ path: String) throws -> Bool {
             PageSource<JSONValue>.enters(try JSONPath(items), try JSONPath(path))
@@ -109,11 +127,13 @@ import Testing
         #expect(try enters("data", "data[0].id"))
         #expect(try enters("data", "data[-1]"))
         #expect(try enters("data", "data[]"))
-        #expect(try !enters("data", "data"), "the array itself is the document's")
+        #expect(try enters("data", "data"), "the array holds the items")
+        #expect(try enters("data.list", "data"), "and so does what holds the array")
         #expect(try !enters("data", "meta.total"))
         #expect(try !enters("data", "datas[0]"))
         #expect(try enters("edges[].node", "edges[2].node.id"))
         #expect(try !enters("edges[].node", "edges[0].cursor"))
+        #expect(try enters("edges[].node", "edges[0]"), "an edge holds its node")
         #expect(try !enters("", "next"), "a root array's items: the root has no members")
         #expect(try enters("", "[0]"))
     }

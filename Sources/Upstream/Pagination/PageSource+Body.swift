@@ -72,11 +72,11 @@ extension PageSource {
         return paths
     }
 
-    /// Whether `path` may lead into an item at `itemsPath` (component by component, an index or `[]` meeting any
-    /// index or `[]`).
+    /// Whether the value at `path` may be or hold an item at `itemsPath`, or lie inside one (component by component,
+    /// an index or `[]` meeting any index or `[]`): then it is read from the whole body, not from the items' stand-ins
+    /// (an `errorPath` of `data` over items at `data[]` shows the items in its message).
     static func enters(_ itemsPath: JSONPath, _ path: JSONPath) -> Bool {
         let items = Self.itemsPath(itemsPath).components
-        guard path.components.count >= items.count else { return false }
         return zip(items, path.components).allSatisfy { item, step in
             switch (item, step) {
             case (.key(let a), .key(let b)): a == b
