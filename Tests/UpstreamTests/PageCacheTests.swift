@@ -7,8 +7,12 @@ import Testing
 /// Many viewers, one upstream: coalescing, the TTL cache and prefetch.
 @Suite struct PageCacheTests {
     static func source(_ server: FixtureServer, _ client: UpstreamClient, cache: PageCache<JSONValue>) throws -> PageSource<JSONValue> {
-        PageSource<JSONValue>(client: client, template: PageRequestTemplate(url: server.baseURL + "/i"), itemsPath: try JSONPath("data"),
-                   style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next")), cache: cache)
+        var template = PageRequestTemplate(url: server.baseURL + "/i")
+        // Replies held at a gate wait for the test: its own bounds report first, not the request's default 15 s (a
+        // sanitized run beside busy processes timed out a held fetch here).
+        template.timeout = .seconds(120)
+        return PageSource<JSONValue>(client: client, template: template, itemsPath: try JSONPath("data"),
+                                     style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next")), cache: cache)
     }
 
     static let api: @Sendable (FixtureRequest) -> FixtureReply = { request in
