@@ -51,6 +51,8 @@ final class InMemoryLiveCluster: LiveCluster {
         let paused = Atomic<Bool>(false)
         private let generation: Atomic<Int>
         let forwardTimeout: Duration
+        /// Calls of `holdLease` through this handle.
+        let leaseTries = Atomic<Int>(0)
 
         init(store: Store, forwardTimeout: Duration = .seconds(15)) {
             self.store = store
@@ -65,6 +67,7 @@ final class InMemoryLiveCluster: LiveCluster {
         }
 
         func holdLease(_ owner: String, for duration: Duration) async throws -> Bool {
+            leaseTries.add(1, ordering: .relaxed)
             try check()
             return store.state.withLock { state in
                 if let lease = state.lease, lease.owner != owner, lease.expires > state.now { return false }

@@ -349,4 +349,34 @@ struct LiveClusterTests {
         #expect(summary.viewers == 2)
         #expect(cluster.fetchCount == 1, "the follower did not fetch itself")
     }
+
+    @Test("a request taken on by a holder whose lease then moved is asked for again, and the new holder answers it")
+    func anOwedAnswerFollowsTheLease() async throws {
+        let cluster = try await Cluster.settled()
+        defer { cluster.stop() }
+        let old = try #require(cluster.holders.first)
+        let others = cluster.feeds.indices.filter { $0 != old }
+        let (asker, taker) = (others[0], others[1])
+        cluster.handles[old].paused.store(true, ordering: .relaxed)   // the holder reads the request late
+        cluster.rename(4, "Asked for")
+        let tries = (asker: cluster.handles[asker].leaseTries.load(ordering: .relaxed),
+                     taker: cluster.handles[taker].leaseTries.load(ordering: .relaxed))
+        let answer = Task { await cluster.feeds[asker].refresh().summary }
+        // The others got the request and, the lease being held, could not take it for the request (the asker also
+        // tried once as it forwarded).
+        #expect(await eventually {
+            cluster.handles[asker].leaseTries.load(ordering: .relaxed) == tries.asker + 2
+                && cluster.handles[taker].leaseTries.load(ordering: .relaxed) == tries.taker + 1
+        })
+        cluster.cluster.advance(by: cluster.feeds[old].leaseDuration, table: "live")   // the holder's lease lapses
+        await cluster.feeds[taker].tick()
+        #expect(cluster.feeds[taker].holdsLease, "the taker took the lapsed lease at its tick")
+        // The old holder now reads the request, still believing it holds the lease: it takes it on, finds the lease
+        // gone and asks for it again; the taker answers it.
+        cluster.handles[old].paused.store(false, ordering: .relaxed)
+        cluster.cluster.store("live").wakeReaders()
+        let summary = try #require(await answer.value)
+        #expect(summary.error == nil, "answered by the new holder, not by the forward timeout")
+        #expect(!cluster.feeds[old].holdsLease)
+    }
 }

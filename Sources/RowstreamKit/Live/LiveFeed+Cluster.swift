@@ -25,6 +25,7 @@ extension LiveFeed {
         do {
             let holds = try await channel.holdLease(owner, for: leaseDuration)
             state.withLock { $0.cluster.holdsLease = holds }
+            if !holds { await handOverOwedAnswers(channel) }
             return holds ? .holder(channel) : .follower(channel)
         } catch {
             state.withLock { $0.cluster.holdsLease = false }
@@ -32,11 +33,20 @@ extension LiveFeed {
         }
     }
 
+    /// Requests this instance took on as holder but no longer holds the lease for (it moved between a request and the
+    /// refresh that would answer it): asked for again in the log, under the same ids, so the holder now answers them
+    /// and each waiting POST gets its answer instead of the forward timeout's error.
+    private func handOverOwedAnswers(_ channel: any LiveChannel) async {
+        let owed = state.withLock { $0.cluster.takeOwedAnswers() }
+        for request in owed { try? await channel.requestRefresh(request) }
+    }
+
     /// Nobody watches here: give the lease up, so that an instance with viewers takes it.
     func stepDown() async {
         guard let channel, state.withLock({ $0.cluster.holdsLease }) else { return }
         state.withLock { $0.cluster.holdsLease = false }
         try? await channel.releaseLease(owner)
+        await handOverOwedAnswers(channel)
     }
 
     /// As holder: loads the head and publishes it once (if it changed, or a forwarded request waits for it); the
@@ -65,6 +75,7 @@ extension LiveFeed {
             guard try await channel.publish(loaded, answering: answers, owner: owner, base: current?.position) != nil else {
                 // The lease moved, or another holder published first: its head is the cluster's.
                 state.withLock { $0.cluster.holdsLease = false; $0.cluster.owedAnswers += answers }
+                await handOverOwedAnswers(channel)
                 return LiveSummary(viewers: viewerCount)
             }
             return summary(from: base, to: loaded)
