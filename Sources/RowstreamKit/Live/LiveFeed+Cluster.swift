@@ -190,7 +190,11 @@ extension LiveFeed {
                 return state.cluster.holdsLease
             }
             if holds {
-                Task { [weak self] in _ = await self?.refresh(isTicker: true) }
+                // Unless a refresh that started meanwhile took the request on (it answers it): no fetch for nothing.
+                Task { [weak self] in
+                    guard let self, state.withLock({ $0.cluster.owedAnswers.contains(request) }) else { return }
+                    _ = await refresh(isTicker: true)
+                }
             } else if viewerCount > 0, let channel {
                 Task { [weak self] in await self?.takeLease(for: request, on: channel) }
             }
