@@ -49,7 +49,9 @@ struct UpstreamFaultTests {
         let upstream = try FaultUpstream.start(.hang)
         var upstreamStopped = false
         defer { if !upstreamStopped { upstream.stop() } }
-        let dashboard = try startDashboard(upstreamPort: Int(upstream.port), timeoutSeconds: 60, heartbeat: .seconds(3_600))
+        // The hang and the batch's timeout outlast serving the others on a slow run (scaled as every bound of the tests).
+        let dashboard = try startDashboard(upstreamPort: Int(upstream.port), timeoutSeconds: 60 * TestTime.scale,
+                                           heartbeat: .seconds(3_600))
         defer { dashboard.shutdown() }
         let port = dashboard.port
 
@@ -98,7 +100,7 @@ struct UpstreamFaultTests {
         let config = try ConfigFile.parse(Array(text.utf8), file: "faults.json", environment: [:])
         return try DashboardTests.startDashboard(config: config) { configuration in
             configuration.server.eventLoopCount = 1
-            configuration.server.batchTimeout = .seconds(30)
+            configuration.server.batchTimeout = .seconds(30 * TestTime.scale)
             configuration.server.heartbeatInterval = heartbeat
         }
     }
