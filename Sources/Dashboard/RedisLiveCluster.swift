@@ -21,7 +21,7 @@ package final class RedisLiveCluster: LiveCluster {
     /// nothing behind for long; a table that changes again starts a new epoch).
     static let idleLifetimeMilliseconds = 86_400_000
 
-    package init(client: RedisClient, prefix: String = "rowstream:live:", forwardTimeout: Duration = .seconds(15)) {
+    package init(client: RedisClient, prefix: String = "rowstream:live:", forwardTimeout: Duration = LiveClusterDefaults.forwardTimeout) {
         self.client = client
         self.prefix = prefix
         self.forwardTimeout = forwardTimeout

@@ -63,7 +63,7 @@ struct RedisLiveClusterTests {
         configuration.logger = logger
         // The holder's answer to a forwarded POST may be slow on a loaded machine (a sanitized run, 8 tests at once).
         let cluster = RedisLiveCluster(client: try testClient(redis.socketPath),
-                                       forwardTimeout: .seconds(15) * TestTime.scale)
+                                       forwardTimeout: LiveClusterDefaults.forwardTimeout * TestTime.scale)
         configuration.liveCluster = dies ? Dying(cluster) : cluster
         return try RowstreamServer.start([upstream.table], configuration: configuration)
     }

@@ -54,7 +54,7 @@ final class InMemoryLiveCluster: LiveCluster {
         /// Calls of `holdLease` through this handle.
         let leaseTries = Atomic<Int>(0)
 
-        init(store: Store, forwardTimeout: Duration = .seconds(15)) {
+        init(store: Store, forwardTimeout: Duration = LiveClusterDefaults.forwardTimeout) {
             self.store = store
             self.forwardTimeout = forwardTimeout
             generation = Atomic(store.state.withLock { $0.generation })
@@ -169,7 +169,7 @@ final class InMemoryLiveCluster: LiveCluster {
     /// A new handle (one instance's) on `table`'s store.
     func channel(table: String) -> any LiveChannel { handle(table) }
 
-    func handle(_ table: String, forwardTimeout: Duration = .seconds(15)) -> Channel {
+    func handle(_ table: String, forwardTimeout: Duration = LiveClusterDefaults.forwardTimeout) -> Channel {
         Channel(store: stores.withLock { stores in
             if let store = stores[table] { return store }
             let store = Store()

@@ -33,7 +33,7 @@ struct LiveClusterTests {
         var feeds: [LiveFeed] = []
         var handles: [InMemoryLiveCluster.Channel] = []
 
-        init(forwardTimeout: Duration = .seconds(15)) async throws {
+        init(forwardTimeout: Duration = LiveClusterDefaults.forwardTimeout) async throws {
             let table = Self.table(store, fetches: fetches)
             for instance in 0..<3 {
                 let handle = cluster.handle("live", forwardTimeout: forwardTimeout)
@@ -61,7 +61,7 @@ struct LiveClusterTests {
         }
 
         /// A cluster whose first interval ran: one instance holds the lease, every one applied the first head.
-        static func settled(forwardTimeout: Duration = .seconds(15)) async throws -> Cluster {
+        static func settled(forwardTimeout: Duration = LiveClusterDefaults.forwardTimeout) async throws -> Cluster {
             let cluster = try await Cluster(forwardTimeout: forwardTimeout)
             await cluster.tickAll()
             #expect(await cluster.waitForHead(1))

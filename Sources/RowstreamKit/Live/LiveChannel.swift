@@ -34,12 +34,19 @@ package protocol LiveChannel: Sendable {
     /// while (about a second) for the first one and returns [] if none came. `nil`: from the log's start.
     func read(after cursor: String?) async throws -> [LiveLogEntry]
     /// How long a POSTed refresh forwarded to the lease holder waits for the head that answers it; past it the POST
-    /// gets `200` with an `error` member (the holder may still refresh). 15 s unless the channel says otherwise.
+    /// gets `200` with an `error` member (the holder may still refresh). ``LiveClusterDefaults/forwardTimeout``
+    /// unless the channel says otherwise.
     var forwardTimeout: Duration { get }
 }
 
 extension LiveChannel {
-    package var forwardTimeout: Duration { .seconds(15) }
+    package var forwardTimeout: Duration { LiveClusterDefaults.forwardTimeout }
+}
+
+/// The defaults of a live table's cluster. Thread-safe: constants.
+package enum LiveClusterDefaults {
+    /// How long a forwarded POST waits for the lease holder's answer: 15 s.
+    package static let forwardTimeout: Duration = .seconds(15)
 }
 
 /// Where a published head stands: its sequence's epoch (a new one when the store lost the sequence: a restart
