@@ -1,31 +1,67 @@
-// Rowstream demand: tells a table when its end nears, so it asks for its next batch. The end is the table's
-// sentinel (an empty element after it); it nears when it comes within `margin` px below the visible area: the
-// viewport on a table's own page, the table's scroll box on a page of several tables. Imported by table.js.
+// Rowstream demand (demand.js): asks for a table's next batch whenever its end is near and the table can ask.
+// The end is the table's sentinel (an empty element after it); it is near when it is within `margin` px below the
+// visible area: the viewport on a table's own page, the table's scroll box on a page of several tables.
+// Imported by table.js.
+//
+// Level-triggered, decided in one place. Nothing here asks on an event: every event only calls recheck(), which
+// schedules one decision for the next animation frame (once layout and the reader's scroll have settled; at most
+// one frame is ever pending). That decision reads the state as it is then: if the table can ask (canAsk()),
+// the document is not hidden and the sentinel is near, it asks (ask()). So a "near" that comes while the table
+// cannot ask is not lost: it is read again when the table becomes able, because every way of becoming able calls
+// recheck() too. Asking makes the table unable to ask (a batch is pending) before the next decision, so one
+// batch is never asked for twice.
+//
+// What calls recheck():
+//   here:      the IntersectionObserver on the sentinel (any report: it only says "look again"); a scroll of the
+//              scroll box or of the window (passive); a resize of the window; a resize of the scroll box
+//              (ResizeObserver); the document shown again (`visibilitychange` to visible)
+//   table.js:  the table became idle (a batch ended, an error cleared, a stream resumed: its `session` arrived),
+//              the bounded DOM pruned or restored rows (prune.js), a live change moved rows; and anyone holding
+//              the Table (Table.recheck(), e.g. code that shows a tab or a panel)
+// No timer: an idle or hidden table costs nothing until one of these happens. A hidden document never asks (the
+// browser runs no frames for it anyway); it decides again when shown.
 //
 // Exports
 //   watchDemand(options) -> Demand
 //     options.sentinel  the element after the table
 //     options.scroller  the scroll box, or null for the window
 //     options.margin    px below the visible area that count as near
-//     options.onNear    called when the sentinel comes near (and on every scroll of a scroll box)
+//     options.canAsk    () => boolean: the table may ask now (open, with a session, idle, nothing pending)
+//     options.ask       () => void: asks for the next batch (and makes canAsk() false)
+//   Demand.recheck()    decide again at the next animation frame
 //   Demand.isNear()     whether the sentinel is near now
-/** @typedef {{sentinel: HTMLElement, scroller: HTMLElement | null, margin: number, onNear: () => void}} DemandOptions
- *  @typedef {{isNear: () => boolean}} Demand */
+/** @typedef {{sentinel: HTMLElement, scroller: HTMLElement | null, margin: number, canAsk: () => boolean,
+ *             ask: () => void}} DemandOptions
+ *  @typedef {{recheck: () => void, isNear: () => boolean}} Demand */
 
 /** @param {DemandOptions} options @returns {Demand} */
 export function watchDemand(options) {
-  const scroller = options.scroller;
+  const { sentinel, scroller, margin } = options;
+  /** a decision is scheduled for the next animation frame */
+  let scheduled = false;
 
   /** @returns {boolean} */
   function isNear() {
     const bottom = scroller ? scroller.getBoundingClientRect().bottom : window.innerHeight;
-    return options.sentinel.getBoundingClientRect().top <= bottom + options.margin;
+    return sentinel.getBoundingClientRect().top <= bottom + margin;
   }
 
-  const observer = new IntersectionObserver((entries) => {
-    if (entries.some((entry) => entry.isIntersecting)) options.onNear();
-  }, { root: scroller, rootMargin: '0px 0px ' + options.margin + 'px 0px' });
-  observer.observe(options.sentinel);
-  if (scroller) scroller.addEventListener('scroll', () => options.onNear(), { passive: true });
-  return { isNear };
+  /** The one place that asks. */
+  function decide() {
+    scheduled = false;
+    if (!document.hidden && options.canAsk() && isNear()) options.ask();
+  }
+
+  function recheck() {
+    if (scheduled) return;
+    scheduled = true;
+    requestAnimationFrame(decide);
+  }
+
+  new IntersectionObserver(recheck, { root: scroller, rootMargin: '0px 0px ' + margin + 'px 0px' }).observe(sentinel);
+  (scroller || window).addEventListener('scroll', recheck, { passive: true });
+  window.addEventListener('resize', recheck, { passive: true });
+  if (scroller) new ResizeObserver(recheck).observe(scroller);
+  document.addEventListener('visibilitychange', () => { if (!document.hidden) recheck(); });
+  return { recheck, isNear };
 }

@@ -6,7 +6,8 @@
 //   eventHandlers(t) -> {TYPE: (event: MessageEvent<string>) => void}
 //     t: the table's state and parts, from table.js (state, view, sections, live, pruner, rowsBody, multi, and
 //        its functions beginBatch, endBatch, setPhase, updateCount, rowTotal, clearShownRows, announceEvent,
-//        maybeRequestMore, retryBatch, reload, cancelDemand, link)
+//        recheck, retryBatch, reload, cancelDemand, link)
+//   Asking for more is demand.js's: setPhase('idle') (a batch ended, a stream resumed) makes it decide again.
 //   The status line and the end row count what the viewer has: the batches' rows and the live changes (rowTotal).
 //   `loading`, `rows`, `complete`, `reset` and `error` answer the table's demand: its POST is sent no more.
 /**
@@ -22,7 +23,7 @@
  *            multi: boolean, link: Link, beginBatch: () => void, endBatch: () => void,
  *            setPhase: (phase: Phase) => void, updateCount: () => void, rowTotal: () => number,
  *            clearShownRows: () => void, announceEvent: (type: string, detail: object) => void,
- *            maybeRequestMore: () => void, retryBatch: () => void, reload: () => void, cancelDemand: () => void}}
+ *            recheck: () => void, retryBatch: () => void, reload: () => void, cancelDemand: () => void}}
  *   TableParts the table's state and parts (table.js)
  * @typedef {(event: MessageEvent<string>) => void} Handler
  */
@@ -33,7 +34,7 @@ const lastBatchMarker = '<!--rs:last-->';
 /** @param {TableParts} t @returns {Record<string, Handler>} */
 export function eventHandlers(t) {
   const { state, view, sections, live, pruner, rowsBody, multi, link } = t;
-  const { beginBatch, endBatch, setPhase, updateCount, rowTotal, clearShownRows, announceEvent, maybeRequestMore,
+  const { beginBatch, endBatch, setPhase, updateCount, rowTotal, clearShownRows, announceEvent, recheck,
     retryBatch, reload, cancelDemand } = t;
   const { formatCount, endText, announce, removeSkeletons, showEndRow, showErrorRow, removeErrorRow,
     parseRows } = view;
@@ -56,11 +57,11 @@ export function eventHandlers(t) {
     else if (state.phase !== 'error') resumeDemand();
   }
 
-  /** After a reconnect with a position: nothing is pending any more; ask again if needed. */
+  /** After a reconnect with a position: nothing is pending any more; idle asks again at the next frame if the end
+   *  is near (its skeletons come back before that frame is painted). */
   function resumeDemand() {
     setPhase('idle');
-    maybeRequestMore();
-    if (!state.pending) removeSkeletons();
+    removeSkeletons();
   }
 
   /** @param {MessageEvent<string>} event */
@@ -87,11 +88,10 @@ export function eventHandlers(t) {
       + formatCount(rowTotal()) + ' in total');
     announceEvent('rows', { count: added, total: state.shown });
     // The final batch ends with a marker; `complete` follows. Asking for more in between would POST to a
-    // session that is about to end.
+    // session that is about to end. Otherwise idle asks again at the next frame if the end is still near.
     state.lastToken = event.lastEventId;
     state.sawLast = event.data.endsWith(lastBatchMarker);
     if (state.sawLast) state.pending = true;
-    else maybeRequestMore();
   }
 
   /** @param {HTMLTableRowElement[]} rows @returns {HTMLTableRowElement[]} the rows appended */
@@ -112,6 +112,7 @@ export function eventHandlers(t) {
     else if (kind === 'update') count = live.update(event.data);
     else { count = live.remove(JSON.parse(event.data).keys || []); state.live -= count; }
     updateCount();
+    if (count > 0) recheck();                                 // rows moved: the end may have come near
     if (count > 0 && kind !== 'update') showLiveTotal(kind, count);
     announceEvent('live', { kind, count });
   }

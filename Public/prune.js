@@ -12,6 +12,7 @@
 //     options.columns     () => number of columns (for the spacer's colspan)
 //     options.scroller    the element that scrolls the table (a page's scroll box); null: the window
 //     options.credentials the re-fetch's credentials (config.js)
+//     options.onChange    () => void: rows were pruned or restored (the table's end may have moved: demand.js)
 //   Pruner.record(rows, before)  a batch was appended: its rows and the resume token before it
 //   Pruner.prune()               prunes if over the limit (call after appending, and on scroll)
 //   Pruner.reset()               forgets every batch (after a reset or reload)
@@ -20,7 +21,7 @@
  *             spacer: HTMLTableRowElement | null, height: number, fetching: boolean}} Batch
  *  @typedef {{rowsURL: string, maxRows: number, margin: number, parseRows: (html: string) => HTMLTableRowElement[],
  *             columns: () => number, scroller: HTMLElement | null,
- *             credentials: RequestCredentials}} PruneOptions
+ *             credentials: RequestCredentials, onChange: () => void}} PruneOptions
  *  @typedef {{batches: number, pruned: number, liveRows: number, refetched: number}} PruneStats
  *  @typedef {ReturnType<typeof attachPruner>} Pruner */
 
@@ -62,13 +63,16 @@ export function attachPruner(options) {
   function prune() {
     if (!options.maxRows) return;
     let live = liveRows();
+    let pruned = false;
     while (live > options.maxRows) {
       const candidates = batches.filter((b) => !b.spacer && distance(b) > 2 * options.margin);
-      if (candidates.length === 0) return;
+      if (candidates.length === 0) break;
       const farthest = candidates.reduce((a, b) => (distance(b) > distance(a) ? b : a));
       toSpacer(farthest);
       live -= farthest.count;
+      pruned = true;
     }
+    if (pruned) options.onChange();
   }
 
   /** @param {Batch} batch */
@@ -116,6 +120,7 @@ export function attachPruner(options) {
       batch.spacer = null;
       batch.rows = rows;
       refetched += 1;
+      options.onChange();
       prune();
     } catch {
       setTimeout(() => { if (batch.spacer) { observer.unobserve(batch.spacer); observer.observe(batch.spacer); } },

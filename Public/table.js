@@ -16,7 +16,9 @@
 //                       own; an embedded table's server (embed.js)
 // Imports view.js, events.js, controls.js, demand.js, post.js, sections.js, live.js, prune.js and urls.js.
 //   Table: name, handle(type, event), opened(), connectionClosed(), reconnecting(), restarted(), isStopped(),
-//          streamQuery(), lastToken(), reload(), reask(), snapshot(), pruning()
+//          streamQuery(), lastToken(), reload(), reask(), snapshot(), pruning(), recheck() (look again, at the next
+//          frame, whether the end is near: call it when something demand.js does not watch may have moved or
+//          revealed the table, e.g. a tab or panel shown)
 //
 // Demand POSTs (`next`, `reload`, Retry) go through post.js: a failed or unanswered one is sent again with
 // backoff, then the error row offers Retry; reask() (the browser came back online, the tab became visible)
@@ -102,9 +104,9 @@ export function createTable(options) {
   const table = /** @type {HTMLTableElement} */ (byId('rs-table'));
   const name = table.dataset.table || '';
   const rowsBody = byId('rs-rows');
-  /** When the table's end nears (demand.js). */
+  /** Asks for the next batch whenever the table's end is near and it can ask (demand.js). */
   const demand = watchDemand({ sentinel: byId('rs-sentinel'), scroller,
-    margin: config.prefetchMargin, onNear: () => maybeRequestMore() });
+    margin: config.prefetchMargin, canAsk: canRequestMore, ask: requestNext });
   /** Skeletons, footer row, count and live region (view.js). */
   const view = createView(table, config.skeletonRows, suffix, root);
   const { formatCount, announce, ensureSkeletons, removeSkeletons, showErrorRow, removeErrorRow, parseRows } = view;
@@ -128,6 +130,7 @@ export function createTable(options) {
     columns: () => view.columnCount(),
     scroller,
     credentials: config.credentials,
+    onChange: demand.recheck,
   });
 
   // ---- Small helpers ---------------------------------------------------------------------
@@ -138,11 +141,14 @@ export function createTable(options) {
       bubbles: true, composed: true }));
   }
 
-  /** @param {Phase} phase */
+  /** Every way of becoming able to ask more passes here: entering `idle` (a batch ended, an error cleared, a
+   *  stream resumed) makes demand.js decide again at the next frame.
+   *  @param {Phase} phase */
   function setPhase(phase) {
     state.phase = phase;
     table.dataset.state = phase;
     table.setAttribute('aria-busy', String(phase === 'loading'));
+    if (phase === 'idle') demand.recheck();
   }
 
   /** @param {string} path a server path (a session's URL) @returns {string} it, for fetch from this page */
@@ -184,17 +190,14 @@ export function createTable(options) {
 
   // ---- Demand ----------------------------------------------------------------------------
 
-  /** @returns {boolean} open, idle, with a session, and nothing pending */
+  /** demand.js asks (requestNext) only when this holds and the end is near; it decides again whenever the
+   *  table may have become able (setPhase('idle'), recheck()).
+   *  @returns {boolean} open, idle, with a session, and nothing pending */
   function canRequestMore() { return link.isOpen() && state.session !== null && !state.pending && state.phase === 'idle'; }
 
-  /** Asks for the next batch when the sentinel is near and nothing is pending. */
-  function maybeRequestMore() {
-    if (canRequestMore() && demand.isNear()) requestNext();
-  }
-
-  /** POSTs `next`. A session that ended (`204`, or `404`: a stream cut while the POST was on its way) is left
-   *  alone: the reconnect's `session` event clears the pending flag and asks again if the end is still near
-   *  (events.js). A POST the network fails, after its retries, shows the error row. */
+  /** POSTs `next` (demand.js when the end is near; Retry). A session that ended (`204`, or `404`: a stream cut
+   *  while the POST was on its way) is left alone: the reconnect's `session` event clears the pending flag and
+   *  the table asks again if the end is still near (events.js). A POST the network fails, after its retries, shows the error row. */
   function requestNext() {
     if (!state.session) return;
     beginBatch();
@@ -278,7 +281,7 @@ export function createTable(options) {
   /** What each event does (events.js). */
   const handlers = eventHandlers({
     state, view, sections, live, pruner, rowsBody, multi, link, beginBatch, endBatch, setPhase, updateCount,
-    rowTotal, clearShownRows, announceEvent, maybeRequestMore, retryBatch, reload, cancelDemand });
+    rowTotal, clearShownRows, announceEvent, recheck: demand.recheck, retryBatch, reload, cancelDemand });
 
   /** Handles one event of this table.
    *  @param {string} type @param {MessageEvent<string>} event */
@@ -351,7 +354,7 @@ export function createTable(options) {
 
   start();
   return {
-    name, table, handle, opened, restarted, connectionClosed, reload, reask, snapshot,
+    name, table, handle, opened, restarted, connectionClosed, reload, reask, snapshot, recheck: demand.recheck,
     reconnecting() { sessionGone(); announce('Reconnecting…'); },
     announceReconnect: (/** @type {string} */ why) => announceEvent('reconnect', { why }),
     isStopped: () => state.stopped,
