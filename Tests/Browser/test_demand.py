@@ -1,0 +1,240 @@
+"""Demand that no timing can lose (issue 32), every ordering played on purpose. fakeframes.js gives the test the
+page's animation frames, its IntersectionObservers' reports, the tab's visibility and its `next` POSTs (held until
+released), so rows from the real server, the reader's scrolls, observer reports and frames happen in exactly the
+order each test names, on any machine. An observer report the test does not make is one the browser missed (a
+change undone within one rendering update: no change to report). In every ordering the table asks exactly once
+for each batch it needs, and never while it cannot (a batch pending, no session, an error row, a hidden tab)."""
+import os
+
+from support import events, proxy_fixture, server_fixture, wait_until
+
+HERE = os.path.dirname(__file__)
+FAKES = open(os.path.join(HERE, "fakeframes.js")).read()
+BATCH = 10                     # rows of 41 px: a batch is 410 px, more than a 400 px viewport
+SHORT = {"width": 1280, "height": 400}      # one batch pushes the end out of view
+TALL = {"width": 1280, "height": 1200}      # two batches leave the end in view, three do not
+CONFIG = "{prefetchMargin: 0, postTimeout: 60000, postAttempts: 1}"
+
+server = server_fixture("--demo-items", 2000, "--batch-size", BATCH, "--demo-latency-ms", 0)
+proxy = proxy_fixture("server")
+
+
+class Play:
+    """One table on a page opened with fakeframes.js: the moves of an ordering, and what the table asked."""
+
+    def __init__(self, probe, table=""):
+        self.probe = probe
+        self.table = table
+        self.suffix = "--" + table if table else ""
+        self.sentinel = "#rs-sentinel" + self.suffix
+        self.scroller = "rs-scroll" + self.suffix if table else None
+
+    def js(self, expression, arg=None):
+        return self.probe.page.evaluate(expression, arg)
+
+    def frames(self):
+        """Runs animation frames until none is queued (bounded): every decision the page scheduled is made."""
+        for _ in range(10):
+            if self.js("window.__frames.run()") == 0:
+                return
+        raise AssertionError("frames keep scheduling frames")
+
+    def next_url(self):
+        sessions = [e for e in events(self.probe, "session") if not self.table or e["table"] == self.table]
+        return sessions[-1]["next"]
+
+    def asked(self):
+        """`next` POSTs this table made (held, failed or sent), counted as they were made."""
+        if not self.table:
+            return self.js("window.__posts.calls.length")
+        return self.js("(url) => window.__posts.calls.filter((u) => u.endsWith(url)).length", self.next_url())
+
+    def release(self):
+        return self.js("window.__posts.release()")
+
+    def report(self, near=True):
+        """The sentinel's observer reports a change (what a real one does when the end comes into or out of reach)."""
+        assert self.js("([s, near]) => window.__io.report(s, near)", [self.sentinel, near]) >= 1
+
+    def rows(self):
+        return len([e for e in events(self.probe, "rows") if not self.table or e["table"] == self.table])
+
+    def wait_rows(self, count):
+        wait_until(lambda: self.rows() >= count, message="batch %d" % count)
+        assert self.rows() == count
+
+    def near(self):
+        return self.js("""(s) => { const box = s[1] ? document.getElementById(s[1]).getBoundingClientRect().bottom
+            : innerHeight; return document.querySelector(s[0]).getBoundingClientRect().top <= box; }""",
+                       [self.sentinel, self.scroller])
+
+    def to_bottom(self):
+        """The reader scrolls to the end (the window, or the table's box)."""
+        if self.scroller:
+            self.js("(id) => { const b = document.getElementById(id); b.scrollTop = b.scrollHeight; }", self.scroller)
+        else:
+            self.js("window.scrollTo(0, document.documentElement.scrollHeight)")
+
+
+def play(open_page, url, viewport, table=""):
+    probe = open_page(url, viewport=viewport, init_config=CONFIG, init_scripts=[FAKES], wait_for_rows=not table)
+    return Play(probe, table)
+
+
+def test_near_while_a_batch_is_pending_then_rows_that_leave_the_end_in_view(server, open_page):
+    p = play(open_page, server.url, TALL)
+    p.wait_rows(1)
+    assert p.near()
+    p.frames()
+    assert p.asked() == 1                               # the first batch left the end in view
+    for _ in range(2):                                  # near, while that batch is pending: nothing more
+        p.report(True)
+        p.frames()
+    assert p.asked() == 1
+    p.release()
+    p.wait_rows(2)
+    assert p.near()                                     # the rows left the end in view
+    p.frames()
+    assert p.asked() == 2
+    p.report(True)
+    p.frames()
+    p.release()
+    p.wait_rows(3)
+    assert not p.near()
+    p.frames()
+    assert p.asked() == 2                               # out of reach: nothing asked
+
+
+def test_rows_and_a_scroll_or_a_resize_in_the_same_frame(server, open_page):
+    p = play(open_page, server.url, SHORT)
+    p.wait_rows(1)
+    p.frames()
+    assert not p.near() and p.asked() == 0
+    p.to_bottom()
+    p.report(True)                                      # a real observer reports this change
+    p.frames()
+    assert p.asked() == 1
+    p.release()
+    p.wait_rows(2)
+    assert not p.near()                                 # the rows pushed the end out of reach...
+    p.to_bottom()                                       # ...and the reader's scroll brought it back, before any
+    assert p.near()                                     # frame: near, then near again, no change to report
+    p.frames()
+    assert p.asked() == 2                               # the stall: the code before issue 32 asked nothing here
+    p.release()
+    p.wait_rows(3)
+    p.frames()
+    assert not p.near() and p.asked() == 2
+    resizes = p.js("window.__frames.resizes")
+    p.probe.page.set_viewport_size(TALL)                # the window grows: the end comes into reach, unreported
+    wait_until(lambda: p.js("window.__frames.resizes") > resizes, message="the resize event")
+    assert p.near()
+    p.frames()
+    assert p.asked() == 3
+
+
+def test_the_end_in_view_when_a_resumed_streams_session_arrives(server, proxy, open_page):
+    p = play(open_page, proxy.url, SHORT)
+    p.wait_rows(1)
+    p.frames()
+    assert p.asked() == 0
+    proxy.pause()                                       # the browser's own reconnect waits in the proxy
+    paused = proxy.paused_count()
+    assert proxy.cut() == 1
+    wait_until(lambda: proxy.paused_count() > paused, message="the reconnect, paused")
+    p.to_bottom()
+    p.report(True)                                      # near while the table has no session
+    p.frames()
+    assert p.asked() == 0
+    proxy.resume()
+    wait_until(lambda: len(events(p.probe, "session")) == 2, message="the resumed stream's session")
+    p.frames()
+    assert p.js("window.__posts.calls") == [p.next_url()]   # once, to the new session
+    p.frames()
+    assert p.asked() == 1
+
+
+def test_a_tab_hidden_at_the_end_and_shown_again(server, open_page):
+    p = play(open_page, server.url, TALL)
+    p.wait_rows(1)
+    p.frames()
+    assert p.asked() == 1
+    p.js("window.__tab.hide()")
+    p.release()
+    p.wait_rows(2)                                      # rows arrive while hidden, the end still in view
+    assert p.near()
+    p.report(True)
+    p.frames()                                          # (a browser runs no frames for a hidden tab; even so)
+    assert p.asked() == 1                               # a hidden tab asks nothing
+    p.js("window.__tab.show()")
+    p.frames()
+    assert p.asked() == 2                               # shown: asks once
+    p.report(True)
+    p.frames()
+    assert p.asked() == 2
+
+
+def test_retry_at_the_end(server, open_page):
+    p = play(open_page, server.url, SHORT)
+    p.wait_rows(1)
+    p.frames()
+    p.js("window.__posts.failing = true")
+    p.to_bottom()
+    p.report(True)
+    p.frames()
+    p.probe.page.wait_for_selector("#rs-retry")
+    assert p.asked() == 1
+    p.to_bottom()                                       # near, at the error row: it asks nothing by itself
+    p.report(True)
+    p.frames()
+    assert p.asked() == 1
+    p.js("window.__posts.failing = false")
+    p.probe.page.click("#rs-retry")
+    p.frames()
+    assert p.asked() == 2                               # Retry asks once, and nothing else does
+    p.release()
+    p.wait_rows(2)
+    p.frames()
+    assert p.probe.page.query_selector("#rs-error") is None
+    assert not p.near() and p.asked() == 2
+
+
+def test_a_panel_on_a_page_of_several_tables(server, open_page):
+    p = play(open_page, server.url + "/pages/overview", {"width": 1280, "height": 800}, table="customers")
+    others = [Play(p.probe, name) for name in ("customers-by-city", "customers-cards")]
+
+    def settled():
+        """Every table idle with nothing pending or held; each batch asked for is released."""
+        p.frames()
+        if p.release():
+            return False
+        snapshot = p.js("window.Rowstream.snapshot()")
+        return all(s["phase"] == "idle" and not s["pending"] for s in snapshot.values())
+    wait_until(settled, message="every table settled")
+    assert not p.near()
+    before, others_before = p.asked(), [o.asked() for o in others]
+    p.to_bottom()
+    p.report(True)
+    p.frames()
+    assert p.asked() == before + 1
+    shown = p.rows()
+    p.release()
+    p.wait_rows(shown + 1)
+    assert not p.near()
+    p.to_bottom()                                       # the box scrolled in the frame the rows came
+    p.frames()
+    assert p.asked() == before + 2
+    p.release()
+    p.wait_rows(shown + 2)
+    p.frames()
+    assert not p.near() and p.asked() == before + 2
+    # The box grows (its page's layout changed): the end comes into reach, unreported by the observer.
+    p.js("""(id) => new Promise((done) => {
+        const box = document.getElementById(id);
+        new ResizeObserver((entries, observer) => { observer.disconnect(); done(); }).observe(box);
+        box.style.maxHeight = box.scrollHeight + 'px';
+      })""", p.scroller)
+    assert p.near()
+    p.frames()
+    assert p.asked() == before + 3
+    assert [o.asked() for o in others] == others_before     # that table only
