@@ -314,6 +314,7 @@ export function createTable(options) {
   function reload() {
     if (!link.isOpen() || !state.session) return startOver();
     announce('Reloading…');
+    state.pending = true;              // no `next` while it is on its way: until its `reset`, or the error row
     const url = serverURL(multi ? withQuery(state.session.reload, controls.choice()) : state.session.reload);
     sendDemand(url, startOver, reload);
   }

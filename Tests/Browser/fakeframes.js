@@ -10,10 +10,10 @@
 //                              that "missed" a change is one the test never reports.
 //   window.__io.watched(selector)  how many observers watch that element
 //   window.__tab.hide() / show()   document.hidden and visibilityState, with a `visibilitychange` event
-//   window.__posts             the page's `next` POSTs, counted as they are made (calls: their URLs). While
-//                              `holding` (true from the start) each waits, unsent, until release() sends every one
-//                              waiting (the batch stays pending as long as the test likes); while `failing`, each
-//                              fails at once as a network error would.
+//   window.__posts             the page's demand POSTs (`next`, `reload`), recorded as they are made (calls: their
+//                              URLs). While `holding` (true from the start) each waits, unsent, until release()
+//                              sends every one waiting (the batch stays pending as long as the test likes); while
+//                              `failing`, each fails at once as a network error would.
 (function () {
   let queue = [];
   let nextId = 1;
@@ -82,7 +82,7 @@
   const fetch = window.fetch;
   window.fetch = function (input, init) {
     const url = String((input && input.url) || input);
-    if (!(init && init.method === 'POST' && /\/next$/.test(url))) return fetch.apply(this, arguments);
+    if (!(init && init.method === 'POST' && /\/(next|reload)$/.test(url))) return fetch.apply(this, arguments);
     posts.calls.push(url);
     if (posts.failing) return Promise.reject(new TypeError('network error (test)'));
     if (!posts.holding) return fetch.call(window, input, init);

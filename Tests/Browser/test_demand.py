@@ -3,7 +3,8 @@ page's animation frames, its IntersectionObservers' reports, the tab's visibilit
 released), so rows from the real server, the reader's scrolls, observer reports and frames happen in exactly the
 order each test names, on any machine. An observer report the test does not make is one the browser missed (a
 change undone within one rendering update: no change to report). In every ordering the table asks exactly once
-for each batch it needs, and never while it cannot (a batch pending, no session, an error row, a hidden tab)."""
+for each batch it needs, and never while it cannot (a batch or a reload pending, no session, an error row, a hidden
+tab)."""
 import os
 
 from support import events, proxy_fixture, server_fixture, wait_until
@@ -45,9 +46,8 @@ class Play:
 
     def asked(self):
         """`next` POSTs this table made (held, failed or sent), counted as they were made."""
-        if not self.table:
-            return self.js("window.__posts.calls.length")
-        return self.js("(url) => window.__posts.calls.filter((u) => u.endsWith(url)).length", self.next_url())
+        url = self.next_url() if self.table else "/next"
+        return self.js("(url) => window.__posts.calls.filter((u) => u.endsWith(url)).length", url)
 
     def release(self):
         return self.js("window.__posts.release()")
@@ -204,6 +204,21 @@ def test_retry_at_the_end(server, open_page):
     p.frames()
     assert p.probe.page.query_selector("#rs-error") is None
     assert not p.near() and p.asked() == 2
+
+
+def test_reload_at_the_end(server, open_page):
+    p = play(open_page, server.url, TALL)
+    p.wait_rows(1)                                      # the end in view: the table will ask at the next frame...
+    assert p.near() and p.asked() == 0
+    p.probe.page.click("#rs-reload")                    # ...but the reader reloads first
+    p.frames()
+    assert p.asked() == 0                               # no `next` while the reload is on its way (it would void it)
+    assert p.release() == 1                             # the reload
+    wait_until(lambda: events(p.probe, "reset"), message="the reload's reset")
+    p.wait_rows(2)                                      # the first batch again, the end in view
+    p.frames()
+    assert p.asked() == 1
+    assert p.js("window.__posts.calls")[-1] == p.next_url()
 
 
 def test_a_panel_on_a_page_of_several_tables(server, open_page):
