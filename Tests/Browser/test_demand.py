@@ -76,11 +76,19 @@ class Play:
                        ["#rs-rows" + self.suffix, self.scroller])
 
     def to_bottom(self):
-        """The reader scrolls to the end (the window, or the table's box)."""
-        if self.scroller:
-            self.js("(id) => { const b = document.getElementById(id); b.scrollTop = b.scrollHeight; }", self.scroller)
-        else:
-            self.js("window.scrollTo(0, document.documentElement.scrollHeight)")
+        """The reader scrolls to the end (the window, or the table's box); returns once the scroll event was
+        dispatched (the page's own listener, added earlier, has heard it too), when the scroll moved anything."""
+        self.scroll_to("bottom")
+
+    def scroll_to(self, where):
+        self.js("""([id, where]) => new Promise((done) => {
+            const box = id ? document.getElementById(id) : document.scrollingElement;
+            const target = id ? box : window;
+            const before = box.scrollTop;
+            target.addEventListener('scroll', () => done(), { once: true });
+            box.scrollTop = where === 'top' ? 0 : box.scrollHeight;
+            if (box.scrollTop === before) done();
+          })""", [self.scroller, where])
 
 
 def play(open_page, url, viewport, table=""):
@@ -138,7 +146,7 @@ def test_rows_and_a_scroll_in_the_same_frame_then_a_scroll_and_a_resize_the_obse
     assert p.asked() == 3                               # the window's scroll asked
     p.release()
     p.wait_rows(4)
-    p.js("window.scrollTo(0, 0)")
+    p.scroll_to("top")
     p.frames()
     assert not p.near() and p.asked() == 3
     # The window grows (the scroll stays at 0: no scroll event), the end comes into reach, unreported.
@@ -261,7 +269,7 @@ def test_a_panel_on_a_page_of_several_tables(server, open_page):
     p.wait_rows(shown + 2)
     p.frames()
     assert not p.near() and p.asked() == before + 2
-    p.js("(id) => { document.getElementById(id).scrollTop = 0; }", p.scroller)
+    p.scroll_to("top")
     p.frames()
     assert not p.near() and p.asked() == before + 2
     # The box grows (its page's layout changed; no scroll): the end comes into reach, unreported by the observer.
