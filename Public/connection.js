@@ -44,6 +44,8 @@ export function openStream(options) {
   let stopped = false;
   /** release() closed the stream on purpose (a hidden tab): resume() opens it again */
   let released = false;
+  /** a live table was on the released stream: resume() starts over */
+  let stale = false;
   /** @type {((table: Table, type: string, event: MessageEvent<string>) => void)[]} */ const listeners = [];
 
   /** Stream health (health.js): watchdog for silence, reconnect on `online` and `visibilitychange`. */
@@ -152,14 +154,16 @@ export function openStream(options) {
     released = true;
     close();
     source = null;
-    tables.forEach((table) => table.released());
+    stale = tables.map((table) => table.released()).some(Boolean);
   }
 
-  /** Opens the stream again after release(), resuming where every table is. */
+  /** Opens the stream again after release(), resuming where every table is; from nothing (restart) when a live
+   *  table was on it, since the changes sent meanwhile carry no position: every row as it is now, each once. */
   function resume() {
     if (!released) return;
     released = false;
-    if (!stopped) connect();
+    if (stopped) return;
+    if (stale) restart(); else connect();
   }
 
   /** A table is over for good (complete, not live): once all are, the stream is closed. */

@@ -259,12 +259,13 @@ export function createTable(options) {
     cancelDemand();
   }
 
-  /** A hidden tab let the stream go (connection.js release()): its session ends with it. A live table's changes
-   *  carry no position, so the ones sent meanwhile cannot be resumed: it starts over (`reload`) on its next
-   *  session, showing the rows as they are now, each once. */
+  /** A hidden tab let the stream go (connection.js release()): its session ends with it.
+   *  @returns {boolean} whether this table cannot resume where it is: a live table's changes carry no position, so
+   *  the ones sent meanwhile would be missed (connection.js then starts the stream over: the rows as they are now) */
   function released() {
-    if (state.session && state.session.live) state.wantReload = true;
+    const live = Boolean(state.session && state.session.live);
     sessionGone();
+    return live;
   }
 
   /** The connection is closed for good (EventSource stopped). */

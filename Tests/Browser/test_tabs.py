@@ -1,0 +1,119 @@
+"""Any number of tabs (issue 25, part 2). Served as Scripts/run serves it (plain HTTP/1.1, the server itself), one
+Chromium profile holds at most 6 connections per host: with every tab holding its EventSource, a 7th tab's
+document never loaded. A hidden tab now lets its stream go after `hiddenGrace` and resumes when shown
+(Public/visibility.js), so 12 tabs of tables and pages opened one after another each load, show their rows when
+brought to the front, load more when scrolled and get live changes; a live table hidden meanwhile shows the
+current rows when shown again, each once; 3 windows side by side stay live at once. Tabs are hidden for real: the
+profile is chromium's own (conftest.ChromiumProfile), where a tab behind another reports `hidden`."""
+import json
+import re
+import urllib.error
+import urllib.request
+
+from support import LIVE_DEMO, TIMEOUT, read_sse, scroll_until, server_fixture, wait_until
+
+live = server_fixture(*LIVE_DEMO, "--max-connections-per-address", 0)
+
+CONFIG = "{hiddenGrace: 300}"            # let go quickly: the test opens tabs one after another
+PATHS = ["/tables/customers", "/pages/overview"]
+
+KEYS = """(selector) => Array.from(document.querySelectorAll(selector + ' tr[data-key]:not(.rs-skeleton)'))
+  .map((r) => r.dataset.key)"""
+INSERTED = """(selector) => Array.from(document.querySelectorAll(selector + ' tr[data-live]')).map((r) => r.dataset.key)"""
+
+
+def refresh_until_inserted(server):
+    """POSTs the customers' refresh until it inserts a row (the demo adds one a second; 429s are asked again)."""
+    def inserted():
+        request = urllib.request.Request(server.url + "/tables/customers/refresh", method="POST")
+        try:
+            with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
+                return json.load(response)["inserted"] > 0
+        except urllib.error.HTTPError as error:
+            if error.code == 429:
+                return False
+            raise
+    wait_until(inserted, interval=0.3, message="a live insert")
+
+
+def first_batch(server):
+    """The keys of the first batch a new viewer of the customers table gets now."""
+    events = read_sse(server.url + "/tables/customers/stream", lambda event: event.event == "rows")
+    return re.findall(r'data-key="([^"]*)"', events[-1].data)
+
+
+def rows_of(path):
+    """The rows selector and the scroller of the customers table on `path`."""
+    if path.startswith("/pages/"):
+        return "#rs-rows--customers", "document.getElementById('rs-scroll--customers')"
+    return "#rs-rows", "document.scrollingElement"
+
+
+def shown_keys(probe, path):
+    return probe.page.evaluate(KEYS, rows_of(path)[0])
+
+
+def visibility(probes):
+    return [probe.page.evaluate("document.visibilityState") for probe in probes]
+
+
+def scroll_for_more(probe, path):
+    selector, scroller = rows_of(path)
+    before = len(shown_keys(probe, path))
+    scroll_until(probe, lambda: len(shown_keys(probe, path)) > before,
+                 scroll="(%s).scrollTop = 1e9" % scroller, message="more rows on " + path)
+
+
+def test_twelve_tabs_over_http1_each_live_when_in_front(live, profile):
+    tabs = []
+    for i in range(12):                                      # one after another, each to the front as it opens
+        path = PATHS[i % 2]
+        probe = profile.tab(live.url + path, config=CONFIG)
+        wait_until(lambda: len(shown_keys(probe, path)) > 0, message="rows in tab %d" % (i + 1))
+        tabs.append((probe, path))
+    assert visibility([probe for probe, _ in tabs]) == ["hidden"] * 11 + ["visible"]
+
+    for i, (probe, path) in enumerate(tabs):
+        probe.page.bring_to_front()
+        assert visibility([p for p, _ in tabs]) == ["hidden"] * i + ["visible"] + ["hidden"] * (11 - i)
+        wait_until(lambda: probe.page.evaluate("window.__rsOpenSources()") == 1, message="tab %d's stream" % (i + 1))
+        wait_until(lambda: len(shown_keys(probe, path)) > 0, message="rows in tab %d" % (i + 1))
+        scroll_for_more(probe, path)
+        refresh_until_inserted(live)                          # a live change, sent while only this tab listens
+        wait_until(lambda: probe.page.evaluate(INSERTED, rows_of(path)[0]), message="a live insert in tab %d" % (i + 1))
+        keys = shown_keys(probe, path)
+        assert len(keys) == len(set(keys)), "a row twice in tab %d" % (i + 1)
+
+    # Hidden tabs hold no stream: the one in front is the server's only one (besides none).
+    wait_until(lambda: live.metric("rowstream_streams_open") == 1, message="one stream: the tab in front")
+    # A live tab hidden while changes came: shown again, it starts over on a fresh stream (its changes carry no
+    # position to resume from) and shows the rows a new viewer gets now, each once.
+    refresh_until_inserted(live)
+    first, path = tabs[0]
+    opened = len(first.rs()["sources"])
+    before = first_batch(live)
+    first.page.bring_to_front()
+    wait_until(lambda: len(first.rs()["sources"]) > opened and len(shown_keys(first, path)) >= len(before),
+               message="the first tab's fresh stream and rows")
+    after = first_batch(live)
+    assert "lastEventId" not in first.rs()["sources"][-1]["url"]
+    keys = shown_keys(first, path)
+    assert keys[:len(before)] in (before, after)      # the first batch as the server serves it now (its cache)
+    assert len(keys) == len(set(keys))
+    wait_until(lambda: all(p.page.evaluate("window.__rsOpenSources()") == 0 for p, _ in tabs[1:]),
+               message="every hidden tab's stream let go")
+
+
+def test_three_windows_side_by_side_stay_live(live, profile):
+    windows = [profile.window(live.url + path) for path in ("/tables/customers", "/pages/overview",
+                                                            "/tables/customers")]
+    paths = ["/tables/customers", "/pages/overview", "/tables/customers"]
+    for probe, path in zip(windows, paths):
+        wait_until(lambda: len(shown_keys(probe, path)) > 0, message="rows in every window")
+    assert visibility(windows) == ["visible"] * 3
+    wait_until(lambda: live.metric("rowstream_streams_open") == 3, message="a stream per window")
+    refresh_until_inserted(live)
+    for probe, path in zip(windows, paths):
+        wait_until(lambda: probe.page.evaluate(INSERTED, rows_of(path)[0]), message="the live insert in every window")
+        keys = shown_keys(probe, path)
+        assert len(keys) == len(set(keys))
