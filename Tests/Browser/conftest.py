@@ -147,12 +147,14 @@ class ChromiumProfile:
         self.probes.append(probe)
         return probe
 
-    def tab(self, url, config=None):
+    def tab(self, url, config=None, init_scripts=()):
         """Opens `url` in a new tab of the profile's window (it comes to the front; the others are hidden)."""
         page = self.context.new_page()
         probe = self.watch(page)
         if config:
             page.add_init_script("window.RowstreamConfig = %s;" % config)
+        for script in init_scripts:
+            page.add_init_script(script)
         page.goto(url, wait_until="domcontentloaded")
         return probe
 
