@@ -6,11 +6,16 @@ brought to the front, load more when scrolled and get live changes; a live table
 current rows when shown again, each once; 3 windows side by side stay live at once. Tabs are hidden for real: the
 profile is chromium's own (conftest.ChromiumProfile), where a tab behind another reports `hidden`."""
 import json
+import os
 import re
+import subprocess
+import tempfile
 import urllib.error
 import urllib.request
 
-from support import LIVE_DEMO, TIMEOUT, read_sse, scroll_until, server_fixture, wait_until
+from conftest import INSTRUMENT, PageProbe
+from support import LIVE_DEMO, TIMEOUT, RowstreamServer, read_sse, scroll_until, server_fixture, wait_until
+from test_cluster_drain import Nginx
 
 live = server_fixture(*LIVE_DEMO, "--max-connections-per-address", 0)
 
@@ -117,3 +122,52 @@ def test_three_windows_side_by_side_stay_live(live, profile):
         wait_until(lambda: probe.page.evaluate(INSERTED, rows_of(path)[0]), message="the live insert in every window")
         keys = shown_keys(probe, path)
         assert len(keys) == len(set(keys))
+
+
+# ---- The operators' answer: HTTP/2 in front (Scripts/cluster --tls) -------------------------------------------
+
+def self_signed(folder):
+    """A certificate for 127.0.0.1 and its key, made as Scripts/cluster --tls makes them (openssl, no network)."""
+    cert, key = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key, "-out", cert],
+                   check=True, capture_output=True, timeout=TIMEOUT)
+    return cert, key
+
+
+def test_twelve_visible_tabs_over_http2_through_nginx(browser):
+    """nginx with `ssl http2` (the config of Scripts/cluster --tls) over two instances: 12 tabs of one context, all
+    visible at once (Playwright's own launch keeps every page visible, so none lets its stream go), each its rows
+    over one HTTP/2 connection; demand POSTs reach the instance holding each session through it."""
+    instances, nginx, context = [], None, None
+    with tempfile.TemporaryDirectory(prefix="rowstream-tls-") as folder:
+        try:
+            for tag in range(2):
+                instances.append(RowstreamServer("--demo-items", 200, "--batch-size", 20, "--demo-latency-ms", 20,
+                                                 "--max-connections-per-address", 0, "--instance-tag", tag))
+            nginx = Nginx([instance.port for instance in instances], tls=self_signed(folder))
+            context = browser.new_context(ignore_https_errors=True, viewport={"width": 1280, "height": 800})
+            context.set_default_timeout(TIMEOUT * 1000)
+            context.add_init_script(INSTRUMENT)
+            probes = [PageProbe(context) for _ in range(12)]
+            for i, probe in enumerate(probes):
+                probe.page.goto(nginx.url + PATHS[i % 2], wait_until="domcontentloaded")
+            for i, probe in enumerate(probes):
+                wait_until(lambda: len(shown_keys(probe, PATHS[i % 2])) > 0, message="rows in tab %d" % (i + 1))
+                assert probe.page.evaluate("performance.getEntriesByType('navigation')[0].nextHopProtocol") == "h2"
+            assert visibility(probes) == ["visible"] * 12
+            wait_until(lambda: sum(instance.metric("rowstream_streams_open") for instance in instances) == 12,
+                       message="12 streams open at once")
+            for i, probe in enumerate(probes):
+                scroll_for_more(probe, PATHS[i % 2])
+                keys = shown_keys(probe, PATHS[i % 2])
+                assert len(keys) == len(set(keys))
+            for probe in probes:
+                assert probe.errors == [], probe.errors
+        finally:
+            if context is not None:
+                context.close()
+            if nginx is not None:
+                nginx.stop()
+            for instance in instances:
+                instance.stop()
