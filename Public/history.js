@@ -136,12 +136,28 @@ export function keepPlace(options) {
       const box = options.scroller(table);
       if (box) place.boxes[table.name] = box.scrollTop;
     }
+    const text = JSON.stringify(place);
     try {
-      store.setItem(prefix + id, JSON.stringify(place));
+      store.setItem(prefix + id, text);
       remember();
     } catch {
-      try { store.removeItem(prefix + id); } catch { /* nothing kept */ }
+      // Over the quota: this tab's other places go first (the one being left is the one Back comes to).
+      try {
+        forgetOthers();
+        store.setItem(prefix + id, text);
+        remember();
+      } catch {
+        try { store.removeItem(prefix + id); } catch { /* nothing kept */ }
+      }
     }
+  }
+
+  /** Removes every place of this tab but this entry's. */
+  function forgetOthers() {
+    if (!store) return;
+    const list = /** @type {string[]} */ (JSON.parse(store.getItem(prefix + 'list') || '[]'));
+    for (const other of list) if (other !== id) store.removeItem(prefix + other);
+    store.setItem(prefix + 'list', JSON.stringify([]));
   }
 
   /** Keeps the list of this tab's places short: the oldest beyond `keptPlaces` are removed. */
