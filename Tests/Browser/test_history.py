@@ -37,6 +37,7 @@ def read_deep(probe, rows=400, into_view=320):
 def leave_and_come_back(server, probe, back):
     """A link away (a page without a stream), then `back(page)`; returns the upstream requests the return cost and
     the seconds until the rows were back."""
+    url = probe.page.url
     probe.page.evaluate("(url) => { const a = document.createElement('a'); a.href = url; a.id = 'away'; a.textContent = 'away'; "
                         "document.querySelector('.rs-bar').append(a); }", "about:blank")
     probe.page.evaluate("document.getElementById('away').click()")      # no scrolling to it, as a real click
@@ -44,9 +45,9 @@ def leave_and_come_back(server, probe, back):
     before = server.quiet_upstream_requests()
     started = time.monotonic()
     back(probe.page)
-    wait_until(lambda: probe.page.url.startswith(server.url + "/tables/"), message="the table page again")
-    wait_until(lambda: probe.page.evaluate("document.querySelectorAll('#rs-rows tr[data-key]').length") > 0,
-               message="rows")
+    wait_until(lambda: probe.page.url == url, message="the table page again")
+    wait_until(lambda: probe.page.evaluate("document.querySelectorAll('tbody tr[data-key]:not(.rs-skeleton)').length")
+               > 0, message="rows")
     elapsed = time.monotonic() - started
     wait_until(lambda: probe.page.evaluate("window.__rsOpenSources ? window.__rsOpenSources() : 0") == 1,
                message="the stream open again")
@@ -126,3 +127,30 @@ def test_sort_and_filter_live_in_the_url(server, open_page):
     assert "p.sort=-mrr" in shared.page.url
     fresh = open_page(server.url + "/tables/customers")
     assert view(fresh)["sort"] == "" and "p.sort" not in fresh.streams()[0]
+
+
+PANEL_KEYS = """(name) => Array.from(document.querySelectorAll('#rs-table--' + name + ' tbody tr[data-key]:not(.rs-skeleton)'))
+  .map((r) => r.dataset.key)"""
+
+
+def test_back_on_a_page_of_tables(server, open_page):
+    """A page of three tables: the plain table and the cards come back with their boxes where they were and resume;
+    the sectioned table (not kept) starts over alone; every table's rows once."""
+    probe = open_page(server.url + "/pages/overview", wait_for_rows=False)
+    box = "document.getElementById('rs-scroll--customers')"
+    scroll_until(probe, lambda: len(probe.page.evaluate(PANEL_KEYS, "customers")) >= 150,
+                 scroll="%s.scrollBy(0, 400)" % box, message="150 rows in the customers box")
+    wait_until(lambda: probe.page.get_attribute("#rs-table--customers", "data-state") == "idle", message="idle")
+    wait_until(lambda: all(probe.page.evaluate(PANEL_KEYS, name) for name in ("customers-by-city", "customers-cards")),
+               message="rows in every panel")
+    before = probe.page.evaluate(PANEL_KEYS, "customers")
+    top = probe.page.evaluate("%s.scrollTop" % box)
+    cost, _ = leave_and_come_back(server, probe, lambda page: page.go_back(wait_until="domcontentloaded"))
+    assert probe.page.evaluate(PANEL_KEYS, "customers") == before
+    assert abs(probe.page.evaluate("%s.scrollTop" % box) - top) < 1
+    assert "lastEventId=" in probe.rs()["sources"][-1]["url"]
+    wait_until(lambda: all(probe.page.evaluate(PANEL_KEYS, name) for name in ("customers-by-city", "customers-cards")),
+               message="rows in every panel after Back")
+    for name in ("customers", "customers-by-city", "customers-cards"):
+        keys = probe.page.evaluate(PANEL_KEYS, name)
+        assert len(keys) == len(set(keys)), name
