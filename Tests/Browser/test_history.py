@@ -128,6 +128,14 @@ def test_sort_and_filter_live_in_the_url(server, open_page):
     fresh = open_page(server.url + "/tables/customers")
     assert view(fresh)["sort"] == "" and "p.sort" not in fresh.streams()[0]
 
+    # On a page of several tables the choice is the table's: `NAME.p.sort` (the page stream asks with `reload`).
+    paged = open_page(server.url + "/pages/overview?customers.p.sort=-mrr", wait_for_rows=False)
+    wait_until(lambda: paged.page.evaluate(PANEL_KEYS, "customers")[:50] == sorted_view["keys"][:50],
+               message="the page's customers sorted as the URL says")
+    assert paged.page.input_value("#rs-controls--customers select[name='p.sort']") == "-mrr"
+    paged.page.select_option("#rs-controls--customers select[name='p.sort']", "name")
+    wait_until(lambda: "customers.p.sort=name" in paged.page.url, message="the page URL follows the control")
+
 
 PANEL_KEYS = """(name) => Array.from(document.querySelectorAll('#rs-table--' + name + ' tbody tr[data-key]:not(.rs-skeleton)'))
   .map((r) => r.dataset.key)"""
