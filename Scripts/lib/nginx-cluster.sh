@@ -8,10 +8,11 @@
 #   the session POST URLs) start with i as two hex digits, which is how a POST finds the instance holding it.
 
 nginx_cluster_conf() {
-    local tls=""
+    local tls="" tls_lines=""
     if [ "$1" = "--tls" ]; then
         tls="ssl http2"
-        local cert="$2" key="$3"
+        tls_lines=$'\n'"        ssl_certificate $2;"$'\n'"        ssl_certificate_key $3;"
+        tls_lines+=$'\n'"        http2_max_concurrent_streams 256;      # every tab's stream on one connection"
         shift 3
     fi
     local dir="$1" listen="$2"
@@ -59,8 +60,7 @@ $routes        default rowstream;
     }
 
     server {
-        listen 127.0.0.1:$listen${tls:+ $tls};
-$(if [ -n "$tls" ]; then printf '        ssl_certificate %s;\n        ssl_certificate_key %s;\n        http2_max_concurrent_streams 256;\n' "$cert" "$key"; fi)
+        listen 127.0.0.1:$listen${tls:+ $tls};$tls_lines
 
         proxy_http_version 1.1;                 # keep-alive to the instances, and chunked streams
         proxy_set_header Connection "";         # not the client's "close" or "keep-alive"
