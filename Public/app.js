@@ -21,8 +21,10 @@ import { openStream } from './connection.js';
 import { attachExport } from './export.js';
 import { mountTable } from './mount.js';
 import { stickHeader } from './stickyhead.js';
+import { keepPlace } from './history.js';
 import { createTable } from './table.js';
 import { resumingAfter } from './urls.js';
+import { watchVisibility } from './visibility.js';
 
 /**
  * @typedef {import('./config.js').Config} Config
@@ -38,11 +40,22 @@ const embedder = /** @type {Window & Embedder} */ (window);
 /** @type {Config} */
 const config = Object.assign({}, defaults, embedder.RowstreamConfig || {});
 
-/** A table's own page: one table (mount.js) scrolling with the window. */
+/** A table's own page: one table (mount.js) scrolling with the window; its controls' choice in the page URL, its
+ *  place kept for Back, Forward and Reload (history.js), its stream let go while the tab is hidden (visibility.js). */
 function startTablePage() {
+  /** @type {{place: ReturnType<typeof keepPlace> | null}} set by `prepare`, before the stream opens */
+  const kept = { place: null };
   const { stream, table } = mountTable({ config, health: embedder.RowstreamHealthConfig, root: document,
-    scroller: null, base: '' });
+    scroller: null, base: '', urlPrefix: '',
+    prepare: (link, only) => {
+      if (!config.restorePlace) return;
+      kept.place = keepPlace({ stream: link, tables: [only], scroller: () => null, maxRows: placeRows(),
+        multi: false });
+      kept.place.restore();
+    } });
+  watchVisibility({ release: stream.release, resume: stream.resume }, config.hiddenGrace);
   stickHeader(table.table);
+  if (kept.place) kept.place.scroll();
   attachExport({ suffix: '', query: table.streamQuery });
   embedder.Rowstream = {
     config, reload: table.reload, pruning: table.pruning,
@@ -62,11 +75,19 @@ function startPage(page) {
   const tables = panels.map((panel) => {
     const name = panel.dataset.rsTable || '';
     const scroller = document.getElementById('rs-scroll--' + name);
-    const table = createTable({ suffix: '--' + name, config, link: stream, multi: true, scroller });
+    const table = createTable({ suffix: '--' + name, config, link: stream, multi: true, scroller,
+      urlPrefix: name + '.' });
     attachExport({ suffix: '--' + name, query: table.streamQuery });
     return table;
   });
-  stream.start(tables);
+  const place = config.restorePlace ? keepPlace({ stream, tables, maxRows: placeRows(), multi: true,
+    scroller: (table) => document.getElementById('rs-scroll--' + table.name) }) : null;
+  const resumeId = place ? place.restore() : '';
+  // A choice from the page URL: the page stream starts every table as configured, so that table asks for it.
+  if (!resumeId) tables.filter((table) => table.controls.chosen).forEach((table) => table.startOverOnSession());
+  stream.start(tables, resumeId);
+  watchVisibility({ release: stream.release, resume: stream.resume }, config.hiddenGrace);
+  if (place) place.scroll();
   /** @type {Record<string, TableHandle>} */ const byName = {};
   for (const table of tables) {
     byName[table.name] = { reload: table.reload, snapshot: table.snapshot, pruning: table.pruning };
@@ -82,6 +103,9 @@ function startPage(page) {
     },
   };
 }
+
+/** @returns {number} rows per table that Back and Reload put back at most (history.js) */
+function placeRows() { return config.maxRows > 0 ? config.maxRows : 5000; }
 
 const page = document.getElementById('rs-page');
 if (page) startPage(page);

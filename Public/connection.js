@@ -10,10 +10,13 @@
 //     options.url     (lastId) => the stream URL to open, resuming after lastId when it is not ''
 //     options.health  overrides of the watchdog's tunables (health.js)
 //     options.withCredentials  the EventSource sends cookies to another origin (an embedded table, docs/EMBED.md)
-//   Stream: start(tables) (the controllers of table.js, one on a table's own page: opens the EventSource),
+//   Stream: start(tables, resumeId?) (the controllers of table.js, one on a table's own page: opens the EventSource;
+//           on a page, resuming after resumeId when given), position() (a page stream's last event id),
 //           isOpen(), isConnecting(), restart(), tableDone(), close(), stop() (closed for good: the watchdog and
 //           the browser's `online` or visibility never open it again; an embedded table taken out of its page),
-//           heartbeat()
+//           release() (a hidden tab lets its stream go, keeping its position: visibility.js), resume() (opens it
+//           again after release(), resuming there), heartbeat(), onEvent(fn) (fn(table, type, event) after each
+//           event a table handled: history.js keeps the batches' tokens)
 //   A Stream is the `link` each table is made with (table.js), so it exists before its tables; start() hands
 //   it the tables once they do.
 
@@ -39,6 +42,11 @@ export function openStream(options) {
   let lastId = '';
   /** stop() was called: nothing opens a stream again */
   let stopped = false;
+  /** release() closed the stream on purpose (a hidden tab): resume() opens it again */
+  let released = false;
+  /** a live table was on the released stream: resume() starts over */
+  let stale = false;
+  /** @type {((table: Table, type: string, event: MessageEvent<string>) => void)[]} */ const listeners = [];
 
   /** Stream health (health.js): watchdog for silence, reconnect on `online` and `visibilitychange`. */
   const health = watchHealth({ isOpen, isDone, reconnect, wake: () => tables.forEach((table) => table.reask()) },
@@ -63,6 +71,7 @@ export function openStream(options) {
       health.heard();
       if (multi && event.lastEventId) lastId = event.lastEventId;
       table.handle(type, event);
+      for (const listener of listeners) listener(table, type, event);
     };
   }
 
@@ -103,12 +112,17 @@ export function openStream(options) {
     next.addEventListener('error', handleError);
   }
 
-  /** Hands the stream its tables and opens it.
-   *  @param {Table[]} controllers */
-  function start(controllers) {
+  /** Hands the stream its tables and opens it; on a page, resuming after `resumeId` when given (history.js put
+   *  every table back where that id leaves it).
+   *  @param {Table[]} controllers @param {string} [resumeId] */
+  function start(controllers, resumeId) {
     tables = controllers;
+    if (multi && resumeId) lastId = resumeId;
     connect();
   }
+
+  /** @returns {string} the page stream's last event id ('' on a table's own page: its table keeps its token) */
+  function position() { return lastId; }
 
   /** Closes the current EventSource, if any; it never reconnects after this. */
   function close() { if (source) source.close(); }
@@ -132,8 +146,31 @@ export function openStream(options) {
   /** Closes the stream for good. */
   function stop() { stopped = true; close(); }
 
+  /** A hidden tab lets its stream go (visibility.js): closed, its position kept; the watchdog and `online` leave
+   *  it alone (isDone) and no table POSTs demand (not open) until resume(). Nothing to do for a stream that is
+   *  over for good. */
+  function release() {
+    if (released || isDone()) return;
+    released = true;
+    close();
+    source = null;
+    stale = tables.map((table) => table.released()).some(Boolean);
+  }
+
+  /** Opens the stream again after release(), resuming where every table is; from nothing (restart) when a live
+   *  table was on it, since the changes sent meanwhile carry no position: every row as it is now, each once. */
+  function resume() {
+    if (!released) return;
+    released = false;
+    if (stopped) return;
+    if (stale) restart(); else connect();
+  }
+
   /** A table is over for good (complete, not live): once all are, the stream is closed. */
   function tableDone() { if (tables.every((table) => table.isStopped())) close(); }
 
-  return { start, isOpen, isConnecting, restart, tableDone, close, stop, heartbeat: () => health.interval() };
+  return { start, isOpen, isConnecting, restart, tableDone, close, stop, release, resume, position,
+    heartbeat: () => health.interval(),
+    /** @param {(table: Table, type: string, event: MessageEvent<string>) => void} listener */
+    onEvent: (listener) => { listeners.push(listener); } };
 }

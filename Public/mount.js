@@ -9,13 +9,17 @@
 //     options.root      where the table's elements are: the document, or the shadow root of an embedded table
 //     options.scroller  the element whose scrolling reveals the table; null: the window
 //     options.base      '' on the server's own page; an embedded table's server URL (its paths resolve against it)
+//     options.urlPrefix optional: the controls' choice lives in the page URL ('' on a table's own page; controls.js)
+//     options.prepare   optional: (stream, table) => void, run before the stream opens (history.js restores rows)
 import { openStream } from './connection.js';
 import { createTable } from './table.js';
 import { resumingAfter, withQuery } from './urls.js';
 
 /**
  * @typedef {{config: import('./config.js').Config, health: Partial<import('./health.js').HealthConfig> | undefined,
- *            root: Document | ShadowRoot, scroller: HTMLElement | null, base: string}} MountOptions
+ *            root: Document | ShadowRoot, scroller: HTMLElement | null, base: string, urlPrefix?: string,
+ *            prepare?: (stream: import('./connection.js').Stream, table: import('./table.js').Table) => void}}
+ *   MountOptions
  * @typedef {{stream: import('./connection.js').Stream, table: import('./table.js').Table}} Mounted
  */
 
@@ -28,7 +32,9 @@ export function mountTable(options) {
     withCredentials: config.credentials === 'include',
     url: () => resumingAfter(withQuery(table.table.dataset.stream || '', table.streamQuery()), table.lastToken()),
   });
-  const table = createTable({ suffix: '', config, link: stream, multi: false, scroller, root, base });
+  const table = createTable({ suffix: '', config, link: stream, multi: false, scroller, root, base,
+    urlPrefix: options.urlPrefix });
+  if (options.prepare) options.prepare(stream, table);
   stream.start([table]);
   return { stream, table };
 }

@@ -14,11 +14,13 @@
 //     options.root      where the table's elements are: the document (default) or an embedded table's shadow root
 //     options.base      the URL the server's paths (session URLs) resolve against: '' (default) for the page's
 //                       own; an embedded table's server (embed.js)
+//     options.urlPrefix the controls' choice lives in the page URL under this prefix ('' on a table's own page,
+//                       'NAME.' on a page); undefined: not in the URL (an embedded table). controls.js
 // Imports view.js, events.js, controls.js, demand.js, post.js, sections.js, live.js, prune.js and urls.js.
-//   Table: name, handle(type, event), opened(), connectionClosed(), reconnecting(), restarted(), isStopped(),
-//          streamQuery(), lastToken(), reload(), reask(), snapshot(), pruning(), recheck() (look again, at the next
-//          frame, whether the end is near: call it when something demand.js does not watch may have moved or
-//          revealed the table, e.g. a tab or panel shown)
+//   Table: name, handle(type, event), opened(), connectionClosed(), reconnecting(), restarted(), released(),
+//          startOverOnSession(), isStopped(), streamQuery(), lastToken(), reload(), reask(), snapshot(), pruning(),
+//          controls, recheck() (look again, at the next frame, whether the end is near: call it when something
+//          demand.js does not watch may have moved or revealed the table, e.g. a tab or panel shown)
 //
 // Demand POSTs (`next`, `reload`, Retry) go through post.js: a failed or unanswered one is sent again with
 // backoff, then the error row offers Retry; reask() (the browser came back online, the tab became visible)
@@ -61,7 +63,7 @@ import { createView } from './view.js';
  * @typedef {'loading' | 'idle' | 'error' | 'complete'} Phase
  * @typedef {{isOpen: () => boolean, isConnecting: () => boolean, restart: () => void, tableDone: () => void}} Link
  * @typedef {{suffix: string, config: Config, link: Link, multi: boolean, scroller: HTMLElement | null,
- *            root?: Document | ShadowRoot, base?: string}} TableOptions
+ *            root?: Document | ShadowRoot, base?: string, urlPrefix?: string}} TableOptions
  * @typedef {{session: Session | null, shown: number, live: number, pending: boolean, phase: Phase,
  *            lastToken: string, sawLast: boolean, stopped: boolean, query: string, wantReload: boolean,
  *            demand: Attempts | null, stalled: (() => void) | null}} TableState
@@ -112,7 +114,9 @@ export function createTable(options) {
   const { formatCount, announce, ensureSkeletons, removeSkeletons, showErrorRow, removeErrorRow, parseRows } = view;
   /** Sort and filter controls (controls.js). */
   const controls = attachControls(
-    /** @type {HTMLFormElement | null} */ (root.getElementById('rs-controls' + suffix)), table);
+    /** @type {HTMLFormElement | null} */ (root.getElementById('rs-controls' + suffix)), table,
+    options.urlPrefix === undefined ? null : options.urlPrefix);
+  if (controls.chosen) state.query = controls.query();     // the choice the page's URL carries (controls.js)
 
   /** Sections (sections.js): one <tbody> per section, with header and footer rows. */
   const sections = attachSections({ table, anchor: rowsBody, columns: () => view.columnCount(), format: formatCount });
@@ -257,6 +261,15 @@ export function createTable(options) {
     cancelDemand();
   }
 
+  /** A hidden tab let the stream go (connection.js release()): its session ends with it.
+   *  @returns {boolean} whether this table cannot resume where it is: a live table's changes carry no position, so
+   *  the ones sent meanwhile would be missed (connection.js then starts the stream over: the rows as they are now) */
+  function released() {
+    const live = Boolean(state.session && state.session.live);
+    sessionGone();
+    return live;
+  }
+
   /** The connection is closed for good (EventSource stopped). */
   function connectionClosed() {
     if (state.stopped) return;
@@ -327,6 +340,13 @@ export function createTable(options) {
     if (!link.isOpen() && !link.isConnecting()) link.restart();
   }
 
+  /** On a page of several tables, before its stream opens (history.js could not put this table's rows back while
+   *  the page stream resumes every table where it was): clear, and start over with a `reload` on its next session. */
+  function startOverOnSession() {
+    cleared();
+    state.wantReload = true;
+  }
+
   /** Sort and filter controls: a change starts this table over, with skeletons. On its own page, on a new
    *  stream for the choice; on a page, by POSTing `reload` with it (the other tables are untouched). */
   function watchControls() {
@@ -355,7 +375,8 @@ export function createTable(options) {
 
   start();
   return {
-    name, table, handle, opened, restarted, connectionClosed, reload, reask, snapshot, recheck: demand.recheck,
+    name, table, handle, opened, restarted, released, startOverOnSession, connectionClosed, reload, reask, snapshot,
+    controls, recheck: demand.recheck,
     reconnecting() { sessionGone(); announce('Reconnecting…'); },
     announceReconnect: (/** @type {string} */ why) => announceEvent('reconnect', { why }),
     isStopped: () => state.stopped,

@@ -1,11 +1,20 @@
 # Sourced by Scripts/cluster and the nginx test: the nginx config in front of several rowstream instances
 # (docs/SCALING.md, "nginx in front").
-# Usage: nginx_cluster_conf DIR LISTEN_PORT PORT0 [PORT1 ...]
+# Usage: nginx_cluster_conf [--tls CERT KEY] DIR LISTEN_PORT PORT0 [PORT1 ...]
 #   Prints a complete nginx.conf (foreground, one worker, every file under DIR) listening on 127.0.0.1:LISTEN_PORT
-#   over the instances on 127.0.0.1:PORTi. Instance i must run with `--instance-tag i`: its session ids (and so
+#   over the instances on 127.0.0.1:PORTi. With --tls, nginx listens with TLS (the PEM certificate CERT and its key
+#   KEY) and HTTP/2, so a browser carries every tab's event stream on one connection (docs/SCALING.md, "Many tabs:
+#   HTTP/2"). Instance i must run with `--instance-tag i`: its session ids (and so
 #   the session POST URLs) start with i as two hex digits, which is how a POST finds the instance holding it.
 
 nginx_cluster_conf() {
+    local tls="" tls_lines=""
+    if [ "$1" = "--tls" ]; then
+        tls="ssl http2"
+        tls_lines=$'\n'"        ssl_certificate $2;"$'\n'"        ssl_certificate_key $3;"
+        tls_lines+=$'\n'"        http2_max_concurrent_streams 256;      # every tab's stream on one connection"
+        shift 3
+    fi
     local dir="$1" listen="$2"
     shift 2
     local index port tag pool="" singles="" routes=""
@@ -51,7 +60,7 @@ $routes        default rowstream;
     }
 
     server {
-        listen 127.0.0.1:$listen;
+        listen 127.0.0.1:$listen${tls:+ $tls};$tls_lines
 
         proxy_http_version 1.1;                 # keep-alive to the instances, and chunked streams
         proxy_set_header Connection "";         # not the client's "close" or "keep-alive"

@@ -1,11 +1,13 @@
 """Fixtures for the browser suite: one chromium for the session (Debian's, not a download), a fresh context
 per test that fails the test on console errors or page errors, and figures printed at the end."""
 import os
+import subprocess
+import tempfile
 
 import pytest
 from playwright.sync_api import sync_playwright
 
-from support import TIMEOUT_MS
+from support import TIMEOUT_MS, stop_process, wait_until
 
 HERE = os.path.dirname(__file__)
 INSTRUMENT = open(os.path.join(HERE, "instrument.js")).read()
@@ -38,9 +40,9 @@ def browser():
 class PageProbe:
     """A page plus what the test watched on it: console errors, page errors, requests."""
 
-    def __init__(self, context, allowed_console=()):
+    def __init__(self, context, allowed_console=(), page=None):
         self.context = context
-        self.page = context.new_page()
+        self.page = page if page is not None else context.new_page()
         self.errors = []
         self.requests = []
         self.allowed_console = allowed_console
@@ -106,3 +108,80 @@ def open_page(browser):
     finally:
         for probe in probes:
             probe.context.close()
+
+
+class ChromiumProfile:
+    """Debian's chromium started by the suite itself (headless, by PID, with a throwaway profile folder) and driven
+    over CDP with Playwright's `no_defaults`: the browser's own default context, one profile as people use it. Unlike
+    Playwright's launch (which emulates focus on every page, keeping each one `visible`, and turns the back/forward
+    cache off), a tab behind another reports `document.visibilityState === 'hidden'`, and Back may restore a page
+    from the back/forward cache. Every page is watched as `PageProbe` watches one (console errors fail the test)."""
+
+    def __init__(self, browser_type, instrument):
+        self.folder = tempfile.TemporaryDirectory(prefix="rowstream-profile-")
+        self.process = subprocess.Popen(
+            [os.environ.get("ROWSTREAM_CHROMIUM", "/usr/bin/chromium"), "--headless", "--no-sandbox",
+             "--remote-debugging-port=0", "--user-data-dir=" + self.folder.name, "--no-first-run",
+             "--no-default-browser-check", "--disable-background-networking", "--disable-component-update",
+             "--window-size=1280,800", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.browser = None
+        try:
+            port_file = os.path.join(self.folder.name, "DevToolsActivePort")
+            wait_until(lambda: os.path.exists(port_file) and open(port_file).read().count("\n") >= 1,
+                       message="chromium's DevTools port")
+            port = open(port_file).read().split("\n")[0]
+            self.browser = browser_type.connect_over_cdp("http://127.0.0.1:" + port, no_defaults=True)
+            self.context = self.browser.contexts[0]
+            self.context.set_default_timeout(TIMEOUT_MS)
+            self.context.add_init_script(instrument)
+            self.cdp = self.browser.new_browser_cdp_session()
+        except Exception:
+            self.stop()
+            raise
+        self.probes = []
+
+    def watch(self, page, allowed_console=()):
+        """A PageProbe for a page of this profile (made by `tab()` or `window()`)."""
+        probe = PageProbe(self.context, allowed_console, page=page)
+        self.probes.append(probe)
+        return probe
+
+    def tab(self, url, config=None, init_scripts=()):
+        """Opens `url` in a new tab of the profile's window (it comes to the front; the others are hidden)."""
+        page = self.context.new_page()
+        probe = self.watch(page)
+        if config:
+            page.add_init_script("window.RowstreamConfig = %s;" % config)
+        for script in init_scripts:
+            page.add_init_script(script)
+        page.goto(url, wait_until="domcontentloaded")
+        return probe
+
+    def window(self, url):
+        """Opens `url` in a new window of the profile (visible beside the others)."""
+        with self.context.expect_page() as info:
+            self.cdp.send("Target.createTarget", {"url": url, "newWindow": True})
+        probe = self.watch(info.value)
+        probe.page.wait_for_load_state("domcontentloaded")
+        return probe
+
+    def stop(self):
+        try:
+            if self.browser is not None:
+                self.browser.close()
+        finally:
+            stop_process(self.process)
+            self.folder.cleanup()
+
+
+@pytest.fixture
+def profile(browser):
+    """A ChromiumProfile for one test; at the end, no console or page errors on any of its pages."""
+    chromium = ChromiumProfile(browser.browser_type, INSTRUMENT)
+    try:
+        yield chromium
+        for probe in chromium.probes:
+            assert probe.errors == [], "console or page errors on %s: %r" % (probe.page.url, probe.errors)
+    finally:
+        chromium.stop()

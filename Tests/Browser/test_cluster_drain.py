@@ -35,15 +35,17 @@ class Nginx:
     from Scripts/lib/nginx-cluster.sh; stopped by its PID. nginx cannot take port 0: a free port is picked, and
     the next one if another process takes it first (at most 5 tries)."""
 
-    def __init__(self, ports):
+    def __init__(self, ports, tls=()):
+        """`tls`: (certificate, key) PEM paths: https with HTTP/2 (Scripts/cluster --tls)."""
         self.folder = tempfile.TemporaryDirectory(prefix="rowstream-nginx-")
         os.makedirs(os.path.join(self.folder.name, "nginx-tmp"))
         self.process = None
+        tls_args = ["--tls", *tls] if tls else []
         for _ in range(5):
             self.port = free_port()
             config = subprocess.run(
                 ["bash", "-c", 'source Scripts/lib/nginx-cluster.sh && nginx_cluster_conf "$@"', "conf",
-                 self.folder.name, str(self.port), *map(str, ports)],
+                 *tls_args, self.folder.name, str(self.port), *map(str, ports)],
                 cwd=ROOT, check=True, capture_output=True, text=True, timeout=TIMEOUT).stdout
             path = os.path.join(self.folder.name, "nginx.conf")
             with open(path, "w") as file:
@@ -56,7 +58,7 @@ class Nginx:
                 self.stop()
                 raise
             if self.process.poll() is None:
-                self.url = "http://127.0.0.1:%d" % self.port
+                self.url = "%s://127.0.0.1:%d" % ("https" if tls else "http", self.port)
                 return
         self.stop()
         raise RuntimeError("nginx did not start")
