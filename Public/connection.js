@@ -130,7 +130,7 @@ export function openStream(options) {
   }
 
   /** Closes the stream for good. */
-  function stop() { stopped = true; close(); }
+  function stop() { stopped = true; close(); health.stop(); }
 
   /** A table is over for good (complete, not live): once all are, the stream is closed. */
   function tableDone() { if (tables.every((table) => table.isStopped())) close(); }
