@@ -256,8 +256,10 @@ def read_to_end_and_go_live(live, app, probe, total=100):
     ids = probe.page.eval_on_selector_all("#rs-customers-body tr", "rows => rows.map(r => r.id)")
     assert all(id.startswith("rs-customers-k-") for id in ids)
     top = first_shown_row(probe)
-    refresh_until_changed(live)
-    wait_until(lambda: first_shown_row(probe)["key"] != top["key"], message="a live insert on top")
+    summary = refresh_until_changed(live)
+    streams = [url for method, url in probe.requests if "/stream" in url]
+    wait_until(lambda: first_shown_row(probe)["key"] != top["key"],
+               message="a live insert on top (refresh %r; streams %d)" % (summary, len(streams)))
     shown = keys(probe)
     assert len(shown) == len(set(shown)), "an update replaces its row, never adds one"
     assert probe.page.eval_on_selector_all("#rs-customers-body tr:not([data-index])", "rows => rows.length") >= 1
