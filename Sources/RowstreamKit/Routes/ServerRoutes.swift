@@ -131,8 +131,8 @@ struct ServerRoutes {
 
     static let noSuchSession = HTTPError(.notFound, "no such session of this table: a malformed id, or another table's")
 
-    /// The answer to a demand for a session that ended lately (docs/PROTOCOL.md, "A session that ended"): `204`
-    /// with `Rowstream-Session: ended`. Not an error: the stream is gone, and its reconnect gets a new session.
+    /// The answer to a demand for a session not open here (docs/PROTOCOL.md, "A session that ended"): `204` with
+    /// `Rowstream-Session: ended`. Not an error: the stream is gone (or elsewhere), and its reconnect gets a new one.
     static func sessionEnded(_ response: HTTPResponse = HTTPResponse(status: .noContent)) -> HTTPResponse {
         var response = response
         response.headers.replaceOrAdd(name: sessionStateField, value: "ended")
