@@ -144,7 +144,7 @@ export function openStream(options) {
   }
 
   /** Closes the stream for good. */
-  function stop() { stopped = true; close(); }
+  function stop() { stopped = true; close(); health.stop(); }
 
   /** A hidden tab lets its stream go (visibility.js): closed, its position kept; the watchdog and `online` leave
    *  it alone (isDone) and no table POSTs demand (not open) until resume(). Nothing to do for a stream that is

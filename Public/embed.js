@@ -22,6 +22,7 @@
 // Custom properties: the page's `--rs-*` theme (app.css), and `--rs-embed-height` (the element's height).
 import { defaults } from './config.js';
 import { mountTable } from './mount.js';
+import { stickHeader } from './stickyhead.js';
 
 /** @typedef {import('./mount.js').Mounted} Mounted */
 
@@ -43,11 +44,32 @@ function make(tag, attributes) {
   return element;
 }
 
+/** Why the table's page at `url` could not be fetched, when the browser says only "Failed to fetch" (a CORS
+ *  refusal and an unreachable server look the same to a script). The server's static files answer every origin
+ *  (docs/EMBED.md, "Server"): if this module's stylesheet can be fetched, the server is up and refused this page's
+ *  origin, or, with the `credentials` attribute, maybe only its credentials (the page fetched without them tells).
+ *  @param {string} url @param {RequestCredentials} credentials @returns {Promise<string>} */
+async function whyUnreachable(url, credentials) {
+  const server = new URL(url).origin;
+  /** @param {string} target @param {RequestCredentials} sending @returns {Promise<boolean>} */
+  const reachable = (target, sending) => fetch(target, { credentials: sending }).then(() => true, () => false);
+  if (!await reachable(styleSheets[2], 'omit')) return 'the Rowstream server at ' + server + ' could not be reached';
+  if (credentials === 'include' && await reachable(url, 'omit')) {
+    return 'the Rowstream server at ' + server + ' does not allow credentials: start it with allowCredentials, ' +
+      'or leave out the credentials attribute';
+  }
+  return 'this page\'s origin, ' + window.location.origin + ', is not on the allowedOrigins of the Rowstream ' +
+    'server at ' + server + ': its operator must add it (docs/EMBED.md)';
+}
+
 /** Must be used on the main thread (a custom element). */
 export class RowstreamTable extends HTMLElement {
   constructor() {
     super();
     /** @type {Mounted | null} */ this.mounted = null;
+    /** stops keeping the table's header at the top of the element's box (stickyhead.js)
+     *  @type {() => void} */
+    this.unstick = () => undefined;
     /** bumped on every connect and disconnect: a fetch that finishes for an older one mounts nothing */
     this.generation = 0;
     this.root = this.attachShadow({ mode: 'open' });
@@ -75,6 +97,8 @@ export class RowstreamTable extends HTMLElement {
     this.generation += 1;
     if (this.mounted) this.mounted.stream.stop();
     this.mounted = null;
+    this.unstick();
+    this.unstick = () => undefined;
   }
 
   /** @returns {string} the table's page, or '' without a src */
@@ -96,7 +120,10 @@ export class RowstreamTable extends HTMLElement {
       if (!response.ok) throw new Error('GET ' + url + ' -> ' + response.status);
       page = new DOMParser().parseFromString(await response.text(), 'text/html');
     } catch (error) {
-      if (generation === this.generation) this.failed(error instanceof Error ? error.message : String(error));
+      // A refused origin and a network failure both reject with a TypeError; whyUnreachable tells them apart.
+      const message = error instanceof TypeError && url ? await whyUnreachable(url, credentials)
+        : error instanceof Error ? error.message : String(error);
+      if (generation === this.generation) this.failed(message);
       return;
     }
     if (generation !== this.generation) return;
@@ -119,6 +146,7 @@ export class RowstreamTable extends HTMLElement {
     this.frame.replaceChildren(...(header ? [header] : []), scroller);
     const config = Object.assign({}, defaults, { credentials });
     this.mounted = mountTable({ config, health: undefined, root: this.root, scroller, base: url });
+    this.unstick = stickHeader(this.mounted.table.table, scroller);
   }
 
   /** Bones while the table's page is fetched. */
@@ -133,7 +161,7 @@ export class RowstreamTable extends HTMLElement {
   failed(message) {
     const box = make('div', { class: 'rs-embed-error', part: 'error', role: 'alert' });
     const text = make('span', { class: 'rs-error-text' });
-    text.textContent = 'The table could not be loaded (' + message + ').';
+    text.textContent = 'The table could not be loaded: ' + message + '.';
     const retry = make('button', { type: 'button', class: 'rs-button rs-embed-retry', part: 'retry' });
     retry.textContent = 'Retry';
     retry.addEventListener('click', () => this.load());

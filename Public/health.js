@@ -12,6 +12,8 @@
 //   Watch.heard()           call on every event received (heartbeats included)
 //   Watch.setInterval(ms)   the server's heartbeat interval, from its `heartbeat` event
 //   Watch.interval()        that interval; 0 until the first heartbeat (the watchdog waits for it)
+//   Watch.stop()            the stream is closed for good: the timer is cleared and the `online` and
+//                           `visibilitychange` listeners removed (an embedded table taken out of its page keeps none)
 //
 // Rules: a stream is silent when nothing, not even a heartbeat, arrived for `silenceFactor` heartbeat
 // intervals (at least `minimumSilence` ms); then the watchdog reconnects. `online` reconnects a stream that
@@ -19,7 +21,7 @@
 // silent while the tab slept; both then wake the tables. Timers only: no polling of the network.
 /** @typedef {{isOpen: () => boolean, isDone: () => boolean, reconnect: (why: string) => void,
  *             wake?: () => void}} Hooks
- *  @typedef {{heard: () => void, setInterval: (ms: number) => void, interval: () => number}} Watch
+ *  @typedef {{heard: () => void, setInterval: (ms: number) => void, interval: () => number, stop: () => void}} Watch
  *  @typedef {{silenceFactor: number, minimumSilence: number}} HealthConfig */
 
 /** @type {HealthConfig} */
@@ -80,11 +82,20 @@ export function watchHealth(hooks, overrides = {}) {
     if (hooks.wake) hooks.wake();
   }
 
-  window.addEventListener('online', () => wake('online'));
-  document.addEventListener('visibilitychange', () => {
+  function online() { wake('online'); }
+
+  function visibilityChanged() {
     if (document.visibilityState === 'visible') wake('visible');
-  });
+  }
+
+  window.addEventListener('online', online);
+  document.addEventListener('visibilitychange', visibilityChanged);
   return {
+    stop() {
+      clearTimeout(timer);
+      window.removeEventListener('online', online);
+      document.removeEventListener('visibilitychange', visibilityChanged);
+    },
     heard,
     /** @param {number} ms */
     setInterval(ms) {

@@ -1,18 +1,21 @@
 """docs/DIALECTS.md: the table stream in htmx's, Turbo's and Datastar's wire formats (`?dialect=`), driven by the
 REAL client libraries at pinned versions, installed by Scripts/test-browser from PyPI (never copied into the
 repository) and served to the host page from the installed packages: htmx 2.0.10 core and its SSE extension
-(django-htmx 1.29.0: `htmx-2.js`, `ext/hx-sse-2.js`), Turbo 7.1.0 (turbo-django 0.4.4: `turbo.min.js`, `Turbo.connectStreamSource`).
-The host page is another app's page: served by the test's own HTTP server, which also passes `/tables/...` through
-to the Rowstream server as a same-origin reverse proxy would (streams unbuffered). Batches append as the sentinel
-is revealed, rows arrive exactly once in order, a live change prepends and replaces by row id, a cut stream
-resumes (`Last-Event-ID`). No Datastar client is published on a registry reachable here: its format is proven by
-the Swift tests (DialectTests) only."""
+(django-htmx 1.29.0: `htmx-2.js`, `ext/hx-sse-2.js`), Turbo 7.1.0 (turbo-django 0.4.4: `turbo.min.js`,
+`Turbo.connectStreamSource`), Datastar 1.0.1 (StarHTML's build, `starhtml/static/js/datastar-core.js`, read from the
+pinned starhtml 0.7.0 wheel that Scripts/test-browser downloads into Scripts/.venv/wheels: StarHTML wants Python
+3.13, so it is not installed). The host page is another app's page: served by the test's own HTTP server, which also
+passes `/tables/...` through to the Rowstream server as a same-origin reverse proxy would (streams unbuffered).
+Batches append as the sentinel is revealed, rows arrive exactly once in order, a live change prepends and replaces
+by row id, a cut stream resumes (`Last-Event-ID`) exactly once, a failed batch shows Retry and Retry loads it."""
 import http.client
 import http.server
 import importlib.metadata
 import os
+import socket
 import threading
 import urllib.parse
+import zipfile
 
 import pytest
 
@@ -23,7 +26,11 @@ LIBRARIES = {
     "/lib/htmx.js": ("django-htmx", "django_htmx/static/django_htmx/htmx-2.js"),
     "/lib/htmx-sse.js": ("django-htmx", "django_htmx/static/django_htmx/ext/hx-sse-2.js"),
     "/lib/turbo.js": ("turbo-django", "turbo/static/turbo/js/turbo.min.js"),
+    "/lib/datastar.js": ("starhtml", "starhtml/static/js/datastar-core.js"),
 }
+# The starhtml wheel (a zip, downloaded by Scripts/test-browser, never installed): Datastar's bundle is read from it.
+DATASTAR_WHEEL = os.environ.get("ROWSTREAM_DATASTAR_WHEEL", os.path.join(
+    os.path.dirname(__file__), "..", "..", "Scripts", ".venv", "wheels", "starhtml-0.7.0-py3-none-any.whl"))
 
 PAGES = {
     "/htmx": """<!doctype html>
@@ -55,11 +62,30 @@ PAGES = {
      later do): the page connects the source itself. -->
 <script>Turbo.connectStreamSource(new EventSource('/tables/customers/stream?dialect=turbo'));</script>
 </body></html>""",
+    # docs/DIALECTS.md's page. `retry: 'always'`: Datastar reconnects (with Last-Event-ID) after a stream that ended
+    # as well as after one that failed, and stops at the 204 of a finished list.
+    "/datastar": """<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Datastar host</title>
+<script type="module" src="/lib/datastar.js"></script>
+<style>td { height: 40px; }</style>
+</head><body>
+<h1>Customers, with Datastar</h1>
+<div data-init="@get('/tables/customers/stream?dialect=datastar', {retry: 'always'})"></div>
+<table>
+  <tbody id="rs-customers-body"></tbody>
+  <tbody><tr id="rs-customers-more"></tr></tbody>
+</table>
+</body></html>""",
 }
 
 
 def library(path):
     package, file = LIBRARIES[path]
+    if package == "starhtml":
+        if not os.path.exists(DATASTAR_WHEEL):
+            raise FileNotFoundError("no %s: Scripts/test-browser downloads the pinned starhtml wheel" % DATASTAR_WHEEL)
+        with zipfile.ZipFile(DATASTAR_WHEEL) as wheel:
+            return wheel.read(file)
     return open(importlib.metadata.distribution(package).locate_file(file), "rb").read()
 
 
@@ -103,6 +129,7 @@ class AppSite:
                 headers = {k: v for k, v in self.headers.items() if k.lower() not in ("connection", "accept-encoding")}
                 upstream = http.client.HTTPConnection("127.0.0.1", upstream_port, timeout=TIMEOUT * 4)
                 upstream.request(self.command, self.path, body=body, headers=headers)
+                sock = upstream.sock          # the response may take it over (and the connection forget it)
                 response = upstream.getresponse()
                 streaming = response.getheader("Content-Type", "").startswith("text/event-stream")
                 self.send_response(response.status)
@@ -114,7 +141,7 @@ class AppSite:
                     self.close_connection = True
                     self.end_headers()
                     with site.lock:
-                        site.streams.append(upstream)
+                        site.streams.append(sock)
                     try:
                         while chunk := response.read1(65536):
                             self.wfile.write(chunk)
@@ -141,9 +168,9 @@ class AppSite:
         """Ends the streams passed through so far; returns how many."""
         with self.lock:
             streams, self.streams = self.streams, []
-        for stream in streams:
+        for sock in streams:
             try:
-                stream.sock and stream.sock.shutdown(2)
+                sock.shutdown(socket.SHUT_RDWR)
             except OSError:
                 pass
         return len(streams)
@@ -159,6 +186,16 @@ class AppSite:
 def live():
     """100 demo customers in batches of 30, live, refreshed by the test (its own: a refresh adds a customer)."""
     server = RowstreamServer(LIVE_DEMO[0], 100, *LIVE_DEMO[2:])
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def long_live():
+    """330 demo customers in batches of 30, live, refreshed by the test: eleven batches to scroll through."""
+    server = RowstreamServer(LIVE_DEMO[0], 330, *LIVE_DEMO[2:])
     try:
         yield server
     finally:
@@ -204,14 +241,14 @@ def first_shown_row(probe):
         return r && { id: r.id, key: r.dataset.key, html: r.innerHTML }; }""")
 
 
-def read_to_end_and_go_live(live, app, probe):
+def read_to_end_and_go_live(live, app, probe, total=100):
     """The shared proof: first batch, demand by scrolling, a cut stream resumed, every row once in order to the
-    end, then a live change (a new row on top, a changed row replaced by its id)."""
+    end (`total` rows), then a live change (a new row on top, a changed row replaced by its id)."""
     wait_until(lambda: len(keys(probe)) >= 30, message="the first batch")
     assert len(keys(probe)) == 30, "a first batch taller than the window: the sentinel is not revealed yet"
     wait_until(lambda: scroll_down(probe) and len(keys(probe)) >= 60, message="the revealed sentinel loads more")
     assert app.cut() >= 1
-    wait_until(lambda: scroll_down(probe) and len(keys(probe)) >= 100, timeout=2 * TIMEOUT,
+    wait_until(lambda: scroll_down(probe) and len(keys(probe)) >= total, timeout=2 * TIMEOUT,
                message="resumed after the cut, to the end")
     shown = indexes(probe)                                   # the live demo may have grown by a row or two
     assert shown == list(range(len(shown))), "every row exactly once, in order"
@@ -219,15 +256,18 @@ def read_to_end_and_go_live(live, app, probe):
     ids = probe.page.eval_on_selector_all("#rs-customers-body tr", "rows => rows.map(r => r.id)")
     assert all(id.startswith("rs-customers-k-") for id in ids)
     top = first_shown_row(probe)
-    refresh_until_changed(live)
-    wait_until(lambda: first_shown_row(probe)["key"] != top["key"], message="a live insert on top")
+    summary = refresh_until_changed(live)
+    streams = [url for method, url in probe.requests if "/stream" in url]
+    wait_until(lambda: first_shown_row(probe)["key"] != top["key"],
+               message="a live insert on top (refresh %r; streams %d)" % (summary, len(streams)))
     shown = keys(probe)
     assert len(shown) == len(set(shown)), "an update replaces its row, never adds one"
     assert probe.page.eval_on_selector_all("#rs-customers-body tr:not([data-index])", "rows => rows.length") >= 1
 
 
 def test_htmx_sse_extension_appends_demands_resumes_and_goes_live(live, app, open_page):
-    probe = open_page(app.url + "/htmx", wait_for_rows=False)
+    # htmx's SSE extension logs the cut connection's `error` event itself (console.error(event)).
+    probe = open_page(app.url + "/htmx", wait_for_rows=False, allowed_console=["[object Event]"])
     read_to_end_and_go_live(live, app, probe)
     posts = [url for method, url in probe.requests if method == "POST"]
     assert posts and all(url.startswith(app.url + "/tables/customers/sessions/") and url.endswith("/next")
@@ -243,8 +283,22 @@ def test_turbo_stream_source_appends_demands_by_lazy_frame_resumes_and_goes_live
     assert not [url for method, url in probe.requests if method == "POST"]
 
 
+@pytest.mark.parametrize("app", ["long_live"], indirect=True)
+def test_datastar_appends_demands_batch_after_batch_resumes_once_and_goes_live(long_live, app, open_page):
+    """Datastar 1.0.1 (its real client): every batch's sentinel is a new element (`mode replace`), so its once-only
+    `data-on-intersect` asks again; with the `outer` morph it asked once and the table stopped at 60 rows."""
+    probe = open_page(app.url + "/datastar", wait_for_rows=False)
+    read_to_end_and_go_live(long_live, app, probe, total=330)
+    streams = [url for method, url in probe.requests if method == "GET" and "/stream?dialect=datastar" in url]
+    assert len(streams) == 2, "the first stream and exactly one resumed after the cut: %r" % streams
+    posts = [url for method, url in probe.requests if method == "POST"]
+    assert len(posts) >= 10 and all(url.startswith(app.url + "/tables/customers/sessions/")
+                                    and url.endswith("/next") for url in posts)
+    assert probe.page.evaluate("document.querySelectorAll('#rs-customers-more').length") == 1
+
+
 @pytest.mark.parametrize("app", ["failing"], indirect=True)
-@pytest.mark.parametrize("page", ["/htmx", "/turbo"])
+@pytest.mark.parametrize("page", ["/htmx", "/turbo", "/datastar"])
 def test_a_failed_batch_shows_in_the_sentinels_place_and_retry_loads_it(app, page, open_page):
     probe = open_page(app.url + page, wait_for_rows=False, allowed_console=["502", "Failed to load resource"])
     retried = []
@@ -253,7 +307,7 @@ def test_a_failed_batch_shows_in_the_sentinels_place_and_retry_loads_it(app, pag
         alert = probe.page.query_selector("#rs-customers-more [role=alert]")
         if alert:
             assert "Retry" in alert.inner_text()
-            probe.page.click("#rs-customers-more [role=alert] " + ("button" if page == "/htmx" else "a"))
+            probe.page.click("#rs-customers-more [role=alert] " + ("a" if page == "/turbo" else "button"))
             retried.append(True)
             wait_until(lambda: probe.page.query_selector("#rs-customers-more [role=alert]") is None,
                        message="the failure row to go")

@@ -1,6 +1,7 @@
 """Failures a viewer meets: an upstream error (Retry recovers), and the SSE connection cut by the network
 mid-list (the page reconnects and every row arrives exactly once)."""
-from support import TO_THE_BOTTOM, events, proxy_fixture, scroll_to_end, scroll_until, server_fixture, wait_until
+from support import (TO_THE_BOTTOM, CutProxy, RowstreamServer, events, proxy_fixture, scroll_to_end, scroll_until,
+                     server_fixture, wait_until)
 
 BATCH = 10
 
@@ -70,3 +71,33 @@ def test_a_demand_racing_the_streams_end_is_no_error_and_is_asked_again(server, 
     wait_until(lambda: len(events(probe, "rows")) > batches, message="the batch asked for again by the new session")
     scroll_to_end(probe)
     assert probe.keys() == server.upstream_keys()         # every row exactly once, in order
+
+
+def test_a_demand_after_a_restart_the_page_has_not_noticed_is_no_error(open_page):
+    """The server restarts while the page's stream is silently dead (a middlebox dropped it: the page has not
+    noticed yet). The page's `next` for its old session reaches a server that never held it: `204`, session ended
+    (docs/PROTOCOL.md), not a 404 the console would log; once the page notices, it goes on with the new server,
+    every row once. The same holds for a POST that reaches another instance of a cluster."""
+    flags = ("--demo-items", 60, "--batch-size", BATCH, "--demo-latency-ms", 20)
+    servers = [RowstreamServer(*flags)]
+    try:
+        with CutProxy(servers[0].port) as proxy:
+            probe = open_page(proxy.url)
+            wait_until(lambda: len(events(probe, "rows")) >= 2 and probe.table("data-state") == "idle",
+                       message="two batches, idle")
+            assert proxy.sever("/stream") == 1                 # the server's side ends; the page's stays open, silent
+            servers.append(RowstreamServer(*flags))
+            proxy.target_port = servers[1].port                # new connections reach the new server
+            servers[0].stop()                                  # the restart: its kept-alive connections close too
+            with probe.page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/next")) as answer:
+                probe.page.evaluate(TO_THE_BOTTOM)             # the page POSTs next to its old session
+            assert answer.value.status == 204                  # not a 404: no console error
+            assert answer.value.headers.get("rowstream-session") == "ended"
+            assert probe.table("data-state") == "loading"      # the demand waits for the next session
+            assert proxy.cut("/stream") == 1                   # the page notices now: it reconnects, to the new server
+            wait_until(lambda: len(events(probe, "session")) >= 2, message="a reconnection")
+            scroll_to_end(probe)
+            assert probe.keys() == servers[1].upstream_keys()  # every row exactly once, in order
+    finally:
+        for server in servers:
+            server.stop()

@@ -140,7 +140,7 @@ struct NginxClusterTests {
         }
         #expect(Set(viewers.map(\.tag)) == ["00", "01"], "least_conn spreads the streams: \(viewers.map(\.tag))")
 
-        // Demand through nginx: every POST reaches the instance holding its session (a wrong one answers 404).
+        // Demand through nginx: every POST reaches the instance holding its session (another answers 204, ended).
         for viewer in viewers {
             let answer = try await fetch(nginx.port, "POST", viewer.next)
             #expect(answer.status == 202, "POST \(viewer.next): \(answer.status) \(answer.body)")

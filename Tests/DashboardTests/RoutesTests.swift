@@ -98,17 +98,17 @@ struct RoutesTests {
         #expect(bad.text.contains("cursor is not valid"))
     }
 
-    @Test("demand for unknown sessions or tables is 404; wrong methods are 405")
+    @Test("demand for malformed sessions or unknown tables is 404, for sessions not held here 204; wrong methods 405")
     func unknownSessions() async throws {
         let dashboard = try startDashboard(inProcess: true)
         defer { dashboard.shutdown() }
         let client = InProcessClient(dashboard.responder)
         let unknown = "/tables/customers/sessions/0123456789abcdef0123456789abcdef/next"
-        #expect(await client.post(unknown).status == .notFound)
+        #expect(await client.post(unknown).status == .noContent, "not held here: ended (docs/PROTOCOL.md)")
         #expect(await client.post("/tables/customers/sessions/<script>/next").status == .notFound)
         #expect(await client.post("/tables/nope/sessions/0123456789abcdef0123456789abcdef/reload").status == .notFound)
-        // GET next is Turbo's lazy frame (docs/DIALECTS.md): an unknown session is a 404 as for POST.
-        #expect(await client.get(unknown, headers: ["Turbo-Frame": "f"]).status == .notFound)
+        // GET next is Turbo's lazy frame (docs/DIALECTS.md): a session not held here gets its empty frame, ended.
+        #expect(await client.get(unknown, headers: ["Turbo-Frame": "f"]).headers["Rowstream-Session"] == "ended")
         let wrongMethod = await client.get("/tables/customers/sessions/0123456789abcdef0123456789abcdef/reload")
         #expect(wrongMethod.status == .methodNotAllowed)
         #expect(wrongMethod.headers["Allow"] == "POST")

@@ -6,11 +6,12 @@ import Testing
 @testable import RowstreamKit
 
 /// docs/PROTOCOL.md, "A session that ended": a demand that races its stream's end (a `next` in flight when a proxy
-/// cut the stream) is told the session ended (`204`, `Rowstream-Session: ended`), not `404`; an id never given, or
-/// of another table, is still `404`; the memory of ended sessions is bounded in count and in time.
+/// cut the stream) is told the session ended (`204`, `Rowstream-Session: ended`), not `404`; so is any well-formed id
+/// this server does not hold; a malformed id, or one of another table, is still `404`; the memory of ended sessions
+/// is bounded in count and in time.
 @Suite("A session that ended")
 struct EndedSessionTests {
-    @Test("next and reload of a session whose stream just closed answer 204 ended; unknown ids 404")
+    @Test("next and reload of a session whose stream just closed answer 204 ended; another table's 404")
     func demandAfterTheStreamEnded() async throws {
         let server = try testServer([peopleTable(offsetSource(people(40))), peopleTable(offsetSource(people(5)), name: "other")])
         defer { server.shutdown() }
@@ -33,11 +34,34 @@ struct EndedSessionTests {
         #expect(frame.headers["Rowstream-Session"] == "ended")
         #expect(frame.text == "<turbo-frame id=\"more\"></turbo-frame>")
 
-        let unknown = "/tables/people/sessions/0123456789abcdef0123456789abcdef/next"
-        #expect(await server.client.post(unknown).status == .notFound)
         let otherTable = await server.client.post("/tables/other/sessions/\(id)/next")
         #expect(otherTable.status == .notFound, "an ended session is only its own table's")
         #expect(otherTable.headers["Rowstream-Session"] == nil)
+    }
+
+    @Test("a well-formed id this server does not hold (a restart, another instance, long ago) is ended; malformed 404")
+    func demandForASessionNeverHeldHere() async throws {
+        let server = try testServer([peopleTable(offsetSource(people(40))), peopleTable(offsetSource(people(5)), name: "other")])
+        defer { server.shutdown() }
+        // An id from another instance's (or an earlier run's) `session` event: its stream is not here.
+        let elsewhere = "/tables/people/sessions/\(SessionID.make(tag: 7).text)"
+        for path in [elsewhere + "/next", elsewhere + "/reload"] {
+            let late = await server.client.post(path)
+            #expect(late.status == .noContent, "POST \(path): \(late.status)")
+            #expect(late.headers["Rowstream-Session"] == "ended")
+        }
+        let frame = await server.client.get(elsewhere + "/next", headers: ["Turbo-Frame": "more"])
+        #expect(frame.status == .ok && frame.headers["Rowstream-Session"] == "ended")
+        for malformed in ["0123", "0123456789ABCDEF0123456789ABCDEF", "<script>"] {
+            #expect(await server.client.post("/tables/people/sessions/\(malformed)/next").status == .notFound)
+        }
+        #expect(await server.client.post("/tables/nope/sessions/\(SessionID.make().text)/next").status == .notFound)
+
+        // An open session named under another table's URL is a wrong URL, not a late one.
+        let stream = try await server.client.stream("/tables/people/stream")
+        defer { stream.close() }
+        let id = try #require(try object(try await stream.next(named: "session").event.data)["session"] as? String)
+        #expect(await server.client.post("/tables/other/sessions/\(id)/next").status == .notFound)
     }
 
     static let start = ContinuousClock.now

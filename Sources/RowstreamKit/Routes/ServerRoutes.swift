@@ -82,7 +82,7 @@ struct ServerRoutes {
             return .now(response)
         }
         addPageRoutes(to: &router)
-        router.fallback(staticFiles)
+        router.fallback(PublicStaticFiles(files: staticFiles))
         return router.build()
     }
 
@@ -115,22 +115,24 @@ struct ServerRoutes {
         return name
     }
 
-    /// The open session the route names; nil for one of its table that ended lately (its stream closed while the
-    /// demand was on its way: ``EndedSessions``); 404 for any other id.
+    /// The open session the route names; nil for a well-formed id that is not open here (docs/PROTOCOL.md, "A
+    /// session that ended"): its stream closed while the demand was on its way, long ago, before a restart, or is
+    /// on another instance; whichever, its page's stream has or gets a new session, so the demand is late, not
+    /// wrong. 404 for a malformed id or one known here as another table's; the table's own 404/403 first.
     func session(_ parameters: RouteParameters) throws(HTTPError) -> ViewerSession? {
         let table = try table(parameters["name"])
         guard let text = parameters["id"], let id = SessionID(text) else { throw Self.noSuchSession }
         switch registry.lookup(id, table: table.name) {
         case .open(let session): return session
-        case .ended: return nil
-        case .unknown: throw Self.noSuchSession
+        case .notHere: return nil
+        case .otherTable: throw Self.noSuchSession
         }
     }
 
-    static let noSuchSession = HTTPError(.notFound, "no such session: the page reconnects and gets a new one")
+    static let noSuchSession = HTTPError(.notFound, "no such session of this table: a malformed id, or another table's")
 
-    /// The answer to a demand for a session that ended lately (docs/PROTOCOL.md, "A session that ended"): `204`
-    /// with `Rowstream-Session: ended`. Not an error: the stream is gone, and its reconnect gets a new session.
+    /// The answer to a demand for a session not open here (docs/PROTOCOL.md, "A session that ended"): `204` with
+    /// `Rowstream-Session: ended`. Not an error: the stream is gone (or elsewhere), and its reconnect gets a new one.
     static func sessionEnded(_ response: HTTPResponse = HTTPResponse(status: .noContent)) -> HTTPResponse {
         var response = response
         response.headers.replaceOrAdd(name: sessionStateField, value: "ended")

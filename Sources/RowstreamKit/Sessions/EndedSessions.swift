@@ -1,5 +1,6 @@
-/// The sessions that ended lately, so a demand that raced its stream's end (a `next` in flight when the stream was
-/// cut) is told "this session ended" instead of "no such session" (docs/PROTOCOL.md, "A session that ended").
+/// The sessions that ended lately, with their tables, so a demand that names one under another table's URL is a
+/// `404` (docs/PROTOCOL.md, "A session that ended": any other well-formed id that is not open here, ended lately or
+/// not, is told "this session ended").
 ///
 /// Bounded both ways: an id is remembered for `lifetime` after its session ended, and at most `capacity` ids at
 /// once (the oldest is forgotten first). Ids end in time order, so one queue holds them oldest first, and both
@@ -46,8 +47,13 @@ struct EndedSessions {
 
     /// Whether session `id` of table `table` ended within the lifetime before `now`.
     func contains(_ id: SessionID, table: String, at now: ContinuousClock.Instant) -> Bool {
-        guard let entry = ended[id] else { return false }
-        return entry.table == table && now - entry.at <= lifetime
+        self.table(of: id, at: now) == table
+    }
+
+    /// The table of session `id` if it ended within the lifetime before `now`; else nil.
+    func table(of id: SessionID, at now: ContinuousClock.Instant) -> String? {
+        guard let entry = ended[id], now - entry.at <= lifetime else { return nil }
+        return entry.table
     }
 
     /// Drops the ids that ended before `cutoff`.

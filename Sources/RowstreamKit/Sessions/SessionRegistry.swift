@@ -1,17 +1,18 @@
 import Locking
 
 /// The open viewer sessions by id, so the POST routes can find the session a page drives, and those that ended
-/// lately (``EndedSessions``), so a demand that raced its stream's end is told so.
+/// lately (``EndedSessions``), so a demand under another table's URL is told it is wrong.
 /// Thread-safe: one small lock over both.
 final class SessionRegistry: Sendable {
     /// What the registry knows of a session id.
     enum Lookup {
         /// Open: its stream is there.
         case open(ViewerSession)
-        /// It ended lately (its stream closed): a demand for it is late, not wrong.
-        case ended
-        /// Never known here, ended long ago, or of another table.
-        case unknown
+        /// Not open here: it ended (lately or long ago, or before a restart) or its stream is on another instance.
+        /// A demand for it is late or misdirected, not wrong: its page's stream gets (or got) a new session.
+        case notHere
+        /// Open, or ended lately, as a session of another table: the URL is wrong.
+        case otherTable
     }
 
     private struct Sessions {
@@ -44,11 +45,12 @@ final class SessionRegistry: Sendable {
         }
     }
 
-    /// Session `id` of table `table`: open, ended lately, or unknown.
+    /// Session `id` of table `table`: open here, not here, or known here as another table's.
     func lookup(_ id: SessionID, table: String) -> Lookup {
         sessions.withLock { sessions in
-            if let session = sessions.open[id] { return session.table.name == table ? .open(session) : .unknown }
-            return sessions.ended.contains(id, table: table, at: .now) ? .ended : .unknown
+            if let session = sessions.open[id] { return session.table.name == table ? .open(session) : .otherTable }
+            if let ended = sessions.ended.table(of: id, at: .now), ended != table { return .otherTable }
+            return .notHere
         }
     }
 

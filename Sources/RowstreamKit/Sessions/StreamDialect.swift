@@ -55,7 +55,7 @@ enum StreamDialect: String, Sendable, Hashable, CaseIterable {
             switch self {
             case .htmx: data += Self.oob(sentinel, "true")
             case .turbo: data += Self.turboStream("replace", RowElementID.more(table: table), sentinel)
-            case .datastar: data += Self.datastarPatch(nil, "outer", sentinel)
+            case .datastar: data += Self.datastarPatch(nil, Self.datastarSentinelMode, sentinel)
             }
         }
     }
@@ -81,7 +81,7 @@ enum StreamDialect: String, Sendable, Hashable, CaseIterable {
                 renderer.appendRows(rows, startIndex: startIndex, to: &data, lineBreak: Self.datastarLineBreak)
                 // Each patch is its own event: the sentinel follows as a second one.
                 data += Array("\n\nevent: datastar-patch-elements\ndata: ".utf8)
-                data += Self.datastarPatch(nil, "outer", sentinel)
+                data += Self.datastarPatch(nil, Self.datastarSentinelMode, sentinel)
             }
         }
     }
@@ -98,7 +98,7 @@ enum StreamDialect: String, Sendable, Hashable, CaseIterable {
             switch self {
             case .htmx: retry = " <button type=\"button\" hx-post=\"\(url)\" hx-swap=\"none\">Retry</button>"
             case .turbo: retry = " <turbo-frame id=\"\(id)-frame\"><a href=\"\(url)\">Retry</a></turbo-frame>"
-            case .datastar: retry = " <button type=\"button\" data-on-click=\"@post('\(url)')\">Retry</button>"
+            case .datastar: retry = " <button type=\"button\" data-on:click=\"@post('\(url)')\">Retry</button>"
             }
         }
         let row = "<tr id=\"\(id)\"><td colspan=\"\(max(columns, 1))\" role=\"alert\">"
@@ -107,7 +107,7 @@ enum StreamDialect: String, Sendable, Hashable, CaseIterable {
             switch self {
             case .htmx: data += Self.oob(row, "true")
             case .turbo: data += Self.turboStream("replace", id, row)
-            case .datastar: data += Self.datastarPatch(nil, "outer", row)
+            case .datastar: data += Self.datastarPatch(nil, Self.datastarSentinelMode, row)
             }
         }
         // htmx's SSE extension takes an event named `error` for a failed connection: only the patch.
@@ -146,6 +146,12 @@ enum StreamDialect: String, Sendable, Hashable, CaseIterable {
         case .datastar: "datastar-patch-elements"
         }
     }
+
+    /// How Datastar puts a sentinel (or the failure row) in the sentinel's place: `replace`, a new element, not
+    /// `outer`, which morphs the old one into it. A batch's sentinel is the same markup as the one before it (same
+    /// session, same `next`), so a morph would change nothing, and `data-on-intersect__once`, spent on the element
+    /// it fired for, would never ask again (Datastar 1.0.1 stopped after the second batch). A new element is armed.
+    static let datastarSentinelMode = "replace"
 
     /// A line break inside Datastar's elements: the `data:` line ends and the next `elements` line begins.
     static let datastarLineBreak: StaticString = "\ndata: elements "
