@@ -30,15 +30,18 @@
 //     options.ask       () => void: asks for the next batch (and makes canAsk() false)
 //   Demand.recheck()    decide again at the next animation frame
 //   Demand.isNear()     whether the sentinel is near now
+//   Demand.stop()       watch no more: the observers and every listener go (an embedded table taken out)
 /** @typedef {{sentinel: HTMLElement, scroller: HTMLElement | null, margin: number, canAsk: () => boolean,
  *             ask: () => void}} DemandOptions
- *  @typedef {{recheck: () => void, isNear: () => boolean}} Demand */
+ *  @typedef {{recheck: () => void, isNear: () => boolean, stop: () => void}} Demand */
 
 /** @param {DemandOptions} options @returns {Demand} */
 export function watchDemand(options) {
   const { sentinel, scroller, margin } = options;
   /** a decision is scheduled for the next animation frame */
   let scheduled = false;
+  /** stop() was called */
+  let stopped = false;
 
   /** @returns {boolean} */
   function isNear() {
@@ -49,19 +52,33 @@ export function watchDemand(options) {
   /** The one place that asks. */
   function decide() {
     scheduled = false;
-    if (!document.hidden && options.canAsk() && isNear()) options.ask();
+    if (!stopped && !document.hidden && options.canAsk() && isNear()) options.ask();
   }
 
   function recheck() {
-    if (scheduled) return;
+    if (scheduled || stopped) return;
     scheduled = true;
     requestAnimationFrame(decide);
   }
 
-  new IntersectionObserver(recheck, { root: scroller, rootMargin: '0px 0px ' + margin + 'px 0px' }).observe(sentinel);
+  function shown() { if (!document.hidden) recheck(); }
+
+  const intersections = new IntersectionObserver(recheck, { root: scroller, rootMargin: '0px 0px ' + margin + 'px 0px' });
+  intersections.observe(sentinel);
+  const resizes = scroller ? new ResizeObserver(recheck) : null;
+  if (resizes && scroller) resizes.observe(scroller);
   (scroller || window).addEventListener('scroll', recheck, { passive: true });
   window.addEventListener('resize', recheck, { passive: true });
-  if (scroller) new ResizeObserver(recheck).observe(scroller);
-  document.addEventListener('visibilitychange', () => { if (!document.hidden) recheck(); });
-  return { recheck, isNear };
+  document.addEventListener('visibilitychange', shown);
+
+  function stop() {
+    stopped = true;
+    intersections.disconnect();
+    if (resizes) resizes.disconnect();
+    (scroller || window).removeEventListener('scroll', recheck);
+    window.removeEventListener('resize', recheck);
+    document.removeEventListener('visibilitychange', shown);
+  }
+
+  return { recheck, isNear, stop };
 }

@@ -95,7 +95,7 @@ export class RowstreamTable extends HTMLElement {
 
   disconnectedCallback() {
     this.generation += 1;
-    if (this.mounted) this.mounted.stream.stop();
+    if (this.mounted) { this.mounted.stream.stop(); this.mounted.table.detach(); }
     this.mounted = null;
     this.unstick();
     this.unstick = () => undefined;

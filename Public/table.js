@@ -20,7 +20,8 @@
 //   Table: name, handle(type, event), opened(), connectionClosed(), reconnecting(), restarted(), released(),
 //          startOverOnSession(), isStopped(), streamQuery(), lastToken(), reload(), reask(), snapshot(), pruning(),
 //          controls, recheck() (look again, at the next frame, whether the end is near: call it when something
-//          demand.js does not watch may have moved or revealed the table, e.g. a tab or panel shown)
+//          demand.js does not watch may have moved or revealed the table, e.g. a tab or panel shown), detach() (watch
+//          the page no more: an embedded table taken out of its page)
 //
 // Demand POSTs (`next`, `reload`, Retry) go through post.js: a failed or unanswered one is sent again with
 // backoff, then the error row offers Retry; reask() (the browser came back online, the tab became visible)
@@ -376,7 +377,7 @@ export function createTable(options) {
   start();
   return {
     name, table, handle, opened, restarted, released, startOverOnSession, connectionClosed, reload, reask, snapshot,
-    controls, recheck: demand.recheck,
+    controls, recheck: demand.recheck, detach: demand.stop,
     reconnecting() { sessionGone(); announce('Reconnecting…'); },
     announceReconnect: (/** @type {string} */ why) => announceEvent('reconnect', { why }),
     isStopped: () => state.stopped,
