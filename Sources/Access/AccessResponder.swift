@@ -22,6 +22,8 @@ public struct AccessResponder: HTTPResponder {
     let throttle: LoginThrottle
     /// Users by name.
     let users: [String: UserAccount]
+    /// Checks sign-in passwords (yescrypt; tests count or hold the checks).
+    package var passwordChecker = PasswordChecker.crypt
 
     /// `inner` behind the access layer of `configuration` in `mode` (from ``AccessConfiguration/validated``);
     /// session cookies sealed with `keys`.
