@@ -49,6 +49,10 @@ public struct AccessResponder: HTTPResponder {
             guard readsMetrics(request, rule: rule) else { return .now(refusal(request)) }
             return inner.respond(to: request)
         }
+        if mode == .proxy, let name = configuration.proxy?.duplicatedHeader(in: request) {
+            return .now(HTTPError(.badRequest, "The \(name) header came more than once: the proxy must replace it, "
+                                  + "not add to it (docs/SECURITY.md, \"Proxy\").").response)
+        }
         guard let viewer = viewer(of: request) else { return .now(refusal(request)) }
         if isMetrics, !mayReadEverything(viewer) {
             return .now(HTTPError(.forbidden, "/metrics names every table: configure access.metrics").response)
