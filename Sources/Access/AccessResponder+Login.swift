@@ -68,11 +68,12 @@ extension AccessResponder {
     }
 
     /// The address a sign-in counts against: the peer's, or behind a trusted proxy (``TrustedProxy/addresses``) the
-    /// last `X-Forwarded-For` entry, the client the proxy itself saw (earlier entries are the client's own claims).
+    /// last `X-Forwarded-For` entry, the client the proxy itself saw (earlier entries are the client's own claims),
+    /// of the last such field (a proxy that adds a field of its own rather than appending to the client's).
     public func clientAddress(_ request: HTTPRequest) -> UInt32 {
         let peer = request.peerAddress ?? 0
         guard configuration.proxy?.addresses.contains(peer) == true,
-              let forwarded = request.headers[HTTPFieldName.xForwardedFor]?.split(separator: ",").last,
+              let forwarded = request.headers.values(for: HTTPFieldName.xForwardedFor).last?.split(separator: ",").last,
               let client = IPv4Address.parse(forwarded.trimmingCharacters(in: .whitespaces))
         else { return peer }
         return client

@@ -102,6 +102,11 @@ struct LoginFlowTests {
                 "behind the proxy: the client it saw (the last entry)")
         #expect(address("127.0.0.1", "10.0.0.7") == IPv4Address.parse("127.0.0.1"), "anyone else's claim is ignored")
         #expect(address("127.0.0.2", "garbage") == IPv4Address.parse("127.0.0.2"))
+        var twice = HTTPRequest(method: .post, target: "/login")
+        twice.headers.add(name: "X-Forwarded-For", value: "1.2.3.4")   // the client's claim
+        twice.headers.add(name: "X-Forwarded-For", value: "10.0.0.7")   // a proxy that adds its own field
+        twice.peerAddress = IPv4Address.parse("127.0.0.2")
+        #expect(responder.clientAddress(twice) == IPv4Address.parse("10.0.0.7"), "the last entry of the last field")
     }
 
     @Test("missing, wrong, expired and tampered cookies get 401 (303 for a browser page); tokens still work")
