@@ -39,7 +39,7 @@ public final class LoginThrottle: Sendable {
     /// ``settle(_:failed:now:)``), or `.failure` with how long to wait.
     public func reserve(user: String, address: UInt32, now: ContinuousClock.Instant = .now) -> Result<Attempt, Refusal> {
         switch state.withLock({ $0.reserve(user: user, address: address, now: now) }) {
-        case .check(let attempt): .success(Attempt(user: attempt.user, address: attempt.address))
+        case .check(let attempt): .success(attempt)
         case .refuse(let wait): .failure(Refusal(retryAfter: wait))
         }
     }
@@ -51,9 +51,7 @@ public final class LoginThrottle: Sendable {
 
     /// Ends `attempt`: a failed check is counted, a successful one clears its user's failures.
     public func settle(_ attempt: Attempt, failed: Bool, now: ContinuousClock.Instant = .now) {
-        state.withLock {
-            $0.settle(LoginThrottleState.Attempt(user: attempt.user, address: attempt.address), failed: failed, now: now)
-        }
+        state.withLock { $0.settle(attempt, failed: failed, now: now) }
     }
 
     /// Why ``reserve(user:address:now:)`` refused: the limits are reached (or attempts being checked fill them).

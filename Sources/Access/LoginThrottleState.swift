@@ -25,10 +25,7 @@ struct LoginThrottleState {
     }
 
     /// A reserved attempt: what ``settle(_:failed:now:)`` settles.
-    struct Attempt: Equatable {
-        let user: String
-        let address: UInt32
-    }
+    typealias Attempt = LoginThrottle.Attempt
 
     /// How long an attempt refused only because others are being checked is told to wait.
     static let pendingWait: Duration = .seconds(1)
