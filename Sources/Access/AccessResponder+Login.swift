@@ -11,7 +11,7 @@ extension AccessResponder {
             let next = LoginPage.localPath(request.queryValue("next"))
             return .now(LoginPage.response(message: nil, next: next, signedIn: signedInUser(request)?.name))
         case (.post, ["login"]):
-            return .later { signIn(request) }
+            return .later { await signIn(request) }
         case (.post, ["logout"]):
             var response = HTTPResponse(status: .seeOther)
             response.headers.replaceOrAdd(name: HTTPFieldName.location, value: "/login")
@@ -25,14 +25,18 @@ extension AccessResponder {
     }
 
     /// Checks the form's `user` and `password` (libcrypt, off the event loop): `303` to `next` with the cookie, or the
-    /// form again with `401`; `429` with `Retry-After` past the ``LoginThrottle``'s limits, without a check.
-    private func signIn(_ request: HTTPRequest) -> HTTPResponse {
+    /// form again with `401`; `429` with `Retry-After` past the ``LoginThrottle``'s limits, without a check. The attempt
+    /// is counted before the check (``LoginThrottle/reserve(user:address:now:)``) and settled after it.
+    private func signIn(_ request: HTTPRequest) async -> HTTPResponse {
         let name = request.formValue("user") ?? ""
         let password = request.formValue("password") ?? ""
         let next = LoginPage.localPath(request.formValue("next"))
-        let address = clientAddress(request)
-        if let wait = throttle.wait(user: name, address: address) {
-            let seconds = max(1, Int(wait.components.seconds) + 1)
+        let attempt: LoginThrottle.Attempt
+        switch throttle.reserve(user: name, address: clientAddress(request)) {
+        case .success(let reserved):
+            attempt = reserved
+        case .failure(let refusal):
+            let seconds = max(1, Int(refusal.retryAfter.components.seconds) + 1)
             var response = LoginPage.response(status: .tooManyRequests,
                                               message: "Too many failed sign-ins: try again in \(seconds) s.",
                                               next: next, user: name)
@@ -41,13 +45,12 @@ extension AccessResponder {
         }
         let account = users[name]
         // An unknown name costs a hash check too, so the time does not tell which names exist.
-        let valid = PasswordHash.verify(password, hash: account?.passwordHash ?? Self.unknownUserHash) && account != nil
+        let valid = await passwordChecker.verify(password, account?.passwordHash ?? Self.unknownUserHash) && account != nil
+        throttle.settle(attempt, failed: !valid)
         guard valid, let account else {
-            throttle.recordFailure(user: name, address: address)
             return LoginPage.response(status: .unauthorized, message: "Wrong user name or password.", next: next,
                                       user: name)
         }
-        throttle.recordSuccess(user: account.name)
         let lifetime = Int(configuration.sessionLifetime.components.seconds)
         let cookie = SessionCookie.seal(user: account.name, expires: Date(timeIntervalSinceNow: Double(lifetime)), keys: keys)
         var response = HTTPResponse(status: .seeOther)
@@ -65,11 +68,12 @@ extension AccessResponder {
     }
 
     /// The address a sign-in counts against: the peer's, or behind a trusted proxy (``TrustedProxy/addresses``) the
-    /// last `X-Forwarded-For` entry, the client the proxy itself saw (earlier entries are the client's own claims).
+    /// last `X-Forwarded-For` entry, the client the proxy itself saw (earlier entries are the client's own claims),
+    /// of the last such field (a proxy that adds a field of its own rather than appending to the client's).
     public func clientAddress(_ request: HTTPRequest) -> UInt32 {
         let peer = request.peerAddress ?? 0
         guard configuration.proxy?.addresses.contains(peer) == true,
-              let forwarded = request.headers[HTTPFieldName.xForwardedFor]?.split(separator: ",").last,
+              let forwarded = request.headers.values(for: HTTPFieldName.xForwardedFor).last?.split(separator: ",").last,
               let client = IPv4Address.parse(forwarded.trimmingCharacters(in: .whitespaces))
         else { return peer }
         return client

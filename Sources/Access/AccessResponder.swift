@@ -22,6 +22,8 @@ public struct AccessResponder: HTTPResponder {
     let throttle: LoginThrottle
     /// Users by name.
     let users: [String: UserAccount]
+    /// Checks sign-in passwords (yescrypt; tests count or hold the checks).
+    package var passwordChecker = PasswordChecker.crypt
 
     /// `inner` behind the access layer of `configuration` in `mode` (from ``AccessConfiguration/validated``);
     /// session cookies sealed with `keys`.
@@ -46,6 +48,10 @@ public struct AccessResponder: HTTPResponder {
         if isMetrics, let rule = configuration.metrics {
             guard readsMetrics(request, rule: rule) else { return .now(refusal(request)) }
             return inner.respond(to: request)
+        }
+        if mode == .proxy, let name = configuration.proxy?.duplicatedHeader(in: request) {
+            return .now(HTTPError(.badRequest, "The \(name) header came more than once: the proxy must replace it, "
+                                  + "not add to it (docs/SECURITY.md, \"Proxy\").").response)
         }
         guard let viewer = viewer(of: request) else { return .now(refusal(request)) }
         if isMetrics, !mayReadEverything(viewer) {

@@ -6,7 +6,12 @@ import Locking
 /// failure ends. A success clears its user's count. Memory is bounded: at most ``Limits/capacity`` names and as many
 /// addresses are tracked; when full, the entry whose window began first goes (expired ones before any).
 ///
-/// Thread-safe: one `Lock` over all counts (held for a dictionary lookup, or a scan when full).
+/// An attempt takes its place before its password is checked (``reserve(user:address:now:)``) and gives it back or
+/// turns it into a failure after (``settle(_:failed:now:)``): attempts being checked count against the limits, so
+/// 40 wrong passwords sent at once for one name get ``Limits/perUser`` checks, not more (``LoginThrottleState``).
+///
+/// Thread-safe: one `Lock` over all counts (held for a dictionary lookup, or a scan when full); the password check
+/// runs outside it.
 public final class LoginThrottle: Sendable {
     public struct Limits: Sendable, Equatable {
         public var perUser = 5
@@ -16,66 +21,42 @@ public final class LoginThrottle: Sendable {
         public init() {}
     }
 
-    private struct Entry {
-        var failures: Int
-        var since: ContinuousClock.Instant
-    }
-
-    private struct State {
-        var users: [String: Entry] = [:]
-        var addresses: [UInt32: Entry] = [:]
+    /// A place taken by ``reserve(user:address:now:)``: settle it once, whatever the check found.
+    public struct Attempt: Sendable, Equatable {
+        let user: String
+        let address: UInt32
     }
 
     public let limits: Limits
-    private let state = Lock(State())
+    private let state: Lock<LoginThrottleState>
 
     public init(limits: Limits = Limits()) {
         self.limits = limits
+        state = Lock(LoginThrottleState(limits: limits))
     }
 
-    /// How long `user` from `address` must wait before another attempt; nil: they may try now.
+    /// An attempt of `user` from `address` may check its password: `.success` with the place it took (settle it with
+    /// ``settle(_:failed:now:)``), or `.failure` with how long to wait.
+    public func reserve(user: String, address: UInt32, now: ContinuousClock.Instant = .now) -> Result<Attempt, Refusal> {
+        switch state.withLock({ $0.reserve(user: user, address: address, now: now) }) {
+        case .check(let attempt): .success(attempt)
+        case .refuse(let wait): .failure(Refusal(retryAfter: wait))
+        }
+    }
+
+    /// How long `user` from `address` must wait before another attempt; nil: they may try now. Reserves nothing.
     public func wait(user: String, address: UInt32, now: ContinuousClock.Instant = .now) -> Duration? {
-        state.withLock { state in
-            let waits = [Self.wait(state.users[user], limit: limits.perUser, window: limits.window, now: now),
-                         Self.wait(state.addresses[address], limit: limits.perAddress, window: limits.window, now: now)]
-            return waits.compactMap { $0 }.max()
-        }
+        state.withLock { $0.wait(user: user, address: address, now: now) }
     }
 
-    /// Counts a failed attempt of `user` from `address`.
-    public func recordFailure(user: String, address: UInt32, now: ContinuousClock.Instant = .now) {
-        state.withLock { state in
-            Self.count(&state.users, user, limits: limits, now: now)
-            Self.count(&state.addresses, address, limits: limits, now: now)
-        }
+    /// Ends `attempt`: a failed check is counted, a successful one clears its user's failures.
+    public func settle(_ attempt: Attempt, failed: Bool, now: ContinuousClock.Instant = .now) {
+        state.withLock { $0.settle(attempt, failed: failed, now: now) }
     }
 
-    /// Forgets `user`'s failures (a successful sign-in); the address keeps its count.
-    public func recordSuccess(user: String) {
-        _ = state.withLock { $0.users.removeValue(forKey: user) }
-    }
-
-    private static func wait(_ entry: Entry?, limit: Int, window: Duration, now: ContinuousClock.Instant) -> Duration? {
-        guard let entry, entry.failures >= limit else { return nil }
-        let end = entry.since + window
-        return end > now ? end - now : nil
-    }
-
-    private static func count<Key: Hashable>(_ table: inout [Key: Entry], _ key: Key, limits: Limits,
-                                             now: ContinuousClock.Instant) {
-        if var entry = table[key], entry.since + limits.window > now {
-            entry.failures += 1
-            table[key] = entry
-            return
-        }
-        if table[key] == nil, table.count >= limits.capacity {
-            let expired = table.filter { $0.value.since + limits.window <= now }.map(\.key)
-            if expired.isEmpty, let oldest = table.min(by: { $0.value.since < $1.value.since })?.key {
-                table.removeValue(forKey: oldest)
-            }
-            expired.forEach { table.removeValue(forKey: $0) }
-        }
-        table[key] = Entry(failures: 1, since: now)
+    /// Why ``reserve(user:address:now:)`` refused: the limits are reached (or attempts being checked fill them).
+    public struct Refusal: Error, Sendable, Equatable {
+        public let retryAfter: Duration
     }
 }
 

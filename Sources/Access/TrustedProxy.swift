@@ -2,7 +2,9 @@ import HTTPServer
 
 /// A reverse proxy that authenticates viewers (oauth2-proxy and the like) and names them in headers: believed only
 /// on connections from one of ``addresses`` (the TCP peer, never a header's claim). A request from anywhere else
-/// that carries the headers is treated as carrying none.
+/// that carries the headers is treated as carrying none. From a proxy, either header sent more than once is refused
+/// (``duplicatedHeader(in:)``): a proxy that adds its header instead of replacing the client's (HAProxy
+/// `add-header`, Caddy `+header`) would otherwise let the client's own value, the first, name the viewer.
 ///
 /// Thread-safe: a value.
 public struct TrustedProxy: Sendable, Equatable {
@@ -20,9 +22,22 @@ public struct TrustedProxy: Sendable, Equatable {
     /// Most bytes of a user name or of the groups header believed; longer: no viewer.
     static let maxHeaderLength = 4_096
 
-    /// The viewer `request` names, if it came from a proxy of ``addresses`` and names a non-empty user.
+    /// Whether `request` came from one of ``addresses``.
+    func isFromProxy(_ request: HTTPRequest) -> Bool {
+        request.peerAddress.map { addresses.contains($0) } ?? false
+    }
+
+    /// The name of the identity header (``userHeader`` or ``groupsHeader``) a request from a proxy of ``addresses``
+    /// carries more than once; nil if none does, or the request came from elsewhere (its headers are ignored).
+    func duplicatedHeader(in request: HTTPRequest) -> String? {
+        guard isFromProxy(request) else { return nil }
+        return [userHeader, groupsHeader].first { request.headers.values(for: $0).count > 1 }
+    }
+
+    /// The viewer `request` names, if it came from a proxy of ``addresses`` and names a non-empty user, each
+    /// identity header at most once.
     func viewer(of request: HTTPRequest) -> Viewer? {
-        guard let peer = request.peerAddress, addresses.contains(peer),
+        guard isFromProxy(request), duplicatedHeader(in: request) == nil,
               let user = request.headers[userHeader]?.trimmingSpaces, !user.isEmpty,
               user.utf8.count <= Self.maxHeaderLength
         else { return nil }

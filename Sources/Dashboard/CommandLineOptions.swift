@@ -53,6 +53,11 @@ public enum CommandLineOptions {
                               random delay within N seconds, close it and exit (default 10; 0: no spreading;
                               docs/SCALING.md). A second signal exits at once
       --shutdown-grace-seconds N  how long a drain lets in-flight answers finish before it closes them (default 5)
+      --response-timeout-seconds N  1...3600: how long an answer that waits (a batch fetched again, a proxied page,
+                              a sign-in) may take before it is cancelled with 504; before the config's
+                              responseTimeoutSeconds. Must outlast every table's slowest upstream fetch (its
+                              timeoutSeconds times retry attempts, plus the waits) by 10 s (default: 120, or more
+                              when a table needs it; docs/CONFIG.md)
       --instance-tag N        0...255: every session id (and its POST URLs) starts with N as two hex digits, so
                               a proxy routes a session's POSTs to this instance (docs/SCALING.md; default: none)
       --max-connections N     connections open at once, past it 503 (default: open-file limit less 256)
@@ -174,6 +179,8 @@ public enum CommandLineOptions {
                 configuration.server.drainWindow = .seconds(try integer(flag, value, in: 0...3_600))
             case "--shutdown-grace-seconds":
                 configuration.server.shutdownGrace = .seconds(try integer(flag, value, in: 1...3_600))
+            case "--response-timeout-seconds":
+                configuration.responseTimeout = .seconds(try integer(flag, value, in: 1...3_600))
             case "--instance-tag":
                 configuration.server.instanceTag = UInt8(try integer(flag, value, in: 0...255))
             case "--max-connections":

@@ -30,6 +30,9 @@ public struct ConfigFile: Sendable {
     public var allowCredentials: Bool?
     /// Who may see what (`access`, docs/SECURITY.md); nil: not configured (`--access` may choose the mode).
     public var access: AccessConfiguration?
+    /// How long a deferred answer may take (`responseTimeoutSeconds`, ``ResponseTimeout``); nil: not given.
+    /// `--response-timeout-seconds` takes precedence.
+    public var responseTimeout: Duration?
 
     /// Reads and validates the file at `path`; `${NAME}` references are filled from `environment`.
     public static func load(path: String, environment: [String: String] = ProcessInfo.processInfo.environment)
@@ -75,6 +78,10 @@ public struct ConfigFile: Sendable {
         let frameAncestors = try root.stringList("frameAncestors")
         let allowedOrigins = try root.stringList("allowedOrigins") ?? []
         let allowCredentials = try root.bool("allowCredentials")
+        let responseTimeout = try root.seconds("responseTimeoutSeconds", in: 1...3_600)
+        if let responseTimeout, let slow = ResponseTimeout.tooShort(responseTimeout, for: tables) {
+            throw root.error("responseTimeoutSeconds", ResponseTimeout.expected(for: slow))
+        }
         let access = try root.value("access").map { (value) throws(ConfigError) in
             try Self.access(value, file: file, tables: tables, pages: pages ?? [])
         }
@@ -85,7 +92,7 @@ public struct ConfigFile: Sendable {
         return ConfigFile(tables: tables, upstream: upstream ?? UpstreamClientConfiguration(), secrets: secrets,
                           pages: pages ?? [], secretFile: secretFile, redis: redis,
                           frameAncestors: frameAncestors, allowedOrigins: allowedOrigins, allowCredentials: allowCredentials,
-                          access: access)
+                          access: access, responseTimeout: responseTimeout)
     }
 
     private static func upstreamOptions(_ reader: ConfigReader) throws(ConfigError) -> UpstreamClientConfiguration {

@@ -64,6 +64,8 @@ public final class Dashboard: Sendable {
         }
         if let access = config?.access { configuration.server.access = access }
         if let mode = configuration.accessMode { configuration.server.access.mode = mode }
+        configuration.server.responseTimeout = try ResponseTimeout.resolve(
+            flag: configuration.responseTimeout, config: config?.responseTimeout, tables: config?.tables ?? [])
         for table in config?.tables ?? [] {
             guard let forward = table.forward,
                   let refusal = forward.refusal(mode: configuration.server.access.mode ?? .open,

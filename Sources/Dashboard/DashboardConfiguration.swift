@@ -28,6 +28,9 @@ public struct DashboardConfiguration: Sendable {
     public var allowCredentials: Bool?
     /// The access mode from `--access`: overrides the config's `access.mode` (docs/SECURITY.md). nil: the config's.
     public var accessMode: AccessMode?
+    /// `--response-timeout-seconds`: before the config's `responseTimeoutSeconds`; nil: the config's, else a default
+    /// that outlasts every table's slowest upstream fetch (``ResponseTimeout``).
+    public var responseTimeout: Duration?
 
     public init() {}
 }

@@ -2,7 +2,9 @@
 /// 'self'` refuses `style="..."` attributes and `<style>` elements; docs/SECURITY.md): each column's width and
 /// floor, the table's minimum width, and a grid's number of card fields (`--rs-card-fields`, which sizes its
 /// cards). Served as one stylesheet (`/tables.css`) that every page links; a rule finds its table by `data-table`,
-/// so it applies on the table's page, on dashboard pages and on the no-script page alike. Pure; thread-safe.
+/// so it applies on the table's page, on dashboard pages and on the no-script page alike. Each viewer gets the rules
+/// of the tables they may see only (``header`` and ``rules(_:)`` of each: the server joins them per request), since
+/// a rule names its table and its columns' layout. Pure; thread-safe.
 ///
 /// No column gets narrower than its floor: the larger of its header text's width (``headerWidth(_:)``, an upper
 /// bound computed here, since the server cannot measure text) and its `minWidth` (a column without a width:
@@ -14,18 +16,19 @@ public enum TableStyleSheet {
     /// Where the server serves it.
     public static let path = "/tables.css"
 
-    /// The stylesheet for `specs`: only valid widths are written, and each name is escaped as a CSS string.
+    /// The stylesheet's first line.
+    public static let header = "/* Rowstream: column widths and card sizes of the tables you may see. */\n"
+
+    /// The stylesheet for `specs`: ``header``, then each one's ``rules(_:)``.
     public static func css(_ specs: [TableSpec]) -> String {
-        var out = "/* Rowstream: column widths and card sizes of the configured tables. */\n"
-        for spec in specs {
-            let table = "table.rs-table[data-table=\"" + escaped(spec.name) + "\"]"
-            if let grid = spec.grid {
-                out += cardRules(spec, grid: grid, table: table)
-            } else {
-                out += columnRules(spec.columns, table: table)
-            }
-        }
-        return out
+        specs.reduce(header) { $0 + rules($1) }
+    }
+
+    /// The rules of one table: only valid widths are written, and its name is escaped as a CSS string.
+    public static func rules(_ spec: TableSpec) -> String {
+        let table = "table.rs-table[data-table=\"" + escaped(spec.name) + "\"]"
+        guard let grid = spec.grid else { return columnRules(spec.columns, table: table) }
+        return cardRules(spec, grid: grid, table: table)
     }
 
     /// Each column's width (never below its floor), and the table's minimum width.

@@ -12,7 +12,9 @@ import Sealing
 ///   at each of the three byte alignments inside a longer encoded text (the characters that depend on the
 ///   secret alone);
 /// - cut off at the end of the text (the first 8 bytes or more of a secret, as an upstream that shortens its
-///   echo leaves it).
+///   echo leaves it);
+/// - in any letter case (ASCII): an upstream that upper- or lower-cases what it echoes (`S3CR3T+T0KEN`), also
+///   inside each of the forms above (`%2b`, `\u002B`, a base64 text in upper case).
 ///
 /// Redact before shortening a text: a secret cut in half no longer matches whole. Values shorter than 4 bytes
 /// are not secrets here (they would redact ordinary words). Thread-safe: an immutable value.
@@ -72,7 +74,9 @@ public struct SecretRedactor: Sendable {
         for secret in secrets {
             if let end = Self.match(secret[...], in: bytes, at: position, matched: 0) { return end }
         }
-        for spelling in encoded where bytes[position...].starts(with: spelling) { return position + spelling.count }
+        for spelling in encoded where bytes[position...].starts(with: spelling, by: Self.sameIgnoringCase) {
+            return position + spelling.count
+        }
         return nil
     }
 
@@ -100,7 +104,7 @@ public struct SecretRedactor: Sendable {
     private static func widths(of byte: UInt8, in bytes: [UInt8], at position: Int) -> [Int] {
         var widths: [Int] = []
         let first = bytes[position]
-        if first == UInt8(ascii: "%"), let value = hex(bytes, position + 1, count: 2), value == Int(byte) {
+        if first == UInt8(ascii: "%"), let value = hex(bytes, position + 1, count: 2), sameIgnoringCase(UInt8(value), byte) {
             widths.append(3)
         }
         if first == UInt8(ascii: "\\"), position + 1 < bytes.count {
@@ -114,13 +118,18 @@ public struct SecretRedactor: Sendable {
             default: nil
             }
             if escaped == byte { widths.append(2) }
-            if bytes[position + 1] == UInt8(ascii: "u"), let value = hex(bytes, position + 2, count: 4), value == Int(byte),
-               byte < 0x80 {
+            if bytes[position + 1] == UInt8(ascii: "u"), let value = hex(bytes, position + 2, count: 4), value < 0x80,
+               sameIgnoringCase(UInt8(value), byte) {
                 widths.insert(6, at: 0)
             }
         }
-        if first == byte || (first == UInt8(ascii: "+") && byte == UInt8(ascii: " ")) { widths.append(1) }
+        if sameIgnoringCase(first, byte) || (first == UInt8(ascii: "+") && byte == UInt8(ascii: " ")) { widths.append(1) }
         return widths
+    }
+
+    /// Whether two bytes are the same but for the case of an ASCII letter.
+    private static func sameIgnoringCase(_ a: UInt8, _ b: UInt8) -> Bool {
+        a == b || (a | 0x20 == b | 0x20 && (a | 0x20) >= UInt8(ascii: "a") && (a | 0x20) <= UInt8(ascii: "z"))
     }
 
     /// The value of `count` hex digits (either case) at `start`; nil if they are not all there.

@@ -98,6 +98,24 @@ struct AccessResponderTests {
                 "tokens mode believes no proxy")
     }
 
+    @Test("proxy: a user or groups header sent twice (a proxy that appends) is refused with 400, never the first believed")
+    func proxyDuplicates() async {
+        let access = Self.responder(.proxy)
+        var twoUsers = HTTPHeaders()
+        twoUsers.add(name: "X-Forwarded-User", value: "admin")   // the client's own, first
+        twoUsers.add(name: "x-forwarded-user", value: "alice")   // the proxy's, appended
+        let users = await Self.answer(access, headers: twoUsers, peer: "127.0.0.2")
+        #expect(users.status == .badRequest && users.text.contains("X-Forwarded-User header came more than once"))
+        #expect(!users.text.contains("admin") && !users.text.contains("alice"), "names no value")
+        var twoGroups: HTTPHeaders = ["X-Forwarded-User": "alice"]
+        twoGroups.add(name: "X-Forwarded-Groups", value: "admins")
+        twoGroups.add(name: "X-Forwarded-Groups", value: "ops")
+        let groups = await Self.answer(access, headers: twoGroups, peer: "127.0.0.2")
+        #expect(groups.status == .badRequest && groups.text.contains("X-Forwarded-Groups header came more than once"))
+        #expect(await Self.answer(access, headers: twoUsers, peer: "127.0.0.1").status == .unauthorized,
+                "not from the proxy: the headers are ignored, as when sent once")
+    }
+
     @Test("/metrics: its own tokens and addresses when configured; else only a viewer who may see every table")
     func metrics() async {
         let rule = MetricsAccess(tokens: [APIToken(name: "prom", sha256: APIToken.hash("prom-token"))!],

@@ -3,6 +3,8 @@ import Foundation
 import HTTPServer
 import HTTPServerTesting
 import Sealing
+import Synchronization
+import TestSupport
 import Testing
 
 /// Mode `users` over a responder that answers with the viewer: sign-in, cookies, redirects, sign-out, brute force.
@@ -10,7 +12,8 @@ import Testing
 struct LoginFlowTests {
     static let keys = try! SealingKeys(current: Array(repeating: 3, count: 32))
 
-    static func responder(limits: LoginThrottle.Limits = LoginThrottle.Limits(), secure: Bool = false) throws -> InProcessClient {
+    static func responder(limits: LoginThrottle.Limits = LoginThrottle.Limits(), secure: Bool = false,
+                          checker: PasswordChecker = .crypt) throws -> InProcessClient {
         var access = AccessConfiguration(mode: .users)
         let hash = try #require(PasswordHash.make("wonderland"))
         access.users = [try #require(UserAccount(name: "alice", passwordHash: hash, groups: ["staff"]))]
@@ -18,8 +21,10 @@ struct LoginFlowTests {
         access.loginLimits = limits
         access.secureCookies = secure
         let echo = ClosureResponder { request in .now(.text("\(request.path) viewer=\(Viewer.current.name)")) }
-        return InProcessClient(AccessResponder(inner: echo, configuration: access, mode: .users, tables: [], pages: [:],
-                                               keys: keys))
+        var responder = AccessResponder(inner: echo, configuration: access, mode: .users, tables: [], pages: [:],
+                                        keys: keys)
+        responder.passwordChecker = checker
+        return InProcessClient(responder)
     }
 
     static func form(_ fields: [(String, String)]) -> [UInt8] {
@@ -97,6 +102,11 @@ struct LoginFlowTests {
                 "behind the proxy: the client it saw (the last entry)")
         #expect(address("127.0.0.1", "10.0.0.7") == IPv4Address.parse("127.0.0.1"), "anyone else's claim is ignored")
         #expect(address("127.0.0.2", "garbage") == IPv4Address.parse("127.0.0.2"))
+        var twice = HTTPRequest(method: .post, target: "/login")
+        twice.headers.add(name: "X-Forwarded-For", value: "1.2.3.4")   // the client's claim
+        twice.headers.add(name: "X-Forwarded-For", value: "10.0.0.7")   // a proxy that adds its own field
+        twice.peerAddress = IPv4Address.parse("127.0.0.2")
+        #expect(responder.clientAddress(twice) == IPv4Address.parse("10.0.0.7"), "the last entry of the last field")
     }
 
     @Test("missing, wrong, expired and tampered cookies get 401 (303 for a browser page); tokens still work")
@@ -140,5 +150,87 @@ struct LoginFlowTests {
                 "one address trying many names is limited too")
         #expect(await Self.signIn(client, user: "nobody", password: "x").text.contains("Wrong user name or password"),
                 "an unknown name is answered as a wrong password")
+    }
+
+    @Test("40 wrong passwords at once for one name get 5 password checks (each attempt counted before its check), 35 get 429")
+    func concurrentAttempts() async throws {
+        let gate = CheckGate(total: 40)
+        let client = try Self.responder(checker: PasswordChecker { _, _ in
+            await gate.enter()
+            return false
+        })
+        // A bound, not a synchronisation: a broken gate opens after it instead of hanging the run.
+        let bound = Task {
+            try? await Task.sleep(for: .seconds(30 * TestTime.scale))
+            gate.open()
+        }
+        defer { bound.cancel() }
+        let statuses = await withTaskGroup(of: HTTPStatus.self) { group in
+            for attempt in 0..<40 { group.addTask { await Self.signIn(client, password: "guess\(attempt)").status } }
+            var statuses: [HTTPStatus] = []
+            for await status in group {
+                statuses.append(status)
+                gate.answered()
+            }
+            return statuses
+        }
+        #expect(gate.checks == 5, "the checks are held until every attempt is checked or answered")
+        #expect(statuses.filter { $0 == .unauthorized }.count == 5)
+        #expect(statuses.filter { $0 == .tooManyRequests }.count == 35)
+    }
+}
+
+/// Holds every password check until each of `total` sign-ins has either reached its check or been answered, so all
+/// of them are in flight at once however the tasks are scheduled; counts the checks.
+private final class CheckGate: Sendable {
+    private struct State {
+        var checks = 0
+        var answered = 0
+        var isOpen = false
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let total: Int
+    private let state = Mutex(State())
+
+    init(total: Int) {
+        self.total = total
+    }
+
+    var checks: Int { state.withLock { $0.checks } }
+
+    /// A check arrives: it waits for the gate to open.
+    func enter() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let release = state.withLock { state in
+                state.checks += 1
+                state.waiting.append(continuation)
+                return Self.release(&state, total: total)
+            }
+            release.forEach { $0.resume() }
+        }
+    }
+
+    /// A sign-in was answered.
+    func answered() {
+        state.withLock { state in
+            state.answered += 1
+            return Self.release(&state, total: total)
+        }.forEach { $0.resume() }
+    }
+
+    /// Opens the gate now.
+    func open() {
+        state.withLock { state in
+            state.isOpen = true
+            return Self.release(&state, total: total)
+        }.forEach { $0.resume() }
+    }
+
+    private static func release(_ state: inout State, total: Int) -> [CheckedContinuation<Void, Never>] {
+        guard state.isOpen || state.checks + state.answered >= total else { return [] }
+        state.isOpen = true
+        defer { state.waiting = [] }
+        return state.waiting
     }
 }

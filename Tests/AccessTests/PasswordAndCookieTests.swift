@@ -65,15 +65,38 @@ struct PasswordAndCookieTests {
         limits.capacity = 8
         let throttle = LoginThrottle(limits: limits)
         let start = ContinuousClock.now
-        for _ in 0..<3 { throttle.recordFailure(user: "alice", address: 1, now: start) }
+        func fail(_ user: String, _ address: UInt32) {
+            guard case .success(let attempt) = throttle.reserve(user: user, address: address, now: start) else { return }
+            throttle.settle(attempt, failed: true, now: start)
+        }
+        for _ in 0..<3 { fail("alice", 1) }
         #expect(throttle.wait(user: "alice", address: 2, now: start) != nil, "the user, from anywhere")
         #expect(throttle.wait(user: "bob", address: 1, now: start) == nil)
         #expect(throttle.wait(user: "alice", address: 2, now: start + .seconds(15 * 60)) == nil, "the window ended")
-        for name in ["b", "c"] { throttle.recordFailure(user: name, address: 1, now: start) }
+        for name in ["b", "c"] { fail(name, 1) }
         #expect(throttle.wait(user: "fresh", address: 1, now: start) != nil, "the address, for any name")
-        throttle.recordSuccess(user: "alice")
+        if case .success(let attempt) = throttle.reserve(user: "alice", address: 3, now: start + .seconds(15 * 60)) {
+            throttle.settle(attempt, failed: false, now: start + .seconds(15 * 60))
+        }
         #expect(throttle.wait(user: "alice", address: 3, now: start) == nil)
-        for index in 0..<100 { throttle.recordFailure(user: "spray\(index)", address: UInt32(100 + index), now: start) }
+        for index in 0..<100 { fail("spray\(index)", UInt32(100 + index)) }
         #expect(throttle.trackedCount <= 2 * limits.capacity)
+    }
+
+    @Test("an attempt is counted before its check: places run out at the limit while none has settled, and come back")
+    func reservesBeforeChecking() throws {
+        var limits = LoginThrottle.Limits()
+        limits.perUser = 5
+        let throttle = LoginThrottle(limits: limits)
+        let now = ContinuousClock.now
+        let decisions = (0..<40).map { _ in throttle.reserve(user: "alice", address: 1, now: now) }
+        let granted = decisions.compactMap { try? $0.get() }
+        #expect(granted.count == 5, "40 attempts in flight, none settled: 5 may check")
+        #expect(throttle.wait(user: "alice", address: 1, now: now) == .seconds(1), "busy, not yet failed")
+        throttle.settle(granted[0], failed: false, now: now)
+        let again = try #require(try? throttle.reserve(user: "alice", address: 1, now: now).get(), "a settled place comes back")
+        for attempt in granted.dropFirst() + [again] { throttle.settle(attempt, failed: true, now: now) }
+        let wait = try #require(throttle.wait(user: "alice", address: 1, now: now))
+        #expect(wait > .seconds(60), "5 failures: the window holds")
     }
 }

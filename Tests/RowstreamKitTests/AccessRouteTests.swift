@@ -86,7 +86,7 @@ struct AccessRouteTests {
         }
     }
 
-    @Test("listings, the home page and table pages show only what the viewer may see; the name never appears")
+    @Test("listings, the home page, table pages and /tables.css show only what the viewer may see; the name never appears")
     func listings() async throws {
         let server = try Self.server()
         defer { server.shutdown() }
@@ -105,7 +105,8 @@ struct AccessRouteTests {
         for answer in [home, await server.client.get("/tables/people", headers: viewer),
                        await server.client.get("/pages/lobby", headers: viewer),
                        await server.client.get("/tables/people/html", headers: viewer),
-                       await server.client.get("/api/tables", headers: viewer)] {
+                       await server.client.get("/api/tables", headers: viewer),
+                       await server.client.get("/tables.css", headers: viewer)] {
             for name in ["payroll", "board"] {
                 #expect(!answer.text.contains(name), "\(name) leaked")
             }
@@ -116,6 +117,12 @@ struct AccessRouteTests {
         let everything = try object(await server.client.get("/api/tables", headers: Self.bearer("ci-token")).text)
         #expect((everything["tables"] as? [[String: Any]])?.map { $0["name"] as? String } == ["payroll", "people"])
         #expect(await server.client.get("/", headers: Self.bearer("ci-token")).text.contains("/tables/payroll/stream"))
+        let sheet = await server.client.get("/tables.css", headers: viewer)
+        #expect(sheet.text.contains("[data-table=\"people\"]"), "the stylesheet: the tables the viewer may see")
+        #expect(sheet.headers["Cache-Control"] == "private, no-cache" && sheet.headers["Vary"] == "Cookie, Authorization",
+                "one viewer's sheet is never another's from a cache")
+        #expect(await server.client.get("/tables.css", headers: Self.bearer("ci-token")).text
+            .contains("[data-table=\"payroll\"]"))
         #expect(await server.client.get("/metrics", headers: viewer).status == .forbidden,
                 "the metrics name every table: only a viewer who may see all of them")
         #expect(await server.client.get("/metrics", headers: Self.bearer("ci-token")).status == .ok)

@@ -116,13 +116,13 @@ struct CrossOriginTests {
         #expect(loads.count == before, "no preflight ran a route")
     }
 
-    @Test("without allowedOrigins: no CORS header but the static files' * and no Vary for anyone")
+    @Test("without allowedOrigins: no CORS header but the static files' * and no Vary: Origin for anyone")
     func noneConfigured() async throws {
         let server = try Self.server(Counter(), origins: [])
         defer { server.shutdown() }
         for (what, _, headers) in try await Self.answers(server, Self.allowed) {
             #expect(headers["Access-Control-Allow-Origin"] == Self.publicOrNone(what), "\(what)")
-            #expect(headers["Vary"] == nil, "\(what)")
+            #expect(!headers.values(for: "Vary").contains { $0.contains("Origin") }, "\(what)")
         }
     }
 

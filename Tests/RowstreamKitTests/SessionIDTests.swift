@@ -27,6 +27,20 @@ import Testing
         #expect(rests.count == 150, "120 random bits: no two ids alike")
     }
 
+    @Test("an id's 16 random bytes come from one call of the generator (one getrandom), not one per 8 bytes")
+    func oneRandomCallPerId() {
+        var calls: [Int] = []
+        let id = SessionID.make(tag: 0x0a) { buffer in
+            calls.append(buffer.count)
+            for index in buffer.indices { buffer[index] = UInt8(index + 1) }
+        }
+        #expect(calls == [16])
+        #expect(id.text == "0a07060504030201100f0e0d0c0b0a09", "two little-endian words, the tag on top")
+        var filled = [UInt8](repeating: 0, count: 16)
+        filled.withUnsafeMutableBytes { SessionID.systemRandom($0) }
+        #expect(filled != [UInt8](repeating: 0, count: 16), "the kernel's bytes")
+    }
+
     @Test func leadingZerosAndEveryDigitAreRead() throws {
         let text = "000000000000000f0123456789abcdef"
         #expect(SessionID(text)?.text == text)

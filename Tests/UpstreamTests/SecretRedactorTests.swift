@@ -26,6 +26,21 @@ import Upstream
         #expect(redacted.hasPrefix("error: key=") && redacted.hasSuffix("&page=2") || spelling.hasPrefix("QmVh"))
     }
 
+    /// The first review's example, echoed in other letter cases, alone and inside each encoding.
+    @Test(arguments: [
+        "S3CR3T+T0KEN/WITH=CHARS&X Y",  // upper case
+        "s3cr3t+t0ken/with=chars&x y",  // lower case
+        "S3CR3T%2BT0KEN%2FWITH%3DCHARS%26X%20Y",  // upper case, percent-encoded
+        "s3cr3t%2bt0ken%2fwith%3dchars%26x+y",  // lower case, form-encoded
+        "S3CR3T%2bT0KEN/WITH%3dCHARS&X+Y",  // a mix
+        #"S3CR3T\u002bT0KEN\/WITH=CHARS&X Y"#,  // JSON-escaped
+        "CZNJCJN0K1QWA2VUL3DPDGG9Y2HHCNMMECB5",  // its base64, upper-cased by the upstream
+    ])
+    func everyCaseIsRedacted(spelling: String) {
+        let redacted = redactor.redact("error: key=\(spelling)&page=2")
+        #expect(redacted == "error: key=[redacted]&page=2", "\(redacted)")
+    }
+
     @Test("a secret cut off at the end of a text is redacted from its 8th byte on")
     func cutSecrets() {
         #expect(redactor.redact("echo: s3cr3t+T0") == "echo: [redacted]")

@@ -122,6 +122,7 @@ public final class RowstreamServer: Sendable {
         serverConfiguration.deadPeerTimeout = configuration.deadPeerTimeout
         serverConfiguration.drainWindow = configuration.drainWindow
         serverConfiguration.shutdownGrace = configuration.shutdownGrace
+        serverConfiguration.responseTimeout = configuration.responseTimeout
         if let loops = configuration.eventLoopCount { serverConfiguration.eventLoopCount = loops }
         if let cap = configuration.maxConnections { serverConfiguration.maxConnections = cap }
         serverConfiguration.maxConnectionsPerAddress = configuration.maxConnectionsPerAddress

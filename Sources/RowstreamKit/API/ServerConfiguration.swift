@@ -39,6 +39,10 @@ public struct ServerConfiguration: Sendable {
     public var deadPeerTimeout: Duration? = .seconds(30)
     /// How long one batch may load before it fails as timed out (retryable; the loader's task is cancelled).
     public var batchTimeout: Duration = .seconds(30)
+    /// How long a deferred answer (a batch fetched again, a proxied page, a sign-in's password check) may take once its
+    /// request has arrived; then its work is cancelled and the client gets `504` (docs/HARDENING.md). Keep it above
+    /// the slowest legitimate answer: an upstream's timeout times its attempts, and the waits between them.
+    public var responseTimeout: Duration = .seconds(120)
     /// Event loops of the HTTP server; nil: one per core.
     public var eventLoopCount: Int? = nil
     /// Most connections open at once (past it: `503`); nil: the open-file limit less a reserve (docs/HARDENING.md).

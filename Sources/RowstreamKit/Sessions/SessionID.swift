@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A session's id: 128 random bits, unguessable so one viewer cannot drive another's stream. Held as two
 /// integers (no string per session); written as 32 lowercase hex digits in the `session` event and the URLs.
 /// A plain value: thread-safe.
@@ -6,11 +10,23 @@ struct SessionID: Hashable, Sendable {
     private let low: UInt64
 
     /// A new random id; with `tag`, its first byte (the first two hex digits) is `tag` and 120 bits are random.
-    static func make(tag: UInt8? = nil) -> SessionID {
+    /// Its 16 bytes come from one call of `fill` (``systemRandom(_:)``: one `getrandom`; a seam for tests).
+    static func make(tag: UInt8? = nil, fill: (UnsafeMutableRawBufferPointer) -> Void = systemRandom) -> SessionID {
+        var words: (high: UInt64, low: UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { fill($0) }
+        guard let tag else { return SessionID(high: words.high, low: words.low) }
+        return SessionID(high: UInt64(tag) << 56 | words.high & 0x00ff_ffff_ffff_ffff, low: words.low)
+    }
+
+    /// Fills `buffer` (at most 256 bytes) from the kernel's generator: one `getentropy(3)`, which is one
+    /// `getrandom(2)` call (`SystemRandomNumberGenerator` makes one per 8 bytes). Should it fail, the standard
+    /// library's generator fills it (it stops the process if it cannot).
+    static func systemRandom(_ buffer: UnsafeMutableRawBufferPointer) {
+        #if canImport(Glibc)
+        if buffer.count <= 256, getentropy(buffer.baseAddress, buffer.count) == 0 { return }
+        #endif
         var generator = SystemRandomNumberGenerator()
-        let high: UInt64 = generator.next()
-        guard let tag else { return SessionID(high: high, low: generator.next()) }
-        return SessionID(high: UInt64(tag) << 56 | high & 0x00ff_ffff_ffff_ffff, low: generator.next())
+        for index in buffer.indices { buffer[index] = generator.next() }
     }
 
     private init(high: UInt64, low: UInt64) {
