@@ -39,7 +39,8 @@ from support import TIMEOUT, stop_process, wait_until
 WEBKIT_DRIVER = os.environ.get("ROWSTREAM_WEBKIT_DRIVER", "/usr/bin/WebKitWebDriver")
 MINIBROWSER = os.environ.get("ROWSTREAM_MINIBROWSER", "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser")
 FIREFOX = os.environ.get("ROWSTREAM_FIREFOX", "/usr/bin/firefox-esr")
-WIDTH, HEIGHT = 1280, 800         # the window asked for (the viewport is what is left of it)
+WIDTH, HEIGHT = 1024, 768         # the window asked for (the viewport is what is left of it): a common laptop's,
+                                  # where the table's box scrolls sideways (and WebKit's stall shows, lanes.py)
 
 # Installed in each page after it loaded: the page's rowstream:* events with the state at that moment, page errors,
 # unhandled rejections and CSP violations. Idempotent.

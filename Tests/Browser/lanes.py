@@ -7,6 +7,8 @@ within the page's prefetch margin below the viewport (so the page's own `isNear(
 frames later (every scroll event, IntersectionObserver callback and animation frame since has run) it is still
 idle with the same rows: nothing asked for the next batch. The failure says where (rows, state, scroll position,
 the sentinel) and what an IntersectionObserver of the test's own, with the page's margin, saw."""
+import time
+
 from support import TIMEOUT, wait_until
 
 PREFETCH_MARGIN = 800        # Public/config.js defaults.prefetchMargin: "near" is this far below the viewport
@@ -63,17 +65,21 @@ def describe(engine, what, state):
                 state["innerHeight"] + PREFETCH_MARGIN, state["status"], state["observed"]))
 
 
+READER_PAUSE = 0.5           # seconds between a reader's scrolls (issue 32's reader): the input's cadence, not a wait
+
+
 def scroll_to_rows(tab, rows, timeout=2 * TIMEOUT):
-    """Scrolls the table's page to the bottom, again and again, each time once the page rendered three frames,
-    until `rows` rows are shown; fails at once on a stall (described), or after `timeout` seconds. Returns the
-    number of scrolls."""
+    """Scrolls the table's page as a reader does: to the bottom, and again every READER_PAUSE seconds, until `rows`
+    rows are shown; fails at once on a stall (described), or after `timeout` seconds. Returns the number of
+    scrolls. Between scrolls the test asks the page for no frame: a requestAnimationFrame of the test's own makes
+    WebKit run a rendering update (and its IntersectionObserver) it would otherwise skip, and hides the stall."""
     tab.js(OBSERVE, PREFETCH_MARGIN)
     scrolls = []
 
     def step():
         tab.js(TO_THE_BOTTOM)
         scrolls.append(1)
-        tab.frames(3)
+        time.sleep(READER_PAUSE)
         state = tab.js(STATE)
         if state["rows"] >= rows:
             return True
@@ -131,3 +137,24 @@ def scroll_until(tab, done, scroll=TO_THE_BOTTOM, timeout=2 * TIMEOUT, message="
             tab.frames(2)
         return False
     wait_until(step, timeout=timeout, interval=0, message=message)
+
+
+def stays_where_scrolled(tab, batch):
+    """Scrolled to the bottom once, the reader's view stays where it was while the batch that asked for comes
+    (its rows take the skeletons' place, in view) and the table then waits, idle: the page does not follow the end
+    by itself, batch after batch. Returns the scroll position."""
+    tab.wait("return document.getElementById('rs-table').dataset.state === 'idle'", message="idle")
+    rows = tab.js(STATE)["rows"]
+    scrolled = tab.js("window.scrollTo(0, document.documentElement.scrollHeight); return Math.round(window.scrollY)")
+    try:
+        wait_until(lambda: (lambda s: s["rows"] >= rows + batch and s["state"] == "idle")(tab.js(STATE)),
+                   message="the batch the scroll asked for")
+    except AssertionError as error:
+        raise AssertionError(describe(tab.engine.name, "%s (from %d rows, scrollY %d)" % (error, rows, scrolled),
+                                      tab.js(STATE))) from None
+    tab.frames(3)
+    after = tab.js(STATE)
+    assert after["scrollY"] == scrolled and after["rows"] == rows + batch, describe(
+        tab.engine.name, "the view moved from scrollY %d by itself (the reader never sees the rows that came)"
+        % scrolled, after)
+    return scrolled

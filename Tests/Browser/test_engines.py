@@ -10,7 +10,8 @@ import pytest
 
 from conftest import figure
 from engines import busy_loops, engine_fixture
-from lanes import (INDEXES, STATE, assert_every_row_once, fills_without_scrolling, scroll_to_rows, scroll_until)
+from lanes import (INDEXES, STATE, assert_every_row_once, fills_without_scrolling, scroll_to_rows, scroll_until,
+                   stays_where_scrolled)
 from support import LIVE_DEMO, CutProxy, RowstreamServer, refresh_until_changed, server_fixture, stop_process, wait_until
 from test_embed import HostSite
 from test_login import users_server
@@ -22,7 +23,8 @@ TABLES = ["customers", "customers-by-city", "customers-cards"]
 engine = engine_fixture("webkit", "firefox")                  # the lanes of issue 25
 every_engine = engine_fixture("chromium", "webkit", "firefox")  # issue 32's demand checks
 
-failing = server_fixture("--demo-items", 60, "--batch-size", 10, "--demo-latency-ms", 50, "--demo-fail-every", 3)
+failing = server_fixture("--demo-items", 60, "--batch-size", 10, "--demo-latency-ms", 50, "--demo-fail-every", 3,
+                         scope="function")   # fresh: another engine's run would leave the pages cached
 live = server_fixture(*LIVE_DEMO)
 small = server_fixture("--demo-items", 400, "--batch-size", 5, "--demo-latency-ms", 20)
 
@@ -33,6 +35,13 @@ WEBKIT_STALL = pytest.mark.xfail(strict=False, reason=(
     "issue 32: WebKit's IntersectionObserver misses the sentinel leaving the near zone (skeletons of the asked "
     "batch push it out, their rows take their place off screen) and the next scroll brings it back: no change "
     "reported, nothing asks again; the table stays idle at the bottom"))
+
+
+# Firefox ESR 153 anchors the document's scroll position on the table's empty sentinel (`#rs-sentinel`; the table
+# and its box have `overflow-anchor: none`, the sentinel not): rows going in above it move the view down with it.
+FIREFOX_FOLLOWS = pytest.mark.xfail(strict=False, reason=(
+    "Firefox scroll-anchors on #rs-sentinel (no overflow-anchor: none): at the bottom, each batch's rows push the "
+    "view down with the sentinel, the reader sees only skeletons and the table loads the whole list"))
 
 
 def mark_webkit_stall(request, tab):
@@ -51,8 +60,9 @@ def host():
 
 @pytest.fixture(scope="module")
 def server(host):
-    """The demo (1,200 customers in batches of 50, /pages/overview too), embeddable by the host site."""
-    rowstream = RowstreamServer("--demo-items", ITEMS, "--batch-size", BATCH, "--demo-latency-ms", 20,
+    """The demo (1,200 customers in batches of 50, each page 100 ms away: a batch takes a few frames to come;
+    /pages/overview too), embeddable by the host site."""
+    rowstream = RowstreamServer("--demo-items", ITEMS, "--batch-size", BATCH, "--demo-latency-ms", 100,
                                 "--allowed-origins", host.origin)
     try:
         yield rowstream
@@ -213,7 +223,7 @@ def test_a_page_of_three_tables_scrolls_in_its_panels(server, engine, tabs):
     for table in TABLES:
         indexes = tab.js("return Array.from(document.querySelectorAll(arguments[0]), (r) => Number(r.dataset.index))",
                          "#rs-table--%s tr[data-index]" % table)
-        assert len(indexes) > 2 * BATCH and indexes == list(range(len(indexes))), "%s: every row once" % table
+        assert len(indexes) >= 2 * BATCH and indexes == list(range(len(indexes))), "%s: every row once" % table
     assert tab.js("return window.scrollY") == page_y, "the boxes scrolled, not the page"
 
 
@@ -227,7 +237,8 @@ return { state: table.dataset.state, indexes: Array.from(root.querySelectorAll('
 
 
 def test_the_embedded_element_streams_and_scrolls_in_its_box(server, host, engine, tabs):
-    tab = tabs(engine, host.page(server.url))
+    # WebKit fetches the host page's /favicon.ico by itself, which the host's policy (img-src: the server) refuses.
+    tab = tabs(engine, host.page(server.url), allowed=("img-src %s/favicon.ico" % host.origin,))
     first = wait_until(lambda: (lambda e: e if e and len(e["indexes"]) >= BATCH else None)(tab.js(EMBEDDED)),
                        message="the element's first batch")
     wait_until(lambda: tab.scroll_box(".rs-embed-scroll") and len(tab.js(EMBEDDED)["indexes"]) >= len(
@@ -303,6 +314,13 @@ def test_scrolls_to_1000_rows_under_two_busy_loops(request, server, every_engine
     figure("%s: 1,000 rows by scrolling, two busy loops (%d scrolls)" % (every_engine.name, scrolls),
            time.monotonic() - start, "s")
     assert assert_every_row_once(tab) >= 1000
+
+
+def test_the_view_stays_where_the_reader_scrolled(request, server, every_engine, tabs):
+    tab = tabs(every_engine, server.url)
+    if every_engine.name == "firefox":
+        request.node.add_marker(FIREFOX_FOLLOWS)
+    stays_where_scrolled(tab, BATCH)
 
 
 def test_small_batches_fill_the_viewport_without_scrolling(small, every_engine, tabs):
