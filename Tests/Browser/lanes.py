@@ -146,9 +146,14 @@ def stays_where_scrolled(tab, batch):
     tab.wait("return document.getElementById('rs-table').dataset.state === 'idle'", message="idle")
     rows = tab.js(STATE)["rows"]
     scrolled = tab.js("window.scrollTo(0, document.documentElement.scrollHeight); return Math.round(window.scrollY)")
+    def arrived():
+        now = tab.js(STATE)
+        assert now["scrollY"] == scrolled, describe(
+            tab.engine.name, "the view moved from scrollY %d by itself (the reader never sees the rows that came)"
+            % scrolled, now)
+        return now["rows"] >= rows + batch and now["state"] == "idle"
     try:
-        wait_until(lambda: (lambda s: s["rows"] >= rows + batch and s["state"] == "idle")(tab.js(STATE)),
-                   message="the batch the scroll asked for")
+        wait_until(arrived, message="the batch the scroll asked for")
     except AssertionError as error:
         raise AssertionError(describe(tab.engine.name, "%s (from %d rows, scrollY %d)" % (error, rows, scrolled),
                                       tab.js(STATE))) from None
