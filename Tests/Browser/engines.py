@@ -265,7 +265,9 @@ class WebKit:
             options.binary_location = MINIBROWSER
             options.add_argument("--automation")
             service = Service(executable_path=WEBKIT_DRIVER, port=free_port(), env=dict(os.environ, DISPLAY=display))
-            self.driver = webdriver.WebKitGTK(options=options, service=service)
+            with warnings.catch_warnings():                  # selenium's own use of its deprecated remote_server_addr
+                warnings.simplefilter("ignore", DeprecationWarning)
+                self.driver = webdriver.WebKitGTK(options=options, service=service)
         except Exception:
             stop_process(self.xvfb)
             raise
