@@ -14,7 +14,8 @@ cookies are cleared. Every verb is the same in each engine:
                           its JSON-able value; a returned Promise is awaited (WebDriver's rule, and Playwright's)
     tab.wait(body, ...)   polls tab.js(body) until truthy (bounded: support.TIMEOUT) and returns the value
     tab.frames(n)         returns once the page rendered n more frames and ran a task after them
-    tab.scroll_to(x, y) / tab.scroll_box(selector, top)    scroll the window / a scroll box
+    tab.scroll_to(x, y) / tab.scroll_by(px) / tab.scroll_box(selector, top)   scroll the window / a scroll box
+    tab.run_js(expression)  the value of one expression (the interface of scrolling.py, branch wt-demand)
     tab.click(selector) / tab.fill(selector, text)         real input through the engine (not a script's click())
     tab.errors()          what went wrong in the page: errors and unhandled rejections and CSP violations the page
                           saw since `watch()` (installed by `open`), plus the engine's own console errors where it
@@ -101,6 +102,13 @@ class Tab:
     def events(self, kind=None):
         events = self.js("return window.__lane ? window.__lane.events : []")
         return [e for e in events if kind is None or e["type"] == kind]
+
+    def run_js(self, expression):
+        """The JSON value of one expression (scrolling.py's interface, issue 32's other lane)."""
+        return self.js("return " + expression)
+
+    def scroll_by(self, px):
+        self.js("window.scrollBy(0, arguments[0]); return true", px)
 
     def scroll_to(self, x, y):
         self.js("window.scrollTo(arguments[0], arguments[1]); return true", x, y)
