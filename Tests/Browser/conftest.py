@@ -7,6 +7,7 @@ import tempfile
 import pytest
 from playwright.sync_api import sync_playwright
 
+from engines import chromium_engine, firefox_engine, tabs, webkit_engine  # noqa: F401 (the engines' fixtures)
 from support import TIMEOUT_MS, stop_process, wait_until
 
 HERE = os.path.dirname(__file__)

@@ -1,6 +1,7 @@
 """Access mode users (docs/SECURITY.md): a browser asking for a table is sent to the login page, a wrong password is
 refused, the right one lands on the table with an HttpOnly, SameSite=Lax session cookie, and signing out sends it
 back to the login page. The tables come from a config whose upstream is a small JSON server of this test."""
+import contextlib
 import json
 import subprocess
 import threading
@@ -26,29 +27,39 @@ class Items(BaseHTTPRequestHandler):
         pass
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
+@contextlib.contextmanager
+def users_server(folder):
+    """A rowstream server in access mode users (alice, password "wonderland") serving the table `items` (seven
+    rows) from a small upstream of this module; its config is written to `folder`. Everything stopped on exit."""
     upstream = ThreadingHTTPServer(("127.0.0.1", 0), Items)
     thread = threading.Thread(target=upstream.serve_forever, daemon=True)
     thread.start()
-    hashed = subprocess.run([BINARY, "hash-password"], input=b"wonderland\n", capture_output=True, check=True,
-                            timeout=30).stdout.decode().strip()
-    config = {
-        "tables": [{"name": "items", "request": {"url": "http://127.0.0.1:%d/items" % upstream.server_address[1]},
-                    "items": "data", "key": "id", "columns": [{"title": "Name", "path": "name"}],
-                    "pagination": {"style": "cursor", "cursorPath": "next"}}],
-        "access": {"mode": "users", "users": [{"name": "alice", "password": hashed}]},
-    }
-    path = tmp_path_factory.mktemp("login") / "config.json"
-    path.write_text(json.dumps(config))
-    rowstream = RowstreamServer("--config", str(path))
     try:
-        yield rowstream
+        hashed = subprocess.run([BINARY, "hash-password"], input=b"wonderland\n", capture_output=True, check=True,
+                                timeout=30).stdout.decode().strip()
+        config = {
+            "tables": [{"name": "items", "request": {"url": "http://127.0.0.1:%d/items" % upstream.server_address[1]},
+                        "items": "data", "key": "id", "columns": [{"title": "Name", "path": "name"}],
+                        "pagination": {"style": "cursor", "cursorPath": "next"}}],
+            "access": {"mode": "users", "users": [{"name": "alice", "password": hashed}]},
+        }
+        path = folder / "config.json"
+        path.write_text(json.dumps(config))
+        rowstream = RowstreamServer("--config", str(path))
+        try:
+            yield rowstream
+        finally:
+            rowstream.stop()
     finally:
-        rowstream.stop()
         upstream.shutdown()
         upstream.server_close()
         thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with users_server(tmp_path_factory.mktemp("login")) as rowstream:
+        yield rowstream
 
 
 def test_sign_in_see_the_table_sign_out(server, open_page):

@@ -1,0 +1,330 @@
+"""The WebKit and Firefox lanes (issue 25, part 1) and the demand checks in every engine (issue 32, part 3):
+what the Chromium suite proves about the page, proven again in WebKitGTK's MiniBrowser (WebKitWebDriver, selenium)
+and Firefox ESR (Marionette) through engines.py's driver-neutral `Tab` (docs/BROWSER.md "Engines"). Each test runs
+once per engine; `-k webkit`, `-k firefox` or `-k chromium` runs one lane."""
+import csv
+import io
+import time
+
+import pytest
+
+from conftest import figure
+from engines import busy_loops, engine_fixture
+from lanes import (INDEXES, STATE, assert_every_row_once, fills_without_scrolling, scroll_to_rows, scroll_until,
+                   stays_where_scrolled)
+from support import LIVE_DEMO, CutProxy, RowstreamServer, refresh_until_changed, server_fixture, stop_process, wait_until
+from test_embed import HostSite
+from test_login import users_server
+
+BATCH = 50
+ITEMS = 1200
+TABLES = ["customers", "customers-by-city", "customers-cards"]
+
+engine = engine_fixture("webkit", "firefox")                  # the lanes of issue 25
+every_engine = engine_fixture("chromium", "webkit", "firefox")  # issue 32's demand checks
+
+failing = server_fixture("--demo-items", 60, "--batch-size", 10, "--demo-latency-ms", 50, "--demo-fail-every", 3,
+                         scope="function")   # fresh: another engine's run would leave the pages cached
+live = server_fixture(*LIVE_DEMO)
+small = server_fixture("--demo-items", 400, "--batch-size", 5, "--demo-latency-ms", 20)
+
+# WebKitGTK 2.50 on the page as it is (Public/demand.js: an IntersectionObserver and one isNear() after a batch):
+# the table stops asking, idle, its sentinel in view (reported by lanes.describe). Fixed by the level-triggered
+# demand of issue 32 (branch wt-demand); then these pass (XPASS) and the mark goes.
+WEBKIT_STALL = pytest.mark.xfail(strict=False, reason=(
+    "issue 32: WebKit's IntersectionObserver misses the sentinel leaving the near zone (skeletons of the asked "
+    "batch push it out, their rows take their place off screen) and the next scroll brings it back: no change "
+    "reported, nothing asks again; the table stays idle at the bottom"))
+
+
+# Chromium and Firefox ESR 153 anchor the document's scroll position on the table's empty sentinel (`#rs-sentinel`;
+# the table and its box have `overflow-anchor: none`, the sentinel not): rows going in above it move the view down.
+FOLLOWS_THE_END = pytest.mark.xfail(strict=False, reason=(
+    "scroll anchoring on #rs-sentinel (no overflow-anchor: none): at the bottom, each batch's rows push the view "
+    "down with the sentinel, the reader sees only skeletons and the table loads the whole list by itself"))
+
+
+def mark_webkit_stall(request, tab):
+    if tab.engine.name == "webkit":
+        request.node.add_marker(WEBKIT_STALL)
+
+
+@pytest.fixture(scope="module")
+def host():
+    site = HostSite()
+    try:
+        yield site
+    finally:
+        site.close()
+
+
+@pytest.fixture(scope="module")
+def server(host):
+    """The demo (1,200 customers in batches of 50, each page 100 ms away: a batch takes a few frames to come;
+    /pages/overview too), embeddable by the host site."""
+    rowstream = RowstreamServer("--demo-items", ITEMS, "--batch-size", BATCH, "--demo-latency-ms", 100,
+                                "--allowed-origins", host.origin)
+    try:
+        yield rowstream
+    finally:
+        rowstream.stop()
+
+
+@pytest.fixture(scope="module")
+def users(tmp_path_factory):
+    with users_server(tmp_path_factory.mktemp("lanes-login")) as rowstream:
+        yield rowstream
+
+
+@pytest.fixture
+def busy():
+    """Two busy loops (`yes > /dev/null`), one per core, for the test's length; stopped by PID."""
+    loops = busy_loops(2)
+    try:
+        yield loops
+    finally:
+        for loop in loops:
+            stop_process(loop)
+
+
+def state(tab):
+    return tab.js(STATE)
+
+
+def shown(tab, table=None):
+    selector = "#rs-table--%s tr[data-index]" % table if table else "#rs-rows tr[data-index]"
+    return tab.js("return document.querySelectorAll(arguments[0]).length", selector)
+
+
+def idle_with_rows(tab, rows=1):
+    try:
+        tab.wait("""const t = document.getElementById('rs-table');
+                    return t.dataset.state === 'idle' && document.querySelectorAll('#rs-rows tr[data-index]').length >= arguments[0]""",
+                 rows, message="idle with %d rows" % rows)
+    except AssertionError as error:
+        raise AssertionError("%s: %s; the page: %r; its last events: %r" % (
+            tab.engine.name, error, state(tab), [(e["type"], e.get("total")) for e in tab.events()][-8:])) from None
+
+
+# ---- Issue 25, part 1: the page in WebKit and Firefox ----------------------------------------------------
+
+# Rectangles (top, left, width, height) of the first `n` rows matching a selector, and the header's.
+RECTS = """
+const box = (e) => { const r = e.getBoundingClientRect(); return [r.top, r.left, r.width, r.height]; };
+return { head: box(document.querySelector('#rs-table thead')),
+         rows: Array.from(document.querySelectorAll(arguments[0])).slice(0, arguments[1]).map(box) };
+"""
+
+
+def test_skeleton_then_rows_without_layout_shift(server, engine, tabs):
+    """The first paint is a batch of skeleton rows (the stream held in the proxy: no batch can come); the first
+    batch replaces them with every row in view at the skeleton's place and size, the header unmoved. (Chromium's
+    CLS observer exists in no other engine: the rows are measured before and after.)"""
+    with CutProxy(server.port) as proxy:
+        proxy.pause()
+        tab = tabs(engine, proxy.url)
+        wait_until(lambda: proxy.paused_count() > 0, message="the page's stream request, paused")
+        first = state(tab)
+        assert first["rows"] == 0 and first["skeletons"] >= BATCH, first
+        assert first["state"] == "loading" and first["busy"] == "true", first
+        in_view = tab.js("""return Array.from(document.querySelectorAll('#rs-pending tr.rs-skeleton'))
+                            .filter((r) => r.getBoundingClientRect().top < innerHeight).length""")
+        before = tab.js(RECTS, "#rs-pending tr.rs-skeleton", in_view)
+        proxy.resume()
+        tab.wait("return document.querySelectorAll('#rs-rows tr[data-index]').length >= arguments[0]", BATCH,
+                 message="the first batch")
+        after = tab.js(RECTS, "#rs-rows tr[data-index]", in_view)
+    assert in_view > 5 and len(after["rows"]) == in_view
+    assert after["head"] == pytest.approx(before["head"], abs=0.5), "the header moved"
+    moved = [(n, b, a) for n, (b, a) in enumerate(zip(before["rows"], after["rows"]))
+             if a != pytest.approx(b, abs=0.5)]
+    assert not moved, "%s: rows not where their skeletons were (index, skeleton, row): %r" % (engine.name, moved[:5])
+
+
+def test_scrolls_to_1000_rows_none_twice(request, server, engine, tabs):
+    tab = tabs(engine, server.url)
+    mark_webkit_stall(request, tab)
+    start = time.monotonic()
+    scrolls = scroll_to_rows(tab, 1000)
+    figure("%s: 1,000 rows by scrolling (%d scrolls)" % (engine.name, scrolls), time.monotonic() - start, "s")
+    assert assert_every_row_once(tab) >= 1000
+
+
+def test_a_cut_stream_resumes_exactly_once(server, engine, tabs):
+    with CutProxy(server.port) as proxy:
+        tab = tabs(engine, proxy.url)
+        idle_with_rows(tab, BATCH)
+        sessions = len(tab.events("session"))
+        assert proxy.cut("/stream") == 1
+        wait_until(lambda: len(tab.events("session")) == sessions + 1, message="one reconnection")
+        idle_with_rows(tab, BATCH)
+        scroll_until(tab, lambda: shown(tab) >= 4 * BATCH, message="more rows on the resumed stream")
+        tab.wait("return ['idle', 'complete'].includes(document.getElementById('rs-table').dataset.state)",
+                 message="idle or complete")
+        assert len(tab.events("session")) == sessions + 1, "resumed once"
+        assert not tab.events("reset"), "resumed, not started over"
+        assert proxy.count("/stream") <= 1
+    rows = assert_every_row_once(tab)
+    keys = tab.js("return Array.from(document.querySelectorAll('#rs-rows tr[data-key]'), (r) => r.dataset.key)")
+    assert keys == server.upstream_keys()[:rows], "every upstream row once, in order"
+
+
+def test_an_upstream_error_shows_retry_and_retry_recovers(failing, engine, tabs):
+    tab = tabs(engine, failing.url)
+    retries = []
+
+    def complete_or_retried():
+        now = state(tab)
+        if now["state"] == "error":
+            error = tab.js("const e = document.getElementById('rs-error'); return e ? e.textContent : ''")
+            assert "Loading rows failed" in error and now["busy"] == "false", now
+            assert "Loading rows failed" in now["status"]
+            tab.click("#rs-retry")
+            retries.append(now["rows"])
+            tab.wait("return document.getElementById('rs-error') === null", message="the error row to go")
+        return now["state"] == "complete"
+    scroll_until(tab, complete_or_retried, message="the list to complete, with Retry after every error")
+    assert len(retries) >= 2
+    keys = tab.js("return Array.from(document.querySelectorAll('#rs-rows tr[data-key]'), (r) => r.dataset.key)")
+    assert keys == [str(i) for i in range(1, 61)]
+
+
+def test_a_live_insert_and_update(live, engine, tabs):
+    tab = tabs(engine, live.url)
+    idle_with_rows(tab, 30)
+    summary = refresh_until_changed(live)
+    wait_until(lambda: {e.get("kind") for e in tab.events("live")} >= {"insert", "update"},
+               message="an insert and an update applied")
+    first = tab.js("const r = document.querySelector('#rs-rows tr'); return [r.dataset.key, r.hasAttribute('data-live')]")
+    assert first[1] and int(first[0]) > 300, "the new customer on top: %r" % first
+    updated = tab.js("return document.querySelectorAll('#rs-rows tr.rs-updated').length")
+    assert updated >= 1 and summary["updated"] >= 1
+    keys = tab.js("return Array.from(document.querySelectorAll('#rs-rows tr[data-key]'), (r) => r.dataset.key)")
+    assert len(keys) == len(set(keys)), "no key twice"
+
+
+SNAPSHOT = """
+const s = window.Rowstream && window.Rowstream.snapshot();
+if (!s) return null;
+return Object.fromEntries(Object.entries(s).map(([name, t]) => [name, t.phase === 'idle' && !t.pending ? t.shown : -1]));
+"""
+
+
+def test_a_page_of_three_tables_scrolls_in_its_panels(server, engine, tabs):
+    tab = tabs(engine, server.url + "/pages/overview")
+    wait_until(lambda: (lambda s: s and all(s.get(t, 0) > 0 for t in TABLES))(tab.js(SNAPSHOT)),
+               message="every table showing rows, idle")
+    page_y = tab.js("return window.scrollY")
+    for table in TABLES:
+        before = shown(tab, table)
+        wait_until(lambda: tab.scroll_box("#rs-scroll--" + table) and shown(tab, table) >= before + BATCH,
+                   message="%s: more rows by scrolling its box" % table)
+    wait_until(lambda: (lambda s: s and all(s.get(t, 0) > 0 for t in TABLES))(tab.js(SNAPSHOT)), message="idle")
+    for table in TABLES:
+        indexes = tab.js("return Array.from(document.querySelectorAll(arguments[0]), (r) => Number(r.dataset.index))",
+                         "#rs-table--%s tr[data-index]" % table)
+        assert len(indexes) >= 2 * BATCH and indexes == list(range(len(indexes))), "%s: every row once" % table
+    assert tab.js("return window.scrollY") == page_y, "the boxes scrolled, not the page"
+
+
+EMBEDDED = """
+const root = document.querySelector('rowstream-table')?.shadowRoot;
+const table = root?.querySelector('#rs-table');
+if (!table) return null;
+return { state: table.dataset.state, indexes: Array.from(root.querySelectorAll('#rs-rows tr[data-index]'),
+  (r) => Number(r.dataset.index)), skeletons: root.querySelectorAll('#rs-pending tr.rs-skeleton').length };
+"""
+
+
+def test_the_embedded_element_streams_and_scrolls_in_its_box(server, host, engine, tabs):
+    # WebKit fetches the host page's /favicon.ico by itself, which the host's policy (img-src: the server) refuses.
+    tab = tabs(engine, host.page(server.url), allowed=("img-src %s/favicon.ico" % host.origin,))
+    first = wait_until(lambda: (lambda e: e if e and len(e["indexes"]) >= BATCH else None)(tab.js(EMBEDDED)),
+                       message="the element's first batch")
+    wait_until(lambda: tab.scroll_box(".rs-embed-scroll") and len(tab.js(EMBEDDED)["indexes"]) >= len(
+        first["indexes"]) + BATCH, message="more rows by scrolling the element's box")
+    embedded = tab.js(EMBEDDED)
+    assert embedded["indexes"] == list(range(len(embedded["indexes"]))), "every row once, in order"
+    assert tab.js("return window.scrollY") == 0, "the element's box scrolled, not the host page"
+    heard = tab.events("rows")
+    assert heard and all(e["table"] == "customers" for e in heard), "the host hears the element's events"
+
+
+def test_sign_in_in_mode_users(users, engine, tabs):
+    tab = tabs(engine, users.url + "/tables/items")
+    tab.allowed = ("401",)                                        # the refused password's answer
+    wait_until(lambda: tab.url().endswith("/login?next=/tables/items"), message="the login page")
+    tab.fill("input[name=user]", "alice")
+    tab.fill("input[name=password]", "not-it")
+    tab.click("form[action='/login'] button")
+    message = tab.wait("const m = document.querySelector('.rs-login-message'); return m && m.textContent",
+                       message="the refusal")
+    assert "Wrong user name or password" in message
+    tab.fill("input[name=user]", "alice")
+    tab.fill("input[name=password]", "wonderland")
+    tab.click("form[action='/login'] button")
+    wait_until(lambda: tab.url().endswith("/tables/items"), message="the table after signing in")
+    tab.watch()
+    keys = tab.wait("""const k = Array.from(document.querySelectorAll('#rs-rows tr[data-key]'), (r) => r.dataset.key);
+                       return k.length === 7 && k""", message="the table's seven rows")
+    assert keys == [str(i) for i in range(1, 8)]
+    assert tab.js("return document.cookie") == "", "HttpOnly: no script reads it"
+    cookie = next(c for c in tab.cookies() if c["name"] == "rowstream_session")
+    assert cookie["httpOnly"] and cookie["sameSite"] == "Lax", cookie
+    tab.open(users.url + "/login")
+    assert "Signed in as alice" in tab.js("return document.querySelector('main').textContent")
+    tab.click("form[action='/logout'] button")
+    wait_until(lambda: tab.url().endswith("/login"), message="the login page after signing out")
+    assert not [c for c in tab.cookies() if c["name"] == "rowstream_session"]
+
+
+# The file the page hands to the browser: URL.createObjectURL's Blob, kept for the test (export.js makes one).
+KEEP_BLOB = """
+if (!window.__laneBlobs) {
+  window.__laneBlobs = [];
+  const make = URL.createObjectURL;
+  URL.createObjectURL = function (blob) { window.__laneBlobs.push(blob); return make.call(URL, blob); };
+}
+return true;
+"""
+
+
+def test_the_export_link_downloads_every_row(server, engine, tabs):
+    tab = tabs(engine, server.url)
+    idle_with_rows(tab, BATCH)
+    tab.js(KEEP_BLOB)
+    tab.click("#rs-export-csv")
+    tab.wait("return !['idle', 'running'].includes(document.getElementById('rs-export').dataset.state || 'idle')",
+             message="the export to end")
+    assert tab.js("return document.getElementById('rs-export').dataset.state") == "done"
+    assert tab.js("return document.getElementById('rs-export').dataset.rows") == str(ITEMS)
+    text = tab.js("return window.__laneBlobs.length === 1 ? window.__laneBlobs[0].text() : null")
+    records = list(csv.reader(io.StringIO(text)))
+    assert records[0][0] == "ID"
+    assert [record[0] for record in records[1:]] == server.upstream_keys(), "every row once, in order"
+
+
+# ---- Issue 32, part 3: demand in every engine, under load ------------------------------------------------
+
+def test_scrolls_to_1000_rows_under_two_busy_loops(request, server, every_engine, busy, tabs):
+    tab = tabs(every_engine, server.url)
+    mark_webkit_stall(request, tab)
+    start = time.monotonic()
+    scrolls = scroll_to_rows(tab, 1000, timeout=120)
+    figure("%s: 1,000 rows by scrolling, two busy loops (%d scrolls)" % (every_engine.name, scrolls),
+           time.monotonic() - start, "s")
+    assert assert_every_row_once(tab) >= 1000
+
+
+def test_the_view_stays_where_the_reader_scrolled(request, server, every_engine, tabs):
+    tab = tabs(every_engine, server.url)
+    if every_engine.name in ("chromium", "firefox"):            # WebKit has no scroll anchoring
+        request.node.add_marker(FOLLOWS_THE_END)
+    stays_where_scrolled(tab, BATCH)
+
+
+def test_small_batches_fill_the_viewport_without_scrolling(small, every_engine, tabs):
+    tab = tabs(every_engine, small.url)
+    rows = fills_without_scrolling(tab, 5)
+    figure("%s: rows asked for in batches of 5 to fill the viewport" % every_engine.name, rows, "rows")
+    assert rows == len(tab.js(INDEXES))
