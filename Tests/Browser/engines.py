@@ -15,7 +15,7 @@ cookies are cleared. Every verb is the same in each engine:
     tab.wait(body, ...)   polls tab.js(body) until truthy (bounded: support.TIMEOUT) and returns the value
     tab.frames(n)         returns once the page rendered n more frames and ran a task after them
     tab.scroll_to(x, y) / tab.scroll_by(px) / tab.scroll_box(selector, top)   scroll the window / a scroll box
-    tab.run_js(expression)  the value of one expression (the interface of scrolling.py, branch wt-demand)
+    tab.run_js(expression)  the value of one expression (`return` added)
     tab.click(selector) / tab.fill(selector, text)         real input through the engine (not a script's click())
     tab.errors()          what went wrong in the page: errors and unhandled rejections and CSP violations the page
                           saw since `watch()` (installed by `open`), plus the engine's own console errors where it
@@ -104,7 +104,7 @@ class Tab:
         return [e for e in events if kind is None or e["type"] == kind]
 
     def run_js(self, expression):
-        """The JSON value of one expression (scrolling.py's interface, issue 32's other lane)."""
+        """The JSON value of one expression."""
         return self.js("return " + expression)
 
     def scroll_by(self, px):

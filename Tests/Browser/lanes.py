@@ -99,6 +99,23 @@ def assert_every_row_once(tab):
     return len(indexes)
 
 
+def asked_once_per_batch(tab, batch, nexts):
+    """With the window scrolled back to the top (the end out of reach) and the table idle: every row once, in
+    order, whole batches, and exactly one `next` POST for every batch after the first (which the server loads by
+    itself), none more three frames later. `nexts()` counts the tab's `next` POSTs (a CutProxy in front of the
+    server: `lambda: proxy.requests("POST", "/next")`; WebKitGTK keeps no resource timing entry for them). Returns
+    the rows shown."""
+    tab.js("window.scrollTo(0, 0); return true")
+    tab.wait("return document.getElementById('rs-table').dataset.state === 'idle'", message="idle at the top")
+    rows = assert_every_row_once(tab)
+    assert rows % batch == 0, "%s: a partial batch: %d rows" % (tab.engine.name, rows)
+    expected = rows // batch - 1
+    wait_until(lambda: nexts() >= expected, message="%d next POSTs" % expected)
+    tab.frames(3)
+    assert nexts() == expected, "%s: %d next POSTs for %d batches asked for" % (tab.engine.name, nexts(), expected)
+    return rows
+
+
 def fills_without_scrolling(tab, batch):
     """A table with batches smaller than the viewport, not scrolled: it asks batch after batch until its sentinel
     is out of reach (more than the prefetch margin below the viewport), then asks no more; the window never

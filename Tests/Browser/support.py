@@ -141,6 +141,7 @@ class CutProxy:
         self.url = "http://127.0.0.1:%d" % self.port
         self.lock = threading.Lock()
         self.links = []            # [client, upstream, first_line, frozen_flag_list]
+        self.request_lines = []    # every request line that went through, in order (b"POST /tables/... HTTP/1.1")
         self.holding = False
         self.held = []
         self.pausing = False
@@ -191,6 +192,8 @@ class CutProxy:
                     if sock is client:
                         if data.split(b" ", 1)[0] in (b"GET", b"POST", b"HEAD"):
                             link["line"] = data.split(b"\r\n", 1)[0]   # the latest request (keep-alive)
+                            with self.lock:
+                                self.request_lines.append(link["line"])
                             if self.holding and b"/stream" in link["line"] and not link["frozen"]:
                                 link["frozen"] = link["held"] = True       # swallowed: never answered
                                 with self.lock:
@@ -286,6 +289,14 @@ class CutProxy:
             self._close(link)
         for thread in threads:
             thread.join(timeout=5)
+
+    def requests(self, method, path_end):
+        """How many `method` requests whose path ends with `path_end` went through (e.g. "POST", "/next")."""
+        with self.lock:
+            lines = list(self.request_lines)
+        wanted = (method.encode(), path_end.encode())
+        return sum(1 for line in lines if line.split(b" ")[0] == wanted[0]
+                   and line.split(b" ")[1].split(b"?")[0].endswith(wanted[1]))
 
     def __enter__(self):
         return self

@@ -10,7 +10,7 @@ import pytest
 
 from conftest import figure
 from engines import busy_loops, engine_fixture
-from lanes import (INDEXES, STATE, assert_every_row_once, fills_without_scrolling, scroll_to_rows, scroll_until,
+from lanes import (INDEXES, STATE, asked_once_per_batch, assert_every_row_once, fills_without_scrolling, scroll_to_rows, scroll_until,
                    stays_where_scrolled)
 from support import LIVE_DEMO, CutProxy, RowstreamServer, refresh_until_changed, server_fixture, stop_process, wait_until
 from test_embed import HostSite
@@ -27,27 +27,6 @@ failing = server_fixture("--demo-items", 60, "--batch-size", 10, "--demo-latency
                          scope="function")   # fresh: another engine's run would leave the pages cached
 live = server_fixture(*LIVE_DEMO)
 small = server_fixture("--demo-items", 400, "--batch-size", 5, "--demo-latency-ms", 20)
-
-# WebKitGTK 2.50 on the page as it is (Public/demand.js: an IntersectionObserver and one isNear() after a batch):
-# the table stops asking, idle, its sentinel in view (reported by lanes.describe). Fixed by the level-triggered
-# demand of issue 32 (branch wt-demand); then these pass (XPASS) and the mark goes.
-WEBKIT_STALL = pytest.mark.xfail(strict=False, reason=(
-    "issue 32: WebKit's IntersectionObserver misses the sentinel leaving the near zone (skeletons of the asked "
-    "batch push it out, their rows take their place off screen) and the next scroll brings it back: no change "
-    "reported, nothing asks again; the table stays idle at the bottom"))
-
-
-# Chromium and Firefox ESR 153 anchor the document's scroll position on the table's empty sentinel (`#rs-sentinel`;
-# the table and its box have `overflow-anchor: none`, the sentinel not): rows going in above it move the view down.
-FOLLOWS_THE_END = pytest.mark.xfail(strict=False, reason=(
-    "scroll anchoring on #rs-sentinel (no overflow-anchor: none): at the bottom, each batch's rows push the view "
-    "down with the sentinel, the reader sees only skeletons and the table loads the whole list by itself"))
-
-
-def mark_webkit_stall(request, tab):
-    if tab.engine.name == "webkit":
-        request.node.add_marker(WEBKIT_STALL)
-
 
 @pytest.fixture(scope="module")
 def host():
@@ -141,9 +120,8 @@ def test_skeleton_then_rows_without_layout_shift(server, engine, tabs):
     assert not moved, "%s: rows not where their skeletons were (index, skeleton, row): %r" % (engine.name, moved[:5])
 
 
-def test_scrolls_to_1000_rows_none_twice(request, server, engine, tabs):
+def test_scrolls_to_1000_rows_none_twice(server, engine, tabs):
     tab = tabs(engine, server.url)
-    mark_webkit_stall(request, tab)
     start = time.monotonic()
     scrolls = scroll_to_rows(tab, 1000)
     figure("%s: 1,000 rows by scrolling (%d scrolls)" % (engine.name, scrolls), time.monotonic() - start, "s")
@@ -306,25 +284,24 @@ def test_the_export_link_downloads_every_row(server, engine, tabs):
 
 # ---- Issue 32, part 3: demand in every engine, under load ------------------------------------------------
 
-def test_scrolls_to_1000_rows_under_two_busy_loops(request, server, every_engine, busy, tabs):
-    tab = tabs(every_engine, server.url)
-    mark_webkit_stall(request, tab)
-    start = time.monotonic()
-    scrolls = scroll_to_rows(tab, 1000, timeout=120)
-    figure("%s: 1,000 rows by scrolling, two busy loops (%d scrolls)" % (every_engine.name, scrolls),
-           time.monotonic() - start, "s")
-    assert assert_every_row_once(tab) >= 1000
+def test_scrolls_to_1000_rows_under_two_busy_loops(server, every_engine, busy, tabs):
+    with CutProxy(server.port) as proxy:                         # counts the tab's `next` POSTs
+        tab = tabs(every_engine, proxy.url)
+        start = time.monotonic()
+        scrolls = scroll_to_rows(tab, 1000, timeout=120)
+        figure("%s: 1,000 rows by scrolling, two busy loops (%d scrolls)" % (every_engine.name, scrolls),
+               time.monotonic() - start, "s")
+        assert asked_once_per_batch(tab, BATCH, lambda: proxy.requests("POST", "/next")) >= 1000
 
 
-def test_the_view_stays_where_the_reader_scrolled(request, server, every_engine, tabs):
+def test_the_view_stays_where_the_reader_scrolled(server, every_engine, tabs):
     tab = tabs(every_engine, server.url)
-    if every_engine.name in ("chromium", "firefox"):            # WebKit has no scroll anchoring
-        request.node.add_marker(FOLLOWS_THE_END)
     stays_where_scrolled(tab, BATCH)
 
 
 def test_small_batches_fill_the_viewport_without_scrolling(small, every_engine, tabs):
-    tab = tabs(every_engine, small.url)
-    rows = fills_without_scrolling(tab, 5)
-    figure("%s: rows asked for in batches of 5 to fill the viewport" % every_engine.name, rows, "rows")
-    assert rows == len(tab.js(INDEXES))
+    with CutProxy(small.port) as proxy:                          # counts the tab's `next` POSTs
+        tab = tabs(every_engine, proxy.url)
+        rows = fills_without_scrolling(tab, 5)
+        figure("%s: rows asked for in batches of 5 to fill the viewport" % every_engine.name, rows, "rows")
+        assert rows == len(tab.js(INDEXES)) == asked_once_per_batch(tab, 5, lambda: proxy.requests("POST", "/next"))
