@@ -125,11 +125,11 @@ let package = Package(
         .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
         .testTarget(name: "AccessTests", dependencies: ["TestSupport", "Access", "Sealing", "HTTPServer", "HTTPServerTesting"],
                     swiftSettings: strict),
-        .testTarget(name: "UpstreamTests", dependencies: ["Locking", "TestSupport", "Upstream", "JSON"], swiftSettings: strict),
+        .testTarget(name: "UpstreamTests", dependencies: ["Locking", "TestSupport", "Upstream", "JSON", "Sealing"], swiftSettings: strict),
         .testTarget(
             name: "DashboardTests",
             dependencies: ["Locking", "TestSupport", "Dashboard", "RowstreamKit", "HTTPServer", "HTTPServerTesting", "Upstream",
-                           "Sealing", "JSON"],
+                           "Sealing", "JSON", "Redis"],
             swiftSettings: strict
         ),
         // Uses only the public API of RowstreamKit and RowstreamTesting (no @testable).
