@@ -5,8 +5,8 @@ import Locking
 
 /// Live tables shared through Redis (docs/SCALING.md, "Live tables across instances"): per table, under one hash
 /// tag, the refresher lease `{PREFIX NAME}:lease`, the current head `{PREFIX NAME}:head` (a hash: epoch, seq, id,
-/// rows) and the log `{PREFIX NAME}:log` (a stream of published heads and refresh requests, trimmed to about
-/// ``logLength`` entries). Give the server one with ``ServerConfiguration/liveCluster``.
+/// rows), the log `{PREFIX NAME}:log` (a stream of published heads and refresh requests, trimmed to about
+/// ``logLength`` entries) and the POSTed refreshes' rate limit `{PREFIX NAME}:refresh` (one bucket for the cluster). Give the server one with ``ServerConfiguration/liveCluster``.
 ///
 /// Thread-safe: immutable; the client is thread-safe.
 package final class RedisLiveCluster: LiveCluster {
@@ -41,6 +41,8 @@ final class RedisLiveChannel: LiveChannel {
     let lease: RedisArgument
     let head: RedisArgument
     let log: RedisArgument
+    /// The table's one refresh bucket for the cluster (RedisLiveChannel+RefreshBucket.swift).
+    let bucket: RedisArgument
     let forwardTimeout: Duration
     private let reader = Lock<RedisDedicatedConnection?>(nil)
 
@@ -53,6 +55,7 @@ final class RedisLiveChannel: LiveChannel {
         lease = RedisArgument(tag + ":lease")
         head = RedisArgument(tag + ":head")
         log = RedisArgument(tag + ":log")
+        bucket = RedisArgument(tag + ":refresh")
     }
 
     var isAvailable: Bool { client.isAvailable }

@@ -102,3 +102,27 @@ struct RedisLiveChannelTests {
         try await redis.kill()
     }
 }
+
+/// Issue 26, item 6: the refresh limit's bucket is one per table for the whole cluster, on Redis.
+@Suite("Refresh bucket on Redis")
+struct RedisRefreshBucketTests {
+    @Test("two instances draw on one bucket per table; another table has its own; a value nobody honest wrote resets it")
+    func oneBucketPerTableForTheCluster() async throws {
+        let redis = try await RedisServerProcess.start()
+        let one = try testClient(redis.socketPath), two = try testClient(redis.socketPath)
+        defer { Task { await one.shutdown(); await two.shutdown() } }
+        let limit = RefreshLimit(burst: 2, every: .seconds(60))
+        let first = RedisLiveCluster(client: one).channel(table: "t"), second = RedisLiveCluster(client: two).channel(table: "t")
+        #expect(try await first.takeRefreshToken(limit) == nil)
+        #expect(try await second.takeRefreshToken(limit) == nil)
+        let wait = try #require(try await first.takeRefreshToken(limit), "the burst is the cluster's, not each instance's")
+        #expect(wait > .seconds(50) && wait <= .seconds(60))
+        #expect(try await second.takeRefreshToken(limit) != nil)
+        #expect(try await RedisLiveCluster(client: two).channel(table: "other").takeRefreshToken(limit) == nil)
+
+        // A Redis writer sets the bucket a year ahead: read as full, not as a year's refusal.
+        _ = try await one.send("SET", "{rowstream:live:t}:refresh", "99999999999999999999")
+        #expect(try await first.takeRefreshToken(limit) == nil)
+        try await redis.kill()
+    }
+}
