@@ -120,7 +120,7 @@ let package = Package(
         .testTarget(name: "TablesTests", dependencies: ["TestSupport", "Tables", "JSON"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["Locking", "TestSupport", "HTTPServer", "HTTPServerTesting"],
                     swiftSettings: strict),
-        .testTarget(name: "RedisTests", dependencies: ["Locking", "TestSupport", "Redis", "RowstreamKit", "Dashboard", "HTTPServerTesting"],
+        .testTarget(name: "RedisTests", dependencies: ["Locking", "TestSupport", "Redis", "RowstreamKit", "Dashboard", "HTTPServerTesting", "Sealing"],
                     swiftSettings: strict),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
         .testTarget(name: "AccessTests", dependencies: ["TestSupport", "Access", "Sealing", "HTTPServer", "HTTPServerTesting"],

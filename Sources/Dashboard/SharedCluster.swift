@@ -67,7 +67,12 @@ final class SharedCluster: Sendable {
                 + "random key of its own, so it shares no page with the other instances; give every instance the same "
                 + "key file (--secret-file, ROWSTREAM_SECRET_FILE or the config's secretFile; docs/SCALING.md)")
         }
-        return SharedCluster(store: store, live: RedisLiveCluster(client: client), storeKey: keys.storeKey,
+        let live = RedisLiveCluster(client: client, storeKey: keys.storeKey)
+        registry.counterFunction("rowstream_live_unverified_rows_total",
+                                 help: "Live heads and log entries in Redis whose rows did not verify (forged, or another table's): read as none.") {
+            live.unverified.load(ordering: .relaxed)
+        }
+        return SharedCluster(store: store, live: live, storeKey: keys.storeKey,
                              registry: registry, logger: logger) {
             await store.shutdown()
         }
