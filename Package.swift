@@ -107,6 +107,10 @@ let package = Package(
         .executableTarget(name: "rowstream-bench-render", dependencies: ["Tables", "JSON"], path: "Bench/Render",
                           swiftSettings: strict),
 
+        // Shared-page benchmark for Scripts/bench: a Redis value bound to its key (HMAC tag) against one that is not.
+        .executableTarget(name: "rowstream-bench-shared", dependencies: ["Upstream", "JSON", "Sealing"],
+                          path: "Bench/SharedPages", swiftSettings: strict),
+
         // Lock benchmark for Scripts/bench: a Lock against the Mutex it wraps, uncontended.
         .executableTarget(name: "rowstream-bench-locks", dependencies: ["Locking"], path: "Bench/Locks",
                           swiftSettings: strict),
