@@ -65,13 +65,13 @@ for (name, items, steps) in [("15k", 50, 2_000), ("1m", 3_300, 30)] {
         }
     }
     precondition(sink > 0)
-    result["shared_\(name)_bytes"] = Double(value.count)
-    result["shared_\(name)_read_us"] = median(read)
-    result["shared_\(name)_read_bound_us"] = median(readBound)
-    result["shared_\(name)_read_ratio"] = median(zip(readBound, read).map { $0 / $1 })
-    result["shared_\(name)_write_us"] = median(write)
-    result["shared_\(name)_write_bound_us"] = median(writeBound)
-    result["shared_\(name)_write_ratio"] = median(zip(writeBound, write).map { $0 / $1 })
+    result["\(name)_bytes"] = Double(value.count)
+    result["\(name)_read_us"] = median(read)
+    result["\(name)_read_bound_us"] = median(readBound)
+    result["\(name)_read_ratio"] = median(zip(readBound, read).map { $0 / $1 })
+    result["\(name)_write_us"] = median(write)
+    result["\(name)_write_bound_us"] = median(writeBound)
+    result["\(name)_write_ratio"] = median(zip(writeBound, write).map { $0 / $1 })
 }
 let json = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
 print(String(decoding: json, as: UTF8.self))
