@@ -107,6 +107,10 @@ let package = Package(
         .executableTarget(name: "rowstream-bench-render", dependencies: ["Tables", "JSON"], path: "Bench/Render",
                           swiftSettings: strict),
 
+        // Shared-page benchmark for Scripts/bench: a Redis value bound to its key (HMAC tag) against one that is not.
+        .executableTarget(name: "rowstream-bench-shared", dependencies: ["Upstream", "JSON", "Sealing"],
+                          path: "Bench/SharedPages", swiftSettings: strict),
+
         // Lock benchmark for Scripts/bench: a Lock against the Mutex it wraps, uncontended.
         .executableTarget(name: "rowstream-bench-locks", dependencies: ["Locking"], path: "Bench/Locks",
                           swiftSettings: strict),
@@ -120,16 +124,16 @@ let package = Package(
         .testTarget(name: "TablesTests", dependencies: ["TestSupport", "Tables", "JSON"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["Locking", "TestSupport", "HTTPServer", "HTTPServerTesting"],
                     swiftSettings: strict),
-        .testTarget(name: "RedisTests", dependencies: ["Locking", "TestSupport", "Redis", "RowstreamKit", "Dashboard", "HTTPServerTesting"],
+        .testTarget(name: "RedisTests", dependencies: ["Locking", "TestSupport", "Redis", "RowstreamKit", "Dashboard", "HTTPServerTesting", "Sealing"],
                     swiftSettings: strict),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
         .testTarget(name: "AccessTests", dependencies: ["TestSupport", "Access", "Sealing", "HTTPServer", "HTTPServerTesting"],
                     swiftSettings: strict),
-        .testTarget(name: "UpstreamTests", dependencies: ["Locking", "TestSupport", "Upstream", "JSON"], swiftSettings: strict),
+        .testTarget(name: "UpstreamTests", dependencies: ["Locking", "TestSupport", "Upstream", "JSON", "Sealing"], swiftSettings: strict),
         .testTarget(
             name: "DashboardTests",
             dependencies: ["Locking", "TestSupport", "Dashboard", "RowstreamKit", "HTTPServer", "HTTPServerTesting", "Upstream",
-                           "Sealing", "JSON"],
+                           "Sealing", "JSON", "Redis"],
             swiftSettings: strict
         ),
         // Uses only the public API of RowstreamKit and RowstreamTesting (no @testable).

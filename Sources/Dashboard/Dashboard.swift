@@ -94,7 +94,7 @@ public final class Dashboard: Sendable {
         var cluster: SharedCluster?
         do {
             cluster = try (configuration.redis ?? config?.redis).map { url in
-                try SharedCluster.connect(url, commandTimeout: configuration.redisCommandTimeout, registry: registry,
+                try SharedCluster.connect(url, keys: configuration.server.sealingKeys, commandTimeout: configuration.redisCommandTimeout, registry: registry,
                                           logger: configuration.server.logger)
             }
             var tables = try config.map { file in

@@ -29,7 +29,7 @@ enum DashboardMetrics {
 
     /// The shared page cache's events as counters: `rowstream_shared_pages_total{outcome}` for requests that
     /// reached the shared level (`hit`, `miss`, `fallback`: the store was down or failing), and the lease waits,
-    /// rejected values and pages too large to share.
+    /// rejected and unverified values and pages too large to share.
     static func sharedPagesObserver(registry: MetricsRegistry) -> @Sendable (SharedPages.Event) -> Void {
         let counters = Dictionary(uniqueKeysWithValues: SharedPages.Event.allCases.map { event -> (SharedPages.Event, Counter) in
             let counter: Counter = switch event {
@@ -43,6 +43,9 @@ enum DashboardMetrics {
             case .rejected:
                 registry.counter("rowstream_shared_rejected_values_total",
                                  help: "Values in the shared cache that were not a valid page (treated as misses).")
+            case .unverified:
+                registry.counter("rowstream_shared_unverified_values_total",
+                                 help: "Values in the shared cache whose tag did not verify (moved from another key, forged, or under another sealing key): treated as misses.")
             case .tooLarge:
                 registry.counter("rowstream_shared_too_large_total",
                                  help: "Pages larger than the shared cache's value cap (kept in local memory only).")

@@ -2,11 +2,19 @@ import Foundation
 import Redis
 import RowstreamKit
 import Locking
+import Sealing
+import Synchronization
 
 /// Live tables shared through Redis (docs/SCALING.md, "Live tables across instances"): per table, under one hash
 /// tag, the refresher lease `{PREFIX NAME}:lease`, the current head `{PREFIX NAME}:head` (a hash: epoch, seq, id,
-/// rows) and the log `{PREFIX NAME}:log` (a stream of published heads and refresh requests, trimmed to about
-/// ``logLength`` entries). Give the server one with ``ServerConfiguration/liveCluster``.
+/// rows), the log `{PREFIX NAME}:log` (a stream of published heads and refresh requests, trimmed to about
+/// ``logLength`` entries) and the POSTed refreshes' rate limit `{PREFIX NAME}:refresh` (one bucket for the cluster).
+/// Give the server one with ``ServerConfiguration/liveCluster``.
+///
+/// The rows in the head and in each log entry are bound to their table by a tag under the operator's ``StoreKey``
+/// (`0x02` | HMAC-SHA-256 of the table's hash tag and the rows | the rows): rows a Redis writer forged, or copied
+/// from another table's head (a table some viewers may not see), are read as none (the head) or skipped (a log
+/// entry), counted in ``unverified``.
 ///
 /// Thread-safe: immutable; the client is thread-safe.
 package final class RedisLiveCluster: LiveCluster {
@@ -14,6 +22,10 @@ package final class RedisLiveCluster: LiveCluster {
     let prefix: String
     /// How long a POST forwarded to a table's lease holder waits for its answer (``LiveChannel/forwardTimeout``).
     let forwardTimeout: Duration
+    /// Binds each table's rows to it (the operator's: ``SealingKeys/storeKey``).
+    let storeKey: StoreKey
+    /// Heads and log entries whose rows did not verify (`rowstream_live_unverified_rows_total`).
+    let unverified = Atomic<Int>(0)
 
     /// About how many entries each table's log keeps (`XADD MAXLEN ~`).
     static let logLength = 100
@@ -21,14 +33,16 @@ package final class RedisLiveCluster: LiveCluster {
     /// nothing behind for long; a table that changes again starts a new epoch).
     static let idleLifetimeMilliseconds = 86_400_000
 
-    package init(client: RedisClient, prefix: String = "rowstream:live:", forwardTimeout: Duration = LiveClusterDefaults.forwardTimeout) {
+    package init(client: RedisClient, storeKey: StoreKey, prefix: String = "rowstream:live:",
+                 forwardTimeout: Duration = LiveClusterDefaults.forwardTimeout) {
         self.client = client
+        self.storeKey = storeKey
         self.prefix = prefix
         self.forwardTimeout = forwardTimeout
     }
 
     package func channel(table: String) -> any LiveChannel {
-        RedisLiveChannel(client: client, tag: "{\(prefix)\(table)}", forwardTimeout: forwardTimeout)
+        RedisLiveChannel(cluster: self, tag: "{\(prefix)\(table)}")
     }
 }
 
@@ -38,21 +52,29 @@ package final class RedisLiveCluster: LiveCluster {
 /// Thread-safe: the reading connection is made once under a `Lock`; the rest is immutable.
 final class RedisLiveChannel: LiveChannel {
     let client: RedisClient
+    let cluster: RedisLiveCluster
+    /// The table's hash tag: what its rows are bound to.
+    let tag: String
     let lease: RedisArgument
     let head: RedisArgument
     let log: RedisArgument
+    /// The table's one refresh bucket for the cluster (RedisLiveChannel+RefreshBucket.swift).
+    let bucket: RedisArgument
     let forwardTimeout: Duration
     private let reader = Lock<RedisDedicatedConnection?>(nil)
 
     /// How long one read of the log waits for an entry.
     static let block: Duration = .seconds(1)
 
-    init(client: RedisClient, tag: String, forwardTimeout: Duration) {
-        self.client = client
-        self.forwardTimeout = forwardTimeout
+    init(cluster: RedisLiveCluster, tag: String) {
+        self.cluster = cluster
+        self.tag = tag
+        client = cluster.client
+        forwardTimeout = cluster.forwardTimeout
         lease = RedisArgument(tag + ":lease")
         head = RedisArgument(tag + ":head")
         log = RedisArgument(tag + ":log")
+        bucket = RedisArgument(tag + ":refresh")
     }
 
     var isAvailable: Bool { client.isAvailable }
@@ -74,7 +96,7 @@ final class RedisLiveChannel: LiveChannel {
         else { return nil }
         // Rows this version cannot read (another version wrote them) count as none: the holder's next head, which
         // each instance diffs against its own, replaces them, instead of the table staying unshared.
-        let rows = LiveHeadRows(bytes: bytes) ?? LiveHeadRows(rows: [], isWholeList: false)
+        let rows = opened(bytes).flatMap(LiveHeadRows.init(bytes:)) ?? LiveHeadRows(rows: [], isWholeList: false)
         return LiveHead(rows: rows, position: LiveHeadPosition(epoch: epoch, sequence: sequence, cursor: cursor))
     }
 
@@ -82,7 +104,7 @@ final class RedisLiveChannel: LiveChannel {
         async throws -> LiveHeadPosition? {
         let reply = try await client.run(Self.publishScript, keys: [lease, head, log], arguments: [
             RedisArgument(owner), RedisArgument(base?.epoch ?? ""), RedisArgument(String(base?.sequence ?? 0)),
-            RedisArgument(UUID().uuidString), RedisArgument(rows.bytes), RedisArgument(requests.joined(separator: ",")),
+            RedisArgument(UUID().uuidString), RedisArgument(sealed(rows.bytes)), RedisArgument(requests.joined(separator: ",")),
             RedisArgument(RedisLiveCluster.logLength), RedisArgument(RedisLiveCluster.idleLifetimeMilliseconds),
         ])
         if reply.isNull { return nil }
@@ -109,16 +131,16 @@ final class RedisLiveChannel: LiveChannel {
         // instance leave and rejoin, refreshing alone meanwhile.
         let batches = try await connection.streamRead([(key: log, after: cursor ?? "0-0")], count: 10, block: Self.block,
                                                       timeout: client.configuration.commandTimeout)
-        return batches.flatMap(\.entries).map(Self.entry)
+        return batches.flatMap(\.entries).map(entry)
     }
 
-    /// A log entry as the feed reads it; one it cannot read is skipped.
-    static func entry(_ entry: RedisStreamEntry) -> LiveLogEntry {
+    /// A log entry as the feed reads it; one it cannot read (or whose rows do not verify) is skipped.
+    func entry(_ entry: RedisStreamEntry) -> LiveLogEntry {
         let text = { (name: String) in entry.value(of: name).map { String(decoding: $0, as: UTF8.self) } }
         switch text("k") {
         case "c":
             guard let epoch = text("epoch"), let sequence = text("seq").flatMap(UInt64.init),
-                  let rows = entry.value(of: "rows").flatMap(LiveHeadRows.init(bytes:))
+                  let rows = entry.value(of: "rows").flatMap(opened).flatMap(LiveHeadRows.init(bytes:))
             else { return .unreadable(cursor: entry.id) }
             let answers = (text("ans") ?? "").split(separator: ",").map(String.init)
             let position = LiveHeadPosition(epoch: epoch, sequence: sequence, cursor: entry.id)
@@ -130,6 +152,30 @@ final class RedisLiveChannel: LiveChannel {
             return .unreadable(cursor: entry.id)
         }
     }
+
+    /// `rows` bound to this table under the cluster's store key.
+    func sealed(_ rows: [UInt8]) -> [UInt8] {
+        [Self.sealFormat] + cluster.storeKey.tag(message(rows[...])) + rows
+    }
+
+    /// The rows in `stored` if they were bound to this table under the cluster's store key; nil (counted) otherwise.
+    func opened(_ stored: [UInt8]) -> [UInt8]? {
+        let overhead = 1 + StoreKey.tagLength
+        guard stored.count >= overhead, stored[0] == Self.sealFormat,
+              cluster.storeKey.verifies(Array(stored[1..<overhead]), of: message(stored[overhead...]))
+        else {
+            cluster.unverified.add(1, ordering: .relaxed)
+            return nil
+        }
+        return Array(stored[overhead...])
+    }
+
+    private func message(_ rows: ArraySlice<UInt8>) -> [UInt8] {
+        Array("rowstream live rows v1\0\(tag)\0".utf8) + rows
+    }
+
+    /// The first byte of bound rows.
+    static let sealFormat: UInt8 = 0x02
 
     /// Publishes a head once: only while ARGV[1] holds the lease (KEYS[1]) and the head (KEYS[2]) is still at the
     /// base (epoch ARGV[2], "" for none, and sequence ARGV[3]); a new epoch (ARGV[4]) when there is no head. Adds

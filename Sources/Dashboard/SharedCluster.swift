@@ -1,36 +1,51 @@
 import Metrics
 import Redis
 import RowstreamKit
+import Sealing
 import Synchronization
 import Upstream
 
 /// This instance's part of a cluster (docs/SCALING.md): the page store all instances share, the shared level it
 /// gives every table's cache (``pages(table:ignoresOrigin:)``), the live tables' leases and logs (`live`), its
 /// counters in `/metrics`, and its health: the gauge `rowstream_redis_up`, and one log line per change (up to down,
-/// down to up).
+/// down to up). Every key it names and every page value it writes is keyed and bound by ``storeKey`` (the operator's
+/// sealing key's: docs/SCALING.md, "A Redis you cannot trust"); a value that fails is a miss, logged at most once a
+/// minute.
 ///
 /// Thread-safe: immutable.
 final class SharedCluster: Sendable {
     let store: any SharedPageStore
     /// The live tables' refresher leases and change logs (nil: each instance refreshes its live tables alone).
     let live: (any LiveCluster)?
+    /// Names the pages' keys and binds their values to them (``SealingKeys/storeKey``).
+    let storeKey: StoreKey
     private let observer: @Sendable (SharedPages.Event) -> Void
     private let stop: @Sendable () async -> Void
 
-    init(store: any SharedPageStore, live: (any LiveCluster)? = nil, registry: MetricsRegistry,
-         stop: @escaping @Sendable () async -> Void = {}) {
+    init(store: any SharedPageStore, live: (any LiveCluster)? = nil, storeKey: StoreKey, registry: MetricsRegistry,
+         logger: (any RowstreamLogger)? = nil, stop: @escaping @Sendable () async -> Void = {}) {
         self.store = store
         self.live = live
+        self.storeKey = storeKey
         self.stop = stop
-        observer = DashboardMetrics.sharedPagesObserver(registry: registry)
+        let count = DashboardMetrics.sharedPagesObserver(registry: registry)
+        let refusals = logger.map { RateLimitedLog(logger: $0, every: .seconds(60)) }
+        observer = { event in
+            count(event)
+            if event == .unverified {
+                refusals?.log(.warning, "redis: a shared page's value did not verify (copied from another key, forged, "
+                    + "or written under another sealing key): read as a miss (rowstream_shared_unverified_values_total)")
+            }
+        }
         registry.gaugeFunction("rowstream_redis_up", help: "Whether the shared store (Redis) is reachable: 1 up, 0 down.") {
             store.isAvailable ? 1 : 0
         }
     }
 
-    /// The cluster through the Redis at `url`. Connects in the background: a Redis that is down at start is the
-    /// same as one that goes down later (this instance serves alone, and shares once it is up).
-    static func connect(_ url: RedisURL, commandTimeout: Duration, registry: MetricsRegistry,
+    /// The cluster through the Redis at `url`, its keys and values keyed by `keys` (the operator's sealing keys:
+    /// random ones share nothing with another instance, which is logged). Connects in the background: a Redis that is
+    /// down at start is the same as one that goes down later (this instance serves alone, and shares once it is up).
+    static func connect(_ url: RedisURL, keys: SealingKeys, commandTimeout: Duration, registry: MetricsRegistry,
                         logger: any RowstreamLogger) throws -> SharedCluster {
         let address: RedisAddress = switch url.address {
         case .tcp(let host, let port): .tcp(host: host, port: port)
@@ -47,7 +62,18 @@ final class SharedCluster: Sendable {
         let health = HealthLog(logger: logger, name: url.description)
         let store = RedisPageStore(client: client) { health.report(up: $0) }
         DashboardMetrics.redisStatistics(registry: registry) { client.statistics }
-        return SharedCluster(store: store, live: RedisLiveCluster(client: client), registry: registry) {
+        if keys.isEphemeral {
+            logger.log(.warning, "--redis without a sealing key: this instance keys what it writes to Redis with a "
+                + "random key of its own, so it shares no page with the other instances; give every instance the same "
+                + "key file (--secret-file, ROWSTREAM_SECRET_FILE or the config's secretFile; docs/SCALING.md)")
+        }
+        let live = RedisLiveCluster(client: client, storeKey: keys.storeKey)
+        registry.counterFunction("rowstream_live_unverified_rows_total",
+                                 help: "Live heads and log entries in Redis whose rows did not verify (forged, or another table's): read as none.") {
+            live.unverified.load(ordering: .relaxed)
+        }
+        return SharedCluster(store: store, live: live, storeKey: keys.storeKey,
+                             registry: registry, logger: logger) {
             await store.shutdown()
         }
     }
@@ -55,7 +81,8 @@ final class SharedCluster: Sendable {
     /// The shared level of a cache of `table` (keyed by the source's requests once the source takes the cache:
     /// ``PageSource/caching(in:)``). `ignoresOrigin`: see ``SharedPages/ignoresOrigin``.
     func pages(table: String, ignoresOrigin: Bool = false) -> SharedPages {
-        var shared = SharedPages(store: store, keys: SharedPageKeys(table: table, scope: []), observer: observer)
+        var shared = SharedPages(store: store, keys: SharedPageKeys(table: table, scope: [], storeKey: storeKey),
+                                 observer: observer)
         shared.ignoresOrigin = ignoresOrigin
         return shared
     }

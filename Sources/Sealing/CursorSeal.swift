@@ -21,6 +21,8 @@ public struct CursorSeal: Sendable {
     /// The 32-byte HMAC key of ``identity(of:)``: HKDF-SHA-256 of the same seal key with another info string, so the
     /// two uses never share a key.
     private let identityKey: [UInt8]
+    /// The keys of what the cluster's shared store holds (``StoreKey``), derived from the same seal key.
+    let storeKey: StoreKey
     /// Longest sealed text `open` reads by default: a cursor inside a `Last-Event-ID` resume token (up to
     /// ~3 KiB of cursor; room for the resume token's own fields is the token's business). Longer: refused unread.
     public static let maxSealedLength = 4_096
@@ -36,6 +38,7 @@ public struct CursorSeal: Sendable {
     public init(key: [UInt8]) {
         self.key = Self.deriveKey(from: key, info: "rowstream cursor seal v2: AES-256-SIV", length: 64)
         identityKey = Self.deriveKey(from: key, info: "rowstream viewer identity v1: HMAC-SHA-256", length: 32)
+        storeKey = StoreKey { info in Self.deriveKey(from: key, info: info, length: 32) }
     }
 
     /// HMAC-SHA-256 of `material` under a key derived from this seal's key: a name for a secret (what a viewer's

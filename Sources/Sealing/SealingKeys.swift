@@ -39,6 +39,10 @@ public struct SealingKeys: Sendable {
         SealingKeys(current: .random(), previous: [], isEphemeral: true)
     }
 
+    /// The keys of what the cluster's shared store holds (Redis: page keys and the tags binding values to them),
+    /// derived from the current key: equal on every instance with the same key file, new with each rotation.
+    public var storeKey: StoreKey { current.storeKey }
+
     /// `cursor` sealed with the current key for `scope`.
     public func seal(_ cursor: String, scope: String) -> String {
         current.seal(cursor, scope: scope)

@@ -12,6 +12,8 @@ import Testing
 struct SharedCacheClusterTests {
     static let itemCount = 60
     static let batchSize = 10
+    /// The key file every instance shares (what they key and bind Redis's values with).
+    static let keys = SealingKeys.random()
 
     /// `GET /v1/things?phase=P&offset=N&limit=L`: `itemCount` items with a total. Requests of a phase in `held`
     /// wait at its gate.
@@ -59,6 +61,7 @@ struct SharedCacheClusterTests {
         let instances = try logs.map { log in
             try startDashboard(config: config) { configuration in
                 configuration.server.logger = log
+                configuration.server.sealingKeys = Self.keys
                 configuration.redisCommandTimeout = .seconds(10)   // generous: a busy machine is not a slow Redis
             }
         }
@@ -103,7 +106,9 @@ struct SharedCacheClusterTests {
         let upstream = try Self.upstream(held: [:])
         defer { upstream.stop() }
         let config = try Self.config(port: upstream.port, redis: "unix://" + redis.socketPath)
-        let instances = try (0..<2).map { _ in try startDashboard(config: config) }   // the standard 500 ms timeout
+        let instances = try (0..<2).map { _ in   // the standard 500 ms timeout
+            try startDashboard(config: config) { $0.server.sealingKeys = Self.keys }
+        }
         defer { instances.forEach { $0.shutdown() } }
         #expect(await eventually { await Self.allReport(instances, "rowstream_redis_up 1") })
 

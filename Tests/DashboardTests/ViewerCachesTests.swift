@@ -29,7 +29,7 @@ import Upstream
             let bob = caches.source(for: [], as: try Self.forwarded("bob", forward))
             #expect(alice.template.headers.map { "\($0.name)=\($0.value)" } == ["X-User=u:alice"])
             #expect(alice.template.query.map { "\($0.name)=\($0.value)" } == ["who=alice"])
-            let keys = [alice, bob].map { SharedPageKeys(table: "mine", scope: $0.sharedScope()) }
+            let keys = [alice, bob].map { SharedPageKeys(table: "mine", scope: $0.sharedScope(), storeKey: Self.keys.storeKey) }
             #expect(keys[0].page(nil) != keys[1].page(nil) && keys[0].page("5") != keys[1].page("5"))
             #expect(keys.allSatisfy { !$0.page(nil).contains("alice") && !$0.page(nil).contains("bob") })
             #expect(alice.cache !== bob.cache && alice.cache != nil)

@@ -2,6 +2,7 @@
 import Redis
 import RowstreamKit
 import TestSupport
+import Sealing
 import Testing
 
 /// The live channel on a real `redis-server`: the lease, the publish script's fencing (only the holder, only on the
@@ -17,7 +18,7 @@ struct RedisLiveChannelTests {
         let redis = try await RedisServerProcess.start()
         let client = try testClient(redis.socketPath)
         defer { Task { await client.shutdown() } }
-        let channel = RedisLiveCluster(client: client).channel(table: "t")
+        let channel = RedisLiveCluster(client: client, storeKey: testStoreKey).channel(table: "t")
         #expect(try await channel.holdLease("A", for: .seconds(30)))
         #expect(try await !channel.holdLease("B", for: .seconds(30)))
         #expect(try await channel.holdLease("A", for: .seconds(30)), "renewed")
@@ -59,7 +60,7 @@ struct RedisLiveChannelTests {
         let redis = try await RedisServerProcess.start()
         let client = try testClient(redis.socketPath, commandTimeout: .seconds(30))
         defer { Task { await client.shutdown() } }
-        let channel = RedisLiveCluster(client: client).channel(table: "t")
+        let channel = RedisLiveCluster(client: client, storeKey: testStoreKey).channel(table: "t")
         try await channel.requestRefresh("r1")
         let first = try await channel.read(after: nil)
         #expect(first.count == 1)
@@ -70,7 +71,7 @@ struct RedisLiveChannelTests {
         redis.pause(false)
         let writer = try testClient(redis.socketPath)
         defer { Task { await writer.shutdown() } }
-        try await RedisLiveCluster(client: writer).channel(table: "t").requestRefresh("r2")
+        try await RedisLiveCluster(client: writer, storeKey: testStoreKey).channel(table: "t").requestRefresh("r2")
         var entries = try await read.value
         // The read in flight may have come back empty (its block ran out once Redis ran again): read on.
         for _ in 0..<10 where entries.isEmpty { entries = try await channel.read(after: first.last?.cursor) }
@@ -89,7 +90,7 @@ struct RedisLiveChannelTests {
         let redis = try await RedisServerProcess.start()
         let client = try testClient(redis.socketPath)
         defer { Task { await client.shutdown() } }
-        let channel = RedisLiveCluster(client: client).channel(table: "t")
+        let channel = RedisLiveCluster(client: client, storeKey: testStoreKey).channel(table: "t")
         _ = try await client.send("HSET", "{rowstream:live:t}:head", "epoch", "e", "seq", "4", "id", "1-0", "rows", "junk")
         let head = try #require(try await channel.head())
         #expect(head.rows.rows.isEmpty && head.position == LiveHeadPosition(epoch: "e", sequence: 4, cursor: "1-0"))
@@ -99,6 +100,62 @@ struct RedisLiveChannelTests {
         ])
         let other = try await client.streamAdd("{rowstream:live:t}:log", fields: [RedisStreamField("k", Array("?".utf8))])
         #expect(try await channel.read(after: "0-0") == [.unreadable(cursor: id), .unreadable(cursor: other)])
+        try await redis.kill()
+    }
+}
+
+/// Issue 26, item 3, for live tables: a head's rows are bound to their table under the operator's key.
+@Suite("Live rows on Redis bound to their table")
+struct RedisLiveRowsBindingTests {
+    @Test("another table's rows copied into this table's head or log, or rows under another key: none, counted")
+    func rowsCopiedFromAnotherTableAreNotRead() async throws {
+        let redis = try await RedisServerProcess.start()
+        let client = try testClient(redis.socketPath)
+        defer { Task { await client.shutdown() } }
+        let cluster = RedisLiveCluster(client: client, storeKey: testStoreKey)
+        let payroll = cluster.channel(table: "payroll"), open = cluster.channel(table: "open")
+        #expect(try await payroll.holdLease("A", for: .seconds(30)))
+        _ = try #require(try await payroll.publish(RedisLiveChannelTests.rows("salary"), answering: [], owner: "A", base: nil))
+        #expect(try await payroll.head()?.rows == RedisLiveChannelTests.rows("salary"), "its own rows read back")
+
+        // A Redis writer copies payroll's rows into the open table's head and log.
+        let stolen = try #require(try await client.send("HGET", "{rowstream:live:payroll}:head", "rows").bytes)
+        _ = try await client.send("HSET", "{rowstream:live:open}:head", "epoch", "e", "seq", "1", "id", "1-0",
+                                  RedisArgument("rows"), RedisArgument(stolen))
+        #expect(try await open.head()?.rows.rows.isEmpty == true)
+        let id = try await client.streamAdd("{rowstream:live:open}:log", fields: [
+            RedisStreamField("k", Array("c".utf8)), RedisStreamField("epoch", Array("e".utf8)),
+            RedisStreamField("seq", Array("2".utf8)), RedisStreamField("rows", stolen),
+        ])
+        #expect(try await open.read(after: "0-0") == [.unreadable(cursor: id)])
+        // The same rows under another operator key (an attacker's, or before a rotation): not read either.
+        let other = RedisLiveCluster(client: client, storeKey: StoreKey.random()).channel(table: "payroll")
+        #expect(try await other.head()?.rows.rows.isEmpty == true)
+        #expect(cluster.unverified.load(ordering: .relaxed) == 2)
+        try await redis.kill()
+    }
+}
+
+/// Issue 26, item 6: the refresh limit's bucket is one per table for the whole cluster, on Redis.
+@Suite("Refresh bucket on Redis")
+struct RedisRefreshBucketTests {
+    @Test("two instances draw on one bucket per table; another table has its own; a value nobody honest wrote resets it")
+    func oneBucketPerTableForTheCluster() async throws {
+        let redis = try await RedisServerProcess.start()
+        let one = try testClient(redis.socketPath), two = try testClient(redis.socketPath)
+        defer { Task { await one.shutdown(); await two.shutdown() } }
+        let limit = RefreshLimit(burst: 2, every: .seconds(60))
+        let first = RedisLiveCluster(client: one, storeKey: testStoreKey).channel(table: "t"), second = RedisLiveCluster(client: two, storeKey: testStoreKey).channel(table: "t")
+        #expect(try await first.takeRefreshToken(limit) == nil)
+        #expect(try await second.takeRefreshToken(limit) == nil)
+        let wait = try #require(try await first.takeRefreshToken(limit), "the burst is the cluster's, not each instance's")
+        #expect(wait > .seconds(50) && wait <= .seconds(60))
+        #expect(try await second.takeRefreshToken(limit) != nil)
+        #expect(try await RedisLiveCluster(client: two, storeKey: testStoreKey).channel(table: "other").takeRefreshToken(limit) == nil)
+
+        // A Redis writer sets the bucket a year ahead: read as full, not as a year's refusal.
+        _ = try await one.send("SET", "{rowstream:live:t}:refresh", "99999999999999999999")
+        #expect(try await first.takeRefreshToken(limit) == nil)
         try await redis.kill()
     }
 }

@@ -62,7 +62,7 @@ struct RedisLiveClusterTests {
         configuration.eventLoopCount = 1
         configuration.logger = logger
         // The holder's answer to a forwarded POST may be slow on a loaded machine (a sanitized run, 8 tests at once).
-        let cluster = RedisLiveCluster(client: try testClient(redis.socketPath),
+        let cluster = RedisLiveCluster(client: try testClient(redis.socketPath), storeKey: testStoreKey,
                                        forwardTimeout: LiveClusterDefaults.forwardTimeout * TestTime.scale)
         configuration.liveCluster = dies ? Dying(cluster) : cluster
         return try RowstreamServer.start([upstream.table], configuration: configuration)

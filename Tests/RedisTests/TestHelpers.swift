@@ -1,5 +1,6 @@
 // What the Redis tests share: a recorder of async streams, the test client, a blocked-client probe, errors as values.
 import Redis
+import Sealing
 import Locking
 import Testing
 
@@ -54,3 +55,6 @@ func failure(_ body: () async throws -> Void) async -> RedisError? {
         return nil
     }
 }
+
+/// The key file the tests' instances share (what binds live rows to their table).
+let testStoreKey = StoreKey.random()

@@ -51,4 +51,25 @@ import Testing
         _ = shared.hashes(of: pages[0], keyPath: path)
         #expect(shared.computed == pages.count + 1, "the oldest went")
     }
+
+    /// Issue 26, item 10: an entry keeps nothing of its page alive. The ranges array here has room to grow; once the
+    /// page's texts are gone, appending to it writes in place only if nothing else holds its buffer (copy-on-write
+    /// copies a buffer held elsewhere: an entry holding the page's ranges, as before, made it move).
+    @Test func aPageTheCacheDroppedIsNotKeptAlive() throws {
+        let shared = PageKeyHashes(key: .random())
+        let path = try JSONPath("id")
+        let bytes = Array(#"[{"id":1},{"id":2}]"#.utf8)
+        var ranges: [Range<Int>] = []
+        ranges.reserveCapacity(8)
+        ranges += [1..<9, 10..<18]
+        do {
+            let texts = ItemTexts(bytes: bytes, ranges: ranges)
+            #expect(shared.hashes(of: texts, keyPath: path) == shared.hashes(of: texts, keyPath: path))
+            #expect(shared.computed == 1 && shared.live == 1, "hashed once while the page lives")
+        }
+        let before = ranges.withUnsafeBufferPointer { $0.baseAddress }
+        ranges.append(18..<19)
+        #expect(ranges.withUnsafeBufferPointer { $0.baseAddress } == before, "nothing else held the page's ranges")
+        #expect(shared.live == 0)
+    }
 }

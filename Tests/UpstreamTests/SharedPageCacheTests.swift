@@ -1,5 +1,6 @@
 import JSON
 import Locking
+import Sealing
 import Testing
 @testable import Upstream
 
@@ -14,12 +15,17 @@ import Testing
         let events: EventLog
     }
 
+    /// The cluster's key file's store key (every instance shares it).
+    static let clusterKey = StoreKey.random()
+
+    /// `identity`: what else its requests carry (another viewer's forwarded credential: keys of its own).
     static func instance(_ server: FixtureServer, _ client: UpstreamClient, _ store: MemoryPageStore,
-                         ttl: Duration = .seconds(60), leaseTime: Duration = .seconds(30)) throws -> Instance {
+                         ttl: Duration = .seconds(60), leaseTime: Duration = .seconds(30),
+                         identity: [UInt8] = []) throws -> Instance {
         let plain = try PageCacheTests.source(server, client, cache: PageCache<JSONValue>(ttl: ttl, prefetch: false))
         let events = EventLog()
-        var shared = SharedPages(store: store.view(), keys: SharedPageKeys(table: "t", scope: plain.sharedScope()),
-                                 observer: { events.record($0) })
+        let keys = SharedPageKeys(table: "t", scope: plain.sharedScope() + identity, storeKey: clusterKey)
+        var shared = SharedPages(store: store.view(), keys: keys, observer: { events.record($0) })
         shared.leaseTime = leaseTime
         let cache = PageCache<JSONValue>(ttl: ttl, prefetch: false, shared: shared)
         return Instance(source: try PageCacheTests.source(server, client, cache: cache), cache: cache, events: events)
@@ -133,14 +139,15 @@ import Testing
     @Test func aCorruptValueIsAMissAndIsReplaced() async throws {
         try await Self.withUpstream { server, client, store in
             let a = try Self.instance(server, client, store)
-            let key = a.cache.shared!.keys.page(nil)
-            store.put([0x01, 0xFF, 0x00, 0x7B], at: key)
+            let keys = a.cache.shared!.keys, key = keys.page(nil)
+            store.put(keys.sealed([0x01, 0xFF, 0x00, 0x7B], at: key), at: key)
 
             #expect(try await a.source.fetchPage(cursor: nil).items == [["id": 1]])
 
             #expect(server.requests.count == 1)
             #expect(a.events.all == [.rejected, .miss, .rejected], "looked again once it held the lease")
-            #expect(SharedPageCodec.decode(store.bytes(at: key) ?? [], maxBytes: 1 << 20, reader: .json)?.page.nextCursor == "p1")
+            let stored = try #require(keys.opened(store.bytes(at: key) ?? [], at: key))
+            #expect(SharedPageCodec.decode(stored, maxBytes: 1 << 20, reader: .json)?.page.nextCursor == "p1")
         }
     }
 
@@ -185,10 +192,10 @@ import Testing
         try await Self.withUpstream { server, client, store in
             let late = try Self.instance(server, client, store)
             // Another instance stores the page and releases its lease between this one's look and its lease.
-            let key = late.cache.shared!.keys.page(nil)
+            let keys = late.cache.shared!.keys, key = keys.page(nil)
             store.beforeNextLease {
-                store.put(SharedPageCodec.encode(UpstreamPage<JSONValue>(items: [["id": 5]], nextCursor: nil),
-                                                 fetchedAt: SharedPages.unixMilliseconds()), at: key)
+                store.put(keys.sealed(SharedPageCodec.encode(UpstreamPage<JSONValue>(items: [["id": 5]], nextCursor: nil),
+                                                             fetchedAt: SharedPages.unixMilliseconds()), at: key), at: key)
             }
 
             #expect(try await late.source.fetchPage(cursor: nil).items == [["id": 5]])
@@ -200,13 +207,14 @@ import Testing
         try await Self.withUpstream { server, client, store in
             let b = try Self.instance(server, client, store, ttl: .seconds(60))
             // A page another instance stored an hour ago (a store whose TTL outlived ours): served, but not kept.
+            let keys = b.cache.shared!.keys, key = keys.page(nil)
             let old = SharedPageCodec.encode(UpstreamPage<JSONValue>(items: [["id": 7]], nextCursor: nil),
                                              fetchedAt: SharedPages.unixMilliseconds() - 3_600_000)
-            store.put(old, at: b.cache.shared!.keys.page(nil))
+            store.put(keys.sealed(old, at: key), at: key)
 
             #expect(try await b.source.fetchPage(cursor: nil).items == [["id": 7]])
-            store.put(SharedPageCodec.encode(UpstreamPage<JSONValue>(items: [["id": 8]], nextCursor: nil),
-                                             fetchedAt: SharedPages.unixMilliseconds()), at: b.cache.shared!.keys.page(nil))
+            store.put(keys.sealed(SharedPageCodec.encode(UpstreamPage<JSONValue>(items: [["id": 8]], nextCursor: nil),
+                                                         fetchedAt: SharedPages.unixMilliseconds()), at: key), at: key)
             #expect(try await b.source.fetchPage(cursor: nil).items == [["id": 8]], "the stale page was not kept locally")
             #expect(server.requests.isEmpty)
         }

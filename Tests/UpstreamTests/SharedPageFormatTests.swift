@@ -1,4 +1,5 @@
 import JSON
+import Sealing
 import Testing
 @testable import Upstream
 
@@ -67,22 +68,66 @@ import Testing
         }
     }
 
-    @Test func keysHideCursorsAndSecretsAndSeparateRequests() {
+    @Test func keysHideCursorsAndSecretsAndSeparateRequests() throws {
         let secretScope = Array("GET\0https://api.example/v1\0Authorization\0Bearer s3cret\0".utf8)
-        let keys = SharedPageKeys(table: "orders", scope: secretScope)
+        let operatorKey = try SealingKeys(current: Array(repeating: 7, count: 32))
+        let keys = SharedPageKeys(table: "orders", scope: secretScope, storeKey: operatorKey.storeKey)
         let key = keys.page("https://api.example/v1?page=2&token=s3cret")
-        #expect(key.hasPrefix("rowstream:page:v1:orders:"))
-        #expect(key.count == "rowstream:page:v1:orders:".count + 32)
+        #expect(key.hasPrefix("rowstream:page:v2:orders:"))
+        #expect(key.count == "rowstream:page:v2:orders:".count + 32)
         #expect(!key.contains("s3cret") && !key.contains("api.example"))
-        #expect(keys.lease("x").hasPrefix("rowstream:lease:v1:orders:"))
+        #expect(keys.lease("x").hasPrefix("rowstream:lease:v2:orders:"))
         #expect(keys.lease("x").dropFirst("rowstream:lease".count) == keys.page("x").dropFirst("rowstream:page".count))
 
-        #expect(SharedPageKeys(table: "orders", scope: secretScope).page("c") == keys.page("c"), "stable across instances")
+        let sameKeyFile = try SealingKeys(current: Array(repeating: 7, count: 32)).storeKey
+        #expect(SharedPageKeys(table: "orders", scope: secretScope, storeKey: sameKeyFile).page("c") == keys.page("c"),
+                "stable across instances with the same key file")
         #expect(keys.page(nil) != keys.page(""))
-        #expect(SharedPageKeys(table: "orders", scope: secretScope + [1]).page("c") != keys.page("c"))
-        #expect(SharedPageKeys(table: "orders2", scope: secretScope).page("c").dropFirst(26) != keys.page("c").dropFirst(25))
-        #expect(SharedPageKeys(table: "orders", scope: secretScope, secret: [7]).page("c") != keys.page("c"))
-        #expect(SharedPageKeys(table: "a b:c*", scope: []).page(nil).hasPrefix("rowstream:page:v1:a_b_c_:"))
+        #expect(SharedPageKeys(table: "orders", scope: secretScope + [1], storeKey: sameKeyFile).page("c") != keys.page("c"))
+        #expect(SharedPageKeys(table: "orders2", scope: secretScope, storeKey: sameKeyFile).page("c").dropFirst(26)
+                != keys.page("c").dropFirst(25))
+        #expect(SharedPageKeys(table: "a b:c*", scope: [], storeKey: sameKeyFile).page(nil).hasPrefix("rowstream:page:v2:a_b_c_:"))
         #expect(keys.page(String(repeating: "x", count: 100_000)).count == key.count, "long cursors make short keys")
+    }
+
+    /// Issue 26, item 7: the digests are keyed by the operator's sealing key, so whoever reads Redis cannot test a
+    /// guessed request (a user name, a credential) against its keys: the same request under another key file (or
+    /// the old public constant) names other keys, and a rotation names every key anew.
+    @Test func keysAreKeyedByTheOperatorsSealingKey() throws {
+        let scope = Array("GET\0https://api.example/v1?user=alice\0".utf8)
+        let first = try SealingKeys(current: Array(repeating: 1, count: 32))
+        let rotated = try SealingKeys(current: Array(repeating: 2, count: 32), previous: [Array(repeating: 1, count: 32)])
+        let names = [first.storeKey, rotated.storeKey, SealingKeys.random().storeKey].map {
+            SharedPageKeys(table: "t", scope: scope, storeKey: $0).page(nil)
+        }
+        #expect(Set(names).count == 3)
+        // The key as the code before this computed it, from the request alone (a public constant): not a key now.
+        let unkeyed = KeyedHash.hmacSHA256(key: Array("rowstream shared page cache v1".utf8), Array("t".utf8) + [0] + scope)
+        let guessed = KeyedHash.hmacSHA256(key: unkeyed, [1]).prefix(16).map { String($0, radix: 16) }.joined()
+        #expect(names.allSatisfy { !$0.hasSuffix(guessed) })
+    }
+
+    /// Issue 26, item 3: a value is bound to its key (which names the table, the request with the viewer's forwarded
+    /// values, and the cursor) and to the operator's key.
+    @Test func valuesOpenOnlyAtTheirOwnKeyUnderTheirOwnOperatorKey() {
+        let storeKey = StoreKey.random()
+        let alice = SharedPageKeys(table: "t", scope: Array("who=alice".utf8), storeKey: storeKey)
+        let bob = alice.rescoped(to: Array("who=bob".utf8))
+        let value = SharedPageCodec.encode(Self.page, fetchedAt: 7)
+        let stored = alice.sealed(value, at: alice.page(nil))
+        #expect(stored.count == value.count + SharedPageKeys.sealOverhead)
+        #expect(alice.opened(stored, at: alice.page(nil)) == value)
+        #expect(alice.opened(stored, at: alice.page("p2")) == nil, "another cursor's key")
+        #expect(bob.opened(stored, at: bob.page(nil)) == nil, "another identity's key")
+        #expect(bob.opened(stored, at: alice.page(nil)) == nil, "another identity's scope at the same name")
+        let otherOperator = SharedPageKeys(table: "t", scope: Array("who=alice".utf8), storeKey: .random())
+        #expect(otherOperator.opened(stored, at: alice.page(nil)) == nil, "another sealing key (rotated, or an attacker's)")
+        #expect(alice.opened(value, at: alice.page(nil)) == nil, "an unsealed value")
+        for index in [0, 1, 20, stored.count - 1] {
+            var altered = stored
+            altered[index] ^= 1
+            #expect(alice.opened(altered, at: alice.page(nil)) == nil, "byte \(index) altered")
+        }
+        #expect(alice.opened(Array(stored.prefix(SharedPageKeys.sealOverhead - 1)), at: alice.page(nil)) == nil)
     }
 }

@@ -33,6 +33,11 @@ package protocol LiveChannel: Sendable {
     /// The entries after `cursor` (``LiveHead/cursor``, or ``LiveLogEntry/cursor``), in order; waits a bounded
     /// while (about a second) for the first one and returns [] if none came. `nil`: from the log's start.
     func read(after cursor: String?) async throws -> [LiveLogEntry]
+    /// Takes a token of the table's one refresh bucket for the whole cluster (``RefreshLimit``, shared by every
+    /// instance): nil when there was one, else how long until the next. Throws when the store cannot answer (down,
+    /// slow, or a channel without a shared bucket): the instance's own bucket decides then, so a failing store never
+    /// refuses a viewer.
+    func takeRefreshToken(_ limit: RefreshLimit) async throws -> Duration?
     /// How long a POSTed refresh forwarded to the lease holder waits for the head that answers it; past it the POST
     /// gets `200` with an `error` member (the holder may still refresh). ``LiveClusterDefaults/forwardTimeout``
     /// unless the channel says otherwise.
@@ -41,7 +46,15 @@ package protocol LiveChannel: Sendable {
 
 extension LiveChannel {
     package var forwardTimeout: Duration { LiveClusterDefaults.forwardTimeout }
+
+    /// No shared bucket: each instance's own decides.
+    package func takeRefreshToken(_ limit: RefreshLimit) async throws -> Duration? {
+        throw LiveChannelWithoutBucket()
+    }
 }
+
+/// What a ``LiveChannel`` without a cluster-wide refresh bucket throws from ``LiveChannel/takeRefreshToken(_:)``.
+package struct LiveChannelWithoutBucket: Error {}
 
 /// The defaults of a live table's cluster. Thread-safe: constants.
 package enum LiveClusterDefaults {

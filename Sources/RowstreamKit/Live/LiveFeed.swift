@@ -198,7 +198,23 @@ final class LiveFeed: Sendable {
     /// (``RefreshStateMachine``): joins the queued follow-up if there is one, else starts a fetch or queues one
     /// behind the running fetch (taking a token of the table's ``RefreshLimit`` unless `isTicker`). A caller whose
     /// task is cancelled (its client went away) stops waiting; a fetch nobody waits for any more is cancelled.
+    ///
+    /// In a cluster a POST that would start work takes its token from the table's one bucket for the whole cluster
+    /// first (``LiveChannel/takeRefreshToken(_:)``); when the store cannot answer, this instance's own bucket decides.
     func refresh(isTicker: Bool = false) async -> RefreshOutcome {
+        var hasToken = false
+        if !isTicker, let channel, let limit = table.live?.limit, !state.withLock({ $0.machine.wouldJoin }) {
+            do {
+                guard channel.isAvailable else { throw LiveChannelWithoutBucket() }
+                if let wait = try await channel.takeRefreshToken(limit) {
+                    counters.clusterRefusals.add(1, ordering: .relaxed)
+                    return .refused(retryAfter: wait)
+                }
+                hasToken = true
+            } catch {
+                counters.localLimitFallbacks.add(1, ordering: .relaxed)
+            }
+        }
         let waiter = state.withLock { state in
             state.lastWaiter += 1
             let waiter = RefreshStateMachine.WaiterID(state.lastWaiter)
@@ -206,21 +222,22 @@ final class LiveFeed: Sendable {
             return waiter
         }
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in ask(waiter, isTicker: isTicker, continuation) }
+            await withCheckedContinuation { continuation in ask(waiter, isTicker: isTicker, hasToken: hasToken, continuation) }
         } onCancel: {
             leave(waiter)
         }
     }
 
     private func ask(
-        _ waiter: RefreshStateMachine.WaiterID, isTicker: Bool, _ continuation: CheckedContinuation<RefreshOutcome, Never>
+        _ waiter: RefreshStateMachine.WaiterID, isTicker: Bool, hasToken: Bool,
+        _ continuation: CheckedContinuation<RefreshOutcome, Never>
     ) {
         let refused: RefreshOutcome? = state.withLock { state in
             guard case .arriving = state.waiters[waiter], !state.stopped else {
                 state.waiters[waiter] = nil
                 return .abandoned
             }
-            switch state.machine.request(waiter, at: .now, isTicker: isTicker) {
+            switch state.machine.request(waiter, at: .now, isTicker: isTicker, hasToken: hasToken) {
             case .refuse(let wait):
                 state.waiters[waiter] = nil
                 return .refused(retryAfter: wait)

@@ -44,4 +44,8 @@ final class LiveCounters: Sendable {
     let aloneRefreshes = Atomic<Int>(0)
     /// Heads read from the log after a gap (missed entries, a new epoch): re-synced by diffing the whole head.
     let resyncs = Atomic<Int>(0)
+    /// POSTed refreshes the cluster's one bucket refused (429).
+    let clusterRefusals = Atomic<Int>(0)
+    /// POSTed refreshes this instance's own bucket decided because the cluster's could not answer (Redis down).
+    let localLimitFallbacks = Atomic<Int>(0)
 }

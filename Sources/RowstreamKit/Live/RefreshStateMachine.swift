@@ -61,15 +61,18 @@ struct RefreshStateMachine: Sendable {
         bucket = RefreshBucket(limit: limit)
     }
 
-    /// `waiter` asks for a refresh at `now`; `isTicker`: the interval ticker (no rate limit).
-    mutating func request(_ waiter: WaiterID, at now: ContinuousClock.Instant, isTicker: Bool = false) -> Action {
+    /// `waiter` asks for a refresh at `now`; `isTicker`: the interval ticker (no rate limit); `hasToken`: it took a
+    /// token of the cluster's bucket already (``LiveChannel/takeRefreshToken(_:)``), so this bucket takes none.
+    mutating func request(_ waiter: WaiterID, at now: ContinuousClock.Instant, isTicker: Bool = false,
+                          hasToken: Bool = false) -> Action {
         if var queued {
             queued.waiters.append(waiter)
             self.queued = queued
             return .wait(queued.id)
         }
-        if !isTicker, let wait = bucket.take(at: now) { return .refuse(retryAfter: wait) }
-        let run = newRun(waiter, tookToken: !isTicker)
+        let takesToken = !isTicker && !hasToken
+        if takesToken, let wait = bucket.take(at: now) { return .refuse(retryAfter: wait) }
+        let run = newRun(waiter, tookToken: takesToken)
         guard running != nil else {
             running = run
             return .start(run.id)
@@ -107,6 +110,9 @@ struct RefreshStateMachine: Sendable {
         defer { running = nil; queued = nil }
         return ((running?.waiters ?? []) + (queued?.waiters ?? []), running?.id)
     }
+
+    /// Whether a request now would join the queued follow-up (and so take no token).
+    var wouldJoin: Bool { queued != nil }
 
     /// Whether a fetch is running or queued (for tests and metrics).
     var isIdle: Bool { running == nil && queued == nil }

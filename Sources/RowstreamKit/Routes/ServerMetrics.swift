@@ -88,5 +88,16 @@ struct ServerMetrics: Sendable {
         ) {
             feeds.reduce(0) { $0 + $1.counters.resyncs.load(ordering: .relaxed) }
         }
+        registry.counterFunction(
+            "rowstream_live_refresh_cluster_refused_total", help: "Live refreshes refused (429) by the table's one refresh bucket for the cluster."
+        ) {
+            feeds.reduce(0) { $0 + $1.counters.clusterRefusals.load(ordering: .relaxed) }
+        }
+        registry.counterFunction(
+            "rowstream_live_refresh_local_limit_total",
+            help: "Live refreshes rate-limited by this instance's own bucket because the cluster's could not answer (Redis down)."
+        ) {
+            feeds.reduce(0) { $0 + $1.counters.localLimitFallbacks.load(ordering: .relaxed) }
+        }
     }
 }

@@ -86,7 +86,8 @@ extension SharedPages {
         if case .success(let page) = result {
             let value = SharedPageCodec.encode(page, fetchedAt: Self.unixMilliseconds())
             if value.count <= maxValueBytes {
-                try? await store.store(value, at: pageKey, lifetime: ttl > .zero ? ttl : handOverTime)
+                try? await store.store(keys.sealed(value, at: pageKey), at: pageKey,
+                                       lifetime: ttl > .zero ? ttl : handOverTime)
             } else {
                 observer(.tooLarge)
             }
@@ -96,9 +97,19 @@ extension SharedPages {
         return Outcome(result: result)
     }
 
-    /// The page stored at `key` and its age, or nil (absent, or not a page: ``Event/rejected``).
+    /// The page stored at `key` and its age, or nil: absent, not bound to this key by this cluster's sealing key
+    /// (``Event/unverified``: moved from another key, forged, or written under another key), or not a page
+    /// (``Event/rejected``). Its next cursor goes upstream only once its tag verified.
     private func look<Item>(_ key: String, reader: ItemReader<Item>) async throws(SharedStoreError) -> Outcome<Item>? {
-        guard let value = try await store.value(at: key) else { return nil }
+        guard let stored = try await store.value(at: key) else { return nil }
+        guard stored.count <= maxValueBytes + SharedPageKeys.sealOverhead else {
+            observer(.rejected)
+            return nil
+        }
+        guard let value = keys.opened(stored, at: key) else {
+            observer(.unverified)
+            return nil
+        }
         guard let (page, fetchedAt) = SharedPageCodec.decode(value, maxBytes: maxValueBytes, reader: reader) else {
             observer(.rejected)
             return nil

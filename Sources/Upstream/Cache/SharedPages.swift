@@ -15,6 +15,9 @@ public struct SharedPages: Sendable {
         case fallback
         /// A value in the store was not a page (corrupt, another format, too large): treated as a miss.
         case rejected
+        /// A value in the store was not bound to its key by this cluster's sealing key (copied from another key,
+        /// forged, or written under another key): treated as a miss, never read.
+        case unverified
         /// A fetched page was larger than ``SharedPages/maxValueBytes``: kept in local memory only.
         case tooLarge = "too_large"
     }

@@ -10,6 +10,9 @@ public struct ItemTexts: Sendable {
     public let bytes: [UInt8]
     /// Each item's range in ``bytes``, in the page's order.
     public private(set) var ranges: [Range<Int>]
+    /// These very texts: one per page read (copies share it; texts with other ranges get another). What remembers
+    /// something of a page without keeping it alive holds this weakly (``PageKeyHashes``).
+    private(set) var identity = ItemTextsIdentity()
 
     /// Items at `ranges` of `bytes`.
     public init(bytes: [UInt8], ranges: [Range<Int>]) {
@@ -88,6 +91,7 @@ public struct ItemTexts: Sendable {
     func dropping(_ dropped: [Int]) -> ItemTexts {
         var kept = self
         kept.ranges = Self.dropping(dropped, from: ranges)
+        kept.identity = ItemTextsIdentity()
         return kept
     }
 
@@ -102,3 +106,7 @@ public struct ItemTexts: Sendable {
         return kept
     }
 }
+
+/// The identity of one ``ItemTexts``: an object with nothing in it, compared by reference and held weakly by what
+/// must not keep a page alive. Thread-safe: immutable.
+final class ItemTextsIdentity: Sendable {}

@@ -7,15 +7,22 @@ import Synchronization
 /// broadcast": every viewer's walk of the first page from the page cache evaluated the key path of each item and
 /// hashed it under the same hash key).
 ///
-/// Keyed by identity: an entry is used only for the very item ranges it holds (a page from the cache), so its
-/// address cannot be reused while the entry lives, and only by walks hashing with ``key``. Each item's hash, nil
-/// where the item has no key (missing or null). Bounded: at most ``capacity`` entries (the oldest goes).
+/// Keyed by identity: an entry is used only for the very texts it was made for (a page from the cache: its
+/// ``ItemTexts/identity``), and only by walks hashing with ``key``. Each item's hash, nil where the item has no key
+/// (missing or null). An entry holds its page's identity weakly and nothing else of the page: a page the cache
+/// dropped is freed, and its entry goes at the next call (an identity is never reused while a weak reference to it
+/// reads nil). Bounded: at most ``capacity`` entries (the oldest goes).
 ///
 /// Thread-safe: one `Lock`; hashes are computed outside it.
 public final class PageKeyHashes: Sendable {
+    private struct Entry {
+        weak var page: ItemTextsIdentity?
+        let hashes: [UInt64?]
+    }
+
     /// The hash key of every walk that may use these hashes (the table's ``WalkHashKey``).
     let key: WalkHashKey
-    private let entries = Lock<[(items: [Range<Int>], hashes: [UInt64?])]>([])
+    private let entries = Lock<[Entry]>([])
     private let made = Atomic<Int>(0)
 
     static var capacity: Int { 8 }
@@ -28,20 +35,23 @@ public final class PageKeyHashes: Sendable {
 
     /// The hash of each item's key at `keyPath` under ``key`` (nil: no key), kept for the next walk of this page.
     func hashes(of texts: ItemTexts, keyPath: JSONPath) -> [UInt64?] {
-        let items = texts.ranges
-        if let found = entries.withLock({ entries in entries.last { $0.items.isSameBuffer(as: items) }?.hashes }) {
+        let page = texts.identity
+        if let found = entries.withLock({ entries in entries.last { $0.page === page }?.hashes }) {
             return found
         }
         let hashes = Self.hashes(of: texts, keyPath: keyPath, with: RecentKeys(key: key))
         made.add(1, ordering: .relaxed)
-        guard !items.isEmpty else { return hashes }
+        guard !texts.ranges.isEmpty else { return hashes }
         entries.withLock { entries in
-            entries.removeAll { $0.items.isSameBuffer(as: items) }
+            entries.removeAll { $0.page == nil || $0.page === page }
             if entries.count >= Self.capacity { entries.removeFirst(entries.count - Self.capacity + 1) }
-            entries.append((items, hashes))
+            entries.append(Entry(page: page, hashes: hashes))
         }
         return hashes
     }
+
+    /// Entries whose page is still alive somewhere (tests).
+    var live: Int { entries.withLock { $0.count { $0.page != nil } } }
 
     /// Each item's key hash under `keys`' hash key (nil: no key), the key read from the item's text.
     static func hashes(of texts: ItemTexts, keyPath: JSONPath, with keys: RecentKeys) -> [UInt64?] {
