@@ -37,8 +37,12 @@ import Testing
         // The refresh reads past the cache (it does not join the fetch in flight) and puts its page in.
         let refreshed = try await source.refreshing().fetchPage(cursor: nil)
         #expect(Self.version(refreshed) == 2)
-        // Asked after the refresh returned, within the TTL: the refreshed page, from memory.
-        #expect(Self.version(try await source.fetchPage(cursor: nil)) == 2)
+        // Asked after the refresh returned, within the TTL: the refreshed page, from memory (not joined to the held
+        // fetch: waited for boundedly, so that a failure here does not wait for the request's own timeout).
+        let late = PageCacheTests.Answer()
+        Task { late.set(try? await Self.version(source.fetchPage(cursor: nil)).map(Int.init)) }
+        #expect(await eventually { late.value != nil }, "answered without the held fetch")
+        #expect(late.value == 2)
 
         // The overtaken fetch lands: its own waiter gets its page, the cache keeps the refreshed one.
         gate.releaseAll()
@@ -61,5 +65,26 @@ import Testing
         await #expect(throws: UpstreamError.httpStatus(500)) { try await source.refreshing().fetchPage(cursor: nil) }
         #expect(Self.version(try await source.fetchPage(cursor: nil)) == 1)
         #expect(server.requests.count == 2, "the cached page answered after the failed refresh")
+    }
+}
+
+extension PageCacheRefreshTests {
+    /// In a cluster the refresh's page goes into the shared store too, replacing the one there: an instance with
+    /// nothing in memory gets it from the store, with no upstream request.
+    @Test func aRefreshReplacesTheSharedStoresPage() async throws {
+        let calls = Tally()
+        let server = try FixtureServer { _ in .json("{\"data\":[{\"v\":\(calls.next())}],\"next\":null}") }
+        defer { server.stop() }
+        let client = try UpstreamClient()
+        defer { client.shutdown() }
+        let store = MemoryPageStore()
+        let holder = try SharedPageCacheTests.instance(server, client, store)
+
+        #expect(Self.version(try await holder.source.fetchPage(cursor: nil)) == 1)
+        #expect(Self.version(try await holder.source.refreshing().fetchPage(cursor: nil)) == 2)
+        let newcomer = try SharedPageCacheTests.instance(server, client, store)
+        #expect(Self.version(try await newcomer.source.fetchPage(cursor: nil)) == 2)
+        #expect(newcomer.events.count(.hit) == 1)
+        #expect(server.requests.count == 2)
     }
 }
