@@ -48,8 +48,8 @@ final class QueryCaches<Item: Sendable>: Sendable {
         }
     }
 
-    /// The source of `query` as a viewer who forwards `forwarded` asks for it, without a cache (live refreshes).
-    func uncached(for query: [(name: String, value: String)], as forwarded: ViewerForwarding.Forwarded? = nil) -> PageSource<Item> {
+    /// The source of `query` as a viewer who forwards `forwarded` asks for it, without a cache.
+    private func uncached(for query: [(name: String, value: String)], as forwarded: ViewerForwarding.Forwarded? = nil) -> PageSource<Item> {
         var template = base.template
         if let forward, let forwarded { template = forward.applied(to: template, forwarded) }
         for (name, value) in query {

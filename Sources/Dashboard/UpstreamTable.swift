@@ -46,8 +46,9 @@ enum UpstreamTable {
         // Controls (sort, filter): the same requests with the chosen parameters, each choice with a cache of its own;
         // a forwarding table's, each viewer's choice.
         let caches = QueryCaches(source: source, forward: forward)
-        // Live refreshes read the head past the cache (a cached head would hide the changes).
-        let uncached = caches.uncached(for: [])
+        // Live refreshes read the head past the cache (a cached head would hide the changes) and put what they read
+        // into it before their changes go out: a viewer who comes after a change gets the page it came from.
+        let refreshing = source.refreshing()
         // What the viewer being answered forwards; a refusal (fails closed) where they forward nothing valid.
         let forwarded = { @Sendable () throws(LoadFailure) -> ViewerForwarding.Forwarded? in
             guard let forward else { return nil }
@@ -65,12 +66,12 @@ enum UpstreamTable {
                     return { _ in throw refusal }
                 }
                 switch use {
-                case .fresh: return walk(caches.uncached(for: [], as: viewer), viewer)
+                case .fresh: return walk(caches.source(for: [], as: viewer).refreshing(), viewer)
                 case .viewer(let query): return walk(caches.source(for: query, as: viewer), viewer)
                 }
             }
             switch use {
-            case .fresh: return walk(uncached, nil)
+            case .fresh: return walk(refreshing, nil)
             case .viewer(let query) where !query.isEmpty: return walk(caches.source(for: query), nil)
             case .viewer: return walk(source, nil)
             }

@@ -9,7 +9,8 @@ package enum LoaderUse: Sendable {
 
     /// A viewer's walk (also a no-script page or a refetch: a walk of its own).
     case viewer(query: Query)
-    /// A live refresh of the head, past any cache.
+    /// A live refresh of the head, past any cache; a source with a cache puts what it read into it before the load
+    /// returns (then the changes go out), so viewers who come after them start from the refreshed head.
     case fresh
 
     /// A walk of the table as configured.

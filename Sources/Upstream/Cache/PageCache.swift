@@ -11,13 +11,18 @@ import Locking
 /// a task of its own, so a waiter that goes away (its task cancelled) stops waiting at once without cancelling the
 /// fetch for the others (``SharedFetchWait``).
 ///
+/// A live refresh reads its page past the cache and puts it in with ``replace(_:load:)`` (the shared level's copy
+/// too) before it returns, so before the refresh's changes go out; a fetch that was in flight when the refresh
+/// replaced its entry does not overwrite the newer page when it lands.
+///
 /// Thread-safe: all state is in one `Lock`; fetches run outside it.
 public final class PageCache<Item: Sendable>: Sendable {
     public typealias Load = @Sendable () async -> Result<UpstreamPage<Item>, UpstreamError>
     private typealias Fetch = Task<Result<UpstreamPage<Item>, UpstreamError>, Never>
 
     private enum Entry {
-        case loading(Fetch)
+        /// A fetch in flight; its number tells it from a later one for the same key (``store(_:key:age:fetch:)``).
+        case loading(Fetch, UInt64)
         case ready(UpstreamPage<Item>, expires: ContinuousClock.Instant)
     }
 
@@ -31,6 +36,7 @@ public final class PageCache<Item: Sendable>: Sendable {
         var entries: [String: Entry] = [:]
         var order: [String] = []
         var fetches = 0
+        var lastFetch: UInt64 = 0
         var hits = 0
     }
 
@@ -81,28 +87,51 @@ public final class PageCache<Item: Sendable>: Sendable {
             case .ready(let page, let expires)? where expires > now:
                 state.hits += 1
                 return .fresh(page)
-            case .loading(let fetch)?:
+            case .loading(let fetch, _)?:
                 state.hits += 1
                 return .fetching(fetch)
             default:
                 break
             }
+            state.lastFetch += 1
+            let number = state.lastFetch
             let fetch = Fetch { [self] in
                 let outcome = if let shared { await shared.load(cursor, ttl: ttl, reader: reader, load: load) }
                     else { SharedPages.Outcome(result: await load()) }
-                store(outcome.result, key: key, age: outcome.age)
+                store(outcome.result, key: key, age: outcome.age, fetch: number)
                 return outcome.result
             }
             state.fetches += 1
-            insert(&state, key: key, .loading(fetch), now: now)
+            insert(&state, key: key, .loading(fetch, number), now: now)
             return .fetching(fetch)
         }
     }
 
-    /// Keeps a fetched page for what is left of `ttl` (a page from the shared level may be `age` old already).
-    private func store(_ result: Result<UpstreamPage<Item>, UpstreamError>, key: String, age: Duration) {
+    /// A live refresh's page for `cursor`: fetched by `load` now, past the cache (never joined to a fetch in flight,
+    /// never answered from memory), and on success kept for `ttl` in place of whatever the cache held for it, in the
+    /// shared level first (``SharedPages/keep(_:at:ttl:)``), then here. Both are done when this returns, so a viewer
+    /// who asks after it returned gets this page or a later one. A failure changes nothing.
+    public func replace(_ cursor: String?, load: Load) async -> Result<UpstreamPage<Item>, UpstreamError> {
+        state.withLock { $0.fetches += 1 }
+        let result = await load()
+        guard case .success(let page) = result, ttl > .zero else { return result }
+        if let shared { await shared.keep(page, at: cursor, ttl: ttl) }
+        let key = cursor.map { "c" + $0 } ?? "first"
+        let now = ContinuousClock.now
+        state.withLock { insert(&$0, key: key, .ready(page, expires: now + ttl), now: now) }
+        return result
+    }
+
+    /// Keeps fetch `number`'s page for what is left of `ttl` (a page from the shared level may be `age` old already),
+    /// unless its entry was replaced meanwhile (by a refresh's newer page, or a later fetch).
+    private func store(_ result: Result<UpstreamPage<Item>, UpstreamError>, key: String, age: Duration, fetch number: UInt64) {
         let now = ContinuousClock.now
         state.withLock { state in
+            switch state.entries[key] {
+            case .loading(_, let current)? where current != number: return
+            case .ready?: return
+            default: break
+            }
             if case .success(let page) = result, ttl > age {
                 insert(&state, key: key, .ready(page, expires: now + ttl - age), now: now)
             } else {

@@ -83,18 +83,20 @@ extension SharedPages {
         }
         let result = await load()
         renewal.cancel()
-        if case .success(let page) = result {
-            let value = SharedPageCodec.encode(page, fetchedAt: Self.unixMilliseconds())
-            if value.count <= maxValueBytes {
-                try? await store.store(keys.sealed(value, at: pageKey), at: pageKey,
-                                       lifetime: ttl > .zero ? ttl : handOverTime)
-            } else {
-                observer(.tooLarge)
-            }
-        }
+        if case .success(let page) = result { await keep(page, at: cursor, ttl: ttl) }
         try? await store.releaseLease(keys.lease(cursor), token: token)
         try? await store.announceLanding(of: pageKey)
         return Outcome(result: result)
+    }
+
+    /// Stores `page`, fetched just now, as `cursor`'s page for `ttl` (zero: ``handOverTime``), replacing what is
+    /// there, sealed to its key (``SharedPageKeys/sealed(_:at:)``); best effort. The one place a fetched page goes
+    /// into the store: a lease holder's fetch, and a live refresh's (``PageCache/replace(_:load:)``).
+    func keep<Item>(_ page: UpstreamPage<Item>, at cursor: String?, ttl: Duration) async {
+        let value = SharedPageCodec.encode(page, fetchedAt: Self.unixMilliseconds())
+        guard value.count <= maxValueBytes else { return observer(.tooLarge) }
+        let pageKey = keys.page(cursor)
+        try? await store.store(keys.sealed(value, at: pageKey), at: pageKey, lifetime: ttl > .zero ? ttl : handOverTime)
     }
 
     /// The page stored at `key` and its age, or nil: absent, not bound to this key by this cluster's sealing key

@@ -5,7 +5,8 @@ import JSON
 /// (``PageChecks``) and its items read (PageSource+Body.swift: each straight from its text by the source's
 /// ``ItemReader``). The request is made in PageSource.swift, the next cursor worked out in PageSource+NextCursor.swift.
 extension PageSource {
-    /// Fetches one page. `cursor` nil = the first page; otherwise a cursor this source returned.
+    /// Fetches one page. `cursor` nil = the first page; otherwise a cursor this source returned. A
+    /// ``refreshing()`` source fetches it past the cache and puts it in.
     ///
     /// A non-2xx answer (after retries) throws ``UpstreamError/httpStatus(_:)``; a body that is not JSON, fails
     /// the checks, or has no items throws ``UpstreamError/invalidPage(_:)``; a redirect to another origin, or a
@@ -15,6 +16,7 @@ extension PageSource {
     /// page that still carries a next cursor is not the end. A next cursor equal to the one just sent throws `.invalidPage`, since following it would loop.
     public func fetchPage(cursor: String?) async throws(UpstreamError) -> UpstreamPage<Item> {
         guard let cache else { return try await fetchUncached(cursor: cursor) }
+        if refreshes { return try await cache.replace(cursor, load: uncachedLoad(cursor)).get() }
         let page = try await cache.page(for: cursor, reader: reader, load: uncachedLoad(cursor)).get()
         if cache.prefetch, let next = page.nextCursor { cache.prefetch(next, reader: reader, load: uncachedLoad(next)) }
         return page

@@ -20,12 +20,15 @@ public struct PageSource<Item: Sendable>: Sendable {
         let checks: PageChecks
         let retry: RetryPolicy
         let cache: PageCache<Item>?
+        /// Whether every page is fetched past `cache` and put in it (``refreshing()``).
+        let refreshes: Bool
         let origin: UpstreamOrigin?
         /// Whether a path read from the body goes into the items (then the body is parsed whole).
         let bodyPathsEnterItems: Bool
 
         init(client: UpstreamClient, template: PageRequestTemplate, itemsPath: JSONPath, style: PaginationStyle,
-             reader: ItemReader<Item>, checks: PageChecks, retry: RetryPolicy, cache: PageCache<Item>?) {
+             reader: ItemReader<Item>, checks: PageChecks, retry: RetryPolicy, cache: PageCache<Item>?,
+             refreshes: Bool = false) {
             self.client = client
             self.template = template
             self.itemsPath = itemsPath
@@ -34,6 +37,7 @@ public struct PageSource<Item: Sendable>: Sendable {
             self.checks = checks
             self.retry = retry
             self.cache = cache
+            self.refreshes = refreshes
             origin = UpstreamOrigin(url: template.url)
             bodyPathsEnterItems = PageSource.bodyPaths(style: style, checks: checks).contains {
                 PageSource.enters(itemsPath, $0)
@@ -41,7 +45,7 @@ public struct PageSource<Item: Sendable>: Sendable {
         }
     }
 
-    private let parts: Parts
+    private var parts: Parts
 
     /// The client doing the fetching.
     public var client: UpstreamClient { parts.client }
@@ -60,6 +64,8 @@ public struct PageSource<Item: Sendable>: Sendable {
     public var retry: RetryPolicy { parts.retry }
     /// Coalescing, short-lived cache and prefetch; nil fetches every page every time.
     public var cache: PageCache<Item>? { parts.cache }
+    /// Whether this source refreshes its cache (``refreshing()``).
+    public var refreshes: Bool { parts.refreshes }
     /// The only origin requests, redirects and next links may use: the template URL's.
     public var origin: UpstreamOrigin? { parts.origin }
 
@@ -76,6 +82,16 @@ public struct PageSource<Item: Sendable>: Sendable {
                 cache: PageCache<Item>? = nil) {
         parts = Parts(client: client, template: template, itemsPath: itemsPath, style: style, reader: reader,
                       checks: checks, retry: retry, cache: cache)
+    }
+
+    /// This source for a live refresh: each page fetched past the cache (a fetch of its own, started now), and put
+    /// into the cache in place of the page it held (``PageCache/replace(_:load:)``), so that viewers who come after the
+    /// refresh read what it read. Without a cache, the same as this source.
+    public func refreshing() -> PageSource {
+        var copy = self
+        copy.parts = Parts(client: client, template: template, itemsPath: itemsPath, style: style, reader: reader,
+                           checks: checks, retry: retry, cache: cache, refreshes: true)
+        return copy
     }
 
     /// The request for the page after `cursor` (nil = first page).

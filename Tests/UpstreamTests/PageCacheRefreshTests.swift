@@ -1,0 +1,90 @@
+import JSON
+import TestSupport
+import Testing
+@testable import Upstream
+
+/// A live refresh's page goes into the cache (``PageSource/refreshing()``, ``PageCache/replace(_:load:)``): viewers
+/// who come after the refresh read what it read, within the TTL, and a fetch the refresh overtook does not put its
+/// older page back when it lands.
+@Suite struct PageCacheRefreshTests {
+    /// The upstream's head is `{"data":[{"v":N}]}`, N the request's number; the first request's reply is held at `gate`.
+    static func server(holdingFirstAt gate: ReplyGate) throws -> FixtureServer {
+        let calls = Tally()
+        return try FixtureServer { _ in
+            let number = calls.next()
+            let reply = FixtureReply.json("{\"data\":[{\"v\":\(number)}],\"next\":null}")
+            return number == 1 ? .held(gate, reply) : reply
+        }
+    }
+
+    static func version(_ page: UpstreamPage<JSONValue>) -> Int64? { page.items.first?["v"]?.intValue }
+
+    @Test func aRefreshReplacesTheCachedPageAndAnOvertakenFetchDoesNotPutItsPageBack() async throws {
+        let gate = ReplyGate()
+        let server = try Self.server(holdingFirstAt: gate)
+        defer { server.stop() }
+        var configuration = UpstreamClientConfiguration()
+        configuration.lowSpeedSeconds = 600  // a held reply sends nothing until released
+        let client = try UpstreamClient(configuration: configuration)
+        defer { client.shutdown() }
+        let cache = PageCache<JSONValue>(ttl: .seconds(600), prefetch: false)
+        let source = try PageCacheTests.source(server, client, cache: cache)
+
+        // A viewer's fetch of the head, held upstream (it asked before the change).
+        let early = Task { try await Self.version(source.fetchPage(cursor: nil)) }
+        #expect(await eventually { gate.waiting == 1 }, "the first fetch is held")
+
+        // The refresh reads past the cache (it does not join the fetch in flight) and puts its page in.
+        let refreshed = try await source.refreshing().fetchPage(cursor: nil)
+        #expect(Self.version(refreshed) == 2)
+        // Asked after the refresh returned, within the TTL: the refreshed page, from memory (not joined to the held
+        // fetch: waited for boundedly, so that a failure here does not wait for the request's own timeout).
+        let late = PageCacheTests.Answer()
+        Task { late.set(try? await Self.version(source.fetchPage(cursor: nil)).map(Int.init)) }
+        #expect(await eventually { late.value != nil }, "answered without the held fetch")
+        #expect(late.value == 2)
+
+        // The overtaken fetch lands: its own waiter gets its page, the cache keeps the refreshed one.
+        gate.releaseAll()
+        #expect(try await early.value == 1)
+        #expect(Self.version(try await source.fetchPage(cursor: nil)) == 2)
+        #expect(server.requests.count == 2)
+    }
+
+    @Test func aFailedRefreshLeavesTheCachedPage() async throws {
+        let calls = Tally()
+        let server = try FixtureServer { _ in
+            calls.next() == 2 ? .json("{}", status: 500) : .json("{\"data\":[{\"v\":1}],\"next\":null}")
+        }
+        defer { server.stop() }
+        let client = try UpstreamClient()
+        defer { client.shutdown() }
+        let source = try PageCacheTests.source(server, client, cache: PageCache<JSONValue>(ttl: .seconds(600), prefetch: false))
+
+        #expect(Self.version(try await source.fetchPage(cursor: nil)) == 1)
+        await #expect(throws: UpstreamError.httpStatus(500)) { try await source.refreshing().fetchPage(cursor: nil) }
+        #expect(Self.version(try await source.fetchPage(cursor: nil)) == 1)
+        #expect(server.requests.count == 2, "the cached page answered after the failed refresh")
+    }
+}
+
+extension PageCacheRefreshTests {
+    /// In a cluster the refresh's page goes into the shared store too, replacing the one there: an instance with
+    /// nothing in memory gets it from the store, with no upstream request.
+    @Test func aRefreshReplacesTheSharedStoresPage() async throws {
+        let calls = Tally()
+        let server = try FixtureServer { _ in .json("{\"data\":[{\"v\":\(calls.next())}],\"next\":null}") }
+        defer { server.stop() }
+        let client = try UpstreamClient()
+        defer { client.shutdown() }
+        let store = MemoryPageStore()
+        let holder = try SharedPageCacheTests.instance(server, client, store)
+
+        #expect(Self.version(try await holder.source.fetchPage(cursor: nil)) == 1)
+        #expect(Self.version(try await holder.source.refreshing().fetchPage(cursor: nil)) == 2)
+        let newcomer = try SharedPageCacheTests.instance(server, client, store)
+        #expect(Self.version(try await newcomer.source.fetchPage(cursor: nil)) == 2)
+        #expect(newcomer.events.count(.hit) == 1)
+        #expect(server.requests.count == 2)
+    }
+}
