@@ -13,7 +13,7 @@ from engines import busy_loops, engine_fixture
 from lanes import (INDEXES, STATE, asked_once_per_batch, assert_every_row_once, fills_without_scrolling, scroll_to_rows, scroll_until,
                    stays_where_scrolled)
 from support import LIVE_DEMO, CutProxy, RowstreamServer, refresh_until_changed, server_fixture, stop_process, wait_until
-from test_embed import HostSite
+from test_embed import host  # noqa: F401 (the host site's fixture)
 from test_login import users_server
 
 BATCH = 50
@@ -27,15 +27,6 @@ failing = server_fixture("--demo-items", 60, "--batch-size", 10, "--demo-latency
                          scope="function")   # fresh: another engine's run would leave the pages cached
 live = server_fixture(*LIVE_DEMO)
 small = server_fixture("--demo-items", 400, "--batch-size", 5, "--demo-latency-ms", 20)
-
-@pytest.fixture(scope="module")
-def host():
-    site = HostSite()
-    try:
-        yield site
-    finally:
-        site.close()
-
 
 @pytest.fixture(scope="module")
 def server(host):
