@@ -77,6 +77,9 @@ enum UpstreamTable {
             }
         })
         var binding = TableBinding(spec: spec, batchSize: batchSize, source: batches)
+        // A head another instance of the cluster refreshed: this one's copy of the page it came from goes (the next
+        // read gets the refreshed one from the shared store). A forwarding table's feeds are each instance's own.
+        if forward == nil, let cache = source.cache { binding.dropCachedHead = { cache.drop(nil) } }
         if let proxyItems {
             let shown = proxyItems == .raw ? nil : proxyPaths(spec)
             binding.pageProxy = { cursor in

@@ -7,7 +7,8 @@ extension TableBinding {
     /// What a ``TableBinding`` holds, boxed so that copies share it (a viewer's session and its events each keep
     /// the binding: one pointer each instead of a few hundred bytes).
     ///
-    /// Thread-safe: immutable. Setting a binding's `controls`, `live`, `pageProxy` or `partition` makes a new box.
+    /// Thread-safe: immutable. Setting a binding's `controls`, `live`, `pageProxy`, `partition` or `dropCachedHead`
+    /// makes a new box.
     final class Storage: Sendable {
         /// The parts set after creation (at start-up, before serving).
         struct Settable: Sendable {
@@ -16,6 +17,7 @@ extension TableBinding {
             var pageProxy: PageProxy?
             var partition: (@Sendable (Viewer) -> ViewerPartition)?
             var exportMaxRows = TableBinding.defaultExportMaxRows
+            var dropCachedHead: (@Sendable () -> Void)?
         }
 
         let spec: TableSpec

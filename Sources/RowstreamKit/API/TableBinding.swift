@@ -84,6 +84,16 @@ public struct TableBinding: Sendable {
         set { storage = storage.replacing { $0.partition = newValue } }
     }
 
+    /// Forgets this instance's in-memory copy of the table's first page, the one a live refresh reads, so that the
+    /// next viewer's first batch is read from the cluster's shared store or the upstream (a config table's:
+    /// ``PageCache/drop(_:)``; nil: the table keeps no such copy). A live feed calls it when a head another instance
+    /// published arrives, before sending its changes (docs/SCALING.md, "Live tables across instances"). Must return
+    /// at once without blocking; called from any task, outside the feed's lock.
+    package var dropCachedHead: (@Sendable () -> Void)? {
+        get { storage.settable.dropCachedHead }
+        set { storage = storage.replacing { $0.dropCachedHead = newValue } }
+    }
+
     /// The partition of the viewer being answered (``Viewer/current``); nil for a table without partitions.
     var currentPartition: ViewerPartition? { partition?(Viewer.current) }
     /// Most rows of one export (`/tables/NAME/export.csv|.ndjson`, docs/PROTOCOL.md "Export"); past them the file

@@ -72,6 +72,8 @@ extension LiveFeed {
             let current = try await channel.head()
             let base = current?.rows.rows ?? state.withLock { $0.head }
             if let current, current.rows == loaded, answers.isEmpty { return summary(from: base, to: loaded) }
+            // Read back from the log (maybe before `publish` returns), it keeps the page this refresh put in the cache.
+            state.withLock { $0.cluster.ownHead = loaded }
             guard try await channel.publish(loaded, answering: answers, owner: owner, base: current?.position) != nil else {
                 // The lease moved, or another holder published first: its head is the cluster's.
                 state.withLock { $0.cluster.holdsLease = false; $0.cluster.owedAnswers += answers }

@@ -332,20 +332,35 @@ final class LiveFeed: Sendable {
     /// first: it is the baseline). With a `position` (a head read from the cluster's log): nil, and nothing sent, if
     /// this instance is at that position or past it already; a position that does not follow the last one is a gap
     /// (counted: diffing against the whole head re-syncs it, whatever was missed).
+    ///
+    /// A head from the log that another instance loaded (its refresh put the page it read in the shared store, not in
+    /// this instance's memory) first drops this instance's copy of the table's first page
+    /// (``TableBinding/dropCachedHead``), then the changes go out: a viewer who opens a stream after that reads the
+    /// refreshed page (and gets no change it already has); one who opened before it gets the change, whichever page
+    /// its first batch came from (an `insert` of a key shown is an update: its rows end the same). The holder's own
+    /// head (``LiveMembership/ownHead``) drops nothing: its refresh put the page in this cache.
     func advance(to new: LiveHeadRows, at position: LiveHeadPosition? = nil) -> LiveSummary? {
-        let taken = state.withLock { state -> ([LiveRow]?, [StreamWriter], [TaggedWriter], [(writer: StreamWriter, dialect: StreamDialect)])? in
+        typealias Taken = (old: [LiveRow]?, writers: [StreamWriter], tagged: [TaggedWriter],
+                           dialectViewers: [(writer: StreamWriter, dialect: StreamDialect)], drops: Bool)
+        let taken = state.withLock { state -> Taken? in
+            var drops = false
             if let position {
                 if let current = state.cluster.position {
                     if position.isAtOrBefore(current) { return nil }
                     if !current.isFollowed(by: position) { counters.resyncs.add(1, ordering: .relaxed) }
                 }
                 state.cluster.position = position
+                // The own head counts once: the page read after any other head's drop may be that head's.
+                drops = new != state.cluster.ownHead
+                state.cluster.ownHead = nil
             }
             defer { state.head = new.rows }
             return (state.head, Array(state.viewers.values), Array(state.taggedWriters.values),
-                    Array(state.dialectViewers.values))
+                    Array(state.dialectViewers.values), drops)
         }
-        guard let (old, writers, taggedWriters, dialectViewers) = taken else { return nil }
+        guard let (old, writers, taggedWriters, dialectViewers, drops) = taken else { return nil }
+        // Before anything is sent (outside the lock: the page cache's lock is its own).
+        if drops { table.dropCachedHead?() }
         let viewers = writers.count + taggedWriters.count + dialectViewers.count
         guard let old else { return LiveSummary(viewers: viewers, baseline: true) }
         let diff = LiveDiff(old: old, new: new.rows, newIsWholeList: new.isWholeList)

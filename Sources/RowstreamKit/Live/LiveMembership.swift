@@ -6,6 +6,10 @@ import Synchronization
 struct LiveMembership {
     /// The position of the last head read from the log (nil: none yet).
     var position: LiveHeadPosition?
+    /// The head this instance loaded as holder, set before it publishes it: its page cache has the page that head
+    /// came from (the refresh put it there), so the next head from the log drops nothing if it has these rows.
+    /// Cleared by every head read from the log.
+    var ownHead: LiveHeadRows?
     /// Whether this instance held the lease at its last try.
     var holdsLease = false
     /// Whether the log is being followed now (joined and the last read worked). Refreshes are shared only then.

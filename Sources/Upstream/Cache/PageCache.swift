@@ -13,7 +13,9 @@ import Locking
 ///
 /// A live refresh reads its page past the cache and puts it in with ``replace(_:load:)`` (the shared level's copy
 /// too) before it returns, so before the refresh's changes go out; a fetch that was in flight when the refresh
-/// replaced its entry does not overwrite the newer page when it lands.
+/// replaced its entry does not overwrite the newer page when it lands. In a cluster, an instance told of a refresh
+/// another one made drops its copy with ``drop(_:)``, so its next read goes to the shared level (which the refresh
+/// updated) or the upstream.
 ///
 /// Thread-safe: all state is in one `Lock`; fetches run outside it.
 public final class PageCache<Item: Sendable>: Sendable {
@@ -122,16 +124,27 @@ public final class PageCache<Item: Sendable>: Sendable {
         return result
     }
 
+    /// Forgets this instance's copy of `cursor`'s page (nil: the first), kept or on its way: the next request for it
+    /// starts a fetch of its own (from the shared level, if any, else the upstream), and a fetch in flight keeps
+    /// answering the requests that joined it but does not put its page in when it lands. The shared level's copy is
+    /// left as it is. For a live table whose refresh another instance of the cluster made (and put in the shared
+    /// level): called before this instance sends the refresh's changes, so a viewer who comes after them reads the
+    /// refreshed page. Returns at once (takes the lock only); any thread.
+    public func drop(_ cursor: String?) {
+        let key = cursor.map { "c" + $0 } ?? "first"
+        state.withLock { state in
+            guard state.entries.removeValue(forKey: key) != nil else { return }
+            state.order.removeAll { $0 == key }
+        }
+    }
+
     /// Keeps fetch `number`'s page for what is left of `ttl` (a page from the shared level may be `age` old already),
-    /// unless its entry was replaced meanwhile (by a refresh's newer page, or a later fetch).
+    /// unless its entry was replaced meanwhile (by a refresh's newer page, or a later fetch) or dropped (``drop(_:)``,
+    /// or evicted).
     private func store(_ result: Result<UpstreamPage<Item>, UpstreamError>, key: String, age: Duration, fetch number: UInt64) {
         let now = ContinuousClock.now
         state.withLock { state in
-            switch state.entries[key] {
-            case .loading(_, let current)? where current != number: return
-            case .ready?: return
-            default: break
-            }
+            guard case .loading(_, number)? = state.entries[key] else { return }
             if case .success(let page) = result, ttl > age {
                 insert(&state, key: key, .ready(page, expires: now + ttl - age), now: now)
             } else {
