@@ -88,3 +88,30 @@ extension PageCacheRefreshTests {
         #expect(server.requests.count == 2)
     }
 }
+
+extension PageCacheRefreshTests {
+    /// An instance told of another's refresh drops its copy (``PageCache/drop(_:)``): the next request fetches, and a
+    /// fetch that was in flight when it was dropped answers its own waiter but does not put its older page back.
+    @Test func aDroppedPageIsFetchedAgainAndAFetchInFlightDoesNotPutItBack() async throws {
+        let gate = ReplyGate()
+        let server = try Self.server(holdingFirstAt: gate)
+        defer { server.stop() }
+        var configuration = UpstreamClientConfiguration()
+        configuration.lowSpeedSeconds = 600  // a held reply sends nothing until released
+        let client = try UpstreamClient(configuration: configuration)
+        defer { client.shutdown() }
+        let cache = PageCache<JSONValue>(ttl: .seconds(600), prefetch: false)
+        let source = try PageCacheTests.source(server, client, cache: cache)
+
+        let early = Task { try await Self.version(source.fetchPage(cursor: nil)) }
+        #expect(await eventually { gate.waiting == 1 }, "the first fetch is held")
+        cache.drop(nil)
+        gate.releaseAll()
+        #expect(try await early.value == 1)
+        #expect(Self.version(try await source.fetchPage(cursor: nil)) == 2, "fetched again, not the dropped fetch's page")
+        #expect(Self.version(try await source.fetchPage(cursor: nil)) == 2, "kept")
+        cache.drop(nil)
+        #expect(Self.version(try await source.fetchPage(cursor: nil)) == 3)
+        #expect(server.requests.count == 3)
+    }
+}
