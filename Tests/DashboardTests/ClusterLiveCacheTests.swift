@@ -41,7 +41,8 @@ struct ClusterLiveCacheTests {
         #expect(await ClusterRefreshLimitTests.redisUp(a, b, 1))
         // Both follow the table's log (refreshes are shared).
         #expect(await eventually {
-            await Self.reports(a, "rowstream_live_tables_alone 0") && Self.reports(b, "rowstream_live_tables_alone 0")
+            let alone = [await Self.reports(a, "rowstream_live_tables_alone 0"), await Self.reports(b, "rowstream_live_tables_alone 0")]
+            return alone == [true, true]
         })
 
         // A viewer on each: B's first page is in B's memory (and in Redis, where A's came from).
