@@ -41,8 +41,9 @@ struct ClusterLiveCacheTests {
         #expect(await ClusterRefreshLimitTests.redisUp(a, b, 1))
         // Both follow the table's log (refreshes are shared).
         #expect(await eventually {
-            let alone = [await Self.reports(a, "rowstream_live_tables_alone 0"), await Self.reports(b, "rowstream_live_tables_alone 0")]
-            return alone == [true, true]
+            let shared = [await Self.reports(a, "rowstream_live_tables_alone 0"),
+                          await Self.reports(b, "rowstream_live_tables_alone 0")]
+            return shared == [true, true]
         })
 
         // A viewer on each: B's first page is in B's memory (and in Redis, where A's came from).
