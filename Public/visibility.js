@@ -4,7 +4,8 @@
 // never load. So a tab hidden for `grace` ms (config.js `hiddenGrace`) closes its EventSource; shown again it opens
 // a new one that resumes with its resume token (docs/PROTOCOL.md, "Resume": no row lost, none twice). A page leaving
 // for another document or for the back/forward cache (`pagehide`) lets go at once; one restored from that cache
-// (`pageshow` with `persisted`) resumes. While released the page POSTs no demand (its session ended with the stream).
+// (`pageshow` with `persisted`) resumes. A tab that loads hidden (opened in the background) starts its grace at once,
+// as one just hidden does. While released the page POSTs no demand (its session ended with the stream).
 // Imported by app.js.
 //
 // Exports
@@ -51,5 +52,8 @@ export function watchVisibility(hooks, grace) {
     if (event.persisted && document.visibilityState === 'visible') resume();
     else if (event.persisted) onVisibility();
   });
+  // A tab that loads hidden (opened in the background: a middle-click, "open in new tab") gets no
+  // `visibilitychange` until first shown: its grace starts now, as if it had just been hidden.
+  if (document.visibilityState === 'hidden') onVisibility();
   return { isReleased: () => released };
 }
