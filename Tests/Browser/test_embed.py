@@ -366,3 +366,27 @@ def test_credentials_only_where_the_server_allows_them_and_a_page_fetch_error_sh
     assert refused.page.query_selector("rowstream-table #rs-table") is None
     refused.page.click("rowstream-table .rs-embed-retry")
     wait_until(lambda: len(heard(refused, "error")) == 2, message="Retry fetches again (and fails again)")
+
+
+# The snapshot of the element `#id`, once two more animation frames have run (demand.js decides at the next frame
+# after the table became idle: a table that would ask has asked by then).
+SNAPSHOT_AFTER_FRAMES = """(id) => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(
+  () => resolve(document.getElementById(id).snapshot()))))"""
+
+
+def test_a_table_in_a_hidden_container_asks_nothing_until_shown(credentialed, host, open_page):
+    """An element in a display:none container (an inactive tab panel, a closed <details>): every box measures
+    zero, so its end looked near forever and it loaded its whole list. It now gets its first batch (the server
+    sends that by itself) and asks for nothing more; shown, it loads on demand to the end."""
+    probe = open_page(host.page(credentialed.url), wait_for_rows=False)
+    probe.page.evaluate("""(src) => { const box = document.createElement('div'); box.id = 'box'; box.hidden = true;
+        const element = document.createElement('rowstream-table'); element.id = 'hidden'; element.setAttribute('src', src);
+        box.append(element); document.body.append(box); }""", credentialed.url + "/tables/customers")
+    wait_until(lambda: (probe.page.evaluate("document.getElementById('hidden').snapshot()") or {}).get("phase")
+               in ("idle", "complete"), message="the hidden table's first batch")
+    seen = probe.page.evaluate(SNAPSHOT_AFTER_FRAMES, "hidden")
+    assert seen["phase"] == "idle" and seen["shown"] == 20 and not seen["pending"], seen
+    probe.page.evaluate("document.getElementById('box').hidden = false")
+    wait_until(lambda: probe.page.evaluate("document.getElementById('hidden').snapshot().phase") == "complete",
+               message="shown, the table loads on demand to its end")
+    assert probe.page.evaluate("document.getElementById('hidden').snapshot().shown") == 40
