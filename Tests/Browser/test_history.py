@@ -114,6 +114,7 @@ def test_a_table_saved_between_its_last_rows_and_complete_asks_nothing_after_rel
     assert "lastEventId=" in probe.rs()["sources"][-1]["url"]
     assert not [f for f in probe.rs()["fetches"] if "/next" in f["url"]], "asked for more after the last batch"
 
+
 def test_back_with_the_back_forward_cache_on(server, profile):
     probe = profile.tab(server.url + "/tables/customers", init_scripts=[PERSISTED])
     before = read_deep(probe)
