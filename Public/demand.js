@@ -3,6 +3,9 @@
 // visible area: the viewport on a table's own page, the table's scroll box on a page of several tables.
 // Imported by table.js.
 //
+// A table that is not laid out (in a display:none container; its scroll box 0 px high) is never near: every box
+// there measures zero. Shown, the observers report and it decides again.
+//
 // Level-triggered, decided in one place. Nothing here asks on an event: every event only calls recheck(), which
 // schedules one decision for the next animation frame (once layout and the reader's scroll have settled; at most
 // one frame is ever pending). That decision reads the state as it is then: if the table can ask (canAsk()),
@@ -43,8 +46,12 @@ export function watchDemand(options) {
   /** stop() was called */
   let stopped = false;
 
-  /** @returns {boolean} */
+  /** Never while the table is not laid out (in a display:none container: an inactive tab panel, a closed <details>,
+   *  an embed in a hidden view): every box there measures zero, so the end would look near forever and the whole
+   *  list would load. Shown again, the IntersectionObserver (and the scroll box's ResizeObserver) ask for a recheck.
+   *  @returns {boolean} */
   function isNear() {
+    if (sentinel.getClientRects().length === 0 || (scroller && scroller.clientHeight === 0)) return false;
     const bottom = scroller ? scroller.getBoundingClientRect().bottom : window.innerHeight;
     return sentinel.getBoundingClientRect().top <= bottom + margin;
   }

@@ -6,7 +6,9 @@
 // The element fetches the table's own page (`src`), takes its header and table into a shadow root (the page's
 // skeleton rows are its first paint) with the server's CSS as <link>s (no inline style or script: a host page with a
 // strict CSP works), and mounts it (mount.js) with its own scroll box: the same controller, stream, demand, resume,
-// live changes and Retry as the server's page. Nothing of it is on `window`.
+// live changes and Retry as the server's page. Like that page, it lets its stream go while the host tab is hidden
+// (visibility.js: after `hiddenGrace`, 3 s; at once on `pagehide`) and resumes when shown, so hidden host tabs hold
+// no connection to the Rowstream server. Nothing of it is on `window`.
 //
 // Attributes
 //   src          the table's page on the Rowstream server (absolute, or relative to the host page)
@@ -23,6 +25,7 @@
 import { defaults } from './config.js';
 import { mountTable } from './mount.js';
 import { stickHeader } from './stickyhead.js';
+import { watchVisibility } from './visibility.js';
 
 /** @typedef {import('./mount.js').Mounted} Mounted */
 
@@ -70,6 +73,9 @@ export class RowstreamTable extends HTMLElement {
     /** stops keeping the table's header at the top of the element's box (stickyhead.js)
      *  @type {() => void} */
     this.unstick = () => undefined;
+    /** stops letting the stream go while the host tab is hidden (visibility.js)
+     *  @type {() => void} */
+    this.unwatch = () => undefined;
     /** bumped on every connect and disconnect: a fetch that finishes for an older one mounts nothing */
     this.generation = 0;
     this.root = this.attachShadow({ mode: 'open' });
@@ -95,6 +101,8 @@ export class RowstreamTable extends HTMLElement {
 
   disconnectedCallback() {
     this.generation += 1;
+    this.unwatch();
+    this.unwatch = () => undefined;
     if (this.mounted) { this.mounted.stream.stop(); this.mounted.table.detach(); }
     this.mounted = null;
     this.unstick();
@@ -147,6 +155,8 @@ export class RowstreamTable extends HTMLElement {
     const config = Object.assign({}, defaults, { credentials });
     this.mounted = mountTable({ config, health: undefined, root: this.root, scroller, base: url });
     this.unstick = stickHeader(this.mounted.table.table, scroller);
+    const { stream } = this.mounted;
+    this.unwatch = watchVisibility({ release: stream.release, resume: stream.resume }, config.hiddenGrace).stop;
   }
 
   /** Bones while the table's page is fetched. */

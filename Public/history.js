@@ -81,9 +81,10 @@ export function keepPlace(options) {
   const { stream, tables } = options;
   const store = storage();
   const id = store ? entryId() : '';
-  /** @type {Map<string, {origin: string, marks: BatchMark[], live: boolean}>} what each table's stream delivered */
+  /** What each table's stream delivered; `last`: its final batch (the one ending with the marker) among them.
+   *  @type {Map<string, {origin: string, marks: BatchMark[], live: boolean, last: boolean}>} */
   const seen = new Map(tables.map((table) => [table.name, { origin: '', marks: /** @type {BatchMark[]} */ ([]),
-    live: false }]));
+    live: false, last: false }]));
   /** @type {Saved | null} */ let saved = null;
 
   /** @returns {Saved | null} */
@@ -111,7 +112,9 @@ export function keepPlace(options) {
       return { id: mark.id, html };
     });
     const complete = table.snapshot().phase === 'complete';
-    if (complete) batches[batches.length - 1].html += lastBatchMarker;
+    // Whenever the final batch has arrived, not only at `complete`: a table saved between its last `rows` and
+    // `complete` must come back knowing it (events.js sawLast), or it would POST `next` to a session that is ending.
+    if (complete || mine.last) batches[batches.length - 1].html += lastBatchMarker;
     return { origin: mine.origin, batches, complete };
   }
 
@@ -181,6 +184,7 @@ export function keepPlace(options) {
       mine.origin = kept.origin;
       mine.marks = [];
       for (const batch of kept.batches) mark(mine.marks, batch.id, firstIndex(batch.html));
+      mine.last = kept.batches.length > 0 && kept.batches[kept.batches.length - 1].html.endsWith(lastBatchMarker);
     }
   }
 
@@ -220,13 +224,14 @@ export function keepPlace(options) {
       const mine = seen.get(table.name);
       if (!mine) return;
       if (type === 'session') mine.live = Boolean(JSON.parse(event.data).live);
-      if (type === 'reset') { mine.origin = event.lastEventId; mine.marks = []; }
+      if (type === 'reset') { mine.origin = event.lastEventId; mine.marks = []; mine.last = false; }
+      if (type === 'rows') mine.last = event.data.endsWith(lastBatchMarker);
       if (type === 'rows' && event.lastEventId) mark(mine.marks, event.lastEventId, firstIndex(event.data));
     });
     for (const table of tables) {
       table.table.addEventListener('rowstream:reset', () => {
         const mine = seen.get(table.name);
-        if (mine && table.lastToken() === '') { mine.origin = ''; mine.marks = []; }
+        if (mine && table.lastToken() === '') { mine.origin = ''; mine.marks = []; mine.last = false; }
       });
     }
     window.addEventListener('pagehide', save);

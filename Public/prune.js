@@ -3,6 +3,13 @@
 // near the viewport again its batch is fetched again (GET {table}/rows?after=TOKEN, docs/PROTOCOL.md) and
 // put back in its place. Imported by table.js.
 //
+// A live table is never pruned: a refill re-reads `rows?after=` from the upstream as it is now and keeps the rows of
+// the batch's index range, but after live inserts or removes above, that range holds other rows (a key twice, one
+// missing). Dropping refilled keys already shown would hide the duplicates but not bring back the missing ones, so
+// only not pruning is correct by construction. A failed refill is tried again with exponential backoff per batch
+// (2 s, 4 s, ... at most 60 s, and only while its spacer is near); a 4xx answer (a token the server can no longer
+// read) never succeeds: that spacer stays, says so in its text, and is not fetched again.
+//
 // Exports
 //   attachPruner(options) -> Pruner
 //     options.rowsURL     the re-fetch route, e.g. /tables/customers/rows
@@ -13,22 +20,29 @@
 //     options.scroller    the element that scrolls the table (a page's scroll box); null: the window
 //     options.credentials the re-fetch's credentials (config.js)
 //     options.onChange    () => void: rows were pruned or restored (the table's end may have moved: demand.js)
+//     options.isLive      () => boolean: the table gets live changes (once true, it is never pruned)
 //   Pruner.record(rows, before)  a batch was appended: its rows and the resume token before it
 //   Pruner.prune()               prunes if over the limit (call after appending, and on scroll)
 //   Pruner.reset()               forgets every batch (after a reset or reload)
 //   Pruner.stats()               {batches, pruned, liveRows, refetched}
 /** @typedef {{first: number, count: number, before: string, rows: HTMLTableRowElement[],
- *             spacer: HTMLTableRowElement | null, height: number, fetching: boolean}} Batch
+ *             spacer: HTMLTableRowElement | null, height: number, fetching: boolean, failures: number,
+ *             waiting: boolean, refused: boolean}} Batch
  *  @typedef {{rowsURL: string, maxRows: number, margin: number, parseRows: (html: string) => HTMLTableRowElement[],
  *             columns: () => number, scroller: HTMLElement | null,
- *             credentials: RequestCredentials, onChange: () => void}} PruneOptions
+ *             credentials: RequestCredentials, onChange: () => void, isLive: () => boolean}} PruneOptions
  *  @typedef {{batches: number, pruned: number, liveRows: number, refetched: number}} PruneStats
  *  @typedef {ReturnType<typeof attachPruner>} Pruner */
+
+/** ms before a failed refill is tried again: doubled on every failure of that batch, up to retryMaxDelay */
+const retryDelay = 2000;
+const retryMaxDelay = 60000;
 
 /** @param {PruneOptions} options */
 export function attachPruner(options) {
   /** @type {Batch[]} batches in index order */ let batches = [];
   let refetched = 0;
+  /** the table has been seen live: it is pruned no more */ let live = false;
   const scroller = options.scroller;
   const observer = new IntersectionObserver(onSpacers, { root: scroller, rootMargin: options.margin + 'px 0px' });
 
@@ -36,7 +50,7 @@ export function attachPruner(options) {
   function record(rows, before) {
     if (rows.length === 0) return;
     batches.push({ first: Number(rows[0].dataset.index), count: rows.length, before, rows,
-      spacer: null, height: 0, fetching: false });
+      spacer: null, height: 0, fetching: false, failures: 0, waiting: false, refused: false });
   }
 
   /** @returns {number} real rows in the DOM */
@@ -61,15 +75,16 @@ export function attachPruner(options) {
 
   /** Replaces the live batches farthest from the viewport (beyond the margin) until within the limit. */
   function prune() {
-    if (!options.maxRows) return;
-    let live = liveRows();
+    live = live || options.isLive();
+    if (!options.maxRows || live) return;
+    let real = liveRows();
     let pruned = false;
-    while (live > options.maxRows) {
+    while (real > options.maxRows) {
       const candidates = batches.filter((b) => !b.spacer && distance(b) > 2 * options.margin);
       if (candidates.length === 0) break;
       const farthest = candidates.reduce((a, b) => (distance(b) > distance(a) ? b : a));
       toSpacer(farthest);
-      live -= farthest.count;
+      real -= farthest.count;
       pruned = true;
     }
     if (pruned) options.onChange();
@@ -99,7 +114,7 @@ export function attachPruner(options) {
     for (const entry of entries) {
       if (!entry.isIntersecting) continue;
       const batch = batches.find((b) => b.spacer === entry.target);
-      if (batch && !batch.fetching) refill(batch);
+      if (batch && !batch.fetching && !batch.waiting && !batch.refused) refill(batch);
     }
   }
 
@@ -107,9 +122,11 @@ export function attachPruner(options) {
    *  @param {Batch} batch @returns {Promise<void>} */
   async function refill(batch) {
     batch.fetching = true;
+    let status = 0;
     try {
       const url = options.rowsURL + '?after=' + encodeURIComponent(batch.before);
       const response = await fetch(url, { credentials: options.credentials });
+      status = response.status;
       if (!response.ok) throw new Error('rowstream: GET ' + url + ' -> ' + response.status);
       const rows = options.parseRows(await response.text())
         .filter((row) => Number(row.dataset.index) >= batch.first
@@ -119,14 +136,38 @@ export function attachPruner(options) {
       batch.spacer.replaceWith(...rows);
       batch.spacer = null;
       batch.rows = rows;
+      batch.failures = 0;
       refetched += 1;
       options.onChange();
       prune();
     } catch {
-      setTimeout(() => { if (batch.spacer) { observer.unobserve(batch.spacer); observer.observe(batch.spacer); } },
-        2000);
+      if (!batch.spacer || !batches.includes(batch)) return;
+      if (status >= 400 && status < 500) return refuse(batch, status);
+      const delay = Math.min(retryMaxDelay, retryDelay * 2 ** batch.failures);
+      batch.failures += 1;
+      batch.waiting = true;
+      // Observed again: the observer reports the spacer afresh, and a refill follows only if it is still near.
+      setTimeout(() => {
+        batch.waiting = false;
+        if (batch.spacer && batches.includes(batch)) { observer.unobserve(batch.spacer); observer.observe(batch.spacer); }
+      }, delay);
     } finally {
       batch.fetching = false;
+    }
+  }
+
+  /** A 4xx: the server will never give this batch again. Its spacer stays, not observed, and says why (as text).
+   *  @param {Batch} batch @param {number} status */
+  function refuse(batch, status) {
+    if (!batch.spacer) return;
+    batch.refused = true;
+    observer.unobserve(batch.spacer);
+    batch.spacer.classList.add('rs-gap-refused');
+    batch.spacer.removeAttribute('aria-hidden');
+    const cell = batch.spacer.cells[0];
+    if (cell) {
+      cell.textContent = batch.count + ' rows could not be loaded again (HTTP ' + status + '): reload the page to see '
+        + 'them.';
     }
   }
 

@@ -135,7 +135,7 @@ export function createTable(options) {
     columns: () => view.columnCount(),
     scroller,
     credentials: config.credentials,
-    onChange: demand.recheck,
+    onChange: demand.recheck, isLive: () => Boolean(state.session && state.session.live),
   });
 
   // ---- Small helpers ---------------------------------------------------------------------

@@ -1,9 +1,11 @@
 """The bounded DOM: rows far from the viewport are pruned to spacers and fetched again when scrolled back to,
 without the scroll position jumping; 100,000 rows scroll by with a flat DOM and heap."""
 import os
+import re
+import urllib.parse
 
 from conftest import figure
-from support import server_fixture, wait_until
+from support import after_frames, server_fixture, wait_until
 
 ANCHOR = """() => {
   const row = Array.from(document.querySelectorAll('#rs-rows tr[data-index]'))
@@ -71,6 +73,70 @@ def test_pruned_rows_come_back_without_the_page_jumping(small, open_page):
     assert indexes[:50] == list(range(50))
     assert probe.keys()[:50] == [str(i) for i in range(1, 51)]            # the upstream's records again
     figure("bounded DOM: largest jump while refilling pruned rows", max(jumps), "px")
+
+
+# The delays prune.js asks setTimeout for, recorded, and each run at once (so backoff costs the test no time).
+RECORD_PRUNE_DELAYS = """
+window.__pruneDelays = [];
+const originalSetTimeout = window.setTimeout;
+window.setTimeout = function (callback, delay, ...rest) {
+  if (String(new Error().stack).includes('/prune.js')) { window.__pruneDelays.push(delay); delay = 0; }
+  return originalSetTimeout.call(window, callback, delay, ...rest);
+};
+"""
+REFILLS = re.compile(r"/rows\?after=")
+
+
+def test_a_failed_refill_backs_off_and_a_refused_one_stops_and_says_so(small, open_page):
+    """A refill that fails (503) is tried again after 2, 4, 8 s for that batch (it was every 2 s forever), then
+    succeeds; one answered 4xx (a token the server can no longer read) is never asked again: its spacer stays and
+    says so in its text."""
+    probe = open_page(small.url, init_config="{maxRows: 100, pruneMargin: 200}", init_scripts=[RECORD_PRUNE_DELAYS],
+                      allowed_console=["Failed to load resource"])
+    load_rows(probe, 300)
+    assert stats(probe)["pruned"] > 0
+    asked = {}                                                   # after token -> times asked
+
+    def fail_three_times(route):
+        token = urllib.parse.parse_qs(urllib.parse.urlparse(route.request.url).query, keep_blank_values=True)["after"][0]
+        asked[token] = asked.get(token, 0) + 1
+        if asked[token] <= 3:
+            route.fulfill(status=503, body="busy")
+        else:
+            route.continue_()
+    probe.page.route(REFILLS, fail_three_times)
+    probe.page.evaluate("window.scrollTo(0, 0)")
+    wait_until(lambda: 0 in probe.indexes(), message="the first batch back after three failures")
+    delays = probe.page.evaluate("window.__pruneDelays")
+    assert sorted(set(delays)) == [2000, 4000, 8000], delays
+    assert delays.count(2000) == delays.count(4000) == delays.count(8000) == len(asked), (delays, asked)
+
+    probe.page.unroute(REFILLS)
+    asked.clear()
+
+    def refuse(route):
+        token = urllib.parse.parse_qs(urllib.parse.urlparse(route.request.url).query, keep_blank_values=True)["after"][0]
+        asked[token] = asked.get(token, 0) + 1
+        route.fulfill(status=400, body="bad token")
+    probe.page.route(REFILLS, refuse)
+    probe.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    wait_until(lambda: probe.page.evaluate("document.querySelectorAll('#rs-rows tr.rs-gap-refused').length") > 0,
+               message="a refused spacer")
+    text = probe.page.text_content("#rs-rows tr.rs-gap-refused")
+    assert "could not be loaded again (HTTP 400)" in text, text
+    before = len(probe.page.evaluate("window.__pruneDelays"))
+    for _ in range(2):                                            # away and back: the spacer is not asked again
+        after_frames(probe.page)
+        probe.page.evaluate("window.scrollBy(0, -1500)")
+        after_frames(probe.page)
+        probe.page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    after_frames(probe.page)
+    assert asked and max(asked.values()) == 1, asked
+    assert len(probe.page.evaluate("window.__pruneDelays")) == before, "a retry scheduled after a 4xx"
+    # The 503s and 400s this test answered are the only HTTP errors (PageProbe counts every one as an error).
+    expected = [e for e in probe.errors if re.match(r"HTTP (503|400) GET \S+/rows\?after=", e)]
+    assert len(expected) == len(delays) + sum(asked.values())
+    probe.errors[:] = [e for e in probe.errors if e not in expected]
 
 
 def test_scrolling_many_rows_keeps_the_dom_and_heap_flat(huge, open_page):

@@ -366,3 +366,64 @@ def test_credentials_only_where_the_server_allows_them_and_a_page_fetch_error_sh
     assert refused.page.query_selector("rowstream-table #rs-table") is None
     refused.page.click("rowstream-table .rs-embed-retry")
     wait_until(lambda: len(heard(refused, "error")) == 2, message="Retry fetches again (and fails again)")
+
+
+# The snapshot of the element `#id`, once two more animation frames have run (demand.js decides at the next frame
+# after the table became idle: a table that would ask has asked by then).
+SNAPSHOT_AFTER_FRAMES = """(id) => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(
+  () => resolve(document.getElementById(id).snapshot()))))"""
+
+
+def test_a_table_in_a_hidden_container_asks_nothing_until_shown(credentialed, host, open_page):
+    """An element in a display:none container (an inactive tab panel, a closed <details>): every box measures
+    zero, so its end looked near forever and it loaded its whole list. It now gets its first batch (the server
+    sends that by itself) and asks for nothing more; shown, it loads on demand to the end."""
+    probe = open_page(host.page(credentialed.url), wait_for_rows=False)
+    probe.page.evaluate("""(src) => { const box = document.createElement('div'); box.id = 'box'; box.hidden = true;
+        const element = document.createElement('rowstream-table'); element.id = 'hidden'; element.setAttribute('src', src);
+        box.append(element); document.body.append(box); }""", credentialed.url + "/tables/customers")
+    wait_until(lambda: (probe.page.evaluate("document.getElementById('hidden').snapshot()") or {}).get("phase")
+               in ("idle", "complete"), message="the hidden table's first batch")
+    seen = probe.page.evaluate(SNAPSHOT_AFTER_FRAMES, "hidden")
+    assert seen["phase"] == "idle" and seen["shown"] == 20 and not seen["pending"], seen
+    probe.page.evaluate("document.getElementById('box').hidden = false")
+    wait_until(lambda: probe.page.evaluate("document.getElementById('hidden').snapshot().phase") == "complete",
+               message="shown, the table loads on demand to its end")
+    assert probe.page.evaluate("document.getElementById('hidden').snapshot().shown") == 40
+
+
+# The host tab hidden and shown on demand (as fakeframes.js does it), and visibility.js's grace run at once.
+FAKE_VISIBILITY = """
+(() => {
+  let hidden = false;
+  Object.defineProperty(document, 'hidden', { configurable: true, get: () => hidden });
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => (hidden ? 'hidden' : 'visible') });
+  const set = (value) => { hidden = value; document.dispatchEvent(new Event('visibilitychange')); };
+  window.__tab = { hide: () => set(true), show: () => set(false) };
+  const originalSetTimeout = window.setTimeout;
+  window.setTimeout = function (callback, delay, ...rest) {
+    if (String(new Error().stack).includes('/visibility.js')) delay = 0;
+    return originalSetTimeout.call(window, callback, delay, ...rest);
+  };
+})();
+"""
+
+
+def test_a_hidden_host_tab_lets_the_embedded_stream_go_and_resumes_when_shown(live, host, open_page):
+    """visibility.js for `<rowstream-table>` too: a host tab hidden past the grace closes the element's EventSource
+    (a hidden host no longer holds a connection to the Rowstream server); shown, it opens a new one (a live table:
+    from the rows as they are now, each once) and loads more when its box is scrolled."""
+    probe = open_page(host.page(live.url), wait_for_rows=False, init_scripts=[FAKE_VISIBILITY])
+    wait_until(lambda: shown(probe) > 0 and probe.table("data-state") == "idle", message="rows")
+    assert probe.page.evaluate("window.__rsOpenSources()") == 1
+    opened = len(probe.rs()["sources"])
+    probe.page.evaluate("window.__tab.hide()")
+    wait_until(lambda: probe.page.evaluate("window.__rsOpenSources()") == 0, message="the stream let go")
+    probe.page.evaluate("window.__tab.show()")
+    wait_until(lambda: probe.page.evaluate("window.__rsOpenSources()") == 1 and len(probe.rs()["sources"]) > opened,
+               message="a stream again")
+    wait_until(lambda: shown(probe) > 0 and probe.table("data-state") == "idle", message="rows again")
+    before = shown(probe)
+    wait_until(lambda: probe.page.evaluate(SCROLL_BOX) and shown(probe) > before, message="more, once shown")
+    keys = probe.keys()
+    assert len(keys) == len(set(keys))

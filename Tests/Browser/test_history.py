@@ -84,6 +84,37 @@ def test_back_and_reload_put_the_rows_and_the_place_back(server, open_page):
     assert indexes == list(range(len(indexes)))                          # resumed exactly after the last row
 
 
+# `complete` never reaches the table: the page stays between its final `rows` and `complete`.
+NO_COMPLETE = """(() => { const add = EventSource.prototype.addEventListener;
+  EventSource.prototype.addEventListener = function (type, listener, options) {
+    if (type !== 'complete') add.call(this, type, listener, options);
+  }; })();
+document.addEventListener('DOMContentLoaded', () => {   // after app.js ran (the rows put back), before any event
+  window.__atStart = window.Rowstream ? window.Rowstream.snapshot() : null; });"""
+SAVED_LAST_BATCH = """() => { const key = Object.keys(sessionStorage).find((k) => k.startsWith('rowstream:place:') && k !== 'rowstream:place:list');
+  const batches = JSON.parse(sessionStorage.getItem(key)).tables.customers.batches;
+  return batches[batches.length - 1].html.slice(-40); }"""
+
+
+def test_a_table_saved_between_its_last_rows_and_complete_asks_nothing_after_reload(server, open_page):
+    """Saved after its final `rows` but before `complete`, a table came back without knowing it had its last batch
+    (the marker was kept only for `complete`), so it could POST `next` to a session that was ending. Now the saved
+    last batch carries the marker and the table comes back with nothing to ask (pending until `complete`)."""
+    probe = open_page(server.url + "/tables/customers", init_scripts=[NO_COMPLETE])
+    scroll_until(probe, lambda: len(probe.indexes()) == 1000, scroll="window.scrollTo(0, 1e9)", message="every row")
+    wait_until(lambda: probe.page.evaluate("window.Rowstream.snapshot().pending"), message="the last batch seen")
+    assert probe.table("data-state") != "complete"
+    probe.page.reload(wait_until="domcontentloaded")
+    wait_until(lambda: len(probe.indexes()) == 1000 and events(probe, "session"), message="rows back, stream resumed")
+    assert probe.page.evaluate(SAVED_LAST_BATCH).endswith("<!--rs:last-->")
+    at_start = probe.page.evaluate("window.__atStart")
+    assert at_start["shown"] == 1000 and at_start["pending"], at_start
+    probe.page.evaluate("window.scrollTo(0, 1e9)")                     # the end in view: a table that may ask, asks
+    after_frames(probe.page)
+    assert "lastEventId=" in probe.rs()["sources"][-1]["url"]
+    assert not [f for f in probe.rs()["fetches"] if "/next" in f["url"]], "asked for more after the last batch"
+
+
 def test_back_with_the_back_forward_cache_on(server, profile):
     probe = profile.tab(server.url + "/tables/customers", init_scripts=[PERSISTED])
     before = read_deep(probe)

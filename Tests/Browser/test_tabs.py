@@ -129,6 +129,32 @@ def test_three_windows_side_by_side_stay_live(live, profile):
         assert len(keys) == len(set(keys))
 
 
+
+def test_tabs_opened_in_the_background_let_go(live, profile):
+    """Tabs that LOAD hidden (a middle-click, "open in new tab"): they get no `visibilitychange` until first shown,
+    yet each lets its stream go after the grace, so 8 of them behind one in front all load (over HTTP/1.1 the 6th
+    would have waited for a connection for good) and the server holds only the front tab's stream."""
+    front = profile.tab(live.url + PATHS[0], config=CONFIG)
+    wait_until(lambda: len(shown_keys(front, PATHS[0])) > 0, message="rows in the front tab")
+    profile.context.add_init_script("window.RowstreamConfig = %s;" % CONFIG)
+    behind = []
+    for i in range(8):
+        with profile.context.expect_page() as info:
+            profile.cdp.send("Target.createTarget", {"url": live.url + PATHS[i % 2], "background": True})
+        behind.append(profile.watch(info.value))
+    for i, probe in enumerate(behind):
+        probe.page.wait_for_load_state("domcontentloaded")
+        wait_until(lambda: probe.page.evaluate("typeof window.Rowstream") == "object",
+                   message="the page script in background tab %d" % (i + 1))
+    assert visibility([front] + behind) == ["visible"] + ["hidden"] * 8
+    wait_until(lambda: all(p.page.evaluate("window.__rsOpenSources()") == 0 for p in behind),
+               message="every background tab's stream let go")
+    wait_until(lambda: live.metric("rowstream_streams_open") == 1, message="one stream: the tab in front")
+    last = behind[-1]
+    last.page.bring_to_front()
+    wait_until(lambda: last.page.evaluate("window.__rsOpenSources()") == 1, message="the shown tab's stream")
+    wait_until(lambda: len(shown_keys(last, PATHS[1])) > 0, message="rows in the tab shown")
+
 # ---- The operators' answer: HTTP/2 in front (Scripts/cluster --tls) -------------------------------------------
 
 def self_signed(folder):
