@@ -75,3 +75,15 @@ def test_online_and_visibility_reconnect_a_dead_stream(slow_heartbeat, open_page
         wait_until(lambda: len(events(probe, "session")) >= 2, message="a new session")
         assert probe.page.evaluate("window.__rsOpenSources()") == 1
         finish_and_compare(probe, slow_heartbeat)
+
+
+def test_a_next_answered_session_ended_on_a_stream_that_looks_open_reconnects(slow_heartbeat, open_page):
+    """The server's side of the stream is gone (its session ended) while the browser's side stays open and silent:
+    the next `next` is answered `204` (session ended); the table reconnects at once instead of keeping its skeletons
+    (this server's heartbeat is too slow for the watchdog to be the one), and goes on to the end, every row once."""
+    with CutProxy(slow_heartbeat.port) as proxy:
+        probe = open_idle(open_page, proxy.url)
+        assert proxy.sever("/stream") == 1
+        wait_until(lambda: slow_heartbeat.metric("rowstream_sessions_open") == 0, message="the server ended the session")
+        finish_and_compare(probe, slow_heartbeat)
+        assert {e["why"] for e in events(probe, "reconnect")} == {"ended"}
