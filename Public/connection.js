@@ -12,7 +12,9 @@
 //     options.withCredentials  the EventSource sends cookies to another origin (an embedded table, docs/EMBED.md)
 //   Stream: start(tables, resumeId?) (the controllers of table.js, one on a table's own page: opens the EventSource;
 //           on a page, resuming after resumeId when given), position() (a page stream's last event id),
-//           isOpen(), isConnecting(), restart(), tableDone(), close(), stop() (closed for good: the watchdog and
+//           isOpen(), isConnecting(), restart() (from nothing; while released, at resume()), reconnect(why) (a new
+//           EventSource that resumes; from nothing when a live table is on it), tableDone(), close(), stop() (closed
+//           for good, every table's session dropped: the watchdog and
 //           the browser's `online` or visibility never open it again; an embedded table taken out of its page),
 //           release() (a hidden tab lets its stream go, keeping its position: visibility.js), resume() (opens it
 //           again after release(), resuming there), heartbeat(), onEvent(fn) (fn(table, type, event) after each
@@ -46,6 +48,8 @@ export function openStream(options) {
   let released = false;
   /** a live table was on the released stream: resume() starts over */
   let stale = false;
+  /** the current EventSource opened once: an error on it is a cut (a live table then starts over), not a failed try */
+  let sourceOpened = false;
   /** @type {((table: Table, type: string, event: MessageEvent<string>) => void)[]} */ const listeners = [];
 
   /** Stream health (health.js): watchdog for silence, reconnect on `online` and `visibilitychange`. */
@@ -90,6 +94,10 @@ export function openStream(options) {
       health.heard();
       return tables[0].handle('error', event);
     }
+    // The browser resumes by itself with the last id; a live table's changes carry none, so a stream a live
+    // table is on starts over instead (every row as it is now, each once). Only after a cut of a stream that had
+    // opened: a try that failed is left to the browser's own retry delay.
+    if (isState(EventSource.CONNECTING) && sourceOpened && hasLive()) return restart();
     if (!isState(EventSource.CLOSED)) return tables.forEach((table) => table.reconnecting());
     close();
     tables.forEach((table) => table.connectionClosed());
@@ -98,9 +106,12 @@ export function openStream(options) {
   /** Opens an EventSource (resuming where the tables are) and wires its events; the previous one is closed
    *  first. */
   function connect() {
-    close();
+    if (stopped) return;
+    closeSource();
     const next = new EventSource(options.url(lastId), { withCredentials: Boolean(options.withCredentials) });
     source = next;
+    sourceOpened = false;
+    next.addEventListener('open', () => { if (next === source) sourceOpened = true; });
     tables.forEach((table) => table.opened());
     next.addEventListener('heartbeat', handleHeartbeat);
     for (const table of tables) {
@@ -125,18 +136,30 @@ export function openStream(options) {
   function position() { return lastId; }
 
   /** Closes the current EventSource, if any; it never reconnects after this. */
-  function close() { if (source) source.close(); }
+  function closeSource() { if (source) source.close(); }
 
-  /** The watchdog (health.js) or the browser found the stream dead: resume on a new EventSource.
+  /** Closes the stream on purpose (every table done, or the server refused it): the watchdog sleeps too. */
+  function close() { closeSource(); health.quiet(); }
+
+  /** @returns {boolean} a live table is on this stream (its changes carry no position) */
+  function hasLive() { return tables.some((table) => table.wasLive()); }
+
+  /** The watchdog (health.js), the browser (`online`) or a table (a session that ended under it) found the stream
+   *  dead: resume on a new EventSource; from nothing (restart) when a live table is on it. Nothing while released
+   *  or stopped.
    *  @param {string} why */
   function reconnect(why) {
+    if (stopped || released) return;
     tables.forEach((table) => { table.reconnecting(); table.announceReconnect(why); });
-    connect();
+    if (hasLive()) restart(); else connect();
   }
 
-  /** Starts over on a new EventSource, from nothing (no position): every table clears its rows. */
+  /** Starts over on a new EventSource, from nothing (no position): every table clears its rows. While released
+   *  (a hidden tab) it only marks the stream stale: resume() starts it over. */
   function restart() {
-    close();
+    if (stopped) return;
+    if (released) { stale = true; return; }
+    closeSource();
     source = null;
     lastId = '';
     tables.forEach((table) => table.restarted());
@@ -144,7 +167,12 @@ export function openStream(options) {
   }
 
   /** Closes the stream for good. */
-  function stop() { stopped = true; close(); health.stop(); }
+  function stop() {
+    stopped = true;
+    closeSource();
+    health.stop();
+    tables.forEach((table) => table.released());             // no session: a POST answered later starts nothing
+  }
 
   /** A hidden tab lets its stream go (visibility.js): closed, its position kept; the watchdog and `online` leave
    *  it alone (isDone) and no table POSTs demand (not open) until resume(). Nothing to do for a stream that is
@@ -163,13 +191,15 @@ export function openStream(options) {
     if (!released) return;
     released = false;
     if (stopped) return;
-    if (stale) restart(); else connect();
+    const startOver = stale;
+    stale = false;
+    if (startOver) restart(); else connect();
   }
 
   /** A table is over for good (complete, not live): once all are, the stream is closed. */
   function tableDone() { if (tables.every((table) => table.isStopped())) close(); }
 
-  return { start, isOpen, isConnecting, restart, tableDone, close, stop, release, resume, position,
+  return { start, isOpen, isConnecting, restart, reconnect, tableDone, close, stop, release, resume, position,
     heartbeat: () => health.interval(),
     /** @param {(table: Table, type: string, event: MessageEvent<string>) => void} listener */
     onEvent: (listener) => { listeners.push(listener); } };

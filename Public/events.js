@@ -44,13 +44,14 @@ export function eventHandlers(t) {
    *  @param {MessageEvent<string>} event */
   function handleSession(event) {
     state.session = /** @type {Session} */ (JSON.parse(event.data));
+    state.wasLive = Boolean(state.session.live);
     const fresh = (multi ? state.lastToken === '' : event.lastEventId === '') && state.shown === 0;
     const stalled = state.stalled;
     state.pending = false;
     if (view.statusText() === 'Reconnecting…') announce('');
     const { session, table: tableName, next, reload: reloadURL } = state.session;
     announceEvent('session', { session, table: tableName, next, reload: reloadURL });
-    if (state.wantReload) { state.wantReload = false; reload(); }
+    if (state.wantReload) reload();                           // until its `reset` (a voided POST is sent again)
     else if (fresh) beginBatch();
     else if (state.sawLast) state.pending = true;             // `complete` follows: ask for nothing
     else if (stalled) stalled();                              // a demand the network failed: ask the new session
@@ -160,6 +161,8 @@ export function eventHandlers(t) {
    *  @param {MessageEvent<string>} event */
   function handleReset(event) {
     cancelDemand();
+    state.stopped = false;                                    // a finished table reloaded goes on
+    state.wantReload = false;                                 // the reload wanted is done
     state.lastToken = event.lastEventId;
     state.sawLast = false;
     clearShownRows();

@@ -12,6 +12,8 @@
 //   Watch.heard()           call on every event received (heartbeats included)
 //   Watch.setInterval(ms)   the server's heartbeat interval, from its `heartbeat` event
 //   Watch.interval()        that interval; 0 until the first heartbeat (the watchdog waits for it)
+//   Watch.quiet()           the stream was closed on purpose (released, every table done): the timer is cleared,
+//                           so it wakes nothing; heard() arms it again
 //   Watch.stop()            the stream is closed for good: the timer is cleared and the `online` and
 //                           `visibilitychange` listeners removed (an embedded table taken out of its page keeps none)
 //
@@ -21,7 +23,8 @@
 // silent while the tab slept; both then wake the tables. Timers only: no polling of the network.
 /** @typedef {{isOpen: () => boolean, isDone: () => boolean, reconnect: (why: string) => void,
  *             wake?: () => void}} Hooks
- *  @typedef {{heard: () => void, setInterval: (ms: number) => void, interval: () => number, stop: () => void}} Watch
+ *  @typedef {{heard: () => void, setInterval: (ms: number) => void, interval: () => number, quiet: () => void,
+ *             stop: () => void}} Watch
  *  @typedef {{silenceFactor: number, minimumSilence: number}} HealthConfig */
 
 /** @type {HealthConfig} */
@@ -91,6 +94,7 @@ export function watchHealth(hooks, overrides = {}) {
   window.addEventListener('online', online);
   document.addEventListener('visibilitychange', visibilityChanged);
   return {
+    quiet() { clearTimeout(timer); },
     stop() {
       clearTimeout(timer);
       window.removeEventListener('online', online);

@@ -9,7 +9,8 @@
 //     options.config    the tunables (config.js: prefetchMargin, skeletonRows, maxRows, pruneMargin, post*)
 //     options.scroller  the element whose scrolling reveals the table (a page's scroll box); null: the window
 //     options.link      the connection (connection.js): isOpen(), isConnecting(), restart() (a fresh stream: the
-//                       table's own page only), tableDone() (this table is over for good)
+//                       table's own page only), reconnect(why) (the stream is dead under a session that ended),
+//                       tableDone() (this table is over for good)
 //     options.multi     true on a page of several tables: a control change POSTs `reload` with the choice
 //     options.root      where the table's elements are: the document (default) or an embedded table's shadow root
 //     options.base      the URL the server's paths (session URLs) resolve against: '' (default) for the page's
@@ -17,7 +18,7 @@
 //     options.urlPrefix the controls' choice lives in the page URL under this prefix ('' on a table's own page,
 //                       'NAME.' on a page); undefined: not in the URL (an embedded table). controls.js
 // Imports view.js, events.js, controls.js, demand.js, post.js, sections.js, live.js, prune.js and urls.js.
-//   Table: name, handle(type, event), opened(), connectionClosed(), reconnecting(), restarted(), released(),
+//   Table: name, handle(type, event), opened(), connectionClosed(), reconnecting(), restarted(), released(), wasLive(),
 //          startOverOnSession(), isStopped(), streamQuery(), lastToken(), reload(), reask(), snapshot(), pruning(),
 //          controls, recheck() (look again, at the next frame, whether the end is near: call it when something
 //          demand.js does not watch may have moved or revealed the table, e.g. a tab or panel shown), detach() (watch
@@ -62,11 +63,12 @@ import { createView } from './view.js';
  * @typedef {{session: string, table: string, title: string, columns: Column[], batchSize: number,
  *            next: string, reload: string, live?: {interval: number | null, refresh: string}}} Session
  * @typedef {'loading' | 'idle' | 'error' | 'complete'} Phase
- * @typedef {{isOpen: () => boolean, isConnecting: () => boolean, restart: () => void, tableDone: () => void}} Link
+ * @typedef {{isOpen: () => boolean, isConnecting: () => boolean, restart: () => void, reconnect: (why: string) => void,
+ *            tableDone: () => void}} Link
  * @typedef {{suffix: string, config: Config, link: Link, multi: boolean, scroller: HTMLElement | null,
  *            root?: Document | ShadowRoot, base?: string, urlPrefix?: string}} TableOptions
  * @typedef {{session: Session | null, shown: number, live: number, pending: boolean, phase: Phase,
- *            lastToken: string, sawLast: boolean, stopped: boolean, query: string, wantReload: boolean,
+ *            lastToken: string, sawLast: boolean, stopped: boolean, query: string, wantReload: boolean, wasLive: boolean,
  *            demand: Attempts | null, stalled: (() => void) | null}} TableState
  * @typedef {ReturnType<typeof createTable>} Table
  */
@@ -99,7 +101,10 @@ export function createTable(options) {
     /** the final batch arrived (its `rows` ended with the marker); ask for nothing more */ sawLast: false,
     /** this table is over for good: its list is complete, or the connection was refused */ stopped: false,
     /** the controls' choices as URL parameters (`p.sort=city`), '' for none */ query: '',
-    /** a reload (with the choice) waits for the next session (the stream was not open) */ wantReload: false,
+    /** a reload (with the choice) is wanted until its `reset` arrives: each new session sends it again (a POST a
+     *  reconnect or release voided, a stream that was not open) */ wantReload: false,
+    /** a `session` said the table is live; kept while the session is gone (a reconnect cannot resume its changes:
+     *  they carry no position) */ wasLive: false,
     /** the demand POST not yet answered (post.js) */ demand: null,
     /** a demand POST that failed for good (the error row shows): sends it again */ stalled: null,
   };
@@ -201,12 +206,14 @@ export function createTable(options) {
   function canRequestMore() { return link.isOpen() && state.session !== null && !state.pending && state.phase === 'idle'; }
 
   /** POSTs `next` (demand.js when the end is near; Retry). A session that ended (`204`, or `404`: a stream cut
-   *  while the POST was on its way) is left alone: the reconnect's `session` event clears the pending flag and
-   *  the table asks again if the end is still near (events.js). A POST the network fails, after its retries, shows the error row. */
+   *  while the POST was on its way) waits for the reconnect's `session` event, which clears the pending flag and
+   *  asks again if the end is still near (events.js); when the session is still the current one, the stream is
+   *  dead without knowing it, and this reconnects it. A POST the network fails, after its retries, shows the error row. */
   function requestNext() {
-    if (!state.session) return;
+    const session = state.session;
+    if (!session) return;
     beginBatch();
-    sendDemand(serverURL(state.session.next), () => undefined, retryBatch);
+    sendDemand(serverURL(session.next), () => { if (state.session === session) link.reconnect('ended'); }, retryBatch);
   }
 
   /** POSTs a demand (post.js) for the current session only; the one before is void.
@@ -266,9 +273,8 @@ export function createTable(options) {
    *  @returns {boolean} whether this table cannot resume where it is: a live table's changes carry no position, so
    *  the ones sent meanwhile would be missed (connection.js then starts the stream over: the rows as they are now) */
   function released() {
-    const live = Boolean(state.session && state.session.live);
     sessionGone();
-    return live;
+    return state.wasLive;
   }
 
   /** The connection is closed for good (EventSource stopped). */
@@ -320,12 +326,16 @@ export function createTable(options) {
    *  once its new session arrives (a fresh page stream starts every table as configured). */
   function restarted() {
     cleared();
-    if (multi && controls.query()) state.wantReload = true;
+    state.wantReload = multi && controls.query() !== '';
   }
 
   /** Reload: POST `reload` (with the controls' choice on a page) while the stream is open (the server
-   *  answers with `reset`); otherwise start over. A failed POST falls back to starting over. */
+   *  answers with `reset`); otherwise start over. A failed POST falls back to starting over. Wanted until its
+   *  `reset` (wantReload): a POST a reconnect voids is sent again on the next session. The table is not over any
+   *  more (stopped): a page's stream must not close when the other tables finish. */
   function reload() {
+    state.stopped = false;
+    state.wantReload = true;
     if (!link.isOpen() || !state.session) return startOver();
     announce('Reloading…');
     state.pending = true;              // no `next` while it is on its way: until its `reset`, or the error row
@@ -381,6 +391,7 @@ export function createTable(options) {
     reconnecting() { sessionGone(); announce('Reconnecting…'); },
     announceReconnect: (/** @type {string} */ why) => announceEvent('reconnect', { why }),
     isStopped: () => state.stopped,
+    wasLive: () => state.wasLive,
     streamQuery: () => state.query,
     lastToken: () => state.lastToken,
     pruning: () => pruner.stats(),

@@ -78,3 +78,42 @@ def test_a_header_click_sorts_ascending_descending_off_through_the_controls(cont
     assert [s["url"].split("?", 1)[-1] for s in probe.rs()["sources"]] == [
         "/tables/customers/stream", "p.sort=name", "p.sort=-name", "/tables/customers/stream", "p.sort=-mrr"]
     assert page.evaluate("window.__rsOpenSources()") <= 1, "never more than one open EventSource"
+
+
+PAGE_TABLES = ["customers", "customers-by-city", "customers-cards"]
+
+
+def page_state(probe, table):
+    return probe.page.evaluate("document.getElementById('rs-table--%s').dataset.state" % table)
+
+
+def scroll_to_complete(probe, table):
+    def done():
+        probe.page.evaluate("document.getElementById('rs-scroll--%s').scrollTop = 1e9" % table)
+        return page_state(probe, table) == "complete"
+    wait_until(done, message="%s complete" % table)
+
+
+def sessions(probe):
+    return sum(1 for e in probe.rs()["events"] if e["type"] == "session")
+
+
+def test_a_finished_table_reloaded_on_a_page_is_not_closed_when_the_others_finish(controlled, open_page):
+    """Table A completes, the viewer reloads it (it shows its first batch again), then the page's other tables
+    complete: the page's stream stays open for A (neither the page nor the server counts A as finished any more),
+    and A loads to its end again, on the same connection."""
+    probe = open_page(controlled.url + "/pages/overview", wait_for_rows=False)
+    wait_until(lambda: all(page_state(probe, t) in ("idle", "complete") for t in PAGE_TABLES), message="rows")
+    scroll_to_complete(probe, "customers")
+    probe.page.evaluate("document.getElementById('rs-scroll--customers').scrollTop = 0")
+    resets = sum(1 for e in probe.rs()["events"] if e["type"] == "reset")
+    probe.page.click("#rs-reload--customers")
+    wait_until(lambda: sum(1 for e in probe.rs()["events"] if e["type"] == "reset") > resets
+               and page_state(probe, "customers") == "idle", message="customers reloaded, its first batch shown")
+    connected = sessions(probe)
+    for table in PAGE_TABLES[1:]:
+        scroll_to_complete(probe, table)
+    scroll_to_complete(probe, "customers")
+    assert sessions(probe) == connected, "the same connection: no reconnect"
+    shown = probe.page.eval_on_selector_all("#rs-table--customers tr[data-index]", "r => r.map(x => Number(x.dataset.index))")
+    assert shown == list(range(120)), "every row once, after the reload"

@@ -282,3 +282,23 @@ def test_a_panel_on_a_page_of_several_tables(server, open_page):
     p.frames()
     assert p.asked() == before + 3
     assert [o.asked() for o in others] == others_before     # that table only
+
+
+def test_a_restart_asked_while_the_tab_is_released_waits_for_the_tab_to_be_shown(server, open_page):
+    """Reload in a hidden tab whose stream was let go (a table's own page starts over on a new stream): no stream
+    opens while hidden (it would hold a connection the release gave back); shown again, the page starts over, on
+    one new stream."""
+    probe = open_page(server.url, viewport=SHORT, init_config="{hiddenGrace: 0, postAttempts: 1}",
+                      init_scripts=[FAKES])
+    p = Play(probe)
+    p.js("window.__posts.holding = false")
+    p.wait_rows(1)
+    sources = len(probe.rs()["sources"])
+    p.js("window.__tab.hide()")
+    wait_until(lambda: p.js("window.__rsOpenSources()") == 0, message="the hidden tab's stream let go")
+    p.js("window.Rowstream.reload()")
+    assert p.js("window.__rsOpenSources()") == 0 and len(probe.rs()["sources"]) == sources, "nothing opened while hidden"
+    p.js("window.__tab.show()")
+    wait_until(lambda: p.rows() == 2, message="the first batch again, on a new stream")
+    assert len(probe.rs()["sources"]) == sources + 1
+    assert events(probe, "reset"), "started over"

@@ -10,9 +10,10 @@ import threading
 import urllib.parse
 
 import pytest
+from playwright.sync_api import Error as PlaywrightError
 
-from support import (LIVE_DEMO, ROOT, TIMEOUT, TIMEOUT_MS, CutProxy, RowstreamServer, events, refresh_until_changed,
-                     wait_until)
+from support import (LIVE_DEMO, ROOT, TIMEOUT, TIMEOUT_MS, CutProxy, RowstreamServer, after_frames, events,
+                     refresh_until_changed, wait_until)
 
 HOST_PAGE = """<!doctype html>
 <html lang="en">
@@ -219,7 +220,7 @@ def test_embedded_table_streams_scrolls_in_its_box_goes_live_and_is_styled(live,
                             message="the header pinned at the top of the element's box")
         assert pinned["scrollTop"] == 600
 
-        # Resume: the stream cut, the element reconnects (a cross-origin EventSource) and goes on where it was.
+        # The stream cut: the element reconnects (a cross-origin EventSource); live, it starts over, every row once.
         wait_until(lambda: probe.table("data-state") == "idle", message="idle")
         assert proxy.cut("/stream") == 1
         wait_until(lambda: len(events(probe, "session")) >= 2, message="a reconnection")
@@ -229,7 +230,7 @@ def test_embedded_table_streams_scrolls_in_its_box_goes_live_and_is_styled(live,
                    message="the list to complete")
         assert shown(probe) >= 100
         assert probe.indexes() == list(range(len(probe.indexes()))), "every row exactly once, in order"
-        assert not events(probe, "reset"), "resumed, not started over"
+        assert events(probe, "reset"), "a live table starts over: its changes carry no position to resume after"
         assert heard(probe, "complete")[-1]["detail"] == {"table": "customers", "total": int(probe.table("data-count"))}
 
         # A live change reaches the embedded table.
@@ -258,8 +259,27 @@ def test_embedded_table_streams_scrolls_in_its_box_goes_live_and_is_styled(live,
             "!!document.querySelector('#second').shadowRoot.querySelector('#rs-rows tr[data-index]')"),
             message="the second element's rows")
         assert len(probe.page.evaluate("window.__pageListeners()")) > len(before), "it listens page-wide while shown"
+        # Taken out while its Reload is on its way: the answer (204, its session ended with its stream) opens
+        # no stream again (stop() drops the element's session, and a stopped stream never connects).
+        held = []
+        probe.page.route("**/reload", lambda route: held.append(route))
+        ended = []                                        # answered (204: its session ended) or aborted by stop()
+        probe.page.on("requestfinished", lambda request: ended.append(request) if request.url.endswith("/reload") else None)
+        probe.page.on("requestfailed", lambda request: ended.append(request) if request.url.endswith("/reload") else None)
+        probe.page.evaluate("document.querySelector('#second').shadowRoot.querySelector('#rs-reload').click()")
+        wait_until(lambda: probe.page.evaluate("1") and held, message="the second element's reload POST")
+        sources = len(probe.rs()["sources"])
         probe.page.evaluate("document.querySelector('#second').remove()")
         assert probe.page.evaluate("window.__pageListeners()") == before, "none left after its stop()"
+        wait_until(lambda: live.metric("rowstream_sessions_open") == 1, message="the second element's session ended")
+        try:
+            held[0].continue_()
+        except PlaywrightError:                           # stop() aborted it already
+            pass
+        wait_until(lambda: probe.page.evaluate("1") and ended, message="the reload POST answered or aborted")
+        after_frames(probe.page)
+        assert len(probe.rs()["sources"]) == sources, "no new EventSource for the element taken out"
+        assert probe.page.evaluate("window.__rsOpenSources()") == 1
 
 
 def test_embedded_table_shows_retry_after_an_upstream_error_and_retry_works(failing, host, open_page):

@@ -75,3 +75,40 @@ def test_online_and_visibility_reconnect_a_dead_stream(slow_heartbeat, open_page
         wait_until(lambda: len(events(probe, "session")) >= 2, message="a new session")
         assert probe.page.evaluate("window.__rsOpenSources()") == 1
         finish_and_compare(probe, slow_heartbeat)
+
+
+def test_a_next_answered_session_ended_on_a_stream_that_looks_open_reconnects(slow_heartbeat, open_page):
+    """The server's side of the stream is gone (its session ended) while the browser's side stays open and silent:
+    the next `next` is answered `204` (session ended); the table reconnects at once instead of keeping its skeletons
+    (this server's heartbeat is too slow for the watchdog to be the one), and goes on to the end, every row once."""
+    with CutProxy(slow_heartbeat.port) as proxy:
+        probe = open_idle(open_page, proxy.url)
+        assert proxy.sever("/stream") == 1
+        wait_until(lambda: slow_heartbeat.metric("rowstream_sessions_open") == 0, message="the server ended the session")
+        finish_and_compare(probe, slow_heartbeat)
+        assert {e["why"] for e in events(probe, "reconnect")} == {"ended"}
+
+
+# Counts the watchdog's timers (setTimeout for its limit, SILENCE_MS here) that neither ran nor were cleared.
+WATCHDOG_TIMERS = """(() => {
+  const pending = new Set();
+  const set = window.setTimeout, clear = window.clearTimeout;
+  window.setTimeout = function (callback, ms, ...args) {
+    if (ms !== %d) return set.call(window, callback, ms, ...args);
+    const id = set.call(window, () => { pending.delete(id); callback(...args); }, ms);
+    pending.add(id);
+    return id;
+  };
+  window.clearTimeout = function (id) { pending.delete(id); return clear.call(window, id); };
+  window.__watchdogTimers = () => pending.size;
+})();""" % SILENCE_MS
+
+
+def test_a_stream_closed_when_complete_leaves_no_watchdog_timer(fast_heartbeat, open_page):
+    """Once the list is complete and its stream closed, the watchdog's timer is cleared too: it would only wake a
+    finished tab for nothing."""
+    probe = open_page(fast_heartbeat.url, init_scripts=[WATCHDOG_TIMERS])
+    wait_until(lambda: probe.rs("window.__rs.heartbeats"), message="the first heartbeat (it arms the watchdog)")
+    assert probe.page.evaluate("window.__watchdogTimers()") == 1
+    finish_and_compare(probe, fast_heartbeat)
+    assert probe.page.evaluate("window.__watchdogTimers()") == 0, "the watchdog's timer cleared with the stream"

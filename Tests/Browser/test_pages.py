@@ -147,3 +147,23 @@ def test_a_header_sorts_its_own_table_on_the_page(server, open_page):
     assert any("/tables/customers/sessions/" in u and "/reload?p.sort=city" in u
                for m, u in probe.requests if m == "POST"), "the table's reload, with the header's choice"
     assert len(probe.rs()["sources"]) == 1, "the same connection"
+
+
+def test_a_sort_change_whose_reload_a_reconnect_voids_is_sent_again(server, proxy, open_page):
+    """The sort change's `reload` POST is on its way (held here) when the stream is cut: the reconnect's session
+    voids it, and the table sends it again on the new session (it is wanted until its `reset`), instead of
+    waiting with skeletons for ever."""
+    probe = open_overview(open_page, proxy.url)
+    held = []
+    probe.page.route("**/reload*", lambda route: held.append(route) if not held else route.continue_())
+    probe.page.select_option("#rs-controls--customers select[name='p.sort']", "-mrr")
+    wait_until(lambda: probe.page.evaluate("1") and held, message="the reload POST on its way")
+    before = sum(1 for e in probe.rs()["events"] if e["type"] == "session" and e["table"] == "customers")
+    assert proxy.cut("/stream") == 1
+    url = "http://127.0.0.1:%d/v1/customers?limit=%d&sort=-mrr" % (server.demo_port, BATCH)
+    with urllib.request.urlopen(url, timeout=TIMEOUT) as response:
+        expected = [str(item["id"]) for item in json.load(response)["data"]]
+    wait_until(lambda: keys(probe, "customers")[:BATCH] == expected, message="the MRR order after the reconnect")
+    assert sum(1 for e in probe.rs()["events"] if e["type"] == "session" and e["table"] == "customers") > before
+    assert len([u for m, u in probe.requests if m == "POST" and "/reload?p.sort=-mrr" in u]) == 2, "sent again once"
+    held[0].abort()

@@ -2,7 +2,7 @@
 (flash, rows inserted above do not move the rows in view) and the bounded DOM (pruned batches come back)."""
 from support import (LIVE_DEMO, WATCH_LIVE, CutProxy, after_frames, refresh_until_changed, scroll_until,
                      server_fixture, wait_until)
-from test_pages import counts, indexes, open_overview
+from test_pages import counts, indexes, open_overview, settled
 
 live = server_fixture(*LIVE_DEMO)
 long_list = server_fixture("--demo-items", 600, "--batch-size", 20, "--demo-latency-ms", 0)
@@ -96,3 +96,29 @@ def settled_after(probe):
     sessions = [e for e in probe.rs()["events"] if e["type"] == "session"]
     snapshot = probe.page.evaluate("window.Rowstream.snapshot()")
     return len(sessions) >= 6 and all(s["phase"] == "idle" and not s["pending"] for s in snapshot.values())
+
+
+ROWS = """() => Array.from(document.querySelectorAll('#rs-rows--customers tr[data-key]'))
+  .map((r) => [r.dataset.key, Array.from(r.cells).map((c) => c.textContent.trim()).join('|')])"""
+
+
+def test_a_cut_page_stream_with_a_live_table_starts_over_with_the_changes_made_meanwhile(live, open_page):
+    """The page's stream is cut and a live change is made before the browser's reconnect reaches the server: live
+    changes carry no position, so the page starts over instead of resuming (which would miss that change): the
+    live table then shows what a new viewer gets, each row once."""
+    with CutProxy(live.port) as proxy:
+        refresh_until_changed(live, "customers")                           # the head as sent: what the page gets
+        probe = open_overview(open_page, proxy.url)
+        proxy.pause()                                                      # the reconnect waits for the test
+        assert proxy.cut("/pages/overview/stream") == 1
+        wait_until(lambda: proxy.paused_count() > 0, message="the reconnect's stream request")
+        refresh_until_changed(live, "customers")                           # rows updated (and inserted) meanwhile
+        proxy.resume()
+        wait_until(lambda: settled(probe) and probe.page.evaluate(
+            "window.Rowstream.tables.customers.snapshot().session") is not None, message="every table again")
+        fresh = open_overview(open_page, live.url)
+        expected = fresh.page.evaluate(ROWS)
+        shown = probe.page.evaluate(ROWS)
+        assert shown[:len(expected)] == expected, "the rows as a new viewer gets them"
+        assert len({key for key, _ in shown}) == len(shown), "each once"
+        assert "lastEventId" not in probe.rs()["sources"][-1]["url"], "started over, not resumed"

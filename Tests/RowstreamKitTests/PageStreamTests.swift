@@ -116,6 +116,44 @@ struct PageStreamTests {
         #expect(small == (1...5).map { "p\($0)" })
     }
 
+    @Test("a finished table reloaded goes on: the stream ends only once it is complete again, not when the others are")
+    func reloadAfterCompleteKeepsTheStream() async throws {
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configuration.eventLoopCount = 2
+        let server = try RowstreamServer.start(
+            [peopleTable(offsetSource(people(25)), name: "a"), peopleTable(offsetSource(people(25)), name: "b")],
+            pages: [DashboardPage(name: "ab", title: "A and B", tables: ["a", "b"])],
+            configuration: configuration
+        )
+        defer { server.shutdown() }
+        let stream = try await SSEClient(port: server.port, path: "/pages/ab/stream")
+        let seen = Seen()
+        try await seen.read(stream) { $0.count("a:rows") == 1 && $0.count("b:rows") == 1 }
+        let a = try #require(seen.sessions["a"]), b = try #require(seen.sessions["b"])
+        let (aNext, aReload, bNext) = (a["next"] as? String ?? "", a["reload"] as? String ?? "", b["next"] as? String ?? "")
+        /// POSTs `table`'s next until its `complete` number `times` arrives.
+        func finish(_ table: String, _ next: String, times: Int) async throws {
+            for _ in 0..<5 where seen.count("\(table):complete") < times {
+                let rows = seen.count("\(table):rows")
+                #expect(try await post(server.port, next) == 202)
+                try await seen.read(stream) { $0.count("\(table):rows") > rows }
+                // The final batch ends with the marker; its `complete` follows (asking more could end the stream).
+                if seen.rowsData[table]?.last?.hasSuffix("<!--rs:last-->") == true { break }
+            }
+            try await seen.read(stream) { $0.count("\(table):complete") == times }
+        }
+        try await finish("a", aNext, times: 1)
+        #expect(try await post(server.port, aReload) == 202)
+        try await seen.read(stream) { $0.count("a:reset") == 1 && $0.count("a:rows") == 4 }
+        try await finish("b", bNext, times: 1)
+        #expect(seen.count("b:complete") == 1)
+        try await finish("a", aNext, times: 2)                    // the stream is still open: `a` goes on
+        #expect(seen.count("a:complete") == 2)
+        #expect(seen.keys["a"] == (1...25).map { "p\($0)" } + (1...25).map { "p\($0)" }, "every row again, after the reset")
+        #expect(try await stream.next() == nil, "both complete: the stream ends")
+    }
+
     @Test("a garbage, foreign or single-table token starts every table over with a reset", arguments: [
         "garbage", "p1.eyJnIjoib3RoZXIiLCJ0Ijp7fX0", "v1.eyJ0IjoiYmlnIiwibyI6MCwicCI6InMifQ",
     ])

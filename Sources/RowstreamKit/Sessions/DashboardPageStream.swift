@@ -49,6 +49,7 @@ final class DashboardPageStream: Sendable {
             stream.send(event, table: table, whenWritten: notice)
         }
         func finish() { stream.finishTable(table) }
+        func reopen() { stream.reopenTable(table) }
         func onClose(_ callback: @escaping @Sendable () -> Void) { stream.writer.onClose(callback) }
         func subscribe(_ feed: LiveFeed) { stream.subscribe(feed, table: table) }
     }
@@ -91,6 +92,12 @@ final class DashboardPageStream: Sendable {
             return state.open.isEmpty
         }
         if allDone { writer.finish() }
+    }
+
+    /// `table`'s part goes on again (a reload of a finished table): the stream no longer ends when the others
+    /// finish, only once this table finishes again too.
+    func reopenTable(_ table: String) {
+        state.withLock { _ = $0.open.insert(table) }
     }
 
     private static func token(page: String, _ state: State) -> DashboardPageToken {

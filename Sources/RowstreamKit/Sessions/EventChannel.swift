@@ -17,6 +17,10 @@ protocol EventChannel: Sendable {
     /// stream ends once every table on it is over.
     func finish()
 
+    /// This table's part of the stream goes on again after ``finish()``: a reload of a finished table on a page
+    /// (its new batches and `complete` follow). A table's own stream, which ``finish()`` ended, has nothing to do.
+    func reopen()
+
     /// Registers a callback for the end of the connection.
     func onClose(_ callback: @escaping @Sendable () -> Void)
 
@@ -27,6 +31,7 @@ protocol EventChannel: Sendable {
 /// A table's own stream: the events as they were framed (`send`), `finish` and `onClose` are the writer's own.
 extension StreamWriter: EventChannel {
     func subscribe(_ feed: LiveFeed) { feed.subscribe(self) }
+    func reopen() {}
 }
 
 /// A table's own stream in a dialect (docs/DIALECTS.md): the writer's own events, and the live changes framed in
@@ -43,4 +48,5 @@ struct DialectChannel: EventChannel {
     func finish() { if !dialect.staysOpen { writer.finish() } }
     func onClose(_ callback: @escaping @Sendable () -> Void) { writer.onClose(callback) }
     func subscribe(_ feed: LiveFeed) { feed.subscribe(writer, dialect: dialect) }
+    func reopen() {}
 }

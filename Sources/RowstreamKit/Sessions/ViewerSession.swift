@@ -15,6 +15,8 @@ final class ViewerSession: Sendable {
     let id: SessionID
     let table: TableBinding
     private let dataSource: BatchesDataSource<Row, TablePosition>
+    /// Where its events go: a reload opens its part of a page's stream again (``EventChannel/reopen()``).
+    private let channel: any EventChannel
     /// The sort and filter choice it loads with (the data source holds its loader).
     private let choice: QueryChoice
     /// On a page's stream: told of a new choice before the table starts over (nil: a table's own stream, whose
@@ -24,8 +26,10 @@ final class ViewerSession: Sendable {
     private let metrics: TableMetrics
 
     private init(id: SessionID, table: TableBinding, dataSource: BatchesDataSource<Row, TablePosition>,
-                 choice: QueryChoice, onChoice: (@Sendable (QueryChoice.Query) -> Void)?, metrics: TableMetrics) {
+                 channel: any EventChannel, choice: QueryChoice, onChoice: (@Sendable (QueryChoice.Query) -> Void)?,
+                 metrics: TableMetrics) {
         self.id = id
+        self.channel = channel
         self.metrics = metrics
         self.table = table
         self.dataSource = dataSource
@@ -111,8 +115,8 @@ final class ViewerSession: Sendable {
                 batchesSent.increment()
             }
         )
-        let session = ViewerSession(id: id, table: table, dataSource: dataSource, choice: choice, onChoice: onChoice,
-                                    metrics: tableMetrics)
+        let session = ViewerSession(id: id, table: table, dataSource: dataSource, channel: channel, choice: choice,
+                                    onChoice: onChoice, metrics: tableMetrics)
         // Registered before the page learns its id: a POST right after the `session` event finds it.
         registry.insert(session)
         channel.send(events.session(id: id.text, awaitsDemand: start != nil))
@@ -134,8 +138,12 @@ final class ViewerSession: Sendable {
     /// error this retries the failed batch). Thread-safe.
     func loadNext() { dataSource.loadNext() }
 
-    /// Starts over from the first batch: the viewer gets `reset`, then the first rows. Thread-safe.
-    func reload() { dataSource.reload() }
+    /// Starts over from the first batch: the viewer gets `reset`, then the first rows; a finished table's part of a
+    /// page's stream goes on again (the stream ends only once it is complete again). Thread-safe.
+    func reload() {
+        channel.reopen()
+        dataSource.reload()
+    }
 
     /// Whether ``reload(choosing:)`` may change the choice (a session of a page's stream).
     var acceptsChoices: Bool { onChoice != nil }
@@ -148,6 +156,7 @@ final class ViewerSession: Sendable {
     func reload(choosing query: QueryChoice.Query) {
         let loader = metrics.timed(table.makeLoader(.viewer(query: query)))
         choice.choose(query) { query in
+            channel.reopen()
             onChoice?(query)
             dataSource.reload(with: loader)
         }
