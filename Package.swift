@@ -91,7 +91,7 @@ let package = Package(
                           path: "Fuzz/Targets/ItemReading", swiftSettings: strict),
         .executableTarget(name: "FuzzJSONPath", dependencies: ["FuzzReplay", "JSON"],
                           path: "Fuzz/Targets/JSONPath", swiftSettings: strict),
-        .executableTarget(name: "FuzzResumeToken", dependencies: ["FuzzReplay", "Dashboard", "Sealing"],
+        .executableTarget(name: "FuzzResumeToken", dependencies: ["FuzzReplay", "Dashboard", "RowstreamKit", "Sealing"],
                           path: "Fuzz/Targets/ResumeToken", swiftSettings: strict),
         .executableTarget(name: "FuzzRESPParser", dependencies: ["FuzzReplay", "Redis"],
                           path: "Fuzz/Targets/RESPParser", swiftSettings: strict),
