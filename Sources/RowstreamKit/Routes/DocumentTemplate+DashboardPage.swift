@@ -19,10 +19,10 @@ extension DocumentTemplate {
         guard needed else { return nil }
         let path = (directory as NSString).appendingPathComponent("page.html")
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw RowstreamError("cannot read the page template \(path)")
+            throw RowstreamError.templateUnreadable(path: path)
         }
         let text = String(decoding: data, as: UTF8.self)
-        guard text.contains(panelsPlaceholder) else { throw RowstreamError("\(path) has no \(panelsPlaceholder) placeholder") }
+        guard text.contains(panelsPlaceholder) else { throw RowstreamError.templatePlaceholder(path: path, panelsPlaceholder) }
         return text
     }
 

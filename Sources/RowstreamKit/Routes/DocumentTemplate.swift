@@ -16,11 +16,11 @@ struct DocumentTemplate: Sendable {
     init(directory: String) throws {
         let path = (directory as NSString).appendingPathComponent("index.html")
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw RowstreamError("cannot read the page template \(path)")
+            throw RowstreamError.templateUnreadable(path: path)
         }
         let text = String(decoding: data, as: UTF8.self)
         guard text.contains(Self.tablePlaceholder) else {
-            throw RowstreamError("\(path) has no \(Self.tablePlaceholder) placeholder")
+            throw RowstreamError.templatePlaceholder(path: path, Self.tablePlaceholder)
         }
         template = text
     }
