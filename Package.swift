@@ -97,7 +97,7 @@ let package = Package(
                           path: "Fuzz/Targets/RESPParser", swiftSettings: strict),
         .executableTarget(name: "FuzzAccessCredentials", dependencies: ["FuzzReplay", "Access", "HTTPServer", "Sealing"],
                           path: "Fuzz/Targets/AccessCredentials", swiftSettings: strict),
-        .executableTarget(name: "FuzzHTMLRenderer", dependencies: ["FuzzReplay", "Tables", "JSON"],
+        .executableTarget(name: "FuzzHTMLRenderer", dependencies: ["FuzzReplay", "Dashboard", "Tables", "JSON"],
                           path: "Fuzz/Targets/HTMLRenderer", swiftSettings: strict),
 
         // Load client for Scripts/soak and benchmarks: single-threaded epoll, 127.0.0.1 only.
