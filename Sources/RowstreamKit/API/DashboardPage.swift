@@ -28,7 +28,8 @@ public struct DashboardPage: Sendable, Hashable {
     /// The most tables one page may show.
     public static let maxTables = 8
 
-    var pagePath: String { "/pages/\(name)" }
+    /// The path of the page's HTML document.
+    var documentPath: String { "/pages/\(name)" }
     var streamPath: String { "/pages/\(name)/stream" }
 }
 
@@ -42,7 +43,7 @@ struct ResolvedPage: Sendable {
     /// The page's entry in `GET /api/pages` (and the `pages` member of `GET /api/tables`).
     func listing() -> JSONValue {
         [
-            "name": .string(page.name), "title": .string(page.title), "page": .string(page.pagePath),
+            "name": .string(page.name), "title": .string(page.title), "page": .string(page.documentPath),
             "stream": .string(page.streamPath), "tables": .array(page.tables.map(JSONValue.string)),
         ]
     }

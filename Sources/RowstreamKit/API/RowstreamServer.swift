@@ -106,8 +106,8 @@ public final class RowstreamServer: Sendable {
                     configuration.access.pageFollowsTable(page: page.name, showing: page.tables, table: table.name)
                 }))
             }),
-            tablePages: PageSet(resolved, template: try DocumentTemplate.pageTemplate(directory: configuration.publicDirectory,
-                                                                                   needed: !pages.isEmpty)),
+            dashboardPages: DashboardPageSet(resolved, template: try DocumentTemplate.pageTemplate(
+                directory: configuration.publicDirectory, needed: !pages.isEmpty)),
             registry: sessions,
             feeds: feeds,
             metrics: metrics,

@@ -33,7 +33,7 @@ struct DocumentTemplate: Sendable {
         let page = template
             .replacingOccurrences(of: Self.titlePlaceholder, with: HTMLEscaping.escaped(table.title))
             .replacingOccurrences(of: Self.tablePlaceholder, with: String(decoding: shell, as: UTF8.self))
-            .replacingOccurrences(of: "<!--rs:plain-->", with: table.pagePath + "/html")  // the no-script page
+            .replacingOccurrences(of: "<!--rs:plain-->", with: table.documentPath + "/html")  // the no-script page
             .replacingOccurrences(of: "<!--rs:controls-->", with: Self.controls(table))
             .replacingOccurrences(of: Self.exportPlaceholder, with: Self.exportLinks(table))
             .replacingOccurrences(of: Self.pagesPlaceholder, with: Self.pageLinks(table, pages: pages))
