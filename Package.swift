@@ -91,13 +91,13 @@ let package = Package(
                           path: "Fuzz/Targets/ItemReading", swiftSettings: strict),
         .executableTarget(name: "FuzzJSONPath", dependencies: ["FuzzReplay", "JSON"],
                           path: "Fuzz/Targets/JSONPath", swiftSettings: strict),
-        .executableTarget(name: "FuzzResumeToken", dependencies: ["FuzzReplay", "Dashboard", "Sealing"],
+        .executableTarget(name: "FuzzResumeToken", dependencies: ["FuzzReplay", "Dashboard", "RowstreamKit", "Sealing"],
                           path: "Fuzz/Targets/ResumeToken", swiftSettings: strict),
         .executableTarget(name: "FuzzRESPParser", dependencies: ["FuzzReplay", "Redis"],
                           path: "Fuzz/Targets/RESPParser", swiftSettings: strict),
         .executableTarget(name: "FuzzAccessCredentials", dependencies: ["FuzzReplay", "Access", "HTTPServer", "Sealing"],
                           path: "Fuzz/Targets/AccessCredentials", swiftSettings: strict),
-        .executableTarget(name: "FuzzHTMLRenderer", dependencies: ["FuzzReplay", "Tables", "JSON"],
+        .executableTarget(name: "FuzzHTMLRenderer", dependencies: ["FuzzReplay", "Dashboard", "Tables", "JSON"],
                           path: "Fuzz/Targets/HTMLRenderer", swiftSettings: strict),
 
         // Load client for Scripts/soak and benchmarks: single-threaded epoll, 127.0.0.1 only.

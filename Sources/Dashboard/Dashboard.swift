@@ -51,7 +51,7 @@ public final class Dashboard: Sendable {
         -> Dashboard
     {
         guard configuration.batchSize >= 1, configuration.batchSize <= 500 else {
-            throw DashboardError("batch size must be 1...500, not \(configuration.batchSize)")
+            throw DashboardError.batchSize(configuration.batchSize)
         }
         var configuration = configuration
         configuration.server.sealingKeys = try sealingKeys(configuration, config: config)
@@ -71,7 +71,7 @@ public final class Dashboard: Sendable {
                   let refusal = forward.refusal(mode: configuration.server.access.mode ?? .open,
                                                 proxy: configuration.server.access.proxy)
             else { continue }
-            throw DashboardError("table \(table.spec.name) \(refusal)")
+            throw DashboardError.forwardRefused(table: table.spec.name, refusal)
         }
         let registry = MetricsRegistry()
         let demo = DemoUpstream(configuration: configuration.demo)
@@ -88,7 +88,7 @@ public final class Dashboard: Sendable {
                                         observer: DashboardMetrics.upstreamObserver(registry: registry))
         } catch {
             demoServer.shutdown()
-            throw DashboardError("cannot start the upstream client: \(error)")
+            throw DashboardError.upstreamClient(error)
         }
         let server: RowstreamServer
         var cluster: SharedCluster?
@@ -122,7 +122,7 @@ public final class Dashboard: Sendable {
             if let cluster { Task { await cluster.shutdown() } }
             client.shutdown()
             demoServer.shutdown()
-            throw DashboardError("\(error)")
+            throw DashboardError.serverStart(error)
         }
         return Dashboard(port: server.port, demoPort: demoPort, demo: demo, server: server, demoServer: demoServer,
                          client: client, cluster: cluster)
@@ -139,7 +139,7 @@ public final class Dashboard: Sendable {
             }
             return keys
         } catch {
-            throw DashboardError("\(error)")
+            throw DashboardError.sealingKeys(error)
         }
     }
 

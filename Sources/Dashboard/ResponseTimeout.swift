@@ -41,7 +41,7 @@ public enum ResponseTimeout {
     static func resolve(flag: Duration?, config: Duration?, tables: [TableConfig]) throws(DashboardError) -> Duration {
         if let flag {
             if let slow = tooShort(flag, for: tables) {
-                throw DashboardError("--response-timeout-seconds \(seconds(flag)) is too short: it must be \(expected(for: slow))")
+                throw DashboardError.responseTimeoutTooShort(seconds: seconds(flag), expected: expected(for: slow))
             }
             return flag
         }

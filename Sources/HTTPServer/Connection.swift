@@ -65,6 +65,7 @@ final class Connection: EventHandler, @unchecked Sendable {
     var isIdle: Bool { if case .idle = state { true } else { false } }
 
     func handleEvents(_ events: UInt32) {
+        owner.loop.assertInLoop()
         if events & csystem_EPOLLERR != 0 { return close() }
         // Hung up both ways while not reading (a pending answer's input is full): nothing can be delivered.
         if events & csystem_EPOLLHUP != 0, readLimit == 0 { return close() }
@@ -108,6 +109,7 @@ final class Connection: EventHandler, @unchecked Sendable {
 
     /// Answers complete requests in order while idle and the write buffer has room, then writes.
     func processRequests() {
+        owner.loop.assertInLoop()
         let bound = context.configuration.maxWriteBufferBytes
         while true {
             while isIdle, !closeWhenFlushed, output.count <= bound {
@@ -200,6 +202,7 @@ final class Connection: EventHandler, @unchecked Sendable {
 
     /// Applies a stream writer's output. Drops the connection when the buffer passes its limit.
     func streamOutput(_ item: StreamWriter.Output) {
+        owner.loop.assertInLoop()
         switch item {
         case .bytes(let bytes):
             writeShared(bytes)
@@ -213,6 +216,7 @@ final class Connection: EventHandler, @unchecked Sendable {
     /// Ends the open stream at shutdown: an event stream first gets its own random `retry:` (`DrainHint`), so its
     /// viewer reconnects within the drain window and resumes after its last event id. No-op unless streaming.
     func drainStream() {
+        owner.loop.assertInLoop()
         guard case .streaming(_, let heartbeatDue) = state else { return }
         if heartbeatDue != nil, let hint = DrainHint.retryField(window: context.configuration.drainWindow) {
             writeShared(hint)
@@ -222,6 +226,7 @@ final class Connection: EventHandler, @unchecked Sendable {
 
     /// Ends the open stream: its writer reports closed now; the connection closes once flushed.
     func finishStream() {
+        owner.loop.assertInLoop()
         guard case .streaming(let writer, _) = state else { return }
         state = .idle
         closeWhenFlushed = true
@@ -234,6 +239,7 @@ final class Connection: EventHandler, @unchecked Sendable {
 
     /// Writes as much buffered output as the socket takes.
     func flush() {
+        owner.loop.assertInLoop()
         while !isClosed, output.count > 0 {
             // One gathering send of the queued arrays (a response head and its body go out together).
             let (sent, offered) = output.withUnsentVectors { vectors in
@@ -261,6 +267,7 @@ final class Connection: EventHandler, @unchecked Sendable {
 
     /// Closes when finished, else updates the watched events.
     func settle() {
+        owner.loop.assertInLoop()
         guard !isClosed else { return }
         // A peer that hung up cannot read a stream any more; nor, like nginx assumes by default, a pending answer:
         // closing cancels the work computing it (a client that half-closes and still reads loses that answer).
@@ -310,6 +317,7 @@ final class Connection: EventHandler, @unchecked Sendable {
     static let lingerTime: Duration = .seconds(1)
 
     func close() {
+        owner.loop.assertInLoop()
         if isClosed { return }
         if case .waiting(let pending) = state { pending.task.cancel() }  // nobody can receive its answer now
         if case .streaming(let writer, _) = state {
@@ -329,6 +337,7 @@ final class Connection: EventHandler, @unchecked Sendable {
 extension Connection {
     /// The request did not arrive in time: 408 and close.
     func timeOutRequest() {
+        owner.loop.assertInLoop()
         send(context.ownAnswer(HTTPError(.requestTimeout, "Request timeout.")), head: false, keepAlive: false,
              version: .http1_1)
         flush()
@@ -338,6 +347,7 @@ extension Connection {
     /// A `.later` answer outlived `responseTimeout`: its task is cancelled (a late answer is dropped), the client
     /// gets 504 and the connection closes (pipelined requests after it are not answered).
     func timeOutResponse() {
+        owner.loop.assertInLoop()
         guard case .waiting(let pending) = state else { return }
         pending.task.cancel()
         state = .idle

@@ -85,6 +85,12 @@ package final class EventLoop: @unchecked Sendable {
     /// Whether the caller is on this loop's thread. Thread-safe.
     package var inEventLoop: Bool { threadID.load(ordering: .acquiring) == UInt(pthread_self()) }
 
+    /// Checks a "loop-confined" thread rule: traps when the caller is not on this loop's thread (the thread `start()`
+    /// records). An `assert`, so a debug build checks and a release build compiles it out. Thread-safe.
+    package func assertInLoop(file: StaticString = #fileID, line: UInt = #line) {
+        assert(inEventLoop, "called off \(threadName)'s thread, which its thread rule forbids", file: file, line: line)
+    }
+
     /// Runs `work` on the loop thread, in submission order. Thread-safe. Dropped after the loop stopped.
     package func execute(_ work: @escaping @Sendable () -> Void) {
         let wake = queue.withLock { queue -> Bool in
@@ -110,6 +116,7 @@ package final class EventLoop: @unchecked Sendable {
 
     /// Registers `handler` for `events` on `fd`. - Important: loop-confined.
     package func register(_ fd: Int32, _ handler: any EventHandler, events: UInt32) throws(HTTPServerError) {
+        assertInLoop()
         guard csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_ADD, fd, events) == 0 else {
             throw .system("epoll_ctl(ADD)")
         }
@@ -118,11 +125,13 @@ package final class EventLoop: @unchecked Sendable {
 
     /// Changes the events watched on `fd`. - Important: loop-confined.
     package func modify(_ fd: Int32, events: UInt32) {
+        assertInLoop()
         _ = csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_MOD, fd, events)
     }
 
     /// Stops watching `fd` (call before closing it). - Important: loop-confined.
     package func deregister(_ fd: Int32) {
+        assertInLoop()
         _ = csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_DEL, fd, 0)
         handlers[fd] = nil
     }
@@ -131,16 +140,21 @@ package final class EventLoop: @unchecked Sendable {
     /// (an accepted socket), which the kernel takes out of the epoll set when it is closed (as nginx does on close).
     /// An event already returned for it this round finds no handler. - Important: loop-confined.
     package func forget(_ fd: Int32) {
+        assertInLoop()
         handlers[fd] = nil
     }
 
     /// Calls `body` every `interval`, first after one interval. - Important: loop-confined.
     package func addRepeatingTimer(every interval: Duration, _ body: @escaping () -> Void) {
+        assertInLoop()
         timers.append(Timer(due: .now + interval, interval: interval, body: body))
     }
 
     /// Makes the loop return after the current iteration. - Important: loop-confined.
-    package func stop() { running = false }
+    package func stop() {
+        assertInLoop()
+        running = false
+    }
 
     private func run() {
         var fds = [Int32](repeating: 0, count: 256)

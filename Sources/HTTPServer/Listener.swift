@@ -23,6 +23,7 @@ final class Listener: EventHandler, @unchecked Sendable {
     private var context: ServerContext { loops[0].context }
 
     func handleEvents(_ events: UInt32) {
+        loops[0].loop.assertInLoop()
         while isOpen {
             var address: UInt32 = 0
             let accepted = csystem_accept_peer(fd, &address)
@@ -70,6 +71,7 @@ final class Listener: EventHandler, @unchecked Sendable {
 
     /// Stops accepting and closes the listening fd. Idempotent. - Important: loop-confined.
     func close() {
+        loops[0].loop.assertInLoop()
         guard isOpen else { return }
         isOpen = false
         loops[0].loop.deregister(fd)

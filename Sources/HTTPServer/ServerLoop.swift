@@ -17,6 +17,7 @@ final class ServerLoop: @unchecked Sendable {
 
     /// Installs the sweep timer. - Important: loop-confined.
     func startSweeping() {
+        loop.assertInLoop()
         let config = context.configuration
         let shortest = min(config.heartbeatInterval, config.idleTimeout, config.requestHeadTimeout,
                            config.responseTimeout, .seconds(1))
@@ -26,6 +27,7 @@ final class ServerLoop: @unchecked Sendable {
     /// Takes ownership of an accepted fd. - Important: loop-confined.
     /// `address` was admitted by `context.admission`; it is released when the connection closes.
     func adopt(_ fd: Int32, address: UInt32) {
+        loop.assertInLoop()
         context.counters.totalConnections.add(1, ordering: .relaxed)
         guard !shuttingDown else {
             Glibc.close(fd)
@@ -48,6 +50,7 @@ final class ServerLoop: @unchecked Sendable {
 
     /// Forgets a closed connection. - Important: loop-confined.
     func remove(_ connection: Connection) {
+        loop.assertInLoop()
         guard connections.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return }
         context.counters.openConnections.add(-1, ordering: .relaxed)
         stopIfDrained()
@@ -57,6 +60,7 @@ final class ServerLoop: @unchecked Sendable {
     /// close, in-flight responses complete (with `Connection: close`); the loop stops when no connection is left.
     /// - Important: loop-confined.
     func beginShutdown() {
+        loop.assertInLoop()
         shuttingDown = true
         for connection in Array(connections.values) {
             connection.shuttingDown = true
@@ -73,6 +77,7 @@ final class ServerLoop: @unchecked Sendable {
 
     /// Closes every connection and stops the loop (grace time over). - Important: loop-confined.
     func forceClose() {
+        loop.assertInLoop()
         shuttingDown = true
         for connection in Array(connections.values) { connection.close() }
         loop.stop()

@@ -79,6 +79,7 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
     /// ``RedisError/unavailable`` while the connection waits to reconnect, ``RedisError/shutdown`` once closed.
     func enqueue(_ arguments: [RedisArgument], timeout: Duration?, request: RedisRequest?,
                  _ complete: @escaping Completion) {
+        loop.assertInLoop()
         let entry = RedisReplyQueue.Entry(deadline: .now + (timeout ?? configuration.commandTimeout), request: request,
                                           complete: complete)
         switch state {
@@ -110,11 +111,13 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
     /// Fails `request`'s commands with ``RedisError/cancelled`` where they wait here: dropped if not yet written,
     /// else their replies are discarded when they come (the connection stays in step).
     func cancel(_ request: RedisRequest) {
+        loop.assertInLoop()
         for complete in replies.cancel(request) { complete(.failure(.cancelled)) }
     }
 
     /// Writes a command whose replies go to `onReply` (SUBSCRIBE): no reply is awaited.
     func write(_ arguments: [RedisArgument]) {
+        loop.assertInLoop()
         guard case .connected = state else {
             if case .connecting = state { output.append(arguments) }
             return
@@ -125,6 +128,7 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
 
     /// Closes for good, failing what is in flight with ``RedisError/shutdown``.
     func close() {
+        loop.assertInLoop()
         tearDown(failing: .shutdown)
         state = .closed
         setReady(false)
@@ -141,6 +145,7 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
     // MARK: Timers (the client calls `tick` every few milliseconds)
 
     func tick(now: ContinuousClock.Instant) {
+        loop.assertInLoop()
         switch state {
         case .idle(let retryAt) where retryAt <= now:
             startAttempt()
@@ -174,6 +179,7 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
 
     /// Starts connecting now, if idle.
     func start() {
+        loop.assertInLoop()
         if case .idle = state { startAttempt() }
     }
 
@@ -242,6 +248,7 @@ final class RedisConnection: EventHandler, @unchecked Sendable {
     // MARK: Events
 
     func handleEvents(_ events: UInt32) {
+        loop.assertInLoop()
         switch state {
         case .connecting(let fd, _):
             if let why = RedisSocket.finish(fd) {

@@ -32,6 +32,7 @@ final class RedisCore: @unchecked Sendable {
 
     /// Creates the pool, starts connecting and the timer.
     func start() {
+        loop.assertInLoop()
         for _ in 0..<configuration.poolSize {
             let connection = RedisConnection(loop: loop, configuration: configuration, counters: counters)
             connection.onHealthChange = { [unowned self] in scheduleHealthCheck() }
@@ -46,6 +47,7 @@ final class RedisCore: @unchecked Sendable {
     /// fails them at once (``RedisError/unavailable``, ``RedisError/shutdown``) when there is none.
     func send(_ commands: [[RedisArgument]], timeout: Duration?, request: RedisRequest?,
               _ complete: @escaping ([Result<RESPValue, RedisError>]) -> Void) {
+        loop.assertInLoop()
         guard !closed else { return complete(commands.map { _ in .failure(.shutdown) }) }
         let count = pool.count
         var fallback: RedisConnection?
@@ -63,11 +65,13 @@ final class RedisCore: @unchecked Sendable {
 
     /// Cancels `request`'s command wherever in the pool it waits.
     func cancel(_ request: RedisRequest) {
+        loop.assertInLoop()
         for connection in pool { connection.cancel(request) }
     }
 
     /// Adds a dedicated or subscriber connection (not part of the pool or the health) and starts it.
     func add(_ connection: RedisConnection) {
+        loop.assertInLoop()
         guard !closed else { return connection.close() }
         extras[ObjectIdentifier(connection)] = connection
         connection.start()
@@ -75,12 +79,14 @@ final class RedisCore: @unchecked Sendable {
 
     /// Closes and forgets an extra connection.
     func remove(_ connection: RedisConnection) {
+        loop.assertInLoop()
         connection.close()
         extras[ObjectIdentifier(connection)] = nil
     }
 
     /// `observer` gets the current health (when known) now and every change after, on the loop thread.
     func addObserver(_ observer: @escaping @Sendable (Bool) -> Void, finish: (@Sendable () -> Void)?) {
+        loop.assertInLoop()
         guard !closed else { finish?(); return }
         observers.append(observer)
         if let finish { finishers.append(finish) }
@@ -89,6 +95,7 @@ final class RedisCore: @unchecked Sendable {
 
     /// Closes everything: waiting commands fail with ``RedisError/shutdown``.
     func shutdown() {
+        loop.assertInLoop()
         guard !closed else { return }
         closed = true
         for connection in pool + extras.values { connection.close() }

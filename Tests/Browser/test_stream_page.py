@@ -5,7 +5,7 @@ from support import (TIMEOUT, TIMEOUT_MS, after_frames, assert_stable_layout, ev
 
 BATCH = 10
 ITEMS = 95
-HOSTILE = {  # index -> the exact text the upstream sends (Sources/Dashboard/DemoData.swift)
+HOSTILE = {  # index -> the exact text the upstream sends (Sources/Dashboard/Demo/DemoData.swift)
     6: "<script>alert('x')</script> & Sons",
     12: "\"><img src=x onerror=alert(1)>",
     19: "Ünïcödé 🚀 株式会社",

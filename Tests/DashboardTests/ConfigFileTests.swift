@@ -103,7 +103,7 @@ import Upstream
 
     @Test func everyExampleConfigIsValid() throws {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("examples")
+            .deletingLastPathComponent().appendingPathComponent("Examples").appendingPathComponent("Configs")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }.sorted()
         #expect(files.count >= 6, "one example per style")
         let environment = ["GITHUB_TOKEN": "t", "API_TOKEN": "t", "STRIPE_KEY": "t", "SLACK_TOKEN": "t", "NOTION_TOKEN": "t",

@@ -1,4 +1,5 @@
 @testable import Dashboard
+import RowstreamKit
 import HTTPServer
 import JSON
 import TestSupport

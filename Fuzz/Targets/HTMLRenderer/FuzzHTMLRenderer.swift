@@ -1,9 +1,11 @@
+import Dashboard
 import JSON
 import Tables
 
 /// libFuzzer target: the HTML row renderer and the table-spec loader (see Scripts/fuzz).
 /// The input is JSON: an array of items (rendered with a fixed spec using every column format), or an object
-/// `{"spec": ..., "items": [...]}` whose spec goes through `TableSpec(json:)`; anything else is rendered as one
+/// `{"spec": ..., "items": [...]}` whose spec (a config file's table: `name`, `columns`, `key`, `sections`, ...) goes
+/// through the config file's parser (``ConfigFile``); anything else is rendered as one
 /// string in every field. For any input the output must be well-formed (`HTMLCheck`) and script-free.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzHTMLRenderer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -14,7 +16,7 @@ public func fuzzHTMLRenderer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
     case .array(let array)?:
         items = array
     case .object(let object)?:
-        if let specJSON = object["spec"], let loaded = try? TableSpec(json: specJSON) { spec = loaded }
+        if let specJSON = object["spec"], let loaded = configuredSpec(specJSON) { spec = loaded }
         items = object["items"]?.arrayValue ?? [.object(object)]
     case let other?:
         items = [everyField(other)]
@@ -30,6 +32,17 @@ public func fuzzHTMLRenderer(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt 
         preconditionFailure("skeleton output: \(problem)")
     }
     return 0
+}
+
+/// `table` as one table of a config file (its request, items and pagination filled in when missing), read by the
+/// config file's parser; nil when the parser refuses it.
+private func configuredSpec(_ table: JSONValue) -> TableSpec? {
+    guard case .object(var members) = table else { return nil }
+    let filled: [(String, JSONValue)] = [("request", ["url": "http://a.example/items"]), ("items", "data"),
+                                         ("pagination", ["style": "cursor", "cursorPath": "next"])]
+    for (key, value) in filled where members[key] == nil { members[key] = value }
+    let config: JSONValue = ["tables": [.object(members)]]
+    return try? ConfigFile.parse(config.serialized(), file: "fuzz.json", environment: [:]).tables.first?.spec
 }
 
 private let fixedSpec = TableSpec(name: "fuzz", title: "Fuzz", columns: [

@@ -1,8 +1,9 @@
 // libFuzzer target: resume-token decoding (the browser's Last-Event-ID), see Scripts/fuzz. `ResumeToken` is
-// internal to Dashboard, so this target needs a testable (debug) build, which is what Scripts/fuzz makes; in a
-// release build the target compiles to a no-op.
+// package-internal to RowstreamKit and this target uses Dashboard's internals, so it needs a testable (debug)
+// build, which is what Scripts/fuzz makes; in a release build the target compiles to a no-op.
 #if DEBUG
 @testable import Dashboard
+import RowstreamKit
 
 /// For any input: decoding returns a token or nil (never traps); a decoded token belongs to the asked table,
 /// has a non-negative offset, and re-encodes to a token that decodes to the same value; its sealed cursor, and the

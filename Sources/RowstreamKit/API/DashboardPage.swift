@@ -28,7 +28,8 @@ public struct DashboardPage: Sendable, Hashable {
     /// The most tables one page may show.
     public static let maxTables = 8
 
-    var pagePath: String { "/pages/\(name)" }
+    /// The path of the page's HTML document.
+    var documentPath: String { "/pages/\(name)" }
     var streamPath: String { "/pages/\(name)/stream" }
 }
 
@@ -42,7 +43,7 @@ struct ResolvedPage: Sendable {
     /// The page's entry in `GET /api/pages` (and the `pages` member of `GET /api/tables`).
     func listing() -> JSONValue {
         [
-            "name": .string(page.name), "title": .string(page.title), "page": .string(page.pagePath),
+            "name": .string(page.name), "title": .string(page.title), "page": .string(page.documentPath),
             "stream": .string(page.streamPath), "tables": .array(page.tables.map(JSONValue.string)),
         ]
     }
@@ -54,17 +55,17 @@ extension DashboardPage {
         var seen: Set<String> = []
         return try pages.map { page in
             guard RowstreamServer.isValidName(page.name) else {
-                throw RowstreamError("page name \"\(page.name)\" must be 1-64 letters, digits, - or _")
+                throw RowstreamError.pageName(page.name)
             }
-            guard seen.insert(page.name).inserted else { throw RowstreamError("two pages are named \"\(page.name)\"") }
+            guard seen.insert(page.name).inserted else { throw RowstreamError.duplicatePage(page.name) }
             guard (1...maxTables).contains(page.tables.count) else {
-                throw RowstreamError("page \(page.name): 1...\(maxTables) tables, not \(page.tables.count)")
+                throw RowstreamError.pageTableCount(page: page.name, maximum: maxTables, page.tables.count)
             }
             guard Set(page.tables).count == page.tables.count else {
-                throw RowstreamError("page \(page.name) lists a table twice")
+                throw RowstreamError.pageListsTableTwice(page.name)
             }
             let bindings = try page.tables.map { name in
-                guard let table = tables[name] else { throw RowstreamError("page \(page.name): no table named \"\(name)\"") }
+                guard let table = tables[name] else { throw RowstreamError.pageUnknownTable(page: page.name, name) }
                 return table
             }
             return ResolvedPage(page: page, tables: bindings)

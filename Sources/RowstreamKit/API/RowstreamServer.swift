@@ -77,10 +77,10 @@ public final class RowstreamServer: Sendable {
     ) throws -> RowstreamServer {
         try validate(bindings)
         for source in configuration.frameAncestors where !SecurityHeaders.isValidFrameAncestor(source) {
-            throw RowstreamError("frame-ancestors: '\(source)' is not a CSP source ('none', 'self', a scheme or a host)")
+            throw RowstreamError.frameAncestor(source)
         }
         for origin in configuration.allowedOrigins where SameOriginRule.normalizedOrigin(origin) == nil {
-            throw RowstreamError("allowedOrigins: '\(origin)' is not an origin (http(s)://host[:port])")
+            throw RowstreamError.allowedOrigin(origin)
         }
         let bindings = bindings.map { $0.sealing(with: configuration.sealingKeys) }
         let tables = Dictionary(uniqueKeysWithValues: bindings.map { ($0.name, $0) })
@@ -93,7 +93,7 @@ public final class RowstreamServer: Sendable {
         do {
             staticFiles = try StaticFiles(root: configuration.publicDirectory)
         } catch {
-            throw RowstreamError("cannot serve \(configuration.publicDirectory): \(error)")
+            throw RowstreamError.publicDirectory(configuration.publicDirectory, error)
         }
         let sessions = SessionRegistry(instanceTag: configuration.instanceTag)
         let feeds = LiveFeeds(bindings) { name in configuration.liveCluster?.channel(table: name) }
@@ -106,8 +106,8 @@ public final class RowstreamServer: Sendable {
                     configuration.access.pageFollowsTable(page: page.name, showing: page.tables, table: table.name)
                 }))
             }),
-            tablePages: PageSet(resolved, template: try DocumentTemplate.pageTemplate(directory: configuration.publicDirectory,
-                                                                                   needed: !pages.isEmpty)),
+            dashboardPages: DashboardPageSet(resolved, template: try DocumentTemplate.pageTemplate(
+                directory: configuration.publicDirectory, needed: !pages.isEmpty)),
             registry: sessions,
             feeds: feeds,
             metrics: metrics,
@@ -147,7 +147,7 @@ public final class RowstreamServer: Sendable {
                 port = try listening.start()
             } catch {
                 heartbeats.stop()
-                throw RowstreamError("cannot listen on \(configuration.host):\(configuration.port): \(error)")
+                throw RowstreamError.listen(host: configuration.host, port: configuration.port, error)
             }
             server = listening
             if configuration.sealingKeys.isEphemeral { configuration.logger.log(.info, ephemeralKeyNotice) }
@@ -190,16 +190,16 @@ public final class RowstreamServer: Sendable {
 
     /// Names are URL path segments: 1-64 of letters, digits, `-` and `_`, each used once; batch sizes 1...500.
     private static func validate(_ bindings: [TableBinding]) throws {
-        guard !bindings.isEmpty else { throw RowstreamError("no tables to serve") }
+        guard !bindings.isEmpty else { throw RowstreamError.noTables }
         var seen: Set<String> = []
         for binding in bindings {
             let name = binding.name
             guard isValidName(name) else {
-                throw RowstreamError("table name \"\(name)\" must be 1-64 letters, digits, - or _")
+                throw RowstreamError.tableName(name)
             }
-            guard seen.insert(name).inserted else { throw RowstreamError("two tables are named \"\(name)\"") }
+            guard seen.insert(name).inserted else { throw RowstreamError.duplicateTable(name) }
             guard (1...500).contains(binding.batchSize) else {
-                throw RowstreamError("table \(name): batch size must be 1...500, not \(binding.batchSize)")
+                throw RowstreamError.batchSize(table: name, binding.batchSize)
             }
         }
     }

@@ -167,7 +167,8 @@ public struct TableBinding: Sendable {
 
     var name: String { spec.name }
     var title: String { spec.title }
-    var pagePath: String { "/tables/\(name)" }
+    /// The path of the table's HTML document.
+    var documentPath: String { "/tables/\(name)" }
     var streamPath: String { "/tables/\(name)/stream" }
     /// The export of the table in `format` (``ExportRoute``).
     func exportPath(_ format: ExportFormat) -> String { "/tables/\(name)/export.\(format.fileExtension)" }
@@ -203,7 +204,7 @@ public struct TableBinding: Sendable {
             "title": .string(title),
             "columns": columnsJSON,
             "batchSize": .int(Int64(batchSize)),
-            "page": .string(pagePath),
+            "page": .string(documentPath),
             "stream": .string(streamPath),
         ]
         if let sections = sectionsJSON { entry["sections"] = sections }

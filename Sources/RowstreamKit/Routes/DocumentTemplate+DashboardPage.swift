@@ -19,10 +19,10 @@ extension DocumentTemplate {
         guard needed else { return nil }
         let path = (directory as NSString).appendingPathComponent("page.html")
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw RowstreamError("cannot read the page template \(path)")
+            throw RowstreamError.templateUnreadable(path: path)
         }
         let text = String(decoding: data, as: UTF8.self)
-        guard text.contains(panelsPlaceholder) else { throw RowstreamError("\(path) has no \(panelsPlaceholder) placeholder") }
+        guard text.contains(panelsPlaceholder) else { throw RowstreamError.templatePlaceholder(path: path, panelsPlaceholder) }
         return text
     }
 
@@ -52,14 +52,14 @@ extension DocumentTemplate {
         <section class="rs-panel" data-rs-table="\(name)" aria-labelledby="rs-title--\(name)">
         <header class="rs-bar rs-panel-bar">
           <div class="rs-heading">
-            <h2 class="rs-title" id="rs-title--\(name)"><a href="\(HTMLEscaping.escaped(table.pagePath))">\(HTMLEscaping.escaped(table.title))</a></h2>
+            <h2 class="rs-title" id="rs-title--\(name)"><a href="\(HTMLEscaping.escaped(table.documentPath))">\(HTMLEscaping.escaped(table.title))</a></h2>
             <div class="rs-meta"><span id="rs-count--\(name)"></span><p id="rs-status--\(name)" class="rs-status rs-visually-hidden" role="status" aria-live="polite"></p></div>
           </div>
           \(controls)
           \(exportLinks(table, suffix: "--" + name))
           <button id="rs-reload--\(name)" class="rs-button" type="button">Reload</button>
         </header>
-        <noscript><p class="rs-notice">Without JavaScript: the <a href="\(HTMLEscaping.escaped(table.pagePath))/html">plain HTML table</a>.</p></noscript>
+        <noscript><p class="rs-notice">Without JavaScript: the <a href="\(HTMLEscaping.escaped(table.documentPath))/html">plain HTML table</a>.</p></noscript>
         <div class="rs-scroll" id="rs-scroll--\(name)">
         \(html)
         <div class="rs-sentinel" id="rs-sentinel--\(name)" aria-hidden="true"></div>
@@ -73,14 +73,14 @@ extension DocumentTemplate {
         let showing = pages.filter { $0.tables.contains(table.name) }
         guard !showing.isEmpty else { return "" }
         let links = showing.map { page in
-            "<a href=\"\(HTMLEscaping.escaped(page.pagePath))\">\(HTMLEscaping.escaped(page.title))</a>"
+            "<a href=\"\(HTMLEscaping.escaped(page.documentPath))\">\(HTMLEscaping.escaped(page.title))</a>"
         }
         return "<nav class=\"rs-pages\" aria-label=\"Pages\">Also on: " + links.joined(separator: ", ") + "</nav>"
     }
 }
 
 /// The served pages (``DashboardPage``), rendered once at start-up. Immutable.
-struct PageSet: Sendable {
+struct DashboardPageSet: Sendable {
     let order: [String]
     let pages: [String: ResolvedPage]
     let rendered: [String: RenderedPage]

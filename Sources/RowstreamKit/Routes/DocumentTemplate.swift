@@ -16,11 +16,11 @@ struct DocumentTemplate: Sendable {
     init(directory: String) throws {
         let path = (directory as NSString).appendingPathComponent("index.html")
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw RowstreamError("cannot read the page template \(path)")
+            throw RowstreamError.templateUnreadable(path: path)
         }
         let text = String(decoding: data, as: UTF8.self)
         guard text.contains(Self.tablePlaceholder) else {
-            throw RowstreamError("\(path) has no \(Self.tablePlaceholder) placeholder")
+            throw RowstreamError.templatePlaceholder(path: path, Self.tablePlaceholder)
         }
         template = text
     }
@@ -33,7 +33,7 @@ struct DocumentTemplate: Sendable {
         let page = template
             .replacingOccurrences(of: Self.titlePlaceholder, with: HTMLEscaping.escaped(table.title))
             .replacingOccurrences(of: Self.tablePlaceholder, with: String(decoding: shell, as: UTF8.self))
-            .replacingOccurrences(of: "<!--rs:plain-->", with: table.pagePath + "/html")  // the no-script page
+            .replacingOccurrences(of: "<!--rs:plain-->", with: table.documentPath + "/html")  // the no-script page
             .replacingOccurrences(of: "<!--rs:controls-->", with: Self.controls(table))
             .replacingOccurrences(of: Self.exportPlaceholder, with: Self.exportLinks(table))
             .replacingOccurrences(of: Self.pagesPlaceholder, with: Self.pageLinks(table, pages: pages))

@@ -116,7 +116,7 @@ struct NoScriptDocument: Sendable {
     }
 
     private func href(_ token: ResumeToken) -> String {
-        HTMLEscaping.escaped(table.pagePath + "/html?after=" + token.encoded())
+        HTMLEscaping.escaped(table.documentPath + "/html?after=" + token.encoded())
     }
 }
 

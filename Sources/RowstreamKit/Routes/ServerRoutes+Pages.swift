@@ -6,12 +6,12 @@ import JSON
 extension ServerRoutes {
     func addPageRoutes(to router: inout RouterBuilder) {
         router.get("/pages/{name}") { request, parameters throws(HTTPError) in
-            let page = try tablePage(parameters["name"])
-            guard let rendered = tablePages.rendered[page.name] else { throw HTTPError(.notFound, "no such page") }
+            let page = try dashboardPage(parameters["name"])
+            guard let rendered = dashboardPages.rendered[page.name] else { throw HTTPError(.notFound, "no such page") }
             return .now(rendered.response(to: request))
         }
         router.get("/pages/{name}/stream") { request, parameters throws(HTTPError) in
-            try pageStream(request, page: try tablePage(parameters["name"]))
+            try pageStream(request, page: try dashboardPage(parameters["name"]))
         }
         router.get("/api/pages") { _, _ in
             let list: JSONValue = ["pages": .array(pageListing())]
@@ -21,14 +21,14 @@ extension ServerRoutes {
 
     /// The pages' entries for `/api/pages` and `/api/tables`: those the viewer may see.
     func pageListing() -> [JSONValue] {
-        tablePages.order.compactMap { tablePages.pages[$0] }
+        dashboardPages.order.compactMap { dashboardPages.pages[$0] }
             .filter { configuration.access.admits(page: $0.name, showing: $0.page.tables) }
             .map { $0.listing() }
     }
 
     /// The page `name`, if the viewer may see it and each of its tables (else 403: docs/SECURITY.md).
-    private func tablePage(_ name: String?) throws(HTTPError) -> ResolvedPage {
-        guard let name, let page = tablePages.pages[name] else { throw HTTPError(.notFound, "no such page") }
+    private func dashboardPage(_ name: String?) throws(HTTPError) -> ResolvedPage {
+        guard let name, let page = dashboardPages.pages[name] else { throw HTTPError(.notFound, "no such page") }
         guard configuration.access.admits(page: name, showing: page.page.tables) else {
             throw HTTPError(.forbidden, "you may not see this page")
         }

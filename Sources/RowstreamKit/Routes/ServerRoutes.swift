@@ -11,7 +11,7 @@ struct ServerRoutes {
     let order: [String]
     let pages: [String: RenderedPage]
     /// Pages of several tables (``DashboardPage``).
-    let tablePages: PageSet
+    let dashboardPages: DashboardPageSet
     let registry: SessionRegistry
     /// Live tables' feeds by table name (a partitioned table's: per identity).
     let feeds: LiveFeeds
@@ -35,7 +35,7 @@ struct ServerRoutes {
         router.get("/api/tables") { _, _ in
             let visible = order.filter { configuration.access.admits(table: $0) }
             var list: [String: JSONValue] = ["tables": .array(visible.compactMap { tables[$0]?.listing() })]
-            if !tablePages.order.isEmpty { list["pages"] = .array(pageListing()) }
+            if !dashboardPages.order.isEmpty { list["pages"] = .array(pageListing()) }
             return .now(.json(JSONValue.object(list).serialized()))
         }
         router.get("/tables/{name}/stream") { request, parameters throws(HTTPError) in

@@ -33,7 +33,7 @@ public enum CommandLineOptions {
       --demo-items N          rows in the demo upstream (default 2500)
       --demo-latency-ms N     latency of every demo upstream page in milliseconds (default 250)
       --demo-fail-every N     make every N-th demo upstream page fail with 503 (default: never)
-      --demo-port N           the demo upstream's loopback port (default: any free port; examples/live-demo.json: 8091)
+      --demo-port N           the demo upstream's loopback port (default: any free port; Examples/Configs/live-demo.json: 8091)
       --demo-live-seconds N   demo live mode: a new customer on top and some records changed every N seconds;
                               the demo tables are live and refresh themselves every N seconds too (unless
                               --demo-refresh-seconds says otherwise), and on POST /tables/customers/refresh

@@ -57,7 +57,7 @@ final class SharedCluster: Sendable {
                                                password: url.password, database: url.database)
         let client: RedisClient
         do { client = try RedisClient(configuration: configuration) } catch {
-            throw DashboardError("--redis \(url): \(error)")
+            throw DashboardError.redis(url, error)
         }
         let health = HealthLog(logger: logger, name: url.description)
         let store = RedisPageStore(client: client) { health.report(up: $0) }
