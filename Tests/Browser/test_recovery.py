@@ -52,8 +52,8 @@ def test_cut_stream_reconnects_and_delivers_every_row_once(server, proxy, open_p
 
 def test_a_demand_racing_the_streams_end_is_no_error_and_is_asked_again(server, proxy, open_page):
     """A `next` that reaches a session whose stream has just ended (the server saw its viewer leave; the browser
-    has not noticed yet) gets `204`, session ended (docs/PROTOCOL.md), not a 404 the console would log; once the
-    page reconnects it asks for that batch again, the sentinel being still near, and every row arrives once."""
+    has not noticed yet) gets `204`, session ended (docs/PROTOCOL.md), not a 404 the console would log; the page
+    reconnects at once and asks for that batch again, the sentinel being still near, and every row arrives once."""
     probe = open_page(proxy.url)
     wait_until(lambda: len(events(probe, "rows")) >= 2 and probe.table("data-state") == "idle",
                message="two batches, idle")
@@ -63,10 +63,11 @@ def test_a_demand_racing_the_streams_end_is_no_error_and_is_asked_again(server, 
         probe.page.evaluate(TO_THE_BOTTOM)                # the page POSTs next to its session: it has ended
     assert answer.value.status == 204                     # not a 404: no console error
     assert answer.value.headers.get("rowstream-session") == "ended"
-    assert probe.table("data-state") == "loading"         # the demand waits for the next session
     batches = len(events(probe, "rows"))
-    assert proxy.cut("/stream") == 1                      # the browser notices now: it reconnects
+    # The 204 told the page its session ended: it reconnects at once (`why: "ended"`), not when its watchdog
+    # notices the silent stream.
     wait_until(lambda: len(events(probe, "session")) >= 2, message="a reconnection")
+    assert [e["why"] for e in events(probe, "reconnect")][:1] == ["ended"]
     # No scroll in between: the new session (which waits for demand) gets the POST by itself.
     wait_until(lambda: len(events(probe, "rows")) > batches, message="the batch asked for again by the new session")
     scroll_to_end(probe)
@@ -76,8 +77,8 @@ def test_a_demand_racing_the_streams_end_is_no_error_and_is_asked_again(server, 
 def test_a_demand_after_a_restart_the_page_has_not_noticed_is_no_error(open_page):
     """The server restarts while the page's stream is silently dead (a middlebox dropped it: the page has not
     noticed yet). The page's `next` for its old session reaches a server that never held it: `204`, session ended
-    (docs/PROTOCOL.md), not a 404 the console would log; once the page notices, it goes on with the new server,
-    every row once. The same holds for a POST that reaches another instance of a cluster."""
+    (docs/PROTOCOL.md), not a 404 the console would log; the page reconnects at once and goes on with the new
+    server, every row once. The same holds for a POST that reaches another instance of a cluster."""
     flags = ("--demo-items", 60, "--batch-size", BATCH, "--demo-latency-ms", 20)
     servers = [RowstreamServer(*flags)]
     try:
@@ -93,9 +94,10 @@ def test_a_demand_after_a_restart_the_page_has_not_noticed_is_no_error(open_page
                 probe.page.evaluate(TO_THE_BOTTOM)             # the page POSTs next to its old session
             assert answer.value.status == 204                  # not a 404: no console error
             assert answer.value.headers.get("rowstream-session") == "ended"
-            assert probe.table("data-state") == "loading"      # the demand waits for the next session
-            assert proxy.cut("/stream") == 1                   # the page notices now: it reconnects, to the new server
+            # The 204 told the page its session ended: it reconnects at once (`why: "ended"`), to the new server,
+            # without waiting for its watchdog to notice the dead stream.
             wait_until(lambda: len(events(probe, "session")) >= 2, message="a reconnection")
+            assert [e["why"] for e in events(probe, "reconnect")][:1] == ["ended"]
             scroll_to_end(probe)
             assert probe.keys() == servers[1].upstream_keys()  # every row exactly once, in order
     finally:
