@@ -173,7 +173,16 @@ class ChromiumProfile:
                 self.browser.close()
         finally:
             stop_process(self.process)
+            wait_until(self._remove_folder, timeout=10, interval=0.1, message="the profile's folder removed")
+
+    def _remove_folder(self):
+        """Removes the profile's folder; false while a child of the stopped chromium (a renderer, the crash
+        handler) still writes into it as it exits."""
+        try:
             self.folder.cleanup()
+            return True
+        except OSError:
+            return False
 
 
 @pytest.fixture
