@@ -2,9 +2,9 @@
 // Rowstream: slow paginated APIs as live, infinitely scrolling HTML tables over Server-Sent Events.
 // Dependencies point one way, down: rowstream -> Dashboard -> {RowstreamKit, Upstream, Redis}; RowstreamKit (the library)
 // -> {HTTPServer, Batches, Tables, Sealing, Access}; Access -> {HTTPServer, Sealing, Tables, CCrypt}; Upstream -> {Sealing, CCurl, Batches}; leaves JSON, Metrics, Sealing -> CCrypto,
-// Locking (every lock: Metrics, Batches, HTTPServer, Upstream, Access, RowstreamKit and Dashboard use it),
-// HTTPServer -> {CSystem, CZlib}, Redis -> {HTTPServer (its EventLoop), CSystem}. Sealing (one base64url, one sealing type)
-// holds what tokens need, so the library does not link libcurl. Only Upstream imports CCurl; only Sealing imports CCrypto; only Access imports CCrypt; only HTTPServer and Redis import CSystem; only HTTPServer (and TestSupport, to decode) imports CZlib.
+// Locking (every lock: Metrics, Batches, EventLoop, HTTPServer, Upstream, Access, RowstreamKit and Dashboard use it),
+// HTTPServer -> {EventLoop, CSystem, CZlib}, Redis -> {EventLoop, CSystem} (the one epoll loop type they share),
+// EventLoop -> {Locking, CSystem}. Sealing (one base64url, one sealing type) holds what tokens need, so the library does not link libcurl. Only Upstream imports CCurl; only Sealing imports CCrypto; only Access imports CCrypt; only EventLoop, HTTPServer and Redis import CSystem; only HTTPServer (and TestSupport, to decode) imports CZlib.
 // Each target depends on exactly what its files import. RowstreamTesting -> HTTPServerTesting: in-process tests.
 import PackageDescription
 
@@ -46,9 +46,11 @@ let package = Package(
         .target(name: "Metrics", dependencies: ["Locking"], swiftSettings: strict),
         .target(name: "Batches", dependencies: ["Locking"], swiftSettings: strict),
         .target(name: "Tables", dependencies: ["JSON"], swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["Locking", "CSystem", "CZlib"], swiftSettings: strict),
-        // Redis client (RESP over the HTTPServer's epoll EventLoop, `package` API): the shared engine of issue 15.
-        .target(name: "Redis", dependencies: ["HTTPServer", "CSystem"], swiftSettings: strict),
+        // One epoll thread with timers and a work queue (eventfd wake-up): the loops of HTTPServer and Redis.
+        .target(name: "EventLoop", dependencies: ["Locking", "CSystem"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["Locking", "EventLoop", "CSystem", "CZlib"], swiftSettings: strict),
+        // Redis client (RESP on an EventLoop of its own, `package` API): the shared engine of issue 15.
+        .target(name: "Redis", dependencies: ["EventLoop", "CSystem"], swiftSettings: strict),
         // Tokens and sealing: one base64url, one sealing type (AES-256-SIV), shared by Upstream and RowstreamKit.
         .target(name: "Sealing", dependencies: ["CCrypto"], swiftSettings: strict),
         // Release: cross-module optimization, so the pages, cache and walk (generic over what an item is read into)
@@ -122,6 +124,7 @@ let package = Package(
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
         .testTarget(name: "BatchesTests", dependencies: ["Locking", "TestSupport", "Batches"], swiftSettings: strict),
         .testTarget(name: "TablesTests", dependencies: ["TestSupport", "Tables", "JSON"], swiftSettings: strict),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["Locking", "TestSupport", "HTTPServer", "HTTPServerTesting"],
                     swiftSettings: strict),
         .testTarget(name: "RedisTests", dependencies: ["Locking", "TestSupport", "Redis", "RowstreamKit", "Dashboard", "HTTPServerTesting", "Sealing"],

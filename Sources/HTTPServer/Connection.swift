@@ -1,4 +1,5 @@
 import CSystem
+import EventLoop
 import Foundation
 
 /// One accepted TCP connection: reads requests, answers them in order, writes through a bounded buffer.

@@ -1,5 +1,6 @@
 import CSystem
 import Dispatch
+import EventLoop
 import Foundation
 import Locking
 
@@ -52,11 +53,11 @@ public final class HTTPServer: Sendable {
         if let timeout = config.deadPeerTimeout { DeadPeerDetection.prepareListener(fd, timeout: timeout) }
         var loops: [ServerLoop] = []
         for index in 0..<max(1, config.eventLoopCount) {
-            do {
+            do throws(EventLoopError) {
                 loops.append(ServerLoop(loop: try EventLoop(index: index), context: context))
             } catch {
                 Glibc.close(fd)
-                throw error
+                throw HTTPServerError(call: error.call, errnoCode: error.errnoCode)
             }
         }
         let listener = Listener(fd: fd, loops: loops)

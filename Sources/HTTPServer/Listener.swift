@@ -1,4 +1,5 @@
 import CSystem
+import EventLoop
 import Foundation
 
 /// The listening socket's handler, on loop 0. Accepts until `EAGAIN` and spreads connections round-robin over

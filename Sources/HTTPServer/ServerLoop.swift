@@ -1,4 +1,5 @@
 import CSystem
+import EventLoop
 import Foundation
 
 /// The server's state on one event loop: its connections, the timeout/heartbeat sweep, and shutdown.

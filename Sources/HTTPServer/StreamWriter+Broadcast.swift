@@ -1,3 +1,5 @@
+import EventLoop
+
 extension StreamWriter {
     /// What one broadcast event weighs: its bytes, and their gzip-coded size when a viewer's stream is gzip-coded
     /// (compressed once for all of them). For metrics of bytes per event before and after compression.

@@ -1,3 +1,4 @@
+import EventLoop
 import Locking
 
 /// Thread-safe handle to one streaming response body. Any thread may call it; the server hands the work

@@ -1,6 +1,6 @@
 import CSystem
+import EventLoop
 import Glibc
-import HTTPServer
 
 /// One socket to Redis on the client's event loop: connects without blocking, writes commands (pipelined: any
 /// number in flight), matches replies to them in order, fails them on a timeout or a broken connection, and

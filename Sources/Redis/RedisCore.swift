@@ -1,4 +1,4 @@
-import HTTPServer
+import EventLoop
 import Synchronization
 
 /// The client's state on its loop: the pool, the extra connections (dedicated, subscribers), the health and its

@@ -1,73 +1,54 @@
 import CSystem
 import Dispatch
 import Foundation
-import Locking
 import Synchronization
 
-/// Something registered with an event loop for readiness events on one fd.
-/// - Important: `handleEvents` is called on the owning loop only.
-package protocol EventHandler: AnyObject {
-    func handleEvents(_ events: UInt32)
-}
-
-/// One thread running `epoll_wait` over non-blocking fds, plus repeating timers (the `epoll_wait` timeout)
-/// and a work queue other threads feed through `execute` (a locked queue and an eventfd wake-up).
+/// One thread running `epoll_wait` over non-blocking fds, plus repeating timers (the `epoll_wait` timeout,
+/// ``RepeatingTimers``) and a work queue other threads feed through `execute` (``WakeableQueue``: a locked queue and
+/// an eventfd wake-up).
 ///
-/// `package`: the Redis client (Sources/Redis) runs its connections on one of these too.
+/// `package`: the HTTP server's connections (Sources/HTTPServer) and the Redis client's (Sources/Redis) run on these.
 ///
-/// Thread rules: `execute` and `inEventLoop` are thread-safe. Every other method, and every handler,
-/// timer and work item, runs on the loop thread only ("loop-confined"); that is why the class is
-/// `@unchecked Sendable`: its mutable state is touched by one thread.
+/// Thread rules: `execute`, `run`, `inEventLoop`, `assertInLoop` and `waitForExit` are thread-safe. Every other
+/// method, and every handler, timer and work item, runs on the loop thread only ("loop-confined", checked by
+/// `assertInLoop()` in a debug build); that is why the class is `@unchecked Sendable`: its mutable state is touched by
+/// one thread.
 package final class EventLoop: @unchecked Sendable {
-    private struct Queue {
-        var work: [@Sendable () -> Void] = []
-        var woken = false
-        var accepting = true
-    }
-
-    private struct Timer {
-        var due: ContinuousClock.Instant
-        let interval: Duration
-        let body: () -> Void
-    }
-
     package let index: Int
     private let threadName: String
     private let epollFD: Int32
-    private let wakeFD: Int32
-    private let queue = Lock(Queue())
+    private let queue: WakeableQueue
     private let threadID = Atomic<UInt>(0)
     private let exited = DispatchSemaphore(value: 0)
 
     // Loop-confined.
     private var handlers: [Int32: any EventHandler] = [:]
-    private var timers: [Timer] = []
+    private var timers = RepeatingTimers()
     private var running = true
     /// A reusable read buffer shared by this loop's connections.
     package var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
 
     /// Creates the epoll and eventfd descriptors; the thread starts with `start()`, named `name` (default
     /// `rowstream-loop-<index>`).
-    package init(index: Int, name: String? = nil) throws(HTTPServerError) {
+    package init(index: Int, name: String? = nil) throws(EventLoopError) {
         self.index = index
         threadName = name ?? "rowstream-loop-\(index)"
         epollFD = csystem_epoll_create()
         guard epollFD >= 0 else { throw .system("epoll_create1") }
-        wakeFD = csystem_eventfd()
-        guard wakeFD >= 0 else {
+        do {
+            queue = try WakeableQueue()
+        } catch {
             Glibc.close(epollFD)
-            throw .system("eventfd")
+            throw error
         }
-        guard csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_ADD, wakeFD, csystem_EPOLLIN) == 0 else {
-            let error = HTTPServerError.system("epoll_ctl")
-            Glibc.close(wakeFD)
+        guard csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_ADD, queue.wakeFD, csystem_EPOLLIN) == 0 else {
+            let error = EventLoopError.system("epoll_ctl")
             Glibc.close(epollFD)
             throw error
         }
     }
 
     deinit {
-        Glibc.close(wakeFD)
         Glibc.close(epollFD)
     }
 
@@ -93,13 +74,7 @@ package final class EventLoop: @unchecked Sendable {
 
     /// Runs `work` on the loop thread, in submission order. Thread-safe. Dropped after the loop stopped.
     package func execute(_ work: @escaping @Sendable () -> Void) {
-        let wake = queue.withLock { queue -> Bool in
-            guard queue.accepting else { return false }
-            queue.work.append(work)
-            defer { queue.woken = true }
-            return !queue.woken
-        }
-        if wake { _ = csystem_eventfd_signal(wakeFD) }
+        queue.submit(work)
     }
 
     /// Runs `work` now when called on the loop thread, else as `execute` does. Thread-safe.
@@ -115,7 +90,7 @@ package final class EventLoop: @unchecked Sendable {
     }
 
     /// Registers `handler` for `events` on `fd`. - Important: loop-confined.
-    package func register(_ fd: Int32, _ handler: any EventHandler, events: UInt32) throws(HTTPServerError) {
+    package func register(_ fd: Int32, _ handler: any EventHandler, events: UInt32) throws(EventLoopError) {
         assertInLoop()
         guard csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_ADD, fd, events) == 0 else {
             throw .system("epoll_ctl(ADD)")
@@ -147,7 +122,7 @@ package final class EventLoop: @unchecked Sendable {
     /// Calls `body` every `interval`, first after one interval. - Important: loop-confined.
     package func addRepeatingTimer(every interval: Duration, _ body: @escaping () -> Void) {
         assertInLoop()
-        timers.append(Timer(due: .now + interval, interval: interval, body: body))
+        timers.add(every: interval, body)
     }
 
     /// Makes the loop return after the current iteration. - Important: loop-confined.
@@ -160,45 +135,20 @@ package final class EventLoop: @unchecked Sendable {
         var fds = [Int32](repeating: 0, count: 256)
         var events = [UInt32](repeating: 0, count: 256)
         while running {
-            let count = csystem_epoll_wait(epollFD, &fds, &events, 256, timeoutMilliseconds())
+            let count = csystem_epoll_wait(epollFD, &fds, &events, 256, timers.timeoutMilliseconds())
             if count < 0 && errno != EINTR { break }
             for slot in 0..<max(0, Int(count)) {
-                if fds[slot] == wakeFD {
-                    _ = csystem_eventfd_drain(wakeFD)
+                if fds[slot] == queue.wakeFD {
+                    queue.drainWakeUp()
                 } else {
                     handlers[fds[slot]]?.handleEvents(events[slot])
                 }
             }
-            runQueuedWork()
-            runDueTimers()
+            for work in queue.take() { work() }
+            for body in timers.takeDue() { body() }
         }
-        queue.withLock { $0.accepting = false; $0.work = [] }
+        queue.close()
         handlers = [:]
-        timers = []
-    }
-
-    private func runQueuedWork() {
-        let work = queue.withLock { queue -> [@Sendable () -> Void] in
-            queue.woken = false
-            defer { queue.work = [] }
-            return queue.work
-        }
-        for item in work { item() }
-    }
-
-    private func runDueTimers() {
-        let now = ContinuousClock.now
-        for index in timers.indices where timers[index].due <= now {
-            timers[index].due = now + timers[index].interval
-            timers[index].body()
-        }
-    }
-
-    private func timeoutMilliseconds() -> Int32 {
-        guard let next = timers.map(\.due).min() else { return -1 }
-        let wait = ContinuousClock.now.duration(to: next)
-        if wait <= .zero { return 0 }
-        let (seconds, attoseconds) = wait.components
-        return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+        timers.removeAll()
     }
 }

@@ -1,4 +1,4 @@
-import HTTPServer
+import EventLoop
 import Testing
 
 /// `EventLoop.assertInLoop()`: a debug build checks every "loop-confined" thread rule (the whole `swift test` runs
