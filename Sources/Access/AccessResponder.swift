@@ -11,7 +11,7 @@ import Sealing
 ///
 /// Thread-safe: immutable but for ``LoginThrottle`` (thread-safe); `respond(to:)` runs on the connection's event
 /// loop and does not block (a SHA-256 per token, an AES-SIV open per cookie; password checks run in `.later`).
-public struct AccessResponder: HTTPResponder {
+package struct AccessResponder: HTTPResponder {
     let inner: any HTTPResponder
     let configuration: AccessConfiguration
     let mode: AccessMode

@@ -3,7 +3,7 @@
 /// else is no credential. A pure function of the header's text (fuzzed: `FuzzAccessCredentials`).
 ///
 /// Thread-safe: stateless.
-public enum BearerCredential {
+package enum BearerCredential {
     /// The longest token read; longer headers are refused unread (tokens are 43 characters).
     public static let maxLength = 512
 
