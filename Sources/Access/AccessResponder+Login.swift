@@ -8,8 +8,8 @@ extension AccessResponder {
     func loginRoute(_ request: HTTPRequest, segments: [Substring]) -> HTTPResult? {
         switch (request.method, segments) {
         case (.get, ["login"]), (.head, ["login"]):
-            let next = LoginPage.localPath(request.queryValue("next"))
-            return .now(LoginPage.response(message: nil, next: next, signedIn: signedInUser(request)?.name))
+            let next = LoginDocument.localPath(request.queryValue("next"))
+            return .now(LoginDocument.response(message: nil, next: next, signedIn: signedInUser(request)?.name))
         case (.post, ["login"]):
             return .later { await signIn(request) }
         case (.post, ["logout"]):
@@ -30,14 +30,14 @@ extension AccessResponder {
     private func signIn(_ request: HTTPRequest) async -> HTTPResponse {
         let name = request.formValue("user") ?? ""
         let password = request.formValue("password") ?? ""
-        let next = LoginPage.localPath(request.formValue("next"))
+        let next = LoginDocument.localPath(request.formValue("next"))
         let attempt: LoginThrottle.Attempt
         switch throttle.reserve(user: name, address: clientAddress(request)) {
         case .success(let reserved):
             attempt = reserved
         case .failure(let refusal):
             let seconds = max(1, Int(refusal.retryAfter.components.seconds) + 1)
-            var response = LoginPage.response(status: .tooManyRequests,
+            var response = LoginDocument.response(status: .tooManyRequests,
                                               message: "Too many failed sign-ins: try again in \(seconds) s.",
                                               next: next, user: name)
             response.headers.replaceOrAdd(name: HTTPFieldName.retryAfter, value: String(seconds))
@@ -48,7 +48,7 @@ extension AccessResponder {
         let valid = await passwordChecker.verify(password, account?.passwordHash ?? Self.unknownUserHash) && account != nil
         throttle.settle(attempt, failed: !valid)
         guard valid, let account else {
-            return LoginPage.response(status: .unauthorized, message: "Wrong user name or password.", next: next,
+            return LoginDocument.response(status: .unauthorized, message: "Wrong user name or password.", next: next,
                                       user: name)
         }
         let lifetime = Int(configuration.sessionLifetime.components.seconds)

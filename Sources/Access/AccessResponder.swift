@@ -108,7 +108,7 @@ package struct AccessResponder: HTTPResponder {
         if mode == .users, request.method == .get || request.method == .head,
            request.headers[HTTPFieldName.accept]?.contains("text/html") == true {
             var response = HTTPResponse(status: .seeOther)
-            response.headers.replaceOrAdd(name: HTTPFieldName.location, value: LoginPage.location(next: request.target))
+            response.headers.replaceOrAdd(name: HTTPFieldName.location, value: LoginDocument.location(next: request.target))
             return response
         }
         let sent = request.headers[HTTPFieldName.authorization] != nil

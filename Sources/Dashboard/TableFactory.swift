@@ -25,7 +25,7 @@ enum TableFactory {
     static func source<Item>(_ config: TableConfig, client: UpstreamClient, cluster: SharedCluster? = nil,
                              reader: ItemReader<Item>) -> PageSource<Item> {
         let cache = PageCache<Item>(ttl: config.cacheTTL, prefetch: config.prefetch,
-                                    shared: cluster?.pages(table: config.spec.name))
+                                    shared: cluster?.sharedPages(table: config.spec.name))
         return PageSource(
             client: client, template: config.template, itemsPath: config.itemsPath, style: config.style,
             reader: reader, checks: config.checks, retry: config.retry

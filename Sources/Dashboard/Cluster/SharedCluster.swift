@@ -6,7 +6,7 @@ import Synchronization
 import Upstream
 
 /// This instance's part of a cluster (docs/SCALING.md): the page store all instances share, the shared level it
-/// gives every table's cache (``pages(table:ignoresOrigin:)``), the live tables' leases and logs (`live`), its
+/// gives every table's cache (``sharedPages(table:ignoresOrigin:)``), the live tables' leases and logs (`live`), its
 /// counters in `/metrics`, and its health: the gauge `rowstream_redis_up`, and one log line per change (up to down,
 /// down to up). Every key it names and every page value it writes is keyed and bound by ``storeKey`` (the operator's
 /// sealing key's: docs/SCALING.md, "A Redis you cannot trust"); a value that fails is a miss, logged at most once a
@@ -80,7 +80,7 @@ final class SharedCluster: Sendable {
 
     /// The shared level of a cache of `table` (keyed by the source's requests once the source takes the cache:
     /// ``PageSource/caching(in:)``). `ignoresOrigin`: see ``SharedPages/ignoresOrigin``.
-    func pages(table: String, ignoresOrigin: Bool = false) -> SharedPages {
+    func sharedPages(table: String, ignoresOrigin: Bool = false) -> SharedPages {
         var shared = SharedPages(store: store, keys: SharedPageKeys(table: table, scope: [], storeKey: storeKey),
                                  observer: observer)
         shared.ignoresOrigin = ignoresOrigin

@@ -43,7 +43,7 @@ enum DemoTable {
             // pages stay fresh for a few seconds. No prefetch: the demo's request count and its --demo-fail-every
             // failures follow the viewers' demand exactly. In a cluster every instance runs its own demo upstream
             // (the same data on a port of its own): pages are shared whatever the port.
-            ttl: PageCacheDefaults.ttl, prefetch: false, shared: cluster?.pages(table: name, ignoresOrigin: true)
+            ttl: PageCacheDefaults.ttl, prefetch: false, shared: cluster?.sharedPages(table: name, ignoresOrigin: true)
         ))
         var binding = UpstreamTable.binding(spec: spec, source: source, batchSize: batchSize)
         if demo.controls { binding.controls = controls }

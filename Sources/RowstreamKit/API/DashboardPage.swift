@@ -34,7 +34,7 @@ public struct DashboardPage: Sendable, Hashable {
 }
 
 /// A ``DashboardPage`` with its tables resolved: built once at start-up, immutable afterwards.
-struct ResolvedPage: Sendable {
+struct ResolvedDashboardPage: Sendable {
     let page: DashboardPage
     let tables: [TableBinding]
 
@@ -51,7 +51,7 @@ struct ResolvedPage: Sendable {
 
 extension DashboardPage {
     /// Checks `pages` against the served tables; the errors name the page and what is wrong.
-    static func resolve(_ pages: [DashboardPage], tables: [String: TableBinding]) throws -> [ResolvedPage] {
+    static func resolve(_ pages: [DashboardPage], tables: [String: TableBinding]) throws -> [ResolvedDashboardPage] {
         var seen: Set<String> = []
         return try pages.map { page in
             guard RowstreamServer.isValidName(page.name) else {
@@ -68,7 +68,7 @@ extension DashboardPage {
                 guard let table = tables[name] else { throw RowstreamError.pageUnknownTable(page: page.name, name) }
                 return table
             }
-            return ResolvedPage(page: page, tables: bindings)
+            return ResolvedDashboardPage(page: page, tables: bindings)
         }
     }
 }

@@ -101,12 +101,12 @@ public final class RowstreamServer: Sendable {
         let routes = ServerRoutes(
             tables: tables,
             order: bindings.map(\.name),
-            pages: Dictionary(uniqueKeysWithValues: bindings.map { table in
+            tableDocuments: Dictionary(uniqueKeysWithValues: bindings.map { table in
                 (table.name, template.render(table, pages: pages.filter { page in
                     configuration.access.pageFollowsTable(page: page.name, showing: page.tables, table: table.name)
                 }))
             }),
-            dashboardPages: DashboardPageSet(resolved, template: try DocumentTemplate.pageTemplate(
+            dashboardPages: DashboardPageSet(resolved, template: try DocumentTemplate.dashboardPageTemplate(
                 directory: configuration.publicDirectory, needed: !pages.isEmpty)),
             registry: sessions,
             feeds: feeds,

@@ -90,19 +90,19 @@ public struct ServerConfiguration: Sendable {
     /// sources this library was built from (a package depending on Rowstream by path, or a checkout).
     public static func defaultPublicDirectory(executablePath: String = CommandLine.arguments.first ?? "") -> String {
         let fileManager = FileManager.default
-        func holdsPage(_ folder: URL) -> Bool {
+        func holdsPublicFiles(_ folder: URL) -> Bool {
             fileManager.fileExists(atPath: folder.appendingPathComponent("index.html").path)
         }
         if fileManager.fileExists(atPath: "Public/index.html") { return "Public" }
         var folder = URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<4 {
-            if holdsPage(folder.appendingPathComponent("Public")) { return folder.appendingPathComponent("Public").path }
+            if holdsPublicFiles(folder.appendingPathComponent("Public")) { return folder.appendingPathComponent("Public").path }
             folder = folder.deletingLastPathComponent()
         }
         // This file is Sources/RowstreamKit/API/ServerConfiguration.swift in the Rowstream package.
         let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent()   // API
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let packaged = package.appendingPathComponent("Public")
-        return holdsPage(packaged) ? packaged.path : "Public"
+        return holdsPublicFiles(packaged) ? packaged.path : "Public"
     }
 }

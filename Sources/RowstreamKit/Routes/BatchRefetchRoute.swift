@@ -27,10 +27,10 @@ struct BatchRefetchRoute: Sendable {
             case .end, .finished: return .now(Self.fragment([]))
             }
         }
-        let table = table, start = offset, pageCursor = cursor
+        let table = table, start = offset, position = cursor
         return .later {
             do throws(LoadFailure) {
-                let batch = try await table.loadBatch(at: pageCursor)
+                let batch = try await table.loadBatch(at: position)
                 return Self.fragment(table.renderer.renderRows(batch.rows, startIndex: start))
             } catch {
                 return .text(error.message + "\n", status: .badGateway)

@@ -6,7 +6,7 @@ import Tables
 /// skeleton rows), so the first paint shows every table's shimmer. A table's element ids carry the suffix
 /// `--NAME` (`rs-rows--orders`), unique on the page; the panel is `<section class="rs-panel" data-rs-table="NAME">`.
 extension DocumentTemplate {
-    static let pagesPlaceholder = "<!--rs:pages-->"
+    static let dashboardPagesPlaceholder = "<!--rs:pages-->"
     static let panelsPlaceholder = "<!--rs:panels-->"
     static let streamPlaceholder = "<!--rs:stream-->"
 
@@ -15,7 +15,7 @@ extension DocumentTemplate {
                                    "rs-skeleton-section"]
 
     /// Reads `directory/page.html` when `needed` (some page is served). Errors name the file.
-    static func pageTemplate(directory: String, needed: Bool) throws -> String? {
+    static func dashboardPageTemplate(directory: String, needed: Bool) throws -> String? {
         guard needed else { return nil }
         let path = (directory as NSString).appendingPathComponent("page.html")
         guard let data = FileManager.default.contents(atPath: path) else {
@@ -27,13 +27,13 @@ extension DocumentTemplate {
     }
 
     /// The page `page` on `template` (page.html), as a response with a strong ETag.
-    static func render(_ page: ResolvedPage, template: String) -> RenderedPage {
+    static func render(_ page: ResolvedDashboardPage, template: String) -> RenderedDocument {
         let panels = page.tables.map(panel).joined(separator: "\n")
         let body = template
             .replacingOccurrences(of: titlePlaceholder, with: HTMLEscaping.escaped(page.page.title))
             .replacingOccurrences(of: streamPlaceholder, with: HTMLEscaping.escaped(page.page.streamPath))
             .replacingOccurrences(of: panelsPlaceholder, with: panels)
-        return RenderedPage(body: Array(body.utf8))
+        return RenderedDocument(body: Array(body.utf8))
     }
 
     /// One table's panel on a page.
@@ -69,7 +69,7 @@ extension DocumentTemplate {
     }
 
     /// Links from a table's own page to the pages that show it (empty when none does).
-    static func pageLinks(_ table: TableBinding, pages: [DashboardPage]) -> String {
+    static func dashboardPageLinks(_ table: TableBinding, pages: [DashboardPage]) -> String {
         let showing = pages.filter { $0.tables.contains(table.name) }
         guard !showing.isEmpty else { return "" }
         let links = showing.map { page in
@@ -82,10 +82,10 @@ extension DocumentTemplate {
 /// The served pages (``DashboardPage``), rendered once at start-up. Immutable.
 struct DashboardPageSet: Sendable {
     let order: [String]
-    let pages: [String: ResolvedPage]
-    let rendered: [String: RenderedPage]
+    let pages: [String: ResolvedDashboardPage]
+    let rendered: [String: RenderedDocument]
 
-    init(_ resolved: [ResolvedPage], template: String?) {
+    init(_ resolved: [ResolvedDashboardPage], template: String?) {
         order = resolved.map(\.name)
         pages = Dictionary(uniqueKeysWithValues: resolved.map { ($0.name, $0) })
         rendered = template.map { template in

@@ -25,19 +25,19 @@ struct DocumentTemplate: Sendable {
         template = text
     }
 
-    /// The page for `table`, as a response with a strong ETag; it links the `pages` that show the table.
-    func render(_ table: TableBinding, pages: [DashboardPage] = []) -> RenderedPage {
+    /// The HTML document of `table`, as a response with a strong ETag; it links the dashboard `pages` that show the table.
+    func render(_ table: TableBinding, pages: [DashboardPage] = []) -> RenderedDocument {
         let shell = table.renderer.renderShell(
             streamURL: table.streamPath, batchSize: table.batchSize, skeletonCount: table.batchSize
         )
-        let page = template
+        let document = template
             .replacingOccurrences(of: Self.titlePlaceholder, with: HTMLEscaping.escaped(table.title))
             .replacingOccurrences(of: Self.tablePlaceholder, with: String(decoding: shell, as: UTF8.self))
-            .replacingOccurrences(of: "<!--rs:plain-->", with: table.documentPath + "/html")  // the no-script page
+            .replacingOccurrences(of: "<!--rs:plain-->", with: table.documentPath + "/html")  // the no-script document
             .replacingOccurrences(of: "<!--rs:controls-->", with: Self.controls(table))
             .replacingOccurrences(of: Self.exportPlaceholder, with: Self.exportLinks(table))
-            .replacingOccurrences(of: Self.pagesPlaceholder, with: Self.pageLinks(table, pages: pages))
-        return RenderedPage(body: Array(page.utf8))
+            .replacingOccurrences(of: Self.dashboardPagesPlaceholder, with: Self.dashboardPageLinks(table, pages: pages))
+        return RenderedDocument(body: Array(document.utf8))
     }
 }
 
@@ -70,7 +70,7 @@ extension DocumentTemplate {
 }
 
 /// A rendered page and its validator.
-struct RenderedPage: Sendable {
+struct RenderedDocument: Sendable {
     let body: [UInt8]
     let etag: String
 

@@ -4,17 +4,17 @@ import Tables
 
 /// `GET /tables/{name}/html?after=TOKEN`: the table for browsers without JavaScript (docs/BROWSER.md).
 ///
-/// One streamed HTML document per page of `batchesPerPage` batches. Its first bytes hold the table's header
+/// One streamed HTML document of `batchesPerDocument` batches. Its first bytes hold the table's header
 /// and a batch of skeleton rows; each batch is written the moment the upstream answers, after the skeleton it
 /// replaces, which app.css then hides (`tbody.rs-wait:not(:last-of-type)`: no script, and no inline style, which the
 /// CSP refuses; docs/SECURITY.md); the document ends with a plain link to
-/// the next page (`?after=` the resume token after the last row) or with the end of the list. The body is
+/// the next such document (`?after=` the resume token after the last row) or with the end of the list. The body is
 /// close-delimited (the server's streaming bodies are), which browsers render as it arrives, like chunks.
 ///
 /// Thread-safe: an immutable value. The loading task runs on the cooperative pool and awaits the upstream
 /// (never blocks); the stream's close cancels it.
 struct NoScriptDocument: Sendable {
-    static let batchesPerPage = 3
+    static let batchesPerDocument = 3
     let table: TableBinding
 
     func respond(to request: HTTPRequest) throws(HTTPError) -> HTTPResult {
@@ -25,43 +25,43 @@ struct NoScriptDocument: Sendable {
             }
             start = token
         }
-        let page = self, first = start
+        let document = self, first = start
         let headers: HTTPHeaders = [
             HTTPFieldName.contentType: "text/html; charset=utf-8", HTTPFieldName.cacheControl: "no-store",
             HTTPFieldName.xAccelBuffering: "no",
         ]
         return .now(HTTPResponse(status: .ok, headers: headers, body: .stream { writer in
-            writer.write(page.opening())
-            let task = Task { await page.stream(from: first, to: writer) }
+            writer.write(document.opening())
+            let task = Task { await document.stream(from: first, to: writer) }
             writer.onClose { task.cancel() }
         }))
     }
 
-    /// Loads up to `batchesPerPage` batches from `start`, writing each as it arrives, then the closing part.
+    /// Loads up to `batchesPerDocument` batches from `start`, writing each as it arrives, then the closing part.
     private func stream(from start: ResumeToken, to writer: StreamWriter) async {
         var position = start
-        for batch in 0..<Self.batchesPerPage {
+        for batch in 0..<Self.batchesPerDocument {
             let cursor: TablePosition
             switch position.position {
             case .start: cursor = .first
             case .after(let next): cursor = .cursor(next)
             case .end, .finished: return writer.finishing(closing(nil, total: position.offset))
             }
-            let page: (rows: [Row], next: TablePosition?)
+            let loaded: (rows: [Row], next: TablePosition?)
             do throws(LoadFailure) {
-                page = try await table.loadBatch(at: cursor)
+                loaded = try await table.loadBatch(at: cursor)
             } catch {
                 return writer.finishing(failure(error.message, retry: position))
             }
             guard !Task.isCancelled else { return }
             var out = Array("<tbody>".utf8)
-            table.renderer.appendRows(page.rows, startIndex: position.offset, to: &out)
+            table.renderer.appendRows(loaded.rows, startIndex: position.offset, to: &out)
             out += Array("</tbody>\n".utf8)
-            let offset = position.offset + page.rows.count
+            let offset = position.offset + loaded.rows.count
             var next = ResumeToken.Position.end
-            if let sealed = page.next?.sealed { next = .after(cursor: sealed) }
+            if let sealed = loaded.next?.sealed { next = .after(cursor: sealed) }
             position = ResumeToken(table: table.name, offset: offset, position: next)
-            if page.next != nil, batch + 1 < Self.batchesPerPage { out += skeleton(batch + 1) }
+            if loaded.next != nil, batch + 1 < Self.batchesPerDocument { out += skeleton(batch + 1) }
             writer.write(out)
         }
         writer.finishing(closing(position, total: position.offset))
@@ -98,11 +98,11 @@ struct NoScriptDocument: Sendable {
             + table.renderer.skeletonRows(count: table.batchSize) + Array("</tbody>\n".utf8)
     }
 
-    /// `</table>` and its box, then a link to the next page, or the end of the list when `next` is nil or at the end.
+    /// `</table>` and its box, then a link to the next document, or the end of the list when `next` is nil or at the end.
     private func closing(_ next: ResumeToken?, total: Int) -> [UInt8] {
         var text = "</table>\n</div>\n<nav class=\"rs-pager\">"
         if let next, case .after = next.position {
-            let rows = table.batchSize * Self.batchesPerPage
+            let rows = table.batchSize * Self.batchesPerDocument
             text += "<a id=\"rs-next\" rel=\"next\" href=\"\(href(next))\">Next \(rows) rows</a>"
         } else {
             text += "<p id=\"rs-end\">All \(total) rows shown - end of list.</p>"

@@ -9,7 +9,8 @@ import Tables
 struct ServerRoutes {
     let tables: [String: TableBinding]
     let order: [String]
-    let pages: [String: RenderedPage]
+    /// Each table's own HTML document, by table name.
+    let tableDocuments: [String: RenderedDocument]
     /// Pages of several tables (``DashboardPage``).
     let dashboardPages: DashboardPageSet
     let registry: SessionRegistry
@@ -24,18 +25,18 @@ struct ServerRoutes {
     func router() -> Router {
         var router = RouterBuilder()
         router.get("/") { request, _ throws(HTTPError) in
-            .now(try page(try firstVisibleTable()).response(to: request))
+            .now(try tableDocument(try firstVisibleTable()).response(to: request))
         }
         router.get("/index.html") { request, _ throws(HTTPError) in
-            .now(try page(try firstVisibleTable()).response(to: request))
+            .now(try tableDocument(try firstVisibleTable()).response(to: request))
         }
         router.get("/tables/{name}") { request, parameters throws(HTTPError) in
-            .now(try page(parameters["name"] ?? "").response(to: request))
+            .now(try tableDocument(parameters["name"] ?? "").response(to: request))
         }
         router.get("/api/tables") { _, _ in
             let visible = order.filter { configuration.access.admits(table: $0) }
             var list: [String: JSONValue] = ["tables": .array(visible.compactMap { tables[$0]?.listing() })]
-            if !dashboardPages.order.isEmpty { list["pages"] = .array(pageListing()) }
+            if !dashboardPages.order.isEmpty { list["pages"] = .array(dashboardPageListing()) }
             return .now(.json(JSONValue.object(list).serialized()))
         }
         router.get("/tables/{name}/stream") { request, parameters throws(HTTPError) in
@@ -58,7 +59,7 @@ struct ServerRoutes {
             try refresh(try table(parameters["name"]))
         }
         router.get("/api/tables/{name}/pages") { request, parameters throws(HTTPError) in
-            try proxyPage(request, table: try table(parameters["name"]))
+            try proxyUpstreamPage(request, table: try table(parameters["name"]))
         }
         router.get("/tables/{name}/html") { request, parameters throws(HTTPError) in
             try NoScriptDocument(table: try table(parameters["name"])).respond(to: request)
@@ -81,7 +82,7 @@ struct ServerRoutes {
                                           value: "text/plain; version=0.0.4; charset=utf-8")
             return .now(response)
         }
-        addPageRoutes(to: &router)
+        addDashboardPageRoutes(to: &router)
         router.fallback(PublicStaticFiles(files: staticFiles))
         return router.build()
     }
@@ -93,10 +94,10 @@ struct ServerRoutes {
         return table
     }
 
-    private func page(_ name: String) throws(HTTPError) -> RenderedPage {
-        guard let page = pages[name] else { throw HTTPError(.notFound, "no such table") }
+    private func tableDocument(_ name: String) throws(HTTPError) -> RenderedDocument {
+        guard let document = tableDocuments[name] else { throw HTTPError(.notFound, "no such table") }
         try admit(table: name)
-        return page
+        return document
     }
 
     /// 403 unless the viewer may see table `name` (docs/SECURITY.md, "Allow lists"), and for a partitioned table
@@ -238,7 +239,7 @@ struct ServerRoutes {
     /// an altered or foreign cursor (a resume token's included) is a 400. The cursor is opened off the event
     /// loop, and one longer than `CursorSeal.maxProxyCursorLength` is refused unread.
     /// Code-defined tables have no such page (their items are not JSON): 404.
-    private func proxyPage(_ request: HTTPRequest, table: TableBinding) throws(HTTPError) -> HTTPResult {
+    private func proxyUpstreamPage(_ request: HTTPRequest, table: TableBinding) throws(HTTPError) -> HTTPResult {
         guard let proxy = table.pageProxy else { throw HTTPError(.notFound, "this table has no JSON pages") }
         let sealed = request.queryValue("cursor").flatMap { $0.isEmpty ? nil : $0 }
         return .later {

@@ -4,30 +4,30 @@ import JSON
 /// The routes of pages (``DashboardPage``, docs/PROTOCOL.md "Pages"): the page, its one event stream, the page list,
 /// and `reload` with a new sort and filter choice for a table on a page.
 extension ServerRoutes {
-    func addPageRoutes(to router: inout RouterBuilder) {
+    func addDashboardPageRoutes(to router: inout RouterBuilder) {
         router.get("/pages/{name}") { request, parameters throws(HTTPError) in
             let page = try dashboardPage(parameters["name"])
             guard let rendered = dashboardPages.rendered[page.name] else { throw HTTPError(.notFound, "no such page") }
             return .now(rendered.response(to: request))
         }
         router.get("/pages/{name}/stream") { request, parameters throws(HTTPError) in
-            try pageStream(request, page: try dashboardPage(parameters["name"]))
+            try dashboardPageStream(request, page: try dashboardPage(parameters["name"]))
         }
         router.get("/api/pages") { _, _ in
-            let list: JSONValue = ["pages": .array(pageListing())]
+            let list: JSONValue = ["pages": .array(dashboardPageListing())]
             return .now(.json(list.serialized()))
         }
     }
 
     /// The pages' entries for `/api/pages` and `/api/tables`: those the viewer may see.
-    func pageListing() -> [JSONValue] {
+    func dashboardPageListing() -> [JSONValue] {
         dashboardPages.order.compactMap { dashboardPages.pages[$0] }
             .filter { configuration.access.admits(page: $0.name, showing: $0.page.tables) }
             .map { $0.listing() }
     }
 
     /// The page `name`, if the viewer may see it and each of its tables (else 403: docs/SECURITY.md).
-    private func dashboardPage(_ name: String?) throws(HTTPError) -> ResolvedPage {
+    private func dashboardPage(_ name: String?) throws(HTTPError) -> ResolvedDashboardPage {
         guard let name, let page = dashboardPages.pages[name] else { throw HTTPError(.notFound, "no such page") }
         guard configuration.access.admits(page: name, showing: page.page.tables) else {
             throw HTTPError(.forbidden, "you may not see this page")
@@ -48,20 +48,20 @@ extension ServerRoutes {
     /// another page, a cursor sealed with a key this server does not hold, a choice that is no option) starts every
     /// table over with a `reset`. Every table finished and none live: 204, so the browser stops. A token is read (decoded, its
     /// sealed cursors opened) off the event loops (`.later`): a client chooses what that costs.
-    private func pageStream(_ request: HTTPRequest, page: ResolvedPage) throws(HTTPError) -> HTTPResult {
+    private func dashboardPageStream(_ request: HTTPRequest, page: ResolvedDashboardPage) throws(HTTPError) -> HTTPResult {
         let lastEventID = request.headers[HTTPFieldName.lastEventID] ?? request.queryValue("lastEventId")
         let given = lastEventID.map { !$0.isEmpty } == true
         var liveFeeds: [String: LiveFeed] = [:]
         for table in page.tables { liveFeeds[table.name] = try feeds.feed(for: table.name) }
         let open: @Sendable () -> HTTPResponse = { [self, liveFeeds] in
-            pageStreamResponse(page: page, lastEventID: lastEventID, given: given, feeds: liveFeeds)
+            dashboardPageStreamResponse(page: page, lastEventID: lastEventID, given: given, feeds: liveFeeds)
         }
         return given ? .later(open) : .now(open())
     }
 
-    /// The stream of `pageStream(_:page:)` from the client's token (nil: none); `given`: the client sent one. Its live
+    /// The stream of `dashboardPageStream(_:page:)` from the client's token (nil: none); `given`: the client sent one. Its live
     /// tables' changes come from `liveFeeds` (by table name: the viewer's).
-    private func pageStreamResponse(page: ResolvedPage, lastEventID: String?, given: Bool,
+    private func dashboardPageStreamResponse(page: ResolvedDashboardPage, lastEventID: String?, given: Bool,
                                     feeds liveFeeds: [String: LiveFeed]) -> HTTPResponse {
         var token = lastEventID.flatMap { DashboardPageToken(decoding: $0, page: page.name) }
         var plans = page.tables.map { Plan(table: $0, resume: nil, query: []) }

@@ -6,7 +6,7 @@ import Tables
 /// offers sign-out (a form that POSTs to `/logout`).
 ///
 /// Thread-safe: stateless.
-enum LoginPage {
+enum LoginDocument {
     /// The page: `message` above the form (nil: none), `next` where a sign-in goes, `user` prefilled, `signedIn` the
     /// user whose valid cookie came with the request.
     static func response(status: HTTPStatus = .ok, message: String?, next: String, user: String = "",
