@@ -1,3 +1,4 @@
+import Dispatch
 import EventLoop
 import Testing
 
@@ -19,5 +20,32 @@ struct EventLoopThreadRuleTests {
             }
         }
         #expect(ran)
+    }
+}
+
+/// The loop calls due timers' bodies after taking them from its timers, so a body may add a timer (a nested access to
+/// the timers would trap on Swift's exclusivity check).
+@Suite("Event loop timers")
+struct EventLoopTimerTests {
+    @Test("a timer's body adds a timer, which then fires on the loop")
+    func aTimerAddsATimer() async throws {
+        let loop = try EventLoop(index: 0)
+        loop.start()
+        let firedOnLoop = await withCheckedContinuation { (done: CheckedContinuation<Bool, Never>) in
+            loop.execute {
+                var added = false
+                loop.addRepeatingTimer(every: .milliseconds(1)) {
+                    guard !added else { return }
+                    added = true
+                    loop.addRepeatingTimer(every: .milliseconds(1)) {
+                        guard loop.inEventLoop else { return }
+                        loop.stop()
+                        done.resume(returning: true)
+                    }
+                }
+            }
+        }
+        #expect(firedOnLoop)
+        #expect(loop.waitForExit(until: .now() + .seconds(10)))
     }
 }
