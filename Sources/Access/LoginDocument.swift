@@ -1,13 +1,13 @@
 import HTTPServer
 import Tables
 
-/// The sign-in page of access mode `users` (`GET /login`): a server-rendered form that POSTs to `/login`, every value
-/// HTML-escaped, no inline script or style (the page's CSP forbids them), styled by `/app.css`. Signed in, it also
+/// The sign-in document of access mode `users` (`GET /login`): a server-rendered form that POSTs to `/login`, every value
+/// HTML-escaped, no inline script or style (its CSP forbids them), styled by `/app.css`. Signed in, it also
 /// offers sign-out (a form that POSTs to `/logout`).
 ///
 /// Thread-safe: stateless.
 enum LoginDocument {
-    /// The page: `message` above the form (nil: none), `next` where a sign-in goes, `user` prefilled, `signedIn` the
+    /// The document: `message` above the form (nil: none), `next` where a sign-in goes, `user` prefilled, `signedIn` the
     /// user whose valid cookie came with the request.
     static func response(status: HTTPStatus = .ok, message: String?, next: String, user: String = "",
                          signedIn: String? = nil) -> HTTPResponse {
