@@ -50,7 +50,7 @@ final class InProcessUpstream: UpstreamTransport {
         try request.validate()
         if Task.isCancelled { throw .cancelled }
         // The reply is worked out in a task of its own, so that `stop()` can end it as the caller's cancellation does.
-        let started = state.withLock { state -> Task<Result<UpstreamResponse, UpstreamError>, Never>? in
+        let started = state.withLock { state -> (number: Int, task: Task<Result<UpstreamResponse, UpstreamError>, Never>)? in
             guard !state.stopped else { return nil }
             var received = Self.fixtureRequest(request)
             received.number = state.requests.count + 1
@@ -61,13 +61,11 @@ final class InProcessUpstream: UpstreamTransport {
                 }
             }
             state.answering[received.number] = task
-            return task
+            return (received.number, task)
         }
-        guard let started else { throw .shutdown }
-        let outcome = await withTaskCancellationHandler { await started.value } onCancel: { started.cancel() }
-        state.withLock { state in
-            if let number = state.answering.first(where: { $0.value == started })?.key { state.answering[number] = nil }
-        }
+        guard let (number, task) = started else { throw .shutdown }
+        let outcome = await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+        state.withLock { $0.answering[number] = nil }
         return try outcome.get()
     }
 

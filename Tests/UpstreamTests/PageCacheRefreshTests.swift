@@ -56,6 +56,7 @@ import Testing
         let server = InProcessUpstream { _ in
             calls.next() == 2 ? .json("{}", status: 500) : .json("{\"data\":[{\"v\":1}],\"next\":null}")
         }
+        defer { server.stop() }
         let source = try PageCacheTests.source(server, cache: PageCache<JSONValue>(ttl: .seconds(600), prefetch: false))
 
         #expect(Self.version(try await source.fetchPage(cursor: nil)) == 1)
@@ -71,6 +72,7 @@ extension PageCacheRefreshTests {
     @Test func aRefreshReplacesTheSharedStoresPage() async throws {
         let calls = Tally()
         let server = InProcessUpstream { _ in .json("{\"data\":[{\"v\":\(calls.next())}],\"next\":null}") }
+        defer { server.stop() }
         let store = MemoryPageStore()
         let holder = try SharedPageCacheTests.instance(server, store)
 

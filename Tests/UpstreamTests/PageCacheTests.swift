@@ -22,6 +22,7 @@ import Testing
         // decides whether the eight overlap.
         let gate = ReplyGate()
         let server = InProcessUpstream { .held(gate, Self.api($0)) }
+        defer { server.stop() }
         let cache = PageCache<JSONValue>(ttl: .zero, prefetch: false)
         let source = try Self.source(server, cache: cache)
 
@@ -41,6 +42,7 @@ import Testing
     /// Runs `body` with a source over ``api`` whose pages a cache keeps for a minute (no prefetch).
     static func withCachedSource(_ body: (InProcessUpstream, PageCache<JSONValue>, PageSource<JSONValue>) async throws -> Void) async throws {
         let server = InProcessUpstream(handler: Self.api)
+        defer { server.stop() }
         let cache = PageCache<JSONValue>(ttl: .seconds(60), prefetch: false)
         try await body(server, cache, try Self.source(server, cache: cache))
     }
@@ -59,6 +61,7 @@ import Testing
 
     @Test func theNextPageIsPrefetched() async throws {
         let server = InProcessUpstream(handler: Self.api)
+        defer { server.stop() }
         let source = try Self.source(server, cache: PageCache<JSONValue>(ttl: .seconds(60), prefetch: true))
 
         let first = try await source.fetchPage(cursor: nil)
@@ -71,6 +74,7 @@ import Testing
     @Test func failuresAreNotCached() async throws {
         let calls = Tally()
         let server = InProcessUpstream { _ in calls.next() == 1 ? .json("{}", status: 500) : .json("{\"data\":[]}") }
+        defer { server.stop() }
         let source = try Self.source(server, cache: PageCache<JSONValue>(ttl: .seconds(60), prefetch: false))
 
         await #expect(throws: UpstreamError.httpStatus(500)) { try await source.fetchPage(cursor: nil) }
@@ -81,6 +85,7 @@ import Testing
 extension PageCacheTests {
     @Test func aCancelledWaiterStopsWaitingWhileTheFetchGoesOn() async throws {
         let server = InProcessUpstream { _ in .hang }
+        defer { server.stop() }
         let cache = PageCache<JSONValue>(ttl: .seconds(60), prefetch: false)
         let source = try Self.source(server, cache: cache)
 
