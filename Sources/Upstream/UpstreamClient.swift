@@ -4,7 +4,7 @@
 /// caller's thread or on Swift's cooperative pool. Connections are reused through the multi handle's
 /// connection cache. At most ``UpstreamClientConfiguration/maxConcurrentTransfers`` run at once;
 /// the rest wait in a queue. Call ``shutdown()`` when done (deinit does it too).
-public final class UpstreamClient: Sendable {
+public final class UpstreamClient: UpstreamTransport {
     private let engine: TransferEngine
 
     /// Creates the client and starts its worker thread.

@@ -18,14 +18,11 @@ final class DemandAllowance: Sendable {
 
     func end() { set(-1) }
 
-    /// Blocks (polling every 10 ms) until a viewer with `had` batches may ask for one more; false past `deadline`
+    /// Blocks (`eventuallyBlocking`) until a viewer with `had` batches may ask for one more; false past `deadline`
     /// or once the test is over.
     func waitBeyond(_ had: Int, until deadline: ContinuousClock.Instant) -> Bool {
-        while value <= had {
-            guard ContinuousClock.now < deadline, !isOver else { return false }
-            usleep(10_000)
-        }
-        return true
+        let left = deadline - ContinuousClock.now
+        return left > .zero && eventuallyBlocking(timeout: left / TestTime.scale) { value > had || isOver } && !isOver
     }
 }
 

@@ -10,27 +10,8 @@ func withConfigDashboard(
     count: Int = 23, secret: String, token: String, edit: (String) -> String = { $0 },
     _ body: (Dashboard, ConfigFixtureUpstream) async throws -> Void
 ) async throws {
-    let upstream = try ConfigFixtureUpstream(count: count, token: token)
-    defer { upstream.stop() }
-    let config = try ConfigFile.parse(Array(edit(upstream.config()).utf8), file: "fixture.json",
-                                      environment: ["FIXTURE_TOKEN": secret])
-    let dashboard = try startDashboard(config: config)
-    defer { dashboard.shutdown() }
-    try await body(dashboard, upstream)
-}
-
-/// Runs `body` with an in-process client (no socket) of a dashboard serving the config `text` (named `file` in
-/// errors); the dashboard is stopped when `body` returns or throws.
-func withInProcessDashboard(config text: String, file: String, _ body: (InProcessClient) async throws -> Void)
-    async throws
-{
-    let config = try ConfigFile.parse(Array(text.utf8), file: file, environment: [:])
-    var configuration = DashboardConfiguration()
-    configuration.server.port = 0
-    configuration.server.eventLoopCount = 2
-    let dashboard = try Dashboard.inProcess(configuration, config: config)
-    defer { dashboard.shutdown() }
-    try await body(InProcessClient(dashboard.responder))
+    try await withDashboard(over: try ConfigFixtureUpstream(count: count, token: token), config: { edit($0.config()) },
+                            file: "fixture.json", environment: ["FIXTURE_TOKEN": secret], body)
 }
 
 /// A JSON response body as an object.

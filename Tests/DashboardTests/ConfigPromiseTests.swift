@@ -16,12 +16,8 @@ struct ConfigPromiseTests {
         config: (FixtureServer) -> String, environment: [String: String] = [:],
         _ body: (Dashboard, FixtureServer) async throws -> Void
     ) async throws {
-        let upstream = try FixtureServer(handler: answer)
-        defer { upstream.stop() }
-        let file = try ConfigFile.parse(Array(config(upstream).utf8), file: "promise.json", environment: environment)
-        let dashboard = try startDashboard(config: file)
-        defer { dashboard.shutdown() }
-        try await body(dashboard, upstream)
+        try await DashboardTests.withDashboard(over: try FixtureServer(handler: answer), config: config, file: "promise.json",
+                                               environment: environment, body)
     }
 
     /// A page of `count` items `{"id": N, "name": "item N"}` from `offset` in `{"items": [...]}`.

@@ -29,14 +29,16 @@ func startDashboard(
 }
 
 /// Starts a real dashboard on 127.0.0.1 port 0 serving `config`'s tables, with the repository's Public/;
-/// `adjust` sets anything else.
-func startDashboard(config: ConfigFile, adjust: (inout DashboardConfiguration) -> Void = { _ in }) throws -> Dashboard {
+/// `adjust` sets anything else. `inProcess`: its routes answer only in-process (`InProcessClient(dashboard.responder)`).
+/// Most tests want it with its upstream and a stop at the end: `withDashboard(over:config:file:...)` (WithDashboard.swift).
+func startDashboard(config: ConfigFile, inProcess: Bool = false,
+                    adjust: (inout DashboardConfiguration) -> Void = { _ in }) throws -> Dashboard {
     var configuration = DashboardConfiguration()
     configuration.server.port = 0
     configuration.server.eventLoopCount = 2
     configuration.server.publicDirectory = publicDirectory
     adjust(&configuration)
-    return try Dashboard.start(configuration, config: config)
+    return inProcess ? try Dashboard.inProcess(configuration, config: config) : try Dashboard.start(configuration, config: config)
 }
 
 /// The repository's Public/ folder.

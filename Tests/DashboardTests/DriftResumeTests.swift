@@ -44,20 +44,15 @@ struct DriftResumeTests {
 
     /// Tables `t0`...`t7` (each drifting as above); `drift` is `t0`. Page `both`: `t0` and `t1`; page `all`: all 8.
     private func withDashboard(_ body: (Dashboard) async throws -> Void) async throws {
-        let upstream = try Self.driftingUpstream()
-        defer { upstream.stop() }
         let names = ["drift"] + (1..<8).map { "t\($0)" }
-        let tables = names.map { Self.table($0, on: upstream) }.joined(separator: ", ")
         let all = names.map { "\"\($0)\"" }.joined(separator: ", ")
-        let text = """
-            {"tables": [\(tables)],
+        try await DashboardTests.withDashboard(over: try Self.driftingUpstream(), config: { upstream in
+            """
+            {"tables": [\(names.map { Self.table($0, on: upstream) }.joined(separator: ", "))],
              "pages": [{"name": "both", "title": "Both", "tables": ["drift", "t1"]},
                        {"name": "all", "title": "All", "tables": [\(all)]}]}
             """
-        let config = try ConfigFile.parse(Array(text.utf8), file: "drift.json", environment: [:])
-        let dashboard = try startDashboard(config: config)
-        defer { dashboard.shutdown() }
-        try await body(dashboard)
+        }, file: "drift.json") { dashboard, _ in try await body(dashboard) }
     }
 
     /// What one table's viewer saw: keys and indexes of its rows, in order, and `complete`'s total.

@@ -54,11 +54,8 @@ import Testing
         count: Int = 23, failAt: Int? = nil, extra: String = "",
         _ body: (InProcessClient, FixtureServer) async throws -> Void
     ) async throws {
-        let upstream = try upstream(count: count, failAt: failAt)
-        defer { upstream.stop() }
-        try await withInProcessDashboard(config: config(port: upstream.port, extra: extra), file: "export.json") { client in
-            try await body(client, upstream)
-        }
+        try await withInProcessDashboard(over: try upstream(count: count, failAt: failAt),
+                                         config: { config(port: $0.port, extra: extra) }, file: "export.json", body)
     }
 
     /// The whole body of `target`, and the response.

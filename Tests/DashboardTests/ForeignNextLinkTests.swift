@@ -13,7 +13,7 @@ import Testing
 struct ForeignNextLinkTests {
     /// An upstream whose one page has 50 items and a next link to `foreign`, and a foreign server whose request
     /// log must stay empty: both TestSupport's fixture server.
-    struct Upstreams {
+    struct Upstreams: StoppableUpstream {
         let upstream: FixtureServer
         let foreign: FixtureServer
         /// Requests the foreign server got.
@@ -57,34 +57,31 @@ struct ForeignNextLinkTests {
     @Test("the page's 50 rows arrive; the next batch is the error; the foreign host gets nothing",
           arguments: ["bodylink", "headerlink"])
     func goodRowsThenTheError(table: String) async throws {
-        let upstreams = try Upstreams()
-        defer { upstreams.stop() }
-        let config = try ConfigFile.parse(Array(upstreams.config().utf8), file: "foreign.json", environment: [:])
-        let dashboard = try startDashboard(config: config)
-        defer { dashboard.shutdown() }
+        try await withDashboard(over: try Upstreams(), config: { $0.config() }, file: "foreign.json") { dashboard, upstreams in
 
-        let stream = try await SSEClient(port: dashboard.port, path: "/tables/\(table)/stream")
-        let session = try sessionInfo(try await stream.next(named: "session").event)
-        let next = try #require(session["next"] as? String)
-        // The first batch: its rows, not an error (before the fix the whole page failed).
-        var first: ReceivedEvent?
-        for _ in 0..<100 {
-            guard let event = try await stream.next() else { break }
-            if event.event == "rows" || event.event == "error" { first = event; break }
+            let stream = try await SSEClient(port: dashboard.port, path: "/tables/\(table)/stream")
+            let session = try sessionInfo(try await stream.next(named: "session").event)
+            let next = try #require(session["next"] as? String)
+            // The first batch: its rows, not an error (before the fix the whole page failed).
+            var first: ReceivedEvent?
+            for _ in 0..<100 {
+                guard let event = try await stream.next() else { break }
+                if event.event == "rows" || event.event == "error" { first = event; break }
+            }
+            let rows = try #require(first)
+            #expect(rows.event == "rows", "\(rows.event): \(rows.data)")
+            #expect(rowKeys(rows.data) == (1...50).map(String.init))
+            #expect(!rows.data.contains("<!--rs:last-->"), "more was announced: this is not the last batch")
+
+            #expect(try await post(dashboard.port, next) == 202)
+            let (error, skipped) = try await stream.next(named: "error")
+            #expect(!skipped.contains { $0.event == "rows" || $0.event == "complete" })
+            let body = try JSONSerialization.jsonObject(with: Data(error.data.utf8)) as? [String: Any]
+            let message = try #require(body?["message"] as? String)
+            #expect(message.contains("the upstream pointed to another host; the link was not followed"), "\(message)")
+            #expect(body?["retryable"] as? Bool == false)
+            stream.connection.closeNow()
+            #expect(upstreams.foreignCount == 0, "the foreign link was never followed (prefetch included)")
         }
-        let rows = try #require(first)
-        #expect(rows.event == "rows", "\(rows.event): \(rows.data)")
-        #expect(rowKeys(rows.data) == (1...50).map(String.init))
-        #expect(!rows.data.contains("<!--rs:last-->"), "more was announced: this is not the last batch")
-
-        #expect(try await post(dashboard.port, next) == 202)
-        let (error, skipped) = try await stream.next(named: "error")
-        #expect(!skipped.contains { $0.event == "rows" || $0.event == "complete" })
-        let body = try JSONSerialization.jsonObject(with: Data(error.data.utf8)) as? [String: Any]
-        let message = try #require(body?["message"] as? String)
-        #expect(message.contains("the upstream pointed to another host; the link was not followed"), "\(message)")
-        #expect(body?["retryable"] as? Bool == false)
-        stream.connection.closeNow()
-        #expect(upstreams.foreignCount == 0, "the foreign link was never followed (prefetch included)")
     }
 }

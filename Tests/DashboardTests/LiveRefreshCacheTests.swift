@@ -41,9 +41,8 @@ import Testing
 
     @Test(arguments: [("livecached", "carol"), ("livemine", "alice")])
     func aViewerAfterARefreshStartsFromItsHeadAndGetsEachLaterChangeOnce(table: String, user: String) async throws {
-        let upstream = try Fixture.Upstream()
-        defer { upstream.server.stop() }
-        try await withInProcessDashboard(config: Self.config(port: upstream.server.port), file: "live-cache.json") { client in
+        try await withInProcessDashboard(over: try Fixture.Upstream(), config: { Self.config(port: $0.server.port) },
+                                         file: "live-cache.json") { client, upstream in
             let (early, firstRows) = try await Self.open(client, table, as: user)
             defer { early.close() }
             #expect(firstRows.contains("row of \(user) 1") && !firstRows.contains("new of"), "\(firstRows)")

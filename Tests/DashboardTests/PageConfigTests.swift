@@ -40,25 +40,22 @@ import Testing
     }
 
     @Test func aConfigPageServesItsTablesOnOneStream() async throws {
-        let upstream = try ConfigFixtureUpstream(count: 12, token: "page-secret")
-        defer { upstream.stop() }
-        var text = upstream.config()
-        text = String(text[..<text.lastIndex(of: "}")!]) + #", "pages": [{"name": "both", "title": "Both", "tables": ["others", "things"]}]}"#
-        let config = try ConfigFile.parse(Array(text.utf8), file: "fixture.json", environment: ["FIXTURE_TOKEN": "page-secret"])
-        let dashboard = try startDashboard(config: config)
-        defer { dashboard.shutdown() }
-        let page = try await fetch(dashboard.port, "GET", "/pages/both")
-        #expect(page.status == 200)
-        #expect(page.body.contains("id=\"rs-pending--others\"") && page.body.contains("id=\"rs-pending--things\""))
-        #expect(try await fetch(dashboard.port, "GET", "/tables/things").body.contains("href=\"/pages/both\""))
-        let stream = try await SSEClient(port: dashboard.port, path: "/pages/both/stream")
-        var keys: [String: [String]] = [:]
-        for _ in 0..<50 where keys.count < 2 {
-            guard let event = try await stream.next() else { break }
-            if event.event.hasSuffix(":rows") { keys[String(event.event.dropLast(5)), default: []] += rowKeys(event.data) }
+        try await withConfigDashboard(count: 12, secret: "page-secret", token: "page-secret", edit: { text in
+            String(text[..<text.lastIndex(of: "}")!]) + #", "pages": [{"name": "both", "title": "Both", "tables": ["others", "things"]}]}"#
+        }) { dashboard, _ in
+            let page = try await fetch(dashboard.port, "GET", "/pages/both")
+            #expect(page.status == 200)
+            #expect(page.body.contains("id=\"rs-pending--others\"") && page.body.contains("id=\"rs-pending--things\""))
+            #expect(try await fetch(dashboard.port, "GET", "/tables/things").body.contains("href=\"/pages/both\""))
+            let stream = try await SSEClient(port: dashboard.port, path: "/pages/both/stream")
+            var keys: [String: [String]] = [:]
+            for _ in 0..<50 where keys.count < 2 {
+                guard let event = try await stream.next() else { break }
+                if event.event.hasSuffix(":rows") { keys[String(event.event.dropLast(5)), default: []] += rowKeys(event.data) }
+            }
+            #expect(keys["things"] == ["1", "2", "3", ConfigFixtureUpstream.bigID, "5"])
+            #expect(keys["others"]?.count == 5)
+            #expect(!(try await fetch(dashboard.port, "GET", "/api/pages").body.contains("page-secret")))
         }
-        #expect(keys["things"] == ["1", "2", "3", ConfigFixtureUpstream.bigID, "5"])
-        #expect(keys["others"]?.count == 5)
-        #expect(!(try await fetch(dashboard.port, "GET", "/api/pages").body.contains("page-secret")))
     }
 }

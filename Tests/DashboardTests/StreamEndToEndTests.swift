@@ -204,11 +204,10 @@ struct StreamEndToEndTests {
 /// A dashboard serving table `held` over a fixture upstream whose every reply waits for `gate` (the test releases it).
 private func withHeldTable(_ body: (ReplyGate, FixtureServer, Dashboard) async throws -> Void) async throws {
     let gate = ReplyGate()
-    let upstream = try FixtureServer { _ in .held(gate, heldTablePage) }
-    defer { upstream.stop() }
-    let dashboard = try startDashboard(config: try heldTableConfig(port: upstream.port))
-    defer { dashboard.shutdown() }
-    try await body(gate, upstream, dashboard)
+    try await withDashboard(over: try FixtureServer { _ in .held(gate, heldTablePage) },
+                            config: { heldTableConfig(port: $0.port) }, file: "held.json") { dashboard, upstream in
+        try await body(gate, upstream, dashboard)
+    }
 }
 
 /// The fixture upstream's page for table `held`: ten items, and a next cursor (more would follow on demand).
@@ -218,8 +217,8 @@ private let heldTablePage = FixtureReply.json(
 /// Table `held` over the fixture upstream on `port`: batches of 10, no retries, no prefetch, a 60 s page cache
 /// (viewers arriving together share the fetch in flight; one arriving after it is served from memory), and a
 /// low-speed limit longer than any hold (a held reply sends nothing until the test releases it).
-private func heldTableConfig(port: UInt16) throws -> ConfigFile {
-    let text = """
+private func heldTableConfig(port: UInt16) -> String {
+    """
         {"tables": [{"name": "held", "batchSize": 10,
           "request": {"url": "http://127.0.0.1:\(port)/items", "timeoutSeconds": 60},
           "items": "data", "key": "id", "columns": [{"title": "ID", "path": "id", "format": "number"}],
@@ -227,5 +226,4 @@ private func heldTableConfig(port: UInt16) throws -> ConfigFile {
           "retry": {"attempts": 1}, "cache": {"ttlSeconds": 60, "prefetch": false}}],
          "upstream": {"lowSpeedSeconds": 600}}
         """
-    return try ConfigFile.parse(Array(text.utf8), file: "held.json", environment: [:])
 }

@@ -24,7 +24,7 @@ enum ViewerCredentials {
     /// `GET /v1/rows?offset=&limit=`: `count` items of the user whose credential the request carries (`X-Api-Key:
     /// Key CRED` or `?session=CRED`), preceded by `version(user)` newer ones for live tables; 401 for a credential it
     /// does not know. Counts requests per "user offset", and every request that came without a credential.
-    final class Upstream: Sendable {
+    final class Upstream: StoppableUpstream, Sendable {
         private struct State {
             var counts: [String: Int] = [:]
             var versions: [String: Int] = [:]
@@ -37,6 +37,7 @@ enum ViewerCredentials {
         }
 
         let server: FixtureServer
+        func stop() { server.stop() }
         private let box = Box()
 
         init() throws {
@@ -113,11 +114,7 @@ enum ViewerCredentials {
 
     /// Runs `body` over a dashboard serving `config(port:)` in-process; both are stopped after.
     static func withDashboard(_ body: (InProcessClient, Upstream) async throws -> Void) async throws {
-        let upstream = try Upstream()
-        defer { upstream.server.stop() }
-        try await withInProcessDashboard(config: config(port: upstream.server.port), file: "credentials.json") { client in
-            try await body(client, upstream)
-        }
+        try await withInProcessDashboard(over: try Upstream(), config: { config(port: $0.server.port) }, file: "credentials.json", body)
     }
 
     /// One viewer reading the whole of `table` with `headers` (asking for each next batch as the page would),

@@ -17,12 +17,13 @@ import Testing
 
     /// `GET /v1/rows?offset=&limit=` over `count` items tagged with the `X-User` the request carried (403 without
     /// one); counts the requests per user and offset.
-    final class Upstream: Sendable {
+    final class Upstream: StoppableUpstream, Sendable {
         final class Tally: Sendable {
             let counts = Lock<[String: Int]>([:])
         }
 
         let server: FixtureServer
+        func stop() { server.stop() }
         private let tally = Tally()
 
         init() throws {
@@ -68,11 +69,7 @@ import Testing
 
     /// Runs `body` over a dashboard serving `config(port:)` in-process; both are stopped after.
     static func withDashboard(_ body: (InProcessClient, Upstream) async throws -> Void) async throws {
-        let upstream = try Upstream()
-        defer { upstream.server.stop() }
-        try await withInProcessDashboard(config: config(port: upstream.server.port), file: "forward.json") { client in
-            try await body(client, upstream)
-        }
+        try await withInProcessDashboard(over: try Upstream(), config: { config(port: $0.server.port) }, file: "forward.json", body)
     }
 
     /// One viewer reading the whole table as `user` (asking for each next batch as the page would): every row's HTML.

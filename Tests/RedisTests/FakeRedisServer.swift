@@ -33,7 +33,7 @@ final class FakeRedisServer: @unchecked Sendable {
     }
 
     /// Accepts the next connection (waiting at most 30 s), reads what it sent, and writes `bytes` to it; the
-    /// connection stays open.
+    /// connection stays open. With no bytes: returns once a command has arrived, answering nothing.
     func acceptAndWrite(_ bytes: [UInt8]) async throws {
         let listening = fd
         let client = try await offPool { () throws -> Int32 in

@@ -102,8 +102,8 @@ import TestSupport
         let fake = try FakeRedisServer()
         let redis = try client(fake.path, poolSize: 1, commandTimeout: .seconds(60))
         let waiting = Task { await failure { _ = try await redis.send("PING") } }
-        // Once the command is on its way, shut down: it fails at once, not after its 60 s.
-        try await Task.sleep(for: .milliseconds(100))
+        // Once the command has reached the server (which never answers), shut down: it fails at once, not after its 60 s.
+        try await fake.acceptAndWrite([])
         await redis.shutdown()
         #expect(await waiting.value == RedisError.shutdown)
         await #expect(throws: RedisError.shutdown) { try await redis.send("PING") }
@@ -187,7 +187,7 @@ extension RedisClientTests {
         let redis = try client(fake.path, poolSize: 1, commandTimeout: .seconds(300))
         defer { Task { await redis.shutdown() } }
         let waiting = Task { await failure { _ = try await redis.send("BLPOP", "nothing", 0) } }
-        try await Task.sleep(for: .milliseconds(100))
+        try await fake.acceptAndWrite([])   // the command has reached the server, which never answers
         waiting.cancel()
         // Without cancellation this would wait for the 300 s timeout.
         #expect(await waiting.value == RedisError.cancelled)

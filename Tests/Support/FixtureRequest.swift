@@ -14,6 +14,14 @@ public struct FixtureRequest: Sendable {
     /// When the server had read the whole request (wall clock, to compare with an HTTP date).
     public var arrived = Date()
 
+    /// A request as received (the fixture server reads these off its sockets; an in-process upstream builds them).
+    public init(method: String, target: String, headers: [(name: String, value: String)], body: [UInt8]) {
+        self.method = method
+        self.target = target
+        self.headers = headers
+        self.body = body
+    }
+
     public var path: String { String(target.split(separator: "?", maxSplits: 1).first ?? "") }
 
     /// The raw (still percent-encoded) query string, "" if none.

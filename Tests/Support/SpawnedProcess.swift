@@ -100,17 +100,12 @@ public final class SpawnedProcess: Sendable {
         }
     }
 
-    /// Blocks (polling every 10 ms) until the child has exited: only off the cooperative pool (`offPool`). Bounded:
+    /// Blocks (`eventuallyBlocking`) until the child has exited: only off the cooperative pool (`offPool`). Bounded:
     /// throws, naming the child, when it still runs after `limit` (× `TestTime.scale`); it is left running (the
     /// caller stops it by its PID).
     public func waitUntilExit(within limit: Duration = .seconds(60)) throws {
-        let bound = limit * TestTime.scale
-        let deadline = ContinuousClock.now + bound
-        while isRunning {
-            guard ContinuousClock.now < deadline else {
-                throw Failure(description: "pid \(pid) still runs after \(bound): the test gave up waiting for it")
-            }
-            usleep(10_000)
+        guard eventuallyBlocking(timeout: limit, { !isRunning }) else {
+            throw Failure(description: "pid \(pid) still runs after \(limit * TestTime.scale): the test gave up waiting for it")
         }
     }
 

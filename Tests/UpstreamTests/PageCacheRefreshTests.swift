@@ -7,13 +7,19 @@ import Testing
 /// who come after the refresh read what it read, within the TTL, and a fetch the refresh overtook does not put its
 /// older page back when it lands.
 @Suite struct PageCacheRefreshTests {
-    /// The upstream's head is `{"data":[{"v":N}]}`, N the request's number; the first request's reply is held at `gate`.
-    static func server(holdingFirstAt gate: ReplyGate) throws -> FixtureServer {
-        let calls = Tally()
-        return try FixtureServer { _ in
-            let number = calls.next()
-            let reply = FixtureReply.json("{\"data\":[{\"v\":\(number)}],\"next\":null}")
-            return number == 1 ? .held(gate, reply) : reply
+    /// The held upstream: its head is `{"data":[{"v":N}]}`, N the request's number, the first request's reply held
+    /// at `gate`; a source over it with a cache that keeps pages 10 minutes (no prefetch). In-process, no socket.
+    struct Held {
+        let upstream: InProcessUpstream
+        let cache = PageCache<JSONValue>(ttl: .seconds(600), prefetch: false)
+        let source: PageSource<JSONValue>
+
+        init(holdingFirstAt gate: ReplyGate) throws {
+            upstream = InProcessUpstream { request in
+                let reply = FixtureReply.json("{\"data\":[{\"v\":\(request.number)}],\"next\":null}")
+                return request.number == 1 ? .held(gate, reply) : reply
+            }
+            source = try PageCacheTests.source(upstream, cache: cache)
         }
     }
 
@@ -21,14 +27,8 @@ import Testing
 
     @Test func aRefreshReplacesTheCachedPageAndAnOvertakenFetchDoesNotPutItsPageBack() async throws {
         let gate = ReplyGate()
-        let server = try Self.server(holdingFirstAt: gate)
+        let held = try Held(holdingFirstAt: gate), server = held.upstream, source = held.source
         defer { server.stop() }
-        var configuration = UpstreamClientConfiguration()
-        configuration.lowSpeedSeconds = 600  // a held reply sends nothing until released
-        let client = try UpstreamClient(configuration: configuration)
-        defer { client.shutdown() }
-        let cache = PageCache<JSONValue>(ttl: .seconds(600), prefetch: false)
-        let source = try PageCacheTests.source(server, client, cache: cache)
 
         // A viewer's fetch of the head, held upstream (it asked before the change).
         let early = Task { try await Self.version(source.fetchPage(cursor: nil)) }
@@ -53,13 +53,11 @@ import Testing
 
     @Test func aFailedRefreshLeavesTheCachedPage() async throws {
         let calls = Tally()
-        let server = try FixtureServer { _ in
+        let server = InProcessUpstream { _ in
             calls.next() == 2 ? .json("{}", status: 500) : .json("{\"data\":[{\"v\":1}],\"next\":null}")
         }
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
-        let source = try PageCacheTests.source(server, client, cache: PageCache<JSONValue>(ttl: .seconds(600), prefetch: false))
+        let source = try PageCacheTests.source(server, cache: PageCache<JSONValue>(ttl: .seconds(600), prefetch: false))
 
         #expect(Self.version(try await source.fetchPage(cursor: nil)) == 1)
         await #expect(throws: UpstreamError.httpStatus(500)) { try await source.refreshing().fetchPage(cursor: nil) }
@@ -73,16 +71,14 @@ extension PageCacheRefreshTests {
     /// nothing in memory gets it from the store, with no upstream request.
     @Test func aRefreshReplacesTheSharedStoresPage() async throws {
         let calls = Tally()
-        let server = try FixtureServer { _ in .json("{\"data\":[{\"v\":\(calls.next())}],\"next\":null}") }
+        let server = InProcessUpstream { _ in .json("{\"data\":[{\"v\":\(calls.next())}],\"next\":null}") }
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
         let store = MemoryPageStore()
-        let holder = try SharedPageCacheTests.instance(server, client, store)
+        let holder = try SharedPageCacheTests.instance(server, store)
 
         #expect(Self.version(try await holder.source.fetchPage(cursor: nil)) == 1)
         #expect(Self.version(try await holder.source.refreshing().fetchPage(cursor: nil)) == 2)
-        let newcomer = try SharedPageCacheTests.instance(server, client, store)
+        let newcomer = try SharedPageCacheTests.instance(server, store)
         #expect(Self.version(try await newcomer.source.fetchPage(cursor: nil)) == 2)
         #expect(newcomer.events.count(.hit) == 1)
         #expect(server.requests.count == 2)
@@ -94,14 +90,8 @@ extension PageCacheRefreshTests {
     /// fetch that was in flight when it was dropped answers its own waiter but does not put its older page back.
     @Test func aDroppedPageIsFetchedAgainAndAFetchInFlightDoesNotPutItBack() async throws {
         let gate = ReplyGate()
-        let server = try Self.server(holdingFirstAt: gate)
+        let held = try Held(holdingFirstAt: gate), server = held.upstream, cache = held.cache, source = held.source
         defer { server.stop() }
-        var configuration = UpstreamClientConfiguration()
-        configuration.lowSpeedSeconds = 600  // a held reply sends nothing until released
-        let client = try UpstreamClient(configuration: configuration)
-        defer { client.shutdown() }
-        let cache = PageCache<JSONValue>(ttl: .seconds(600), prefetch: false)
-        let source = try PageCacheTests.source(server, client, cache: cache)
 
         let early = Task { try await Self.version(source.fetchPage(cursor: nil)) }
         #expect(await eventually { gate.waiting == 1 }, "the first fetch is held")

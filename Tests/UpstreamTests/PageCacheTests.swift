@@ -4,14 +4,11 @@ import TestSupport
 import Testing
 @testable import Upstream
 
-/// Many viewers, one upstream: coalescing, the TTL cache and prefetch.
+/// Many viewers, one upstream: coalescing, the TTL cache and prefetch. In-process (`InProcessUpstream`): no socket.
 @Suite struct PageCacheTests {
-    static func source(_ server: FixtureServer, _ client: UpstreamClient, cache: PageCache<JSONValue>) throws -> PageSource<JSONValue> {
-        var template = PageRequestTemplate(url: server.baseURL + "/i")
-        // Replies held at a gate wait for the test: its own bounds report first, not the request's default 15 s (a
-        // sanitized run beside busy processes timed out a held fetch here).
-        template.timeout = .seconds(120)
-        return PageSource<JSONValue>(client: client, template: template, itemsPath: try JSONPath("data"),
+    static func source(_ upstream: InProcessUpstream, cache: PageCache<JSONValue>) throws -> PageSource<JSONValue> {
+        PageSource<JSONValue>(client: upstream, template: PageRequestTemplate(url: upstream.baseURL + "/i"),
+                              itemsPath: try JSONPath("data"),
                                      style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next")), cache: cache)
     }
 
@@ -24,14 +21,10 @@ import Testing
         // The upstream holds its reply until every request has either started a fetch or joined one: no clock
         // decides whether the eight overlap.
         let gate = ReplyGate()
-        let server = try FixtureServer { .held(gate, Self.api($0)) }
+        let server = InProcessUpstream { .held(gate, Self.api($0)) }
         defer { server.stop() }
-        var configuration = UpstreamClientConfiguration()
-        configuration.lowSpeedSeconds = 600  // a held reply sends nothing until released
-        let client = try UpstreamClient(configuration: configuration)
-        defer { client.shutdown() }
         let cache = PageCache<JSONValue>(ttl: .zero, prefetch: false)
-        let source = try Self.source(server, client, cache: cache)
+        let source = try Self.source(server, cache: cache)
 
         let counts = try await withThrowingTaskGroup(of: Int.self) { group in
             for _ in 0..<8 { group.addTask { try await source.fetchPage(cursor: nil).items.count } }
@@ -47,13 +40,11 @@ import Testing
     }
 
     /// Runs `body` with a source over ``api`` whose pages a cache keeps for a minute (no prefetch).
-    static func withCachedSource(_ body: (FixtureServer, PageCache<JSONValue>, PageSource<JSONValue>) async throws -> Void) async throws {
-        let server = try FixtureServer(handler: Self.api)
+    static func withCachedSource(_ body: (InProcessUpstream, PageCache<JSONValue>, PageSource<JSONValue>) async throws -> Void) async throws {
+        let server = InProcessUpstream(handler: Self.api)
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
         let cache = PageCache<JSONValue>(ttl: .seconds(60), prefetch: false)
-        try await body(server, cache, try Self.source(server, client, cache: cache))
+        try await body(server, cache, try Self.source(server, cache: cache))
     }
 
     /// The very items array the cache holds (the shared-batch caches key on its identity).
@@ -69,11 +60,9 @@ import Testing
     }
 
     @Test func theNextPageIsPrefetched() async throws {
-        let server = try FixtureServer(handler: Self.api)
+        let server = InProcessUpstream(handler: Self.api)
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
-        let source = try Self.source(server, client, cache: PageCache<JSONValue>(ttl: .seconds(60), prefetch: true))
+        let source = try Self.source(server, cache: PageCache<JSONValue>(ttl: .seconds(60), prefetch: true))
 
         let first = try await source.fetchPage(cursor: nil)
         #expect(await eventually { server.requests.count == 2 }, "the next page was asked for ahead of demand")
@@ -84,11 +73,9 @@ import Testing
 
     @Test func failuresAreNotCached() async throws {
         let calls = Tally()
-        let server = try FixtureServer { _ in calls.next() == 1 ? .json("{}", status: 500) : .json("{\"data\":[]}") }
+        let server = InProcessUpstream { _ in calls.next() == 1 ? .json("{}", status: 500) : .json("{\"data\":[]}") }
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
-        let source = try Self.source(server, client, cache: PageCache<JSONValue>(ttl: .seconds(60), prefetch: false))
+        let source = try Self.source(server, cache: PageCache<JSONValue>(ttl: .seconds(60), prefetch: false))
 
         await #expect(throws: UpstreamError.httpStatus(500)) { try await source.fetchPage(cursor: nil) }
         #expect(try await source.fetchPage(cursor: nil).items.isEmpty)
@@ -97,12 +84,10 @@ import Testing
 
 extension PageCacheTests {
     @Test func aCancelledWaiterStopsWaitingWhileTheFetchGoesOn() async throws {
-        let server = try FixtureServer { _ in .hang }
+        let server = InProcessUpstream { _ in .hang }
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
         let cache = PageCache<JSONValue>(ttl: .seconds(60), prefetch: false)
-        let source = try Self.source(server, client, cache: cache)
+        let source = try Self.source(server, cache: cache)
 
         let waiter = Task { () -> UpstreamError? in
             do throws(UpstreamError) { _ = try await source.fetchPage(cursor: nil); return nil } catch { return error }

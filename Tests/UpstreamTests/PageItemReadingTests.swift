@@ -19,9 +19,9 @@ import Testing
         }
     }
 
-    static func source<Item>(_ server: FixtureServer, _ client: UpstreamClient, items: String = "data",
+    static func source<Item>(_ server: InProcessUpstream, items: String = "data",
                              style: PaginationStyle? = nil, reader: ItemReader<Item>) throws -> PageSource<Item> {
-        PageSource(client: client, template: PageRequestTemplate(url: server.baseURL + "/list"),
+        PageSource(client: server, template: PageRequestTemplate(url: server.baseURL + "/list"),
                    itemsPath: try JSONPath(items),
                    style: try style ?? .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next")),
                    reader: reader)
@@ -34,13 +34,11 @@ import Testing
         """
 
     @Test func eachItemIsReadFromItsOwnTextInTheBody() async throws {
-        let server = try FixtureServer { _ in .json(Self.body) }
+        let server = InProcessUpstream { _ in .json(Self.body) }
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
         let calls = Calls()
 
-        let page = try await Self.source(server, client, reader: Self.textReader(calls)).fetchPage(cursor: nil)
+        let page = try await Self.source(server, reader: Self.textReader(calls)).fetchPage(cursor: nil)
 
         let expected = [#"{"id": 1, "name": "a\u00e9"}"#, #"{ "name" : "b", "id" : 2 }"#, #""three""#, #"[4, {"x": null}]"#]
         #expect(page.items == expected, "each item's bytes as the upstream wrote them")
@@ -53,24 +51,20 @@ import Testing
     }
 
     @Test func itemsUnderEveryElementOfAnArray() async throws {
-        let server = try FixtureServer { _ in
+        let server = InProcessUpstream { _ in
             .json(#"{"edges": [{"cursor": "a", "node": {"id": 1}}, {"cursor": "b"}, {"node": {"id": 3}}], "next": null}"#)
         }
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
 
-        let page = try await Self.source(server, client, items: "edges[].node", reader: Self.textReader()).fetchPage(cursor: nil)
+        let page = try await Self.source(server, items: "edges[].node", reader: Self.textReader()).fetchPage(cursor: nil)
 
         #expect(page.items == [#"{"id": 1}"#, #"{"id": 3}"#])
         #expect(page.nextCursor == nil)
     }
 
     @Test func aReaderThatFailsMakesTheWholePageInvalid() async throws {
-        let server = try FixtureServer { _ in .json(#"{"data": [{"id": 1}, {"id": "two"}], "next": null}"#) }
+        let server = InProcessUpstream { _ in .json(#"{"data": [{"id": 1}, {"id": "two"}], "next": null}"#) }
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
         let strict = ItemReader<Int64> { (text) throws(JSONError) in
             guard let id = try JSONValue.value(at: JSONPath("id"), in: text)?.intValue else {
                 throw JSONError(.unexpectedCharacter, at: 0, expected: "an integer id")
@@ -79,19 +73,17 @@ import Testing
         }
 
         await #expect(throws: UpstreamError.self) {
-            _ = try await Self.source(server, client, reader: strict).fetchPage(cursor: nil)
+            _ = try await Self.source(server, reader: strict).fetchPage(cursor: nil)
         }
     }
 
     @Test func aPathReadFromTheBodyMayGoIntoTheItems() async throws {
         // The next cursor is the last item's id: the body is parsed whole, and the items are still read by the reader.
-        let server = try FixtureServer { request in
+        let server = InProcessUpstream { request in
             request.query["after"] == nil ? .json(#"{"data": [{"id": "p"}, {"id": "q"}]}"#) : .json(#"{"data": []}"#)
         }
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
-        let source = try Self.source(server, client, style: .cursor(parameter: "after", nextCursorPath: try JSONPath("data[-1].id")),
+        let source = try Self.source(server, style: .cursor(parameter: "after", nextCursorPath: try JSONPath("data[-1].id")),
                                      reader: Self.textReader())
         #expect(source.parsesBodyWhole)
 
@@ -104,13 +96,11 @@ import Testing
 
     @Test func aCheckAtWhatHoldsTheItemsReadsTheItemsThemselves() async throws {
         // `errorPath` at the object holding the items array: its message shows the items, as from the whole parse.
-        let server = try FixtureServer { _ in .json(#"{"data": {"list": [{"id": "p"}]}}"#) }
+        let server = InProcessUpstream { _ in .json(#"{"data": {"list": [{"id": "p"}]}}"#) }
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
         var checks = PageChecks()
         checks.errorPath = try JSONPath("data")
-        let source = PageSource(client: client, template: PageRequestTemplate(url: server.baseURL + "/list"),
+        let source = PageSource(client: server, template: PageRequestTemplate(url: server.baseURL + "/list"),
                                 itemsPath: try JSONPath("data.list"),
                                 style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next")),
                                 reader: Self.textReader(), checks: checks)

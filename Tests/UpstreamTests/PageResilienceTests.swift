@@ -13,13 +13,24 @@ final class Tally: Sendable {
     var delays: [Duration] { state.withLock { $0.delays } }
 }
 
-/// Retries, Retry-After, and the checks that turn bad upstream answers into clear errors.
+/// Retries, Retry-After, and the checks that turn bad upstream answers into clear errors: in-process, but for gzip
+/// (libcurl decodes it and caps the decoded body: the wire is the point).
 @Suite struct PageResilienceTests {
-    static func source(_ server: FixtureServer, _ client: UpstreamClient, retry: RetryPolicy = .never,
+    static func source(_ server: InProcessUpstream, retry: RetryPolicy = .never,
                        checks: PageChecks = PageChecks(), method: String = "GET") throws -> PageSource<JSONValue> {
-        var template = PageRequestTemplate(url: server.baseURL + "/items")
+        try source(server.baseURL, server, retry: retry, checks: checks, method: method)
+    }
+
+    /// Over the wire, for what libcurl does (gzip decoding, the body cap).
+    static func source(_ server: FixtureServer, _ client: UpstreamClient) throws -> PageSource<JSONValue> {
+        try source(server.baseURL, client)
+    }
+
+    static func source(_ base: String, _ transport: any UpstreamTransport, retry: RetryPolicy = .never,
+                       checks: PageChecks = PageChecks(), method: String = "GET") throws -> PageSource<JSONValue> {
+        var template = PageRequestTemplate(url: base + "/items")
         template.method = method
-        return PageSource<JSONValue>(client: client, template: template, itemsPath: try JSONPath("data"),
+        return PageSource<JSONValue>(client: transport, template: template, itemsPath: try JSONPath("data"),
                           style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next")), checks: checks, retry: retry)
     }
 
@@ -35,16 +46,14 @@ final class Tally: Sendable {
 
     @Test func tooManyRequestsHonoursRetryAfterSeconds() async throws {
         let calls = Tally(), waits = Tally()
-        let server = try FixtureServer { _ in
+        let server = InProcessUpstream { _ in
             calls.next() == 1
                 ? .respond(status: 429, headers: [("Retry-After", "2")], body: Array("slow down".utf8))
                 : .json(Self.goodPage)
         }
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
 
-        let page = try await Self.source(server, client, retry: Self.recordingPolicy(waits)).fetchPage(cursor: nil)
+        let page = try await Self.source(server, retry: Self.recordingPolicy(waits)).fetchPage(cursor: nil)
 
         #expect(page.items.count == 1)
         #expect(server.requests.count == 2)
@@ -53,14 +62,12 @@ final class Tally: Sendable {
 
     @Test func serviceUnavailableThenSuccessBacksOffWithinTheCaps() async throws {
         let calls = Tally(), waits = Tally()
-        let server = try FixtureServer { _ in calls.next() <= 2 ? .json("{}", status: 503) : .json(Self.goodPage) }
+        let server = InProcessUpstream { _ in calls.next() <= 2 ? .json("{}", status: 503) : .json(Self.goodPage) }
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
         var policy = Self.recordingPolicy(waits)
         policy.baseDelay = .milliseconds(100)
 
-        _ = try await Self.source(server, client, retry: policy).fetchPage(cursor: nil)
+        _ = try await Self.source(server, retry: policy).fetchPage(cursor: nil)
 
         #expect(server.requests.count == 3)
         #expect(waits.delays.count == 2)
@@ -69,26 +76,22 @@ final class Tally: Sendable {
 
     @Test func attemptsAreBounded() async throws {
         let waits = Tally()
-        let server = try FixtureServer { _ in .json("{}", status: 500) }
+        let server = InProcessUpstream { _ in .json("{}", status: 500) }
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
 
         await #expect(throws: UpstreamError.httpStatus(500)) {
-            try await Self.source(server, client, retry: Self.recordingPolicy(waits, attempts: 4)).fetchPage(cursor: nil)
+            try await Self.source(server, retry: Self.recordingPolicy(waits, attempts: 4)).fetchPage(cursor: nil)
         }
         #expect(server.requests.count == 4)
     }
 
     @Test func aRetryAfterBeyondTheLimitIsNotWaitedFor() async throws {
         let waits = Tally()
-        let server = try FixtureServer { _ in .respond(status: 429, headers: [("Retry-After", "3600")], body: []) }
+        let server = InProcessUpstream { _ in .respond(status: 429, headers: [("Retry-After", "3600")], body: []) }
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
 
         await #expect(throws: UpstreamError.httpStatus(429)) {
-            try await Self.source(server, client, retry: Self.recordingPolicy(waits)).fetchPage(cursor: nil)
+            try await Self.source(server, retry: Self.recordingPolicy(waits)).fetchPage(cursor: nil)
         }
         #expect(server.requests.count == 1)
         #expect(waits.delays.isEmpty)
@@ -97,13 +100,11 @@ final class Tally: Sendable {
     @Test(arguments: [false, true])
     func postIsRetriedOnlyWhenTheConfigSaysSo(allowed: Bool) async throws {
         let calls = Tally(), waits = Tally()
-        let server = try FixtureServer { _ in calls.next() == 1 ? .json("{}", status: 503) : .json(Self.goodPage) }
+        let server = InProcessUpstream { _ in calls.next() == 1 ? .json("{}", status: 503) : .json(Self.goodPage) }
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
         var policy = Self.recordingPolicy(waits)
         policy.retryNonIdempotent = allowed
-        let source = try Self.source(server, client, retry: policy, method: "POST")
+        let source = try Self.source(server, retry: policy, method: "POST")
 
         if allowed {
             #expect(try await source.fetchPage(cursor: nil).items.count == 1)
@@ -115,13 +116,11 @@ final class Tally: Sendable {
 
     @Test func anHTMLErrorPageIsAClearError() async throws {
         let html = Array("<html><body><h1>502 Bad Gateway</h1></body></html>".utf8)
-        let server = try FixtureServer { request in
+        let server = InProcessUpstream { request in
             .respond(status: request.query["cursor"] == nil ? 502 : 200, headers: [("Content-Type", "text/html")], body: html)
         }
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
-        let source = try Self.source(server, client)
+        let source = try Self.source(server)
 
         await #expect(throws: UpstreamError.httpStatus(502)) { try await source.fetchPage(cursor: nil) }
         await #expect(throws: UpstreamError.invalidPage("the body is not JSON (text/html)")) {
@@ -130,20 +129,18 @@ final class Tally: Sendable {
     }
 
     @Test func http200WithAnErrorBody() async throws {
-        let server = try FixtureServer { _ in .json("{\"ok\":false,\"error\":\"invalid_auth\"}") }
+        let server = InProcessUpstream { _ in .json("{\"ok\":false,\"error\":\"invalid_auth\"}") }
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
         var byError = PageChecks()
         byError.errorPath = try JSONPath("error")
         var byOK = byError
         byOK.okPath = try JSONPath("ok")
 
         await #expect(throws: UpstreamError.invalidPage("the upstream reported an error: invalid_auth")) {
-            try await Self.source(server, client, checks: byError).fetchPage(cursor: nil)
+            try await Self.source(server, checks: byError).fetchPage(cursor: nil)
         }
         await #expect(throws: UpstreamError.invalidPage("the upstream reported an error ('ok' is not true): invalid_auth")) {
-            try await Self.source(server, client, checks: byOK).fetchPage(cursor: nil)
+            try await Self.source(server, checks: byOK).fetchPage(cursor: nil)
         }
     }
 

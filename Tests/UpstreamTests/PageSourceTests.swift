@@ -17,10 +17,10 @@ import Testing
         }
     }
 
-    static func source(_ server: FixtureServer, _ client: UpstreamClient, path: String = "/api?sort=id") throws -> PageSource<JSONValue> {
+    static func source(_ server: InProcessUpstream, path: String = "/api?sort=id") throws -> PageSource<JSONValue> {
         var template = PageRequestTemplate(url: server.baseURL + path, headers: [("Authorization", "Bearer T")])
         template.pageSize = 3
-        return PageSource<JSONValue>(client: client, template: template, itemsPath: try JSONPath("data.items"),
+        return PageSource<JSONValue>(client: server, template: template, itemsPath: try JSONPath("data.items"),
                           style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next_cursor")))
     }
 
@@ -38,12 +38,10 @@ import Testing
     }
 
     @Test func cursorWalkReachesTheEnd() async throws {
-        let server = try FixtureServer(handler: Self.api(pages: [[1, 2, 3], [4, 5, 6], [7]]))
+        let server = InProcessUpstream(handler: Self.api(pages: [[1, 2, 3], [4, 5, 6], [7]]))
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
 
-        let (ids, pages) = try await Self.walk(try Self.source(server, client))
+        let (ids, pages) = try await Self.walk(try Self.source(server))
 
         #expect(ids == (1...7).map { JSONValue.int(Int64($0)) })
         #expect(pages == 3)
@@ -55,35 +53,29 @@ import Testing
     }
 
     @Test func anEmptyPageWithACursorIsNotTheEnd() async throws {
-        let server = try FixtureServer(handler: Self.api(pages: [[1], [], [], [2]], lastNext: "\"\""))
+        let server = InProcessUpstream(handler: Self.api(pages: [[1], [], [], [2]], lastNext: "\"\""))
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
 
-        let (ids, pages) = try await Self.walk(try Self.source(server, client))
+        let (ids, pages) = try await Self.walk(try Self.source(server))
 
         #expect(ids == [.int(1), .int(2)])
         #expect(pages == 4)
     }
 
     @Test func cursorsArePercentEncoded() async throws {
-        let server = try FixtureServer { _ in .json("{\"data\":{\"items\":[]},\"next_cursor\":null}") }
+        let server = InProcessUpstream { _ in .json("{\"data\":{\"items\":[]},\"next_cursor\":null}") }
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
 
-        let page = try await Self.source(server, client).fetchPage(cursor: "a b/c+d=é&x")
+        let page = try await Self.source(server).fetchPage(cursor: "a b/c+d=é&x")
 
         #expect(page.nextCursor == nil)
         #expect(server.requests.first?.rawQuery == "sort=id&limit=3&cursor=a%20b%2Fc%2Bd%3D%C3%A9%26x")
     }
 
     @Test func aCursorThatDoesNotAdvanceIsAnError() async throws {
-        let server = try FixtureServer { _ in .json("{\"data\":{\"items\":[{\"id\":1}]},\"next_cursor\":\"same\"}") }
+        let server = InProcessUpstream { _ in .json("{\"data\":{\"items\":[{\"id\":1}]},\"next_cursor\":\"same\"}") }
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
-        let source = try Self.source(server, client)
+        let source = try Self.source(server)
 
         #expect(try await source.fetchPage(cursor: nil).nextCursor == "same")
         await #expect(throws: UpstreamError.invalidPage("the next cursor repeats the current one (a loop)")) {
@@ -98,35 +90,29 @@ import Testing
         ("{\"data\":{\"items\":[]},\"next_cursor\":[1]}", "the next cursor at 'next_cursor' is not a string or an integer"),
     ])
     func malformedPagesAreInvalid(body: String, why: String) async throws {
-        let server = try FixtureServer { _ in .json(body) }
+        let server = InProcessUpstream { _ in .json(body) }
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
 
         await #expect(throws: UpstreamError.invalidPage(why)) {
-            try await Self.source(server, client).fetchPage(cursor: nil)
+            try await Self.source(server).fetchPage(cursor: nil)
         }
     }
 
     @Test func non2xxBecomesAnHTTPStatusError() async throws {
-        let server = try FixtureServer { _ in .json("{\"data\":{\"items\":[]}}", status: 503) }
+        let server = InProcessUpstream { _ in .json("{\"data\":{\"items\":[]}}", status: 503) }
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
 
-        let error = await #expect(throws: UpstreamError.self) { try await Self.source(server, client).fetchPage(cursor: nil) }
+        let error = await #expect(throws: UpstreamError.self) { try await Self.source(server).fetchPage(cursor: nil) }
         #expect(error == .httpStatus(503))
         #expect(error?.isRetryable == true)
     }
 
     @Test func noLimitParameterWhenTheTemplateHasNone() async throws {
-        let server = try FixtureServer { _ in .json("{\"data\":{\"items\":[]}}") }
+        let server = InProcessUpstream { _ in .json("{\"data\":{\"items\":[]}}") }
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
         var template = PageRequestTemplate(url: server.baseURL + "/api")
         template.limitParameter = nil
-        let source = PageSource<JSONValue>(client: client, template: template, itemsPath: try JSONPath("data.items"),
+        let source = PageSource<JSONValue>(client: server, template: template, itemsPath: try JSONPath("data.items"),
                                 style: .cursor(parameter: "after", nextCursorPath: try JSONPath("next")))
 
         let page = try await source.fetchPage(cursor: "k")

@@ -14,11 +14,9 @@ import Testing
     }
 
     static func walkAll(_ handler: @escaping @Sendable (FixtureRequest) -> FixtureReply, maxEmpty: Int = 5) async throws -> [Int64] {
-        let server = try FixtureServer(handler: handler)
+        let server = InProcessUpstream(handler: handler)
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
-        let source = PageSource<JSONValue>(client: client, template: PageRequestTemplate(url: server.baseURL + "/i"),
+        let source = PageSource<JSONValue>(client: server, template: PageRequestTemplate(url: server.baseURL + "/i"),
                                 itemsPath: try JSONPath("data"), style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next")))
         let walker = PageWalker<JSONValue>(keyPath: try JSONPath("id"), maxEmptyPages: maxEmpty)
         var ids: [Int64] = []

@@ -18,7 +18,7 @@ import Testing
         return (ids, limit)
     }
 
-    static func source(_ server: FixtureServer, _ client: UpstreamClient, path: String, items: String,
+    static func source(_ server: InProcessUpstream, path: String, items: String,
                        style: PaginationStyle, size: Int = 10, sizeParameter: String? = "limit",
                        checks: PageChecks = PageChecks(), method: String = "GET", body: JSONValue? = nil) throws -> PageSource<JSONValue> {
         var template = PageRequestTemplate(url: server.baseURL + path)
@@ -26,30 +26,28 @@ import Testing
         template.limitParameter = sizeParameter
         template.method = method
         template.body = body
-        return PageSource<JSONValue>(client: client, template: template, itemsPath: try JSONPath(items), style: style, checks: checks)
+        return PageSource<JSONValue>(client: server, template: template, itemsPath: try JSONPath(items), style: style, checks: checks)
     }
 
     private func run(_ handler: @escaping @Sendable (FixtureRequest) -> FixtureReply,
-                     _ make: (FixtureServer, UpstreamClient) throws -> PageSource<JSONValue>) async throws -> (ids: [Int64], pages: Int, server: FixtureServer) {
-        let server = try FixtureServer(handler: handler)
+                     _ make: (InProcessUpstream) throws -> PageSource<JSONValue>) async throws -> (ids: [Int64], pages: Int, server: InProcessUpstream) {
+        let server = InProcessUpstream(handler: handler)
         defer { server.stop() }
-        let client = try UpstreamClient()
-        defer { client.shutdown() }
-        let (ids, pages) = try await Self.walk(try make(server, client))
+        let (ids, pages) = try await Self.walk(try make(server))
         return (ids, pages, server)
     }
 
     @Test func linkHeader() async throws {
-        let result = try await run(StyleAPI.linkHeader(count: 25)) { server, client in
-            try Self.source(server, client, path: "/repos", items: "", style: .linkHeader, sizeParameter: "per_page")
+        let result = try await run(StyleAPI.linkHeader(count: 25)) { server in
+            try Self.source(server, path: "/repos", items: "", style: .linkHeader, sizeParameter: "per_page")
         }
         #expect(result.ids == Array(1...25))
         #expect(result.pages == 3)
     }
 
     @Test func nextURLInTheBodyRelativeToThePage() async throws {
-        let result = try await run(StyleAPI.nextURL(count: 23)) { server, client in
-            try Self.source(server, client, path: "/items", items: "data", style: .nextURL(path: try JSONPath("links.next")))
+        let result = try await run(StyleAPI.nextURL(count: 23)) { server in
+            try Self.source(server, path: "/items", items: "data", style: .nextURL(path: try JSONPath("links.next")))
         }
         #expect(result.ids == Array(1...23))
         #expect(result.pages == 3)
@@ -57,8 +55,8 @@ import Testing
     }
 
     @Test func cursorTokenInTheQuery() async throws {
-        let result = try await run(StyleAPI.cursor(count: 30)) { server, client in
-            try Self.source(server, client, path: "/items", items: "items",
+        let result = try await run(StyleAPI.cursor(count: 30)) { server in
+            try Self.source(server, path: "/items", items: "items",
                             style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("meta.next_token")))
         }
         #expect(result.ids == Array(1...30))
@@ -66,8 +64,8 @@ import Testing
     }
 
     @Test func cursorTokenInAJSONBody() async throws {
-        let result = try await run(StyleAPI.cursor(count: 15, inBody: true)) { server, client in
-            try Self.source(server, client, path: "/search", items: "items",
+        let result = try await run(StyleAPI.cursor(count: 15, inBody: true)) { server in
+            try Self.source(server, path: "/search", items: "items",
                             style: .cursorInBody(field: "cursor", nextCursorPath: try JSONPath("meta.next_token")),
                             method: "POST", body: ["query": "all"])
         }
@@ -80,8 +78,8 @@ import Testing
     @Test func keysetWithHasMore() async throws {
         var checks = PageChecks()
         checks.hasMorePath = try JSONPath("has_more")
-        let result = try await run(StyleAPI.keyset(count: 20)) { server, client in
-            try Self.source(server, client, path: "/charges", items: "data",
+        let result = try await run(StyleAPI.keyset(count: 20)) { server in
+            try Self.source(server, path: "/charges", items: "data",
                             style: .keyset(parameter: "starting_after", keyPath: try JSONPath("id")), checks: checks)
         }
         #expect(result.ids == Array(1...20))
@@ -90,8 +88,8 @@ import Testing
     }
 
     @Test func keysetEndsOnAShortPage() async throws {
-        let result = try await run(StyleAPI.keyset(count: 25)) { server, client in
-            try Self.source(server, client, path: "/charges", items: "data",
+        let result = try await run(StyleAPI.keyset(count: 25)) { server in
+            try Self.source(server, path: "/charges", items: "data",
                             style: .keyset(parameter: "starting_after", keyPath: try JSONPath("id")))
         }
         #expect(result.ids == Array(1...25))
@@ -100,8 +98,8 @@ import Testing
 
     @Test(arguments: [PageEnd.total(try! JSONPath("total")), .shortPage, .emptyPage])
     func offsetLimit(end: PageEnd) async throws {
-        let result = try await run(StyleAPI.offset(count: 30)) { server, client in
-            try Self.source(server, client, path: "/list", items: "results", style: .offset(parameter: "offset", end: end))
+        let result = try await run(StyleAPI.offset(count: 30)) { server in
+            try Self.source(server, path: "/list", items: "results", style: .offset(parameter: "offset", end: end))
         }
         #expect(result.ids == Array(1...30))
         // 30 items in pages of 10: the total or a short page is not needed to stop... except with an exact
@@ -110,8 +108,8 @@ import Testing
     }
 
     @Test func pageNumbersWithTotalPages() async throws {
-        let result = try await run(StyleAPI.pageNumber(count: 35)) { server, client in
-            try Self.source(server, client, path: "/list", items: "items",
+        let result = try await run(StyleAPI.pageNumber(count: 35)) { server in
+            try Self.source(server, path: "/list", items: "items",
                             style: .pageNumber(parameter: "page", first: 1, end: .totalPages(try JSONPath("total_pages"))),
                             sizeParameter: "per_page")
         }
@@ -121,8 +119,8 @@ import Testing
     }
 
     @Test func pageNumbersEndOnAShortPage() async throws {
-        let result = try await run(StyleAPI.pageNumber(count: 35, withTotal: false)) { server, client in
-            try Self.source(server, client, path: "/list", items: "items",
+        let result = try await run(StyleAPI.pageNumber(count: 35, withTotal: false)) { server in
+            try Self.source(server, path: "/list", items: "items",
                             style: .pageNumber(parameter: "page", first: 1, end: .shortPage), sizeParameter: "per_page")
         }
         #expect(result.ids == Array(1...35))
@@ -132,8 +130,8 @@ import Testing
     @Test func nestedEdgesWithAHasNextPageFlag() async throws {
         var checks = PageChecks()
         checks.hasMorePath = try JSONPath("data.users.pageInfo.hasNextPage")
-        let result = try await run(StyleAPI.edges(count: 12)) { server, client in
-            try Self.source(server, client, path: "/users", items: "data.users.edges[].node",
+        let result = try await run(StyleAPI.edges(count: 12)) { server in
+            try Self.source(server, path: "/users", items: "data.users.edges[].node",
                             style: .cursor(parameter: "after", nextCursorPath: try JSONPath("data.users.pageInfo.endCursor")),
                             size: 5, sizeParameter: "first", checks: checks)
         }

@@ -19,37 +19,33 @@ import Testing
     static let clusterKey = StoreKey.random()
 
     /// `identity`: what else its requests carry (another viewer's forwarded credential: keys of its own).
-    static func instance(_ server: FixtureServer, _ client: UpstreamClient, _ store: MemoryPageStore,
+    static func instance(_ server: InProcessUpstream, _ store: MemoryPageStore,
                          ttl: Duration = .seconds(60), leaseTime: Duration = .seconds(30),
                          identity: [UInt8] = []) throws -> Instance {
-        let plain = try PageCacheTests.source(server, client, cache: PageCache<JSONValue>(ttl: ttl, prefetch: false))
+        let plain = try PageCacheTests.source(server, cache: PageCache<JSONValue>(ttl: ttl, prefetch: false))
         let events = EventLog()
         let keys = SharedPageKeys(table: "t", scope: plain.sharedScope() + identity, storeKey: clusterKey)
         var shared = SharedPages(store: store.view(), keys: keys, observer: { events.record($0) })
         shared.leaseTime = leaseTime
         let cache = PageCache<JSONValue>(ttl: ttl, prefetch: false, shared: shared)
-        return Instance(source: try PageCacheTests.source(server, client, cache: cache), cache: cache, events: events)
+        return Instance(source: try PageCacheTests.source(server, cache: cache), cache: cache, events: events)
     }
 
-    /// Runs `body` with the fixture upstream (its replies held at `gate`, if given), a client and a shared store,
-    /// and stops them after.
+    /// Runs `body` with the in-process upstream (its replies held at `gate`, if given) and a shared store, and stops
+    /// the upstream after.
     static func withUpstream(held gate: ReplyGate? = nil,
-                             _ body: (FixtureServer, UpstreamClient, MemoryPageStore) async throws -> Void) async throws {
-        let server = try FixtureServer { request in
+                             _ body: (InProcessUpstream, MemoryPageStore) async throws -> Void) async throws {
+        let server = InProcessUpstream { request in
             gate.map { .held($0, PageCacheTests.api(request)) } ?? PageCacheTests.api(request)
         }
         defer { server.stop() }
-        var configuration = UpstreamClientConfiguration()
-        configuration.lowSpeedSeconds = 600  // a held reply sends nothing until released
-        let client = try UpstreamClient(configuration: configuration)
-        defer { client.shutdown() }
-        try await body(server, client, MemoryPageStore())
+        try await body(server, MemoryPageStore())
     }
 
     @Test func twoInstancesFetchEachPageOnce() async throws {
         let gate = ReplyGate()
-        try await Self.withUpstream(held: gate) { server, client, store in
-            let a = try Self.instance(server, client, store), b = try Self.instance(server, client, store)
+        try await Self.withUpstream(held: gate) { server, store in
+            let a = try Self.instance(server, store), b = try Self.instance(server, store)
 
             // Eight viewers on each instance ask for the first page at once; the one fetch is held until one instance
             // holds the lease (its request is at the upstream) and the other waits for its landing.
@@ -76,8 +72,8 @@ import Testing
 
     @Test func theLeaseLoserGetsThePageWhenItLands() async throws {
         let gate = ReplyGate()
-        try await Self.withUpstream(held: gate) { server, client, store in
-            let holder = try Self.instance(server, client, store), loser = try Self.instance(server, client, store)
+        try await Self.withUpstream(held: gate) { server, store in
+            let holder = try Self.instance(server, store), loser = try Self.instance(server, store)
 
             let first = Task { try await holder.source.fetchPage(cursor: nil) }
             #expect(await eventually { gate.waiting == 1 }, "the holder's fetch is at the upstream")
@@ -94,8 +90,8 @@ import Testing
     }
 
     @Test func aDeadLeaseHolderHoldsUpNobodyPastItsLease() async throws {
-        try await Self.withUpstream { server, client, store in
-            let survivor = try Self.instance(server, client, store, leaseTime: .seconds(1))
+        try await Self.withUpstream { server, store in
+            let survivor = try Self.instance(server, store, leaseTime: .seconds(1))
             // An instance took the lease and died: it never fetches, stores or announces. Its lease lapses when the
             // test moves the lease clock past it (not by a clock this busy machine may be slow to read), after the
             // survivor met it.
@@ -117,9 +113,9 @@ import Testing
     }
 
     @Test(arguments: [false, true]) func aStoreDownOrFailingIsLocalCachingWithoutError(failing: Bool) async throws {
-        try await Self.withUpstream { server, client, store in
+        try await Self.withUpstream { server, store in
             if failing { store.setFailing(true) } else { store.setAvailable(false) }
-            let a = try Self.instance(server, client, store), b = try Self.instance(server, client, store)
+            let a = try Self.instance(server, store), b = try Self.instance(server, store)
 
             for instance in [a, b] {
                 for _ in 0..<3 { #expect(try await instance.source.fetchPage(cursor: nil).items == [["id": 1]]) }
@@ -137,8 +133,8 @@ import Testing
     }
 
     @Test func aCorruptValueIsAMissAndIsReplaced() async throws {
-        try await Self.withUpstream { server, client, store in
-            let a = try Self.instance(server, client, store)
+        try await Self.withUpstream { server, store in
+            let a = try Self.instance(server, store)
             let keys = a.cache.shared!.keys, key = keys.page(nil)
             store.put(keys.sealed([0x01, 0xFF, 0x00, 0x7B], at: key), at: key)
 
@@ -153,9 +149,9 @@ import Testing
 
     @Test func aHolderWhoseFetchOutlastsTheLeaseRenewsItAndFetchesAlone() async throws {
         let gate = ReplyGate()
-        try await Self.withUpstream(held: gate) { server, client, store in
-            let holder = try Self.instance(server, client, store, leaseTime: .seconds(3))
-            let waiter = try Self.instance(server, client, store, leaseTime: .seconds(3))
+        try await Self.withUpstream(held: gate) { server, store in
+            let holder = try Self.instance(server, store, leaseTime: .seconds(3))
+            let waiter = try Self.instance(server, store, leaseTime: .seconds(3))
 
             let first = Task { try await holder.source.fetchPage(cursor: nil) }
             #expect(await eventually { gate.waiting == 1 })
@@ -177,8 +173,8 @@ import Testing
     }
 
     @Test func aLeaseTakenByACommandThatTimedOutIsReleased() async throws {
-        try await Self.withUpstream { server, client, store in
-            let a = try Self.instance(server, client, store, leaseTime: .seconds(120))   // outlasts the wait below
+        try await Self.withUpstream { server, store in
+            let a = try Self.instance(server, store, leaseTime: .seconds(120))   // outlasts the wait below
             store.timeOutNextLease()
 
             #expect(try await a.source.fetchPage(cursor: nil).items == [["id": 1]], "fetched without the store")
@@ -189,8 +185,8 @@ import Testing
     }
 
     @Test func aPageThatLandsBeforeTheLeaseIsTakenIsNotFetchedAgain() async throws {
-        try await Self.withUpstream { server, client, store in
-            let late = try Self.instance(server, client, store)
+        try await Self.withUpstream { server, store in
+            let late = try Self.instance(server, store)
             // Another instance stores the page and releases its lease between this one's look and its lease.
             let keys = late.cache.shared!.keys, key = keys.page(nil)
             store.beforeNextLease {
@@ -204,8 +200,8 @@ import Testing
     }
 
     @Test func aSharedPageKeepsItsAgeInLocalMemory() async throws {
-        try await Self.withUpstream { server, client, store in
-            let b = try Self.instance(server, client, store, ttl: .seconds(60))
+        try await Self.withUpstream { server, store in
+            let b = try Self.instance(server, store, ttl: .seconds(60))
             // A page another instance stored an hour ago (a store whose TTL outlived ours): served, but not kept.
             let keys = b.cache.shared!.keys, key = keys.page(nil)
             let old = SharedPageCodec.encode(UpstreamPage<JSONValue>(items: [["id": 7]], nextCursor: nil),

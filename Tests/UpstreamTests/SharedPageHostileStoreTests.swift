@@ -17,9 +17,9 @@ import Testing
     }
 
     @Test func aValueCopiedFromAnotherIdentitysKeyIsAMiss() async throws {
-        try await Cluster.withUpstream { server, client, store in
-            let alice = try Cluster.instance(server, client, store, identity: Array("alice".utf8))
-            let bob = try Cluster.instance(server, client, store, identity: Array("bob".utf8))
+        try await Cluster.withUpstream { server, store in
+            let alice = try Cluster.instance(server, store, identity: Array("alice".utf8))
+            let bob = try Cluster.instance(server, store, identity: Array("bob".utf8))
             let aliceKeys = alice.cache.shared!.keys, bobKeys = bob.cache.shared!.keys
             // Alice's page, as the instance that fetched it for her stored it.
             store.put(Self.honest([["id": 666, "owner": "alice"]], next: "alice-p2", keys: aliceKeys), at: aliceKeys.page(nil))
@@ -37,8 +37,8 @@ import Testing
 
     @Test(arguments: [false, true])
     func aForgedNextCursorNeverGoesUpstream(sealedWithAnotherKey: Bool) async throws {
-        try await Cluster.withUpstream { server, client, store in
-            let a = try Cluster.instance(server, client, store)
+        try await Cluster.withUpstream { server, store in
+            let a = try Cluster.instance(server, store)
             let keys = a.cache.shared!.keys
             let attacker = SharedPageKeys(table: "t", scope: a.source.sharedScope(),
                                           storeKey: .random())

@@ -7,12 +7,12 @@ import JSON
 /// retried per ``RetryPolicy``; pages are checked (``PageChecks``); with a ``PageCache`` concurrent requests for
 /// one page share one fetch, recent pages are served from memory and the next page is prefetched.
 ///
-/// A plain value: thread-safe (it holds the thread-safe ``UpstreamClient`` and ``PageCache``). Its parts live in
-/// one immutable box, so a copy (every viewer's loader keeps one) is a pointer.
+/// A plain value: thread-safe (it holds a thread-safe ``UpstreamTransport``, in production the ``UpstreamClient``,
+/// and ``PageCache``). Its parts live in one immutable box, so a copy (every viewer's loader keeps one) is a pointer.
 public struct PageSource<Item: Sendable>: Sendable {
     /// The parts, shared by every copy. Immutable, so thread-safe.
     private final class Parts: Sendable {
-        let client: UpstreamClient
+        let client: any UpstreamTransport
         let template: PageRequestTemplate
         let itemsPath: JSONPath
         let style: PaginationStyle
@@ -26,7 +26,7 @@ public struct PageSource<Item: Sendable>: Sendable {
         /// Whether a path read from the body goes into the items (then the body is parsed whole).
         let bodyPathsEnterItems: Bool
 
-        init(client: UpstreamClient, template: PageRequestTemplate, itemsPath: JSONPath, style: PaginationStyle,
+        init(client: any UpstreamTransport, template: PageRequestTemplate, itemsPath: JSONPath, style: PaginationStyle,
              reader: ItemReader<Item>, checks: PageChecks, retry: RetryPolicy, cache: PageCache<Item>?,
              refreshes: Bool = false) {
             self.client = client
@@ -47,8 +47,8 @@ public struct PageSource<Item: Sendable>: Sendable {
 
     private var parts: Parts
 
-    /// The client doing the fetching.
-    public var client: UpstreamClient { parts.client }
+    /// What does the fetching: the ``UpstreamClient``, or a test's in-process transport.
+    public var client: any UpstreamTransport { parts.client }
     /// The shared shape of every page request.
     public var template: PageRequestTemplate { parts.template }
     /// Where the items sit in each page's JSON body: an array (`data`), or every match of a path through
@@ -77,7 +77,7 @@ public struct PageSource<Item: Sendable>: Sendable {
     var parsesBodyWhole: Bool { parts.bodyPathsEnterItems }
 
     /// A source of pages from `client`, shaped by `template`, read with `itemsPath` and `style`, each item by `reader`.
-    public init(client: UpstreamClient, template: PageRequestTemplate, itemsPath: JSONPath, style: PaginationStyle,
+    public init(client: any UpstreamTransport, template: PageRequestTemplate, itemsPath: JSONPath, style: PaginationStyle,
                 reader: ItemReader<Item>, checks: PageChecks = PageChecks(), retry: RetryPolicy = .never,
                 cache: PageCache<Item>? = nil) {
         parts = Parts(client: client, template: template, itemsPath: itemsPath, style: style, reader: reader,
@@ -137,7 +137,7 @@ public struct PageSource<Item: Sendable>: Sendable {
 
 extension PageSource where Item == JSONValue {
     /// A source of pages of JSON items from `client`, shaped by `template`, read with `itemsPath` and `style`.
-    public init(client: UpstreamClient, template: PageRequestTemplate, itemsPath: JSONPath, style: PaginationStyle,
+    public init(client: any UpstreamTransport, template: PageRequestTemplate, itemsPath: JSONPath, style: PaginationStyle,
                 checks: PageChecks = PageChecks(), retry: RetryPolicy = .never, cache: PageCache<JSONValue>? = nil) {
         self.init(client: client, template: template, itemsPath: itemsPath, style: style, reader: .json,
                   checks: checks, retry: retry, cache: cache)
