@@ -84,7 +84,8 @@ final class TransferEngine: @unchecked Sendable {
             startWaiting()
             var running: Int32 = 0
             _ = curl_multi_perform(multi, &running)
-            collectFinished()
+            // A finished transfer frees a slot: a queued one starts at once, not at the next wake-up (up to 1 s).
+            if collectFinished(), !waiting.isEmpty { continue }
             var ready: Int32 = 0
             _ = curl_multi_poll(multi, nil, 0, 1000, &ready)
         }
@@ -123,15 +124,18 @@ final class TransferEngine: @unchecked Sendable {
         }
     }
 
-    /// Hands every completed transfer's outcome to its ticket.
-    private func collectFinished() {
+    /// Hands every completed transfer's outcome to its ticket; true when any completed.
+    private func collectFinished() -> Bool {
+        var any = false
         var left: Int32 = 0
         while let message = curl_multi_info_read(multi, &left) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
             let code = message.pointee.data.result
             guard let transfer = active[handle] else { continue }
             finish(handle, transfer.outcome(code: code))
+            any = true
         }
+        return any
     }
 
     /// Removes a running transfer from the multi handle (freeing its easy handle) and reports it.
