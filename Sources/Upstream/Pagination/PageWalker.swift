@@ -71,24 +71,6 @@ public final class PageWalker<Item: Sendable>: Sendable {
         }
     }
 
-    /// This walk as a batch loader over `source`: each call is ``nextBatch(from:at:)``, its items returned as the
-    /// row pipeline takes them (`.items` with the position after them, or `.completed` for the last page), so a
-    /// config table's items go from the walk straight to its rows. `failure` turns an upstream error into what the
-    /// viewer reads (and logs it).
-    public func loader(
-        over source: PageSource<Item>, failure: @escaping @Sendable (UpstreamError) -> LoadFailure
-    ) -> @Sendable (WalkPosition?) async throws -> LoadResult<Item, WalkPosition?> {
-        { position in
-            let batch: (page: UpstreamPage<Item>, next: WalkPosition?)
-            do throws(UpstreamError) {
-                batch = try await self.nextBatch(from: source, at: position)
-            } catch {
-                throw failure(error)
-            }
-            return batch.next.map { .items(batch.page.items, next: $0) } ?? .completed(batch.page.items)
-        }
-    }
-
     /// Takes `position`'s key window as the walk's memory of keys, unless it is the position this walk returned
     /// last (then the walk goes on with its whole memory).
     func resume(from position: WalkPosition) {
