@@ -10,7 +10,7 @@
 /// Thread-safe: conformers are `Sendable`; ``batch(at:in:)`` is called concurrently for different walks (never twice
 /// at once for one walk), on Swift's cooperative pool or, for a source that ``startsOnCaller``, first on the event
 /// loop that opens a viewer's stream.
-public protocol RowSource: Sendable {
+public protocol RowSource<Item>: Sendable {
     /// What one batch holds before it becomes rows (a code table's items; a config table's rows, read already).
     associatedtype Item: Sendable
     /// Where a batch starts: JSON-encoded and sealed into resume tokens (``BatchSource``).
