@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // Rowstream: slow paginated APIs as live, infinitely scrolling HTML tables over Server-Sent Events.
 // Dependencies point one way, down: rowstream -> Dashboard -> {RowstreamKit, Upstream, Redis}; RowstreamKit (the library)
-// -> {HTTPServer, Batches, Tables, Sealing, Access}; Access -> {HTTPServer, Sealing, Tables, CCrypt}; Upstream -> {Sealing, CCurl, Batches}; leaves JSON, Metrics, Sealing -> CCrypto,
+// -> {HTTPServer, Batches, Tables, Sealing, Access}; Access -> {HTTPServer, Sealing, Tables, CCrypt}; Upstream -> {Sealing, CCurl, JSON}; leaves JSON, Metrics, Sealing -> CCrypto,
 // Locking (every lock: Metrics, Batches, HTTPServer, Upstream, Access, RowstreamKit and Dashboard use it),
 // HTTPServer -> {CSystem, CZlib}, Redis -> {HTTPServer (its EventLoop), CSystem}. Sealing (one base64url, one sealing type)
 // holds what tokens need, so the library does not link libcurl. Only Upstream imports CCurl; only Sealing imports CCrypto; only Access imports CCrypt; only HTTPServer and Redis import CSystem; only HTTPServer (and TestSupport, to decode) imports CZlib.
@@ -51,11 +51,7 @@ let package = Package(
         .target(name: "Redis", dependencies: ["HTTPServer", "CSystem"], swiftSettings: strict),
         // Tokens and sealing: one base64url, one sealing type (AES-256-SIV), shared by Upstream and RowstreamKit.
         .target(name: "Sealing", dependencies: ["CCrypto"], swiftSettings: strict),
-        // Release: cross-module optimization, so the pages, cache and walk (generic over what an item is read into)
-        // are specialized where Dashboard uses them for rows; unspecialized, a viewer's arrival spent ~10k instructions
-        // looking up generic metadata (docs/ARCHITECTURE.md). No library product depends on Upstream.
-        .target(name: "Upstream", dependencies: ["Locking", "CCurl", "Sealing", "JSON", "Batches"],
-                swiftSettings: strict + [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]),
+        .target(name: "Upstream", dependencies: ["Locking", "CCurl", "Sealing", "JSON"], swiftSettings: strict),
         // Who may see what (docs/SECURITY.md): access modes, API tokens, a trusted proxy, allow lists.
         .target(name: "Access", dependencies: ["Locking", "HTTPServer", "Sealing", "Tables", "CCrypt"], swiftSettings: strict),
 
