@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // Rowstream: slow paginated APIs as live, infinitely scrolling HTML tables over Server-Sent Events.
 // Dependencies point one way, down: rowstream -> Dashboard -> {RowstreamKit, Upstream, Redis}; RowstreamKit (the library)
-// -> {HTTPServer, Batches, Tables, Sealing, Access}; Access -> {HTTPServer, Sealing, Tables, CCrypt}; Upstream -> {Sealing, CCurl, JSON}; leaves JSON, Metrics, Sealing -> CCrypto,
+// -> {HTTPServer, Batches, Tables, Sealing, Access}; Access -> {HTTPServer, Sealing, Tables, CCrypt}; Upstream -> {Sealing, CCurl, JSON, Tables}; leaves JSON, Metrics, Sealing -> CCrypto,
 // Locking (every lock: Metrics, Batches, HTTPServer, Upstream, Access, RowstreamKit and Dashboard use it),
 // HTTPServer -> {CSystem, CZlib}, Redis -> {HTTPServer (its EventLoop), CSystem}. Sealing (one base64url, one sealing type)
 // holds what tokens need, so the library does not link libcurl. Only Upstream imports CCurl; only Sealing imports CCrypto; only Access imports CCrypt; only HTTPServer and Redis import CSystem; only HTTPServer (and TestSupport, to decode) imports CZlib.
@@ -51,7 +51,8 @@ let package = Package(
         .target(name: "Redis", dependencies: ["HTTPServer", "CSystem"], swiftSettings: strict),
         // Tokens and sealing: one base64url, one sealing type (AES-256-SIV), shared by Upstream and RowstreamKit.
         .target(name: "Sealing", dependencies: ["CCrypto"], swiftSettings: strict),
-        .target(name: "Upstream", dependencies: ["Locking", "CCurl", "Sealing", "JSON"], swiftSettings: strict),
+        // Tables: the walk's entry point is specialized for a config table's rows (PageWalker.nextBatch).
+        .target(name: "Upstream", dependencies: ["Locking", "CCurl", "Sealing", "JSON", "Tables"], swiftSettings: strict),
         // Who may see what (docs/SECURITY.md): access modes, API tokens, a trusted proxy, allow lists.
         .target(name: "Access", dependencies: ["Locking", "HTTPServer", "Sealing", "Tables", "CCrypt"], swiftSettings: strict),
 
