@@ -220,7 +220,7 @@ import Testing
         var export = TableExport(table: table, format: .csv)
         export.chunkBytes = 1  // a write per row
         let writes = Lock<[(rowsBefore: Int, fetches: Int)]>([])
-        let outcome = await export.run(table.makeLoader(.plain)) { _ in
+        let outcome = await export.run(table.loader(for: RowRequest())) { _ in
             let fetches = upstream.requests.count
             writes.withLock { $0.append(($0.count, fetches)) }
             return true

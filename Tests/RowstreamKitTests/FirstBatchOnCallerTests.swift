@@ -12,9 +12,9 @@ import Testing
 struct FirstBatchOnCallerTests {
     /// A table whose first batch is two items the loader has at once.
     static func table(startsOnCaller: Bool) -> TableBinding {
-        let source = BatchSource<String, Int>(initialToken: 0, startsOnCaller: startsOnCaller, loaders: { _ in
-            { offset in offset == 0 ? .items(["a", "b"], next: 1) : .completed([]) }
-        })
+        let source = BatchSource<String, Int>(initialToken: 0, startsOnCaller: startsOnCaller) { offset in
+            offset == 0 ? .items(["a", "b"], next: 1) : .completed([])
+        }
         return TableBinding(name: "t", title: "T", columns: [TableColumn("Value")], source: source) { value, row in
             row.key = value
             row.text(value)

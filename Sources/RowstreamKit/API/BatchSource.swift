@@ -1,3 +1,4 @@
+import Access
 import Batches
 
 /// A batches data source: an async loader that turns a token (a cursor, a page number, anything `Codable`) into
@@ -22,21 +23,23 @@ import Batches
 /// ```
 ///
 /// Thread-safe and `Sendable`: the loader is called from Swift's cooperative pool, concurrently for different
-/// viewers (never twice at once for one viewer), so whatever it captures must be `Sendable`.
-public struct BatchSource<Item: Sendable, Token: Codable & Sendable & Equatable>: Sendable {
+/// viewers (never twice at once for one viewer), so whatever it captures must be `Sendable`. A loader given as
+/// `(Token) async throws` may read the viewer it loads for from ``Viewer/current`` (bound around each call from
+/// the table's ``RowRequest``); one given as `(Token, RowRequest) async throws` gets it passed.
+///
+/// A code table's ``RowSource``: every use walks with the same loader; its walk is the request it serves.
+public struct BatchSource<Item: Sendable, Token: Codable & Sendable & Equatable>: RowSource {
     /// Loads the batch for one token.
     public typealias Loader = @Sendable (Token) async throws -> LoadResult<Item, Token>
+    /// Loads the batch for one token, for the request it is given.
+    public typealias RequestLoader = @Sendable (Token, RowRequest) async throws -> LoadResult<Item, Token>
 
     /// The token of the first batch.
     public let initialToken: Token
-    /// Makes the loader of one use: a viewer's walk (with its controls' query) or a live refresh (the same loader
-    /// for every use, unless made with `loaders:`).
-    let makeLoader: @Sendable (LoaderUse) -> Loader
-    /// Whether a viewer's first batch may start loading on the event loop that opens its stream, up to the loader's
-    /// first suspension (a page from memory is then delivered with no task hop: issue 17, arrivals). Only for
-    /// loaders that never block and do little before they suspend (the config tables' page walks); a code-defined
-    /// source's loader runs on the cooperative pool, as documented above.
-    let startsOnCaller: Bool
+    /// Whether a viewer's first batch may start loading on the event loop that opens its stream (``RowSource``);
+    /// a code-defined source's loader runs on the cooperative pool, as documented above.
+    public let startsOnCaller: Bool
+    private let load: RequestLoader
 
     /// A source whose first batch is `initialToken` and whose batches come from `load`.
     ///
@@ -47,19 +50,37 @@ public struct BatchSource<Item: Sendable, Token: Codable & Sendable & Equatable>
     /// }
     /// ```
     public init(initialToken: Token, load: @escaping Loader) {
-        self.initialToken = initialToken
-        self.makeLoader = { _ in load }
-        startsOnCaller = false
+        self.init(initialToken: initialToken, startsOnCaller: false, load: load)
     }
 
-    /// A source whose loader is made anew for every use (each viewer, refetch and refresh), for loaders that keep
-    /// per-walk state, such as the keys seen so far, or read another query or past a cache. Used by the config-file
-    /// tables. `startsOnCaller`: its loaders never block and do little before they first suspend (see the property).
-    package init(initialToken: Token, startsOnCaller: Bool = false,
-                 loaders makeLoader: @escaping @Sendable (LoaderUse) -> Loader) {
+    /// A source whose first batch is `initialToken` and whose batches come from `load`, given the request each is
+    /// for (the viewer, explicitly).
+    ///
+    /// ```swift
+    /// let source = BatchSource<Order, Int>(initialToken: 0, loadFor: { offset, request in
+    ///     try await store.orders(of: request.viewer.name, from: offset)
+    /// })
+    /// ```
+    public init(initialToken: Token, loadFor load: @escaping RequestLoader) {
         self.initialToken = initialToken
-        self.makeLoader = makeLoader
+        self.startsOnCaller = false
+        self.load = load
+    }
+
+    /// A source whose loader never blocks and does little before it first suspends (`startsOnCaller`: tests of
+    /// the first batch on the caller).
+    package init(initialToken: Token, startsOnCaller: Bool, load: @escaping Loader) {
+        self.initialToken = initialToken
         self.startsOnCaller = startsOnCaller
+        self.load = { token, request in
+            try await Viewer.$current.withValue(request.viewer) { try await load(token) }
+        }
+    }
+
+    public func walk(for request: RowRequest) -> RowRequest { request }
+
+    public func batch(at token: Token, in request: RowRequest) async throws -> LoadResult<Item, Token> {
+        try await load(token, request)
     }
 }
 

@@ -96,7 +96,8 @@ public final class RowstreamServer: Sendable {
             throw RowstreamError.publicDirectory(configuration.publicDirectory, error)
         }
         let sessions = SessionRegistry(instanceTag: configuration.instanceTag)
-        let feeds = LiveFeeds(bindings) { name in configuration.liveCluster?.channel(table: name) }
+        let feeds = LiveFeeds(bindings, channel: { name in configuration.liveCluster?.channel(table: name) },
+                              logger: configuration.logger)
         let heartbeats = StreamHeartbeat(commentInterval: configuration.heartbeatInterval)
         let routes = ServerRoutes(
             tables: tables,

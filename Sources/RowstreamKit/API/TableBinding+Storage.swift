@@ -25,38 +25,29 @@ extension TableBinding {
         let columnsJSON: JSONValue
         let batchSize: Int
         let seal: SealingKeys
-        /// Makes the table's ``RowPipeline`` sealing with given keys (one per table and keys), type-erased: a loader
-        /// per use.
-        let makePipeline: MakePipeline
-        /// Loaders of the table's ``RowPipeline`` sealing with `seal`, positions in the given resume scope.
-        let makeLoader: @Sendable (LoaderUse, _ resumeScope: String) -> RowLoader
-        /// A viewer's first batch starts loading on the event loop opening its stream (``BatchSource/startsOnCaller``).
-        let firstBatchOnCaller: Bool
+        /// The table's ``RowPipeline`` (its ``RowSource`` inside), sealing with `seal`.
+        let pipeline: any RowLoading
         let settable: Settable
         /// The `rows` events many viewers get at the same place, rendered once (``SharedBatchBodies``).
         let sharedBatches = SharedBatchBodies()
         /// The `session` event without its id, made once (``SessionEventTemplate``).
         let sessionEvents = SessionEventTemplate()
 
-        typealias MakePipeline = @Sendable (SealingKeys) -> @Sendable (LoaderUse, _ resumeScope: String) -> RowLoader
-
         init(spec: TableSpec, renderer: TableRenderer, columnsJSON: JSONValue, batchSize: Int, seal: SealingKeys,
-             makePipeline: @escaping MakePipeline, firstBatchOnCaller: Bool, settable: Settable) {
+             pipeline: any RowLoading, settable: Settable) {
             self.spec = spec
             self.renderer = renderer
             self.columnsJSON = columnsJSON
             self.batchSize = batchSize
             self.seal = seal
-            self.makePipeline = makePipeline
-            self.makeLoader = makePipeline(seal)
-            self.firstBatchOnCaller = firstBatchOnCaller
+            self.pipeline = pipeline
             self.settable = settable
         }
 
         /// A new box whose tokens are sealed with `keys`.
         func sealing(with keys: SealingKeys) -> Storage {
             Storage(spec: spec, renderer: renderer, columnsJSON: columnsJSON, batchSize: batchSize, seal: keys,
-                    makePipeline: makePipeline, firstBatchOnCaller: firstBatchOnCaller, settable: settable)
+                    pipeline: pipeline.sealing(with: keys), settable: settable)
         }
 
         /// A new box with the settable parts changed by `change`.
@@ -64,7 +55,7 @@ extension TableBinding {
             var settable = self.settable
             change(&settable)
             return Storage(spec: spec, renderer: renderer, columnsJSON: columnsJSON, batchSize: batchSize, seal: seal,
-                           makePipeline: makePipeline, firstBatchOnCaller: firstBatchOnCaller, settable: settable)
+                           pipeline: pipeline, settable: settable)
         }
     }
 }

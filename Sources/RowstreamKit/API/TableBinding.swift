@@ -1,6 +1,7 @@
 import Access
 import Foundation
 import JSON
+import Metrics
 import Sealing
 import Tables
 
@@ -53,13 +54,14 @@ public struct TableBinding: Sendable {
         binding.storage = storage.sealing(with: keys)
         return binding
     }
-    /// Makes the loader of one use (a viewer's walk with its query, a refetch, a live refresh): sealed position in,
-    /// rows and sealed next out (``RowPipeline``).
-    /// Call where ``Viewer/current`` is the viewer (a route's answer, a stream's opening): a partitioned table
-    /// seals its positions for that viewer.
-    func makeLoader(_ use: LoaderUse = .plain) -> RowLoader { storage.makeLoader(use, resumeScope) }
-    /// Whether a viewer's first batch starts loading on the event loop opening its stream (``BatchSource/startsOnCaller``).
-    var firstBatchOnCaller: Bool { storage.firstBatchOnCaller }
+    /// The loader of one request (a viewer's walk with its query, a refetch, a live refresh): sealed position in,
+    /// rows and sealed next out (``RowPipeline``), each load observed in `timing` (nil: untimed). A partitioned
+    /// table seals its positions for the request's viewer.
+    func loader(for request: RowRequest, timing: Histogram? = nil) -> RowLoader {
+        storage.pipeline.loader(for: request, scope: resumeScope(for: request.viewer), timing: timing)
+    }
+    /// Whether a viewer's first batch starts loading on the event loop opening its stream (``RowSource/startsOnCaller``).
+    var firstBatchOnCaller: Bool { storage.pipeline.startsOnCaller }
     /// Sort and filter controls shown above the table (config tables). See ``TableControl``.
     package var controls: [TableControl] {
         get { storage.settable.controls }
@@ -94,8 +96,8 @@ public struct TableBinding: Sendable {
         set { storage = storage.replacing { $0.dropCachedHead = newValue } }
     }
 
-    /// The partition of the viewer being answered (``Viewer/current``); nil for a table without partitions.
-    var currentPartition: ViewerPartition? { partition?(Viewer.current) }
+    /// The partition of `viewer`; nil for a table without partitions.
+    func partition(of viewer: Viewer) -> ViewerPartition? { partition?(viewer) }
     /// Most rows of one export (`/tables/NAME/export.csv|.ndjson`, docs/PROTOCOL.md "Export"); past them the file
     /// ends with a line saying the limit stopped it. ``defaultExportMaxRows`` unless set; at least 1.
     public var exportMaxRows: Int {
@@ -106,8 +108,10 @@ public struct TableBinding: Sendable {
     public static let defaultExportMaxRows = 100_000
 
     typealias RowLoader = @Sendable (TablePosition) async throws -> LoadResult<Row, TablePosition>
-    /// One upstream page for a raw (unsealed) cursor: its raw items and raw next cursor (nil: the last page).
-    package typealias PageProxy = @Sendable (_ cursor: String?) async throws -> (items: [JSONValue], next: String?)
+    /// One upstream page for a raw (unsealed) cursor, for a request (its viewer): its raw items and raw next cursor
+    /// (nil: the last page).
+    package typealias PageProxy = @Sendable (_ cursor: String?, _ request: RowRequest) async throws
+        -> (items: [JSONValue], next: String?)
 
     /// A table named `name` (used in URLs: letters, digits, `-` and `_`) titled `title`, with `columns`, whose
     /// items come from `source` in batches of `batchSize` (the number of skeleton rows shown while a batch loads;
@@ -130,6 +134,21 @@ public struct TableBinding: Sendable {
         source: BatchSource<Item, Token>,
         row template: @escaping @Sendable (Item, inout RowCells) -> Void
     ) {
+        self.init(name: name, title: title, columns: columns, batchSize: batchSize, sections: sections, layout: layout,
+                  rows: source, row: template)
+    }
+
+    /// A table as above whose items come from any ``RowSource`` (one of your own, given each ``RowRequest``).
+    public init<Source: RowSource>(
+        name: String,
+        title: String,
+        columns: [TableColumn],
+        batchSize: Int = 50,
+        sections: TableSections? = nil,
+        layout: TableLayout = .rows,
+        rows source: Source,
+        row template: @escaping @Sendable (Source.Item, inout RowCells) -> Void
+    ) {
         var spec = TableSpec(name: name, title: title, columns: columns, keyField: nil)
         spec.sections = sections?.spec
         spec.grid = layout.spec
@@ -137,32 +156,25 @@ public struct TableBinding: Sendable {
     }
 
     /// A table drawn as `spec` says, whose rows `makeRow` makes, one item at a time (a code table's row template).
-    package init<Item: Sendable, Token: Codable & Sendable & Equatable>(
-        spec: TableSpec, batchSize: Int, source: BatchSource<Item, Token>, makeRow: @escaping @Sendable (Item) -> Row
+    package init<Source: RowSource>(
+        spec: TableSpec, batchSize: Int, source: Source, makeRow: @escaping @Sendable (Source.Item) -> Row
     ) {
         self.init(spec: spec, batchSize: batchSize, source: source, makeRows: { items in items.map(makeRow) })
     }
 
     /// A table drawn as `spec` says, whose source loads its rows made already (a config table: its pages are read
     /// straight into rows by its ``RowMaker``).
-    package init<Token: Codable & Sendable & Equatable>(spec: TableSpec, batchSize: Int, source: BatchSource<Row, Token>) {
+    package init<Source: RowSource>(spec: TableSpec, batchSize: Int, source: Source) where Source.Item == Row {
         self.init(spec: spec, batchSize: batchSize, source: source, makeRows: { rows in rows })
     }
 
-    private init<Item: Sendable, Token: Codable & Sendable & Equatable>(
-        spec: TableSpec, batchSize: Int, source: BatchSource<Item, Token>,
-        makeRows: @escaping @Sendable ([Item]) -> [Row]
+    private init<Source: RowSource>(
+        spec: TableSpec, batchSize: Int, source: Source, makeRows: @escaping @Sendable ([Source.Item]) -> [Row]
     ) {
-        let name = spec.name
         let renderer = TableRenderer(spec: spec)
-        let makePipeline: Storage.MakePipeline = { keys in
-            let pipeline = RowPipeline(table: name, seal: keys, resumeScope: Self.resumeScope(name), source: source,
-                                       makeRows: makeRows)
-            return { use, scope in pipeline.loader(for: use, scope: scope) }
-        }
+        let pipeline = RowPipeline(table: spec.name, seal: .random(), source: source, makeRows: makeRows)
         storage = Storage(spec: spec, renderer: renderer, columnsJSON: renderer.columnsJSON(), batchSize: batchSize,
-                          seal: .random(), makePipeline: makePipeline, firstBatchOnCaller: source.startsOnCaller,
-                          settable: Storage.Settable())
+                          seal: pipeline.seal, pipeline: pipeline, settable: Storage.Settable())
     }
 
     var name: String { spec.name }
@@ -175,27 +187,26 @@ public struct TableBinding: Sendable {
     func sessionPath(_ session: String, _ action: String) -> String { "/tables/\(name)/sessions/\(session)/\(action)" }
 
     /// The seal scope of positions in this table's resume tokens (`id:` of events, `Last-Event-ID`, `?after=`); of a
-    /// partitioned table, for the viewer being answered (``Viewer/current``).
-    var resumeScope: String { Self.resumeScope(name) + viewerScope }
+    /// partitioned table, for `viewer`.
+    func resumeScope(for viewer: Viewer) -> String { Self.resumeScope(name) + viewerScope(viewer) }
     /// The resume scope of table `name` (of a partitioned table, before the viewer's part).
     static func resumeScope(_ name: String) -> String { "resume:\(name)" }
     /// The seal scope of this table's JSON proxy cursors (`/api/tables/NAME/pages?cursor=`); of a partitioned
-    /// table, for the viewer being answered.
-    var proxyScope: String { "proxy:\(name)" + viewerScope }
+    /// table, for `viewer`.
+    func proxyScope(for viewer: Viewer) -> String { "proxy:\(name)" + viewerScope(viewer) }
     /// The viewer's part of a partitioned table's scopes: its identity (a keyed hash). A scope is authenticated by the
     /// seal, never written into the token. A refused viewer's scope opens nothing anyone was given (its loads fail).
-    private var viewerScope: String {
-        switch currentPartition {
+    private func viewerScope(_ viewer: Viewer) -> String {
+        switch partition(of: viewer) {
         case nil: ""
         case .identity(let identity)?: "\0viewer:" + identity
         case .refused?: "\0refused"
         }
     }
 
-    /// True if `sealed` is a resume-token position sealed for this table (and of a partitioned table, for the
-    /// viewer being answered) with one of the server's keys. Costs a seal's `open` (microseconds, input capped): call
-    /// it off the event loops.
-    func isValid(_ sealed: String) -> Bool { seal.open(sealed, scope: resumeScope) != nil }
+    /// True if `sealed` is a resume-token position sealed for this table (and of a partitioned table, for `viewer`)
+    /// with one of the server's keys. Costs a seal's `open` (microseconds, input capped): call it off the event loops.
+    func isValid(_ sealed: String, for viewer: Viewer) -> Bool { seal.open(sealed, scope: resumeScope(for: viewer)) != nil }
 
     /// The table's entry in `GET /api/tables`.
     func listing() -> JSONValue {
@@ -230,23 +241,17 @@ public struct TableBinding: Sendable {
         let interval = live.interval.map { JSONValue.int($0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) }
         return ["interval": interval ?? .null, "refresh": .string("/tables/\(name)/refresh")]
     }
-
-    /// Reports `message` to the serving server's ``ServerConfiguration/logger`` (``RowstreamLogging/current``).
-    package static func log(_ message: String, level: RowstreamLogLevel = .error) {
-        RowstreamLogging.current.log(level, message)
-    }
 }
 
 
 extension TableBinding {
-    /// Loads one batch outside any viewer's session (the no-script page, row refetch), with a loader of its own.
-    /// Every error comes back as the `LoadFailure` a viewer would see.
-    /// `fresh`: past any cache (live refreshes).
-    func loadBatch(at position: TablePosition, fresh: Bool = false) async throws(LoadFailure)
+    /// Loads one batch outside any viewer's session (the no-script page, row refetch, a live refresh), with a
+    /// loader of its own for `request`. Every error comes back as the `LoadFailure` a viewer would see.
+    func loadBatch(at position: TablePosition, for request: RowRequest = RowRequest()) async throws(LoadFailure)
         -> (rows: [Row], next: TablePosition?)
     {
         do {
-            switch try await makeLoader(fresh ? .fresh : .plain)(position) {
+            switch try await loader(for: request)(position) {
             case .items(let rows, let next): return (rows, next)
             case .completed(let rows): return (rows, nil)
             }

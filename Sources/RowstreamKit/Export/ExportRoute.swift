@@ -3,14 +3,16 @@ import Tables
 
 /// `GET /tables/{name}/export.csv` and `/export.ndjson`: the table's rows as a file (``TableExport``), streamed as
 /// the walk goes, with the viewer's control choice (`?p.sort=`, whitelisted by the caller) applied. Answered only
-/// past the access layer like every route of a table: ``Viewer/current`` is bound while the stream opens, so a
-/// table that forwards the viewer exports that viewer's own rows.
+/// past the access layer like every route of a table, for the route's ``RowRequest``: a table that forwards the
+/// viewer exports that viewer's own rows.
 ///
 /// Thread-safe: an immutable value. The walk runs in a task the stream's close cancels.
 struct ExportRoute: Sendable {
     let table: TableBinding
     let format: ExportFormat
     let query: LoaderUse.Query
+    /// Who asked (the viewer; the use is replaced by the walk with `query`).
+    let request: RowRequest
 
     func response() -> HTTPResponse {
         let headers: HTTPHeaders = [
@@ -20,10 +22,8 @@ struct ExportRoute: Sendable {
             HTTPFieldName.xAccelBuffering: "no",
         ]
         let export = TableExport(table: table, format: format)
-        let table = table, query = query
+        let load = table.loader(for: request.using(.viewer(query: query)))
         return HTTPResponse(status: .ok, headers: headers, body: .stream { writer in
-            // Made here, where the viewer is bound: a forwarding table's loader is that viewer's.
-            let load = table.makeLoader(.viewer(query: query))
             let task = Task {
                 _ = await export.run(load) { bytes in
                     writer.write(bytes)

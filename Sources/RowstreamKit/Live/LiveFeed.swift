@@ -61,14 +61,17 @@ final class LiveFeed: Sendable {
     /// The feed of one identity of a partitioned table (``LivePartitions``): the viewer its loads run as (its
     /// forwarded name, header or cookie); nil for a table's one feed.
     let viewer: Viewer?
+    /// Where its refreshes' loads report failures (the server's ``ServerConfiguration/logger``).
+    let logger: any RowstreamLogger
     /// Called (outside the lock) when the last viewer of a partition's feed leaves; nil for a table's one feed.
     private let onIdle: (@Sendable (LiveFeed) -> Void)?
 
     /// The feed of `table`; with `viewer`, of that viewer's identity only (``LivePartitions``: never on a channel),
-    /// `onIdle` told when its last viewer leaves.
+    /// `onIdle` told when its last viewer leaves; its loads' failures go to `logger`.
     init(table: TableBinding, channel: (any LiveChannel)? = nil, viewer: Viewer? = nil,
-         onIdle: (@Sendable (LiveFeed) -> Void)? = nil) {
+         logger: any RowstreamLogger = StandardErrorLogger(), onIdle: (@Sendable (LiveFeed) -> Void)? = nil) {
         self.table = table
+        self.logger = logger
         self.channel = channel
         self.viewer = viewer
         self.onIdle = onIdle
@@ -194,137 +197,11 @@ final class LiveFeed: Sendable {
         state.withLock { if $0.head == nil { $0.head = head } }
     }
 
-    /// Re-fetches the head, diffs it and sends the changes to every viewer, as one single flight per table
-    /// (``RefreshStateMachine``): joins the queued follow-up if there is one, else starts a fetch or queues one
-    /// behind the running fetch (taking a token of the table's ``RefreshLimit`` unless `isTicker`). A caller whose
-    /// task is cancelled (its client went away) stops waiting; a fetch nobody waits for any more is cancelled.
-    ///
-    /// In a cluster a POST that would start work takes its token from the table's one bucket for the whole cluster
-    /// first (``LiveChannel/takeRefreshToken(_:)``); when the store cannot answer, this instance's own bucket decides.
-    func refresh(isTicker: Bool = false) async -> RefreshOutcome {
-        var hasToken = false
-        if !isTicker, let channel, let limit = table.live?.limit, !state.withLock({ $0.machine.wouldJoin }) {
-            do {
-                guard channel.isAvailable else { throw LiveChannelWithoutBucket() }
-                if let wait = try await channel.takeRefreshToken(limit) {
-                    counters.clusterRefusals.add(1, ordering: .relaxed)
-                    return .refused(retryAfter: wait)
-                }
-                hasToken = true
-            } catch {
-                counters.localLimitFallbacks.add(1, ordering: .relaxed)
-            }
-        }
-        let waiter = state.withLock { state in
-            state.lastWaiter += 1
-            let waiter = RefreshStateMachine.WaiterID(state.lastWaiter)
-            state.waiters[waiter] = .arriving
-            return waiter
-        }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in ask(waiter, isTicker: isTicker, hasToken: hasToken, continuation) }
-        } onCancel: {
-            leave(waiter)
-        }
-    }
-
-    private func ask(
-        _ waiter: RefreshStateMachine.WaiterID, isTicker: Bool, hasToken: Bool,
-        _ continuation: CheckedContinuation<RefreshOutcome, Never>
-    ) {
-        let refused: RefreshOutcome? = state.withLock { state in
-            guard case .arriving = state.waiters[waiter], !state.stopped else {
-                state.waiters[waiter] = nil
-                return .abandoned
-            }
-            switch state.machine.request(waiter, at: .now, isTicker: isTicker, hasToken: hasToken) {
-            case .refuse(let wait):
-                state.waiters[waiter] = nil
-                return .refused(retryAfter: wait)
-            case .start(let run):
-                state.waiters[waiter] = .waiting(continuation)
-                state.runs[run] = launch(run)
-                return nil
-            default:
-                state.waiters[waiter] = .waiting(continuation)
-                return nil
-            }
-        }
-        if let refused { continuation.resume(returning: refused) }
-    }
-
-    private func leave(_ waiter: RefreshStateMachine.WaiterID) {
-        let (continuation, cancel): (CheckedContinuation<RefreshOutcome, Never>?, Task<Void, Never>?) = state.withLock { state in
-            switch state.waiters[waiter] {
-            case .arriving?:
-                state.waiters[waiter] = .left
-                return (nil, nil)
-            case .waiting(let continuation)?:
-                state.waiters[waiter] = nil
-                guard case .cancel(let run) = state.machine.leave(waiter) else { return (continuation, nil) }
-                return (continuation, state.runs[run])
-            case .left?, nil:
-                return (nil, nil)
-            }
-        }
-        cancel?.cancel()
-        continuation?.resume(returning: .abandoned)
-    }
-
-    /// The task of one refresh. Created under the lock (creating a task only enqueues it), so that its handle is
-    /// stored before it can finish.
-    private func launch(_ run: RefreshStateMachine.RunID) -> Task<Void, Never> {
-        Task { [weak self] in
-            guard let self else { return }
-            let summary = await self.run()
-            self.finished(run, summary)
-        }
-    }
-
-    private func finished(_ run: RefreshStateMachine.RunID, _ summary: LiveSummary) {
-        let continuations = state.withLock { state -> [CheckedContinuation<RefreshOutcome, Never>] in
-            state.runs[run] = nil
-            guard case .complete(let waiters, let next) = state.machine.finished(run) else { return [] }
-            if let next { state.runs[next] = launch(next) }
-            return waiters.compactMap { waiter in
-                guard case .waiting(let continuation)? = state.waiters.removeValue(forKey: waiter) else { return nil }
-                return continuation
-            }
-        }
-        continuations.forEach { $0.resume(returning: .done(summary)) }
-    }
-
-    /// One refresh: by this instance alone, or in a cluster by the lease holder (which publishes the head) or on
-    /// behalf of a POST by asking the holder (``LiveFeed+Cluster``).
-    private func run() async -> LiveSummary {
-        switch await role() {
-        case .alone: return await runAlone()
-        case .holder(let channel): return await runAsHolder(channel)
-        case .follower(let channel): return await forward(channel)
-        }
-    }
-
-    /// Loads the head and sends its changes to this instance's viewers (a single process; a cluster whose channel
-    /// is unreachable).
-    func runAlone() async -> LiveSummary {
-        let loaded: LiveHeadRows
-        do {
-            loaded = try await loadHead()
-        } catch {
-            return LiveSummary(error: error.message)
-        }
-        if channel != nil { noteRefreshedAlone() }
-        return advance(to: loaded) ?? LiveSummary(viewers: viewerCount)
-    }
-
-    /// The head as the upstream has it now, rendered.
-    /// A partition's feed loads as its ``viewer`` (with what that viewer's requests forward upstream).
+    /// The head as the upstream has it now, rendered: a refresh's load (past any cache), for the feed's ``viewer``
+    /// (a partition's: with what that viewer's requests forward upstream; a table's one feed: ``Viewer/nobody``).
     func loadHead() async throws(LoadFailure) -> LiveHeadRows {
-        let table = table
-        let loaded = await Viewer.$current.withValue(viewer ?? Viewer.current) { () async -> Result<(rows: [Row], next: TablePosition?), LoadFailure> in
-            do throws(LoadFailure) { return .success(try await table.loadBatch(at: .first, fresh: true)) } catch { return .failure(error) }
-        }
-        let batch = try loaded.get()
+        let request = RowRequest(use: .fresh, viewer: viewer ?? .nobody, logger: logger)
+        let batch = try await table.loadBatch(at: .first, for: request)
         return LiveHeadRows(rows: render(batch.rows), isWholeList: batch.next == nil)
     }
 

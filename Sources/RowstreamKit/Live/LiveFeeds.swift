@@ -11,15 +11,17 @@ struct LiveFeeds: Sendable {
     let partitioned: [String: LivePartitions]
 
     /// The feeds of `tables`' live ones; a table with one feed for all follows the cluster's `channel` for it (nil:
-    /// alone). Partitioned tables never do: their feeds are this instance's (docs/SCALING.md).
-    init(_ tables: [TableBinding], channel: (String) -> (any LiveChannel)?) {
+    /// alone). Partitioned tables never do: their feeds are this instance's (docs/SCALING.md). Their loads' failures
+    /// go to `logger`.
+    init(_ tables: [TableBinding], channel: (String) -> (any LiveChannel)?,
+         logger: any RowstreamLogger = StandardErrorLogger()) {
         var shared: [String: LiveFeed] = [:]
         var partitioned: [String: LivePartitions] = [:]
         for table in tables where table.live != nil {
             if table.partition != nil {
-                partitioned[table.name] = LivePartitions(table: table)
+                partitioned[table.name] = LivePartitions(table: table, logger: logger)
             } else {
-                shared[table.name] = LiveFeed(table: table, channel: channel(table.name))
+                shared[table.name] = LiveFeed(table: table, channel: channel(table.name), logger: logger)
             }
         }
         self.shared = shared
@@ -29,17 +31,17 @@ struct LiveFeeds: Sendable {
     /// True if table `name` is live.
     func isLive(_ name: String) -> Bool { shared[name] != nil || partitioned[name] != nil }
 
-    /// The feed of table `name` for the viewer being answered (``Viewer/current``), started for them if their identity
-    /// has none yet; nil: the table is not live. A partitioned table's errors: ``LivePartitions/feed(for:)``.
-    func feed(for name: String) throws(HTTPError) -> LiveFeed? {
+    /// The feed of table `name` for `viewer`, started for them if their identity has none yet; nil: the table is
+    /// not live. A partitioned table's errors: ``LivePartitions/feed(for:)``.
+    func feed(for name: String, viewer: Viewer) throws(HTTPError) -> LiveFeed? {
         if let feed = shared[name] { return feed }
-        return try partitioned[name]?.feed(for: Viewer.current)
+        return try partitioned[name]?.feed(for: viewer)
     }
 
-    /// The running feed of table `name` for the viewer being answered, if any: a refresh starts no partition (its
-    /// identity has no viewer here, so nothing would change for anyone).
-    func runningFeed(for name: String) -> LiveFeed? {
-        shared[name] ?? partitioned[name]?.existingFeed(for: Viewer.current)
+    /// The running feed of table `name` for `viewer`, if any: a refresh starts no partition (its identity has no
+    /// viewer here, so nothing would change for anyone).
+    func runningFeed(for name: String, viewer: Viewer) -> LiveFeed? {
+        shared[name] ?? partitioned[name]?.existingFeed(for: viewer)
     }
 
     /// Starts the tables' one feeds (partitions start as their first viewer arrives).

@@ -12,10 +12,13 @@ import Locking
 /// and stopped outside it. Ownership: the server holds it and stops every partition at shutdown.
 final class LivePartitions: Sendable {
     let table: TableBinding
+    /// Where its feeds' loads report failures.
+    let logger: any RowstreamLogger
     private let state = Lock<(feeds: [String: LiveFeed], stopped: Bool)>(([:], false))
 
-    init(table: TableBinding) {
+    init(table: TableBinding, logger: any RowstreamLogger = StandardErrorLogger()) {
         self.table = table
+        self.logger = logger
     }
 
     var capacity: Int { table.live?.maxPartitions ?? LiveUpdates().maxPartitions }
@@ -42,7 +45,7 @@ final class LivePartitions: Sendable {
                 state.feeds[idle.key] = nil
                 evicted = idle.value
             }
-            let feed = LiveFeed(table: table, viewer: viewer) { [weak self] feed in self?.retire(feed, identity) }
+            let feed = LiveFeed(table: table, viewer: viewer, logger: logger) { [weak self] feed in self?.retire(feed, identity) }
             state.feeds[identity] = feed
             return (feed, true)
         }

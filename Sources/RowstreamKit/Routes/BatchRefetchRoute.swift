@@ -9,6 +9,8 @@ import HTTPServer
 /// for this table is used. A pure function of the table: safe from any thread.
 struct BatchRefetchRoute: Sendable {
     let table: TableBinding
+    /// Who asked: the rows are loaded for them.
+    let rows: RowRequest
 
     func respond(to request: HTTPRequest) throws(HTTPError) -> HTTPResult {
         var raw = request.queryValue("after") ?? ""
@@ -27,10 +29,10 @@ struct BatchRefetchRoute: Sendable {
             case .end, .finished: return .now(Self.fragment([]))
             }
         }
-        let table = table, start = offset, position = cursor
+        let table = table, rows = rows, start = offset, position = cursor
         return .later {
             do throws(LoadFailure) {
-                let batch = try await table.loadBatch(at: position)
+                let batch = try await table.loadBatch(at: position, for: rows)
                 return Self.fragment(table.renderer.renderRows(batch.rows, startIndex: start))
             } catch {
                 return .text(error.message + "\n", status: .badGateway)

@@ -16,6 +16,8 @@ import Tables
 struct NoScriptDocument: Sendable {
     static let batchesPerDocument = 3
     let table: TableBinding
+    /// Who asked: the rows are loaded for them.
+    let rows: RowRequest
 
     func respond(to request: HTTPRequest) throws(HTTPError) -> HTTPResult {
         var start = ResumeToken(table: table.name, offset: 0, position: .start)
@@ -49,7 +51,7 @@ struct NoScriptDocument: Sendable {
             }
             let loaded: (rows: [Row], next: TablePosition?)
             do throws(LoadFailure) {
-                loaded = try await table.loadBatch(at: cursor)
+                loaded = try await table.loadBatch(at: cursor, for: rows)
             } catch {
                 return writer.finishing(failure(error.message, retry: position))
             }

@@ -52,22 +52,23 @@ extension ServerRoutes {
         let lastEventID = request.headers[HTTPFieldName.lastEventID] ?? request.queryValue("lastEventId")
         let given = lastEventID.map { !$0.isEmpty } == true
         var liveFeeds: [String: LiveFeed] = [:]
-        for table in page.tables { liveFeeds[table.name] = try feeds.feed(for: table.name) }
+        for table in page.tables { liveFeeds[table.name] = try feeds.feed(for: table.name, viewer: viewer) }
+        let answering = rowRequest()
         let open: @Sendable () -> HTTPResponse = { [self, liveFeeds] in
-            dashboardPageStreamResponse(page: page, lastEventID: lastEventID, given: given, feeds: liveFeeds)
+            dashboardPageStreamResponse(page: page, lastEventID: lastEventID, given: given, feeds: liveFeeds, request: answering)
         }
         return given ? .later(open) : .now(open())
     }
 
     /// The stream of `dashboardPageStream(_:page:)` from the client's token (nil: none); `given`: the client sent one. Its live
-    /// tables' changes come from `liveFeeds` (by table name: the viewer's).
+    /// tables' changes come from `liveFeeds` (by table name: the viewer's); their rows are loaded for `request`.
     private func dashboardPageStreamResponse(page: ResolvedDashboardPage, lastEventID: String?, given: Bool,
-                                    feeds liveFeeds: [String: LiveFeed]) -> HTTPResponse {
+                                             feeds liveFeeds: [String: LiveFeed], request: RowRequest) -> HTTPResponse {
         var token = lastEventID.flatMap { DashboardPageToken(decoding: $0, page: page.name) }
         var plans = page.tables.map { Plan(table: $0, resume: nil, query: []) }
         for index in plans.indices {
             guard let decoded = token, let entry = decoded.tables[plans[index].table.name] else { continue }
-            guard let plan = Self.plan(plans[index].table, entry: entry) else {
+            guard let plan = Self.plan(plans[index].table, entry: entry, viewer: request.viewer) else {
                 token = nil
                 break
             }
@@ -93,7 +94,8 @@ extension ServerRoutes {
                 ViewerSession.open(
                     table: plan.table, channel: stream.channel(for: plan.table), resume: plan.resume,
                     resetFirst: resetFirst, registry: registry, metrics: metrics, batchTimeout: timeout,
-                    feed: liveFeeds[name], query: plan.query, onChoice: { stream.choose($0, table: name) }
+                    feed: liveFeeds[name], query: plan.query, onChoice: { stream.choose($0, table: name) },
+                    request: request
                 )
             }
             heartbeats.start(on: writer)
@@ -101,10 +103,10 @@ extension ServerRoutes {
     }
 
     /// A table's start from its entry in a page token; nil if the entry is not this server's (unreadable resume
-    /// token, a cursor it did not seal, a choice that is not one of the table's options).
-    private static func plan(_ table: TableBinding, entry: DashboardPageToken.Entry) -> Plan? {
+    /// token, a cursor it did not seal for `viewer`, a choice that is not one of the table's options).
+    private static func plan(_ table: TableBinding, entry: DashboardPageToken.Entry, viewer: Viewer) -> Plan? {
         guard let resume = ResumeToken(decoding: entry.resume, table: table.name) else { return nil }
-        if case .after(let cursor) = resume.position, !table.isValid(cursor) { return nil }
+        if case .after(let cursor) = resume.position, !table.isValid(cursor, for: viewer) { return nil }
         guard let query = try? controlQuery(entry.query, table: table) else { return nil }
         return Plan(table: table, resume: resume, query: query)
     }

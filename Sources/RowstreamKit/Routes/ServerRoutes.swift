@@ -62,16 +62,16 @@ struct ServerRoutes {
             try proxyUpstreamPage(request, table: try table(parameters["name"]))
         }
         router.get("/tables/{name}/html") { request, parameters throws(HTTPError) in
-            try NoScriptDocument(table: try table(parameters["name"])).respond(to: request)
+            try NoScriptDocument(table: try table(parameters["name"]), rows: rowRequest()).respond(to: request)
         }
         router.get("/tables/{name}/rows") { request, parameters throws(HTTPError) in
-            try BatchRefetchRoute(table: try table(parameters["name"])).respond(to: request)
+            try BatchRefetchRoute(table: try table(parameters["name"]), rows: rowRequest()).respond(to: request)
         }
         for format in ExportFormat.allCases {
             router.get("/tables/{name}/export.\(format.fileExtension)") { request, parameters throws(HTTPError) in
                 let table = try table(parameters["name"])
-                return .now(ExportRoute(table: table, format: format, query: try controlQuery(request, table: table))
-                    .response())
+                return .now(ExportRoute(table: table, format: format, query: try controlQuery(request, table: table),
+                                        request: rowRequest()).response())
             }
         }
         addStyleRoute(to: &router)
@@ -87,7 +87,17 @@ struct ServerRoutes {
         return router.build()
     }
 
-    /// The table `name`, if the viewer may see it (``Viewer/current``; else 403, on every route of a table).
+    /// The viewer being answered: the one the access layer admitted (``Viewer/current``, bound around each
+    /// request's answer). Read here, where a request arrives, and passed down explicitly from here on
+    /// (``rowRequest(_:)``): nothing on the row path reads it.
+    var viewer: Viewer { Viewer.current }
+
+    /// What a table's rows are loaded for on this request: `use`, for ``viewer``, logged to the server's logger.
+    func rowRequest(_ use: LoaderUse = .plain) -> RowRequest {
+        RowRequest(use: use, viewer: viewer, logger: configuration.logger)
+    }
+
+    /// The table `name`, if the viewer may see it (``viewer``; else 403, on every route of a table).
     private func table(_ name: String?) throws(HTTPError) -> TableBinding {
         guard let name, let table = tables[name] else { throw HTTPError(.notFound, "no such table") }
         try admit(table: name)
@@ -105,7 +115,7 @@ struct ServerRoutes {
     /// route ever calls the upstream with a missing credential.
     func admit(table name: String) throws(HTTPError) {
         guard configuration.access.admits(table: name) else { throw HTTPError(.forbidden, "you may not see this table") }
-        if case .refused(let why)? = tables[name]?.currentPartition { throw HTTPError(.forbidden, why) }
+        if case .refused(let why)? = tables[name]?.partition(of: viewer) { throw HTTPError(.forbidden, why) }
     }
 
     /// The home page's table: the first the viewer may see (403 when none).
@@ -151,22 +161,25 @@ struct ServerRoutes {
         let query = try controlQuery(request, table: table)
         let dialect = try StreamDialect(parameter: request.queryValue("dialect"))
         // Live changes are of the table as configured: a viewer who sorted or filtered it does not get them.
-        let feed = query.isEmpty ? try feeds.feed(for: table.name) : nil
+        let feed = query.isEmpty ? try feeds.feed(for: table.name, viewer: viewer) : nil
+        let answering = rowRequest()
         let open: @Sendable () -> HTTPResponse = { [self] in
-            streamResponse(table: table, lastEventID: lastEventID, query: query, feed: feed, dialect: dialect)
+            streamResponse(table: table, lastEventID: lastEventID, query: query, feed: feed, dialect: dialect,
+                           request: answering)
         }
         return lastEventID.map { !$0.isEmpty } == true ? .later(open) : .now(open())
     }
 
-    /// The stream of `stream(_:table:)` from the client's token (nil: none), with the live changes of `feed`.
+    /// The stream of `stream(_:table:)` from the client's token (nil: none), with the live changes of `feed`, its
+    /// rows loaded for `request`.
     private func streamResponse(
         table: TableBinding, lastEventID: String?, query: [(name: String, value: String)], feed: LiveFeed?,
-        dialect: StreamDialect?
+        dialect: StreamDialect?, request: RowRequest
     ) -> HTTPResponse {
         var decoded = lastEventID.flatMap { ResumeToken(decoding: $0, table: table.name) }
         // A cursor not sealed for this table with one of the server's keys is no position (forged, or sealed with
         // a retired key or another process's random key): start over.
-        if case .after(let cursor)? = decoded?.position, !table.isValid(cursor) { decoded = nil }
+        if case .after(let cursor)? = decoded?.position, !table.isValid(cursor, for: request.viewer) { decoded = nil }
         if let finished = decoded, finished.position == .finished {
             // A live table's finished list still changes: say `complete` again and keep the stream for its changes.
             guard feeds.isLive(table.name) || dialect?.staysOpen == true else { return HTTPResponse(status: .noContent) }
@@ -181,7 +194,7 @@ struct ServerRoutes {
             ViewerSession.open(
                 table: table, writer: writer, resume: resume, resetFirst: resetFirst,
                 registry: registry, metrics: metrics, batchTimeout: timeout, feed: feed, query: query,
-                dialect: dialect
+                dialect: dialect, request: request
             )
             heartbeats.start(on: writer)
         }
@@ -209,7 +222,7 @@ struct ServerRoutes {
     /// (`viewers: 0`).
     private func refresh(_ table: TableBinding) throws(HTTPError) -> HTTPResult {
         guard feeds.isLive(table.name) else { throw HTTPError(.notFound, "this table is not live") }
-        guard let feed = feeds.runningFeed(for: table.name) else { return .now(.json(LiveSummary().json.serialized())) }
+        guard let feed = feeds.runningFeed(for: table.name, viewer: viewer) else { return .now(.json(LiveSummary().json.serialized())) }
         return .later {
             switch await feed.refresh() {
             case .done(let summary):
@@ -235,26 +248,27 @@ struct ServerRoutes {
     }
 
     /// The pagination-normalizing proxy of config tables: one upstream page as `{items, next, done}`. `next` is
-    /// sealed (scope ``TableBinding/proxyScope``): opaque and tamper-evident, valid for this table's proxy only;
+    /// sealed (scope ``TableBinding/proxyScope(for:)``): opaque and tamper-evident, valid for this table's proxy only;
     /// an altered or foreign cursor (a resume token's included) is a 400. The cursor is opened off the event
     /// loop, and one longer than `CursorSeal.maxProxyCursorLength` is refused unread.
     /// Code-defined tables have no such page (their items are not JSON): 404.
     private func proxyUpstreamPage(_ request: HTTPRequest, table: TableBinding) throws(HTTPError) -> HTTPResult {
         guard let proxy = table.pageProxy else { throw HTTPError(.notFound, "this table has no JSON pages") }
         let sealed = request.queryValue("cursor").flatMap { $0.isEmpty ? nil : $0 }
+        let answering = rowRequest(), scope = table.proxyScope(for: viewer)
         return .later {
             var cursor: String? = nil
             if let sealed {
-                cursor = table.seal.open(sealed, scope: table.proxyScope, maxLength: CursorSeal.maxProxyCursorLength)
+                cursor = table.seal.open(sealed, scope: scope, maxLength: CursorSeal.maxProxyCursorLength)
                 guard cursor != nil else {
                     return HTTPError(.badRequest, "the cursor is not valid for this table (altered, or sealed with a key this server does not hold)").response
                 }
             }
             do {
-                let page = try await proxy(cursor)
+                let page = try await proxy(cursor, answering)
                 var next = JSONValue.null
                 if let raw = page.next {
-                    let sealedNext = table.seal.seal(raw, scope: table.proxyScope)
+                    let sealedNext = table.seal.seal(raw, scope: scope)
                     guard sealedNext.utf8.count <= CursorSeal.maxProxyCursorLength else {
                         throw LoadFailure(message: "The upstream's next cursor is too long for the JSON proxy "
                                           + "(\(raw.utf8.count) bytes).", isRetryable: false)

@@ -12,7 +12,8 @@ final class TableMetrics: Sendable {
     let registry: MetricsRegistry
     let table: String
     /// Time for the table's source to answer one batch: an upstream fetch, a wait for one already running, or a
-    /// cache hit (so the low buckets count the answers no upstream request was made for).
+    /// cache hit (so the low buckets count the answers no upstream request was made for). Observed by the
+    /// ``RowPipeline``'s loader of each viewer's session.
     let upstream: Histogram
     /// Time to render one batch's rows into its event's bytes.
     let render: Histogram
@@ -46,16 +47,6 @@ final class TableMetrics: Sendable {
         identityBytes = registry.histogram(
             Self.bytesName, help: Self.bytesHelp, buckets: Self.byteBuckets,
             labels: ["table": table, "encoding": "identity"])
-    }
-
-    /// `loader` timed: each answer (or failure) it gives is one `upstream` observation.
-    func timed(_ loader: @escaping TableBinding.RowLoader) -> TableBinding.RowLoader {
-        let upstream = upstream
-        return { position in
-            let start = ContinuousClock.now
-            defer { upstream.observe(since: start) }
-            return try await loader(position)
-        }
     }
 
     /// Records one batch event written to a viewer: its delivery time since `answered`, its bytes as rendered

@@ -1,4 +1,3 @@
-import Batches
 import Locking
 import Tables
 
@@ -6,7 +5,7 @@ import Tables
 /// making of their rows and one sealing of the position after them (issue 17, "arrivals as cheap as a broadcast":
 /// a storm of viewers opening one table all load its first page from the page cache).
 ///
-/// Keyed by identity, never by content: a batch is shared only when the source returned the very same items array
+/// Keyed by identity, never by content (``HeldBuffer``): a batch is shared only when the source returned the very same items array
 /// (a page from the cache, untouched by the walk's dedup) that an entry holds, so nothing is shared that the page
 /// cache would not have served anyway, and the entry's array, held here, cannot be freed and its address reused
 /// while the entry lives. The next position is shared only for an equal next token (``RowPipeline`` keeps no
@@ -18,7 +17,7 @@ import Tables
 /// Thread-safe: one `Lock`; rows are made and positions sealed outside it.
 final class RecentBatches<Item: Sendable, Token: Sendable & Equatable>: Sendable {
     struct Entry: Sendable {
-        let items: [Item]
+        let items: HeldBuffer<Item>
         let rows: [Row]
         /// The next token of the batch (nil: the last batch) and its sealed position.
         let next: Token?
@@ -37,7 +36,7 @@ final class RecentBatches<Item: Sendable, Token: Sendable & Equatable>: Sendable
         guard !items.isEmpty else { return nil }
         return entries.withLock { entries in
             entries.removeAll { now - $0.made > Self.lifetime }
-            return entries.last { $0.items.isSameBuffer(as: items) }
+            return entries.last { $0.items.holds(items) }
         }
     }
 
@@ -45,7 +44,7 @@ final class RecentBatches<Item: Sendable, Token: Sendable & Equatable>: Sendable
     func remember(items: [Item], rows: [Row], next: Token?, position: TablePosition?,
                   now: ContinuousClock.Instant = .now) {
         guard !items.isEmpty, items.count <= Self.maxItems else { return }
-        let entry = Entry(items: items, rows: rows, next: next, position: position, made: now)
+        let entry = Entry(items: HeldBuffer(items), rows: rows, next: next, position: position, made: now)
         entries.withLock { entries in
             entries.removeAll { now - $0.made > Self.lifetime }
             if entries.count >= Self.capacity { entries.removeFirst(entries.count - Self.capacity + 1) }

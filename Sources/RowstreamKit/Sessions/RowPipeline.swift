@@ -1,12 +1,14 @@
 import Foundation
+import Metrics
 import Sealing
 import Tables
 
-/// One table's way from a sealed position to rows, composed once where the table is made: open the position into
-/// the source's token (``TokenCodec``), load the batch with the use's loader (``BatchSource``), have the items'
-/// ``Row``s (`makeRows`: a code table's row template through ``RowCells``, item by item; a config table loads rows
-/// already, read from the upstream's body by its ``RowMaker``, and passes them on as they are) and seal the next
-/// position. The state machine calls the loader it makes: one signature, `TablePosition` in, rows out.
+/// One table's way from a sealed position to rows, made once where the table is made, holding the table's
+/// ``RowSource``: open the position into the source's token (``TokenCodec``), load the batch of the use's walk
+/// (``RowSource/batch(at:in:)``), have the items' ``Row``s (`makeRows`: a code table's row template through
+/// ``RowCells``, item by item; a config table loads rows already, read from the upstream's body by its
+/// ``RowMaker``, and passes them on as they are) and seal the next position. The state machine calls the loader it
+/// makes: one signature, `TablePosition` in, rows out, timed into the table's upstream histogram.
 ///
 /// One per table (and sealing keys), shared by every viewer's loader: a viewer's loader holds a pointer to it and
 /// its own walk, and a codec of its own only where its positions are sealed for it (a viewer-scoped table). Viewers
@@ -15,10 +17,13 @@ import Tables
 /// viewers share none.
 ///
 /// Thread-safe: immutable; what it holds is `Sendable`.
-final class RowPipeline<Item: Sendable, Token: Codable & Sendable & Equatable>: Sendable {
+final class RowPipeline<Source: RowSource>: RowLoading {
+    typealias Item = Source.Item
+    typealias Token = Source.Token
+
     let table: String
     let seal: SealingKeys
-    let source: BatchSource<Item, Token>
+    let source: Source
     let makeRows: @Sendable ([Item]) -> [Row]
     /// The codec of the table's own resume scope, shared by the loaders of every viewer whose positions are not
     /// sealed for them alone.
@@ -26,43 +31,52 @@ final class RowPipeline<Item: Sendable, Token: Codable & Sendable & Equatable>: 
     /// The batches made last in the table's own scope, shared by viewers loading the same items at the same place.
     let recent = RecentBatches<Item, Token>()
 
-    init(table: String, seal: SealingKeys, resumeScope: String, source: BatchSource<Item, Token>,
-         makeRows: @escaping @Sendable ([Item]) -> [Row]) {
+    init(table: String, seal: SealingKeys, source: Source, makeRows: @escaping @Sendable ([Item]) -> [Row]) {
         self.table = table
         self.seal = seal
         self.source = source
         self.makeRows = makeRows
-        tableCodec = TokenCodec(seal: seal, scope: resumeScope)
+        tableCodec = TokenCodec(seal: seal, scope: TableBinding.resumeScope(table))
     }
 
-    /// A loader for `use` whose positions are sealed in `scope`: a new source loader (its own walk), run by
-    /// ``load(_:codec:with:)``.
-    func loader(for use: LoaderUse, scope: String) -> TableBinding.RowLoader {
-        let load = source.makeLoader(use)
-        if scope == tableCodec.scope {
-            return { position in try await self.load(position, codec: self.tableCodec, sharing: self.recent, with: load) }
+    var startsOnCaller: Bool { source.startsOnCaller }
+
+    func sealing(with keys: SealingKeys) -> any RowLoading {
+        RowPipeline(table: table, seal: keys, source: source, makeRows: makeRows)
+    }
+
+    /// A loader for `request` (a walk of its own) whose positions are sealed in `scope`, each load observed in
+    /// `timing` (nil: untimed).
+    func loader(for request: RowRequest, scope: String, timing: Histogram?) -> TableBinding.RowLoader {
+        let walk = source.walk(for: request)
+        let shared = scope == tableCodec.scope
+        let codec = shared ? tableCodec : TokenCodec<Token>(seal: seal, scope: scope)
+        return { position in
+            let start = ContinuousClock.now
+            defer { timing?.observe(since: start) }
+            return try await self.load(position, in: walk, codec: codec, sharing: shared ? self.recent : nil,
+                                       logger: request.logger)
         }
-        let codec = TokenCodec<Token>(seal: seal, scope: scope)
-        return { position in try await self.load(position, codec: codec, sharing: nil, with: load) }
     }
 
-    /// Loads `position` (opened and the next sealed with `codec`) with `load`; rows and next position shared through
+    /// Loads `position` (opened and the next sealed with `codec`) in `walk`; rows and next position shared through
     /// `recent` (nil: none, a viewer's own scope). Errors: a ``LoadFailure`` and cancellation pass through; any other
-    /// error becomes a retryable "Loading rows failed" failure, logged.
-    func load(_ position: TablePosition, codec: TokenCodec<Token>, sharing recent: RecentBatches<Item, Token>?,
-              with load: BatchSource<Item, Token>.Loader) async throws -> LoadResult<Row, TablePosition>
+    /// error becomes a retryable "Loading rows failed" failure, logged to `logger`.
+    func load(_ position: TablePosition, in walk: Source.Walk, codec: TokenCodec<Token>,
+              sharing recent: RecentBatches<Item, Token>?, logger: any RowstreamLogger) async throws
+        -> LoadResult<Row, TablePosition>
     {
         let token = try codec.token(at: position, initial: source.initialToken)
         let result: LoadResult<Item, Token>
         do {
-            result = try await load(token)
+            result = try await source.batch(at: token, in: walk)
         } catch let error as LoadFailure {
             throw error
         } catch is CancellationError {
             throw CancellationError()
         } catch {
             let message = "Loading rows failed: \(error)"
-            if !Task.isCancelled { TableBinding.log("table \(table): \(message)") }
+            if !Task.isCancelled { logger.log(.error, "table \(table): \(message)") }
             throw LoadFailure(message: message, isRetryable: true)
         }
         switch result {
@@ -100,4 +114,14 @@ final class RowPipeline<Item: Sendable, Token: Codable & Sendable & Equatable>: 
         if shared == nil { recent?.remember(items: items, rows: rows, next: next, position: position) }
         return (rows, position)
     }
+}
+
+/// A table's ``RowPipeline`` without its source's type: what a ``TableBinding`` holds.
+protocol RowLoading: Sendable {
+    /// Whether a viewer's first batch starts on the event loop opening its stream (``RowSource/startsOnCaller``).
+    var startsOnCaller: Bool { get }
+    /// The same pipeline sealing with `keys` (the server that mounts the table sets them).
+    func sealing(with keys: SealingKeys) -> any RowLoading
+    /// A loader for `request`, positions sealed in `scope`, timed into `timing`.
+    func loader(for request: RowRequest, scope: String, timing: Histogram?) -> TableBinding.RowLoader
 }

@@ -10,14 +10,14 @@ import Tables
 /// token) is in its own head. While the id is the same too (the same next place) the whole event is shared, head
 /// and body; a table whose positions are sealed for each viewer never shares rows, so never ids.
 ///
-/// Keyed by identity: the rows array an entry holds (so it cannot be freed and its address reused while the entry
+/// Keyed by identity (``HeldBuffer``): the rows array an entry holds (so it cannot be freed and its address reused while the entry
 /// lives), the index of its first row and whether it is the last batch. Bounded: at most ``capacity`` entries, each
 /// at most ``lifetime`` old, ``maxBytes`` of bodies in all (the oldest go first), no body over ``maxBodyBytes``.
 ///
 /// Thread-safe: one `Lock`; rendering and encoding run outside it.
 final class SharedBatchBodies: Sendable {
     private struct Entry: Sendable {
-        let rows: [Row]
+        let rows: HeldBuffer<Row>
         let startIndex: Int
         let isLast: Bool
         /// The `rows` event, its body shared by every entry of these rows.
@@ -42,14 +42,14 @@ final class SharedBatchBodies: Sendable {
         guard !rows.isEmpty else { return FramedSSEEvent(event: "rows", id: makeID(), body: makeBody()) }
         let found = entries.withLock { entries in
             entries.removeAll { now - $0.made > Self.lifetime }
-            return entries.last { $0.startIndex == startIndex && $0.isLast == isLast && $0.rows.isSameBuffer(as: rows) }
+            return entries.last { $0.startIndex == startIndex && $0.isLast == isLast && $0.rows.holds(rows) }
         }
         if let found, found.position == position { return found.event }
         let event = FramedSSEEvent(event: "rows", id: makeID(), body: found?.event.body ?? makeBody())
         guard event.body.count <= Self.maxBodyBytes else { return event }
-        let entry = Entry(rows: rows, startIndex: startIndex, isLast: isLast, event: event, position: position, made: now)
+        let entry = Entry(rows: HeldBuffer(rows), startIndex: startIndex, isLast: isLast, event: event, position: position, made: now)
         entries.withLock { entries in
-            entries.removeAll { $0.startIndex == startIndex && $0.isLast == isLast && $0.rows.isSameBuffer(as: rows) }
+            entries.removeAll { $0.startIndex == startIndex && $0.isLast == isLast && $0.rows.holds(rows) }
             entries.append(entry)
             var bytes = entries.reduce(0) { $0 + $1.event.body.count }
             while entries.count > Self.capacity || bytes > Self.maxBytes {

@@ -24,11 +24,14 @@ final class ViewerSession: Sendable {
     private let onChoice: (@Sendable (QueryChoice.Query) -> Void)?
     /// The table's histograms (a new choice's loader is timed too).
     private let metrics: TableMetrics
+    /// What its rows are loaded for (the viewer who opened it); a new choice loads for the same.
+    private let request: RowRequest
 
     private init(id: SessionID, table: TableBinding, dataSource: BatchesDataSource<Row, TablePosition>,
                  channel: any EventChannel, choice: QueryChoice, onChoice: (@Sendable (QueryChoice.Query) -> Void)?,
-                 metrics: TableMetrics) {
+                 metrics: TableMetrics, request: RowRequest) {
         self.id = id
+        self.request = request
         self.channel = channel
         self.metrics = metrics
         self.table = table
@@ -49,16 +52,18 @@ final class ViewerSession: Sendable {
         batchTimeout: Duration,
         feed: LiveFeed? = nil,
         query: [(name: String, value: String)] = [],
-        dialect: StreamDialect? = nil
+        dialect: StreamDialect? = nil,
+        request: RowRequest = RowRequest()
     ) {
         let channel: any EventChannel = dialect.map { DialectChannel(writer: writer, dialect: $0) } ?? writer
         open(table: table, channel: channel, resume: resume, resetFirst: resetFirst, registry: registry,
-             metrics: metrics, batchTimeout: batchTimeout, feed: feed, query: query, onChoice: nil, dialect: dialect)
+             metrics: metrics, batchTimeout: batchTimeout, feed: feed, query: query, onChoice: nil, dialect: dialect,
+             request: request)
     }
 
     /// Starts a viewer on `channel`: writes the `session` event, then either resumes after `resume` (waiting for
     /// demand) or starts over and loads the first batch at once. `onChoice` (a page's stream) lets `reload` take
-    /// a new choice.
+    /// a new choice. Its rows are loaded for `request` (its viewer; the use is the walk with `query`).
     /// - Important: call on the stream's event loop, from the response's `open` closure.
     static func open(
         table: TableBinding,
@@ -71,7 +76,8 @@ final class ViewerSession: Sendable {
         feed: LiveFeed?,
         query: [(name: String, value: String)],
         onChoice: (@Sendable (QueryChoice.Query) -> Void)?,
-        dialect: StreamDialect? = nil
+        dialect: StreamDialect? = nil,
+        request: RowRequest
     ) {
         let id = registry.makeID()
         let events = StreamEvents(table: table, dialect: dialect.map { ($0, id.text) })
@@ -94,7 +100,7 @@ final class ViewerSession: Sendable {
             initialToken: .first,
             start: start,
             loadTimeout: batchTimeout,
-            loader: tableMetrics.timed(table.makeLoader(.viewer(query: query))),
+            loader: table.loader(for: request.using(.viewer(query: query)), timing: tableMetrics.upstream),
             onEvent: { event in
                 guard case .batch(let rows, let offset, _) = event else {
                     channel.send(events.event(for: event))
@@ -116,7 +122,7 @@ final class ViewerSession: Sendable {
             }
         )
         let session = ViewerSession(id: id, table: table, dataSource: dataSource, channel: channel, choice: choice,
-                                    onChoice: onChoice, metrics: tableMetrics)
+                                    onChoice: onChoice, metrics: tableMetrics, request: request)
         // Registered before the page learns its id: a POST right after the `session` event finds it.
         registry.insert(session)
         channel.send(events.session(id: id.text, awaitsDemand: start != nil))
@@ -154,7 +160,7 @@ final class ViewerSession: Sendable {
     /// Starts over with another sort and filter choice (a page's table): the page's stream learns it first, so
     /// the `reset` that follows carries it in its resume token. Thread-safe.
     func reload(choosing query: QueryChoice.Query) {
-        let loader = metrics.timed(table.makeLoader(.viewer(query: query)))
+        let loader = table.loader(for: request.using(.viewer(query: query)), timing: metrics.upstream)
         choice.choose(query) { query in
             channel.reopen()
             onChoice?(query)

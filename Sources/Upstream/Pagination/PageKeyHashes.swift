@@ -1,4 +1,3 @@
-import Batches
 import JSON
 import Locking
 import Synchronization

@@ -1,6 +1,6 @@
-import Batches
 import JSON
 import Locking
+import Tables
 
 /// One reader's walk through a list: it drops an item whose key was on the page it read just before, or the one
 /// before that, or earlier on the same page (offset drift: rows inserted above the reader repeat the end of one
@@ -57,6 +57,9 @@ public final class PageWalker<Item: Sendable>: Sendable {
     /// The next non-empty batch from `position` (nil = first page, which starts the walk afresh), or the empty
     /// last page, and the position after it (nil: that was the last page). A position this walker did not just
     /// return (a resumed walk) brings its own key window.
+    // Specialized here for the rows a config table's walk carries, its entry point exported: Dashboard calls it
+    // with no generic metadata looked up per call (unspecialized, an arrival spent ~10k instructions on that).
+    @_specialize(exported: true, where Item == Row)
     public func nextBatch(
         from source: PageSource<Item>, at position: WalkPosition?
     ) async throws(UpstreamError) -> (page: UpstreamPage<Item>, next: WalkPosition?) {
@@ -68,24 +71,6 @@ public final class PageWalker<Item: Sendable>: Sendable {
             }
             state.returned = next
             return (page, next)
-        }
-    }
-
-    /// This walk as a batch loader over `source`: each call is ``nextBatch(from:at:)``, its items returned as the
-    /// row pipeline takes them (`.items` with the position after them, or `.completed` for the last page), so a
-    /// config table's items go from the walk straight to its rows. `failure` turns an upstream error into what the
-    /// viewer reads (and logs it).
-    public func loader(
-        over source: PageSource<Item>, failure: @escaping @Sendable (UpstreamError) -> LoadFailure
-    ) -> @Sendable (WalkPosition?) async throws -> LoadResult<Item, WalkPosition?> {
-        { position in
-            let batch: (page: UpstreamPage<Item>, next: WalkPosition?)
-            do throws(UpstreamError) {
-                batch = try await self.nextBatch(from: source, at: position)
-            } catch {
-                throw failure(error)
-            }
-            return batch.next.map { .items(batch.page.items, next: $0) } ?? .completed(batch.page.items)
         }
     }
 

@@ -1,0 +1,41 @@
+import Access
+
+/// What a table's rows are loaded for, passed explicitly down the row path (``RowSource/walk(for:)``): the use
+/// (a viewer's walk with its controls' query, or a live refresh past any cache), the viewer being served (a
+/// forwarding table's requests carry what they sent; a partitioned table's positions are sealed for them) and
+/// where failures are logged. The routes make it where a request arrives (the access layer's viewer, the server's
+/// ``ServerConfiguration/logger``); a live feed makes it for the viewer it refreshes as.
+///
+/// Thread-safe: an immutable value.
+public struct RowRequest: Sendable {
+    /// A viewer's walk (with its query) or a live refresh.
+    package var use: LoaderUse
+    /// Who the rows are for (``Viewer/nobody`` outside any request: a table's one live feed).
+    public let viewer: Viewer
+    /// Where the load reports what it does not hand to the viewer.
+    public let logger: any RowstreamLogger
+
+    /// A request for `viewer`'s rows, reported to `logger`: a walk of the table as configured.
+    public init(viewer: Viewer = .nobody, logger: any RowstreamLogger = StandardErrorLogger()) {
+        self.init(use: .plain, viewer: viewer, logger: logger)
+    }
+
+    package init(use: LoaderUse, viewer: Viewer, logger: any RowstreamLogger) {
+        self.use = use
+        self.viewer = viewer
+        self.logger = logger
+    }
+
+    /// A live refresh of the head (read past any cache).
+    public var isRefresh: Bool { if case .fresh = use { true } else { false } }
+
+    /// The upstream query parameters the viewer's controls chose (empty: the table as configured, or a refresh).
+    public var query: [(name: String, value: String)] { if case .viewer(let query) = use { query } else { [] } }
+
+    /// The same request for another use.
+    package func using(_ use: LoaderUse) -> RowRequest {
+        var request = self
+        request.use = use
+        return request
+    }
+}
