@@ -25,13 +25,13 @@ struct ServerRoutes {
     func router() -> Router {
         var router = RouterBuilder()
         router.get("/") { request, _ throws(HTTPError) in
-            .now(try tableDocument(try firstVisibleTable()).response(to: request))
+            .now(try tableDocument(try firstVisibleTable()).response(to: request, viewer: signedIn()))
         }
         router.get("/index.html") { request, _ throws(HTTPError) in
-            .now(try tableDocument(try firstVisibleTable()).response(to: request))
+            .now(try tableDocument(try firstVisibleTable()).response(to: request, viewer: signedIn()))
         }
         router.get("/tables/{name}") { request, parameters throws(HTTPError) in
-            .now(try tableDocument(parameters["name"] ?? "").response(to: request))
+            .now(try tableDocument(parameters["name"] ?? "").response(to: request, viewer: signedIn()))
         }
         router.get("/api/tables") { _, _ in
             let visible = order.filter { configuration.access.admits(table: $0) }
