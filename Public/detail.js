@@ -8,6 +8,7 @@
 //   in the row's `<template class="rs-more">`: TableRenderer+Detail.swift), the link to the item upstream (http(s)
 //   only: the server writes no other), and a Copy button per value. Escape, Close or a click on the backdrop closes
 //   it, and focus goes back to the row. On a narrow screen (app.css) it is a bottom sheet.
+// - The table's skip link (just before its box) moves focus past the table.
 // Everything shown is cloned from nodes the server rendered (already escaped) or set as text: no HTML is parsed here.
 //
 // Exports
@@ -18,6 +19,9 @@
 // row's detail opens.
 
 /** @typedef {{label: string, nodes: Node[], copy: string}} DetailValue */
+
+/** A data row (not a skeleton) of a table's bodies. */
+const dataRow = 'tbody > tr[data-key]:not(.rs-skeleton)';
 
 /** Elements a click on a row leaves alone: they do their own thing. */
 const interactive = 'a, button, input, select, textarea, summary, label, [contenteditable]';
@@ -36,13 +40,12 @@ export function attachDetail(table, root) {
   function rowOf(target) {
     const element = target instanceof Element ? target : null;
     const row = element ? element.closest('tr[data-key]') : null;
-    return row && table.contains(row) && row.parentElement instanceof HTMLTableSectionElement
-      && row.parentElement.tagName === 'TBODY' ? /** @type {HTMLTableRowElement} */ (row) : null;
+    return row && table.contains(row) && row.matches(dataRow) ? /** @type {HTMLTableRowElement} */ (row) : null;
   }
 
   /** @returns {HTMLTableRowElement[]} the data rows, in order */
   function rows() {
-    return /** @type {HTMLTableRowElement[]} */ (Array.from(table.querySelectorAll('tbody > tr[data-key]')));
+    return /** @type {HTMLTableRowElement[]} */ (Array.from(table.querySelectorAll(dataRow)));
   }
 
   /** @param {HTMLElement} row made the table's one Tab stop among its rows */
@@ -55,8 +58,8 @@ export function attachDetail(table, root) {
 
   /** Keeps one row a Tab stop while rows come and go (batches, live changes, pruning, a restart). */
   function ensureStop() {
-    if (table.querySelector('tbody > tr[data-key][tabindex="0"]')) return;
-    const first = table.querySelector('tbody > tr[data-key]');
+    if (table.querySelector(dataRow + '[tabindex="0"]')) return;
+    const first = table.querySelector(dataRow);
     if (first) makeStop(/** @type {HTMLElement} */ (first));
   }
 
@@ -250,6 +253,21 @@ export function attachDetail(table, root) {
     if (row && row.isConnected) { makeStop(row); row.focus(); } else ensureStop();
   }
 
+  /** The table's skip link ("Skip to end of table", just before its box) moves focus to its target itself:
+   *  following a fragment only moves the sequential focus starting point, and not in every engine. */
+  function watchSkipLink() {
+    const box = table.parentElement;
+    const link = box ? box.previousElementSibling : null;
+    if (!(link instanceof HTMLAnchorElement) || !link.classList.contains('rs-skip')) return;
+    link.addEventListener('click', (event) => {
+      const target = root.getElementById((link.getAttribute('href') || '').slice(1));
+      if (!target) return;
+      event.preventDefault();
+      target.focus();
+    });
+  }
+
+  watchSkipLink();
   table.addEventListener('click', onClick);
   table.addEventListener('keydown', onKey);
   table.addEventListener('mouseover', onHover);

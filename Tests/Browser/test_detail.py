@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from support import TIMEOUT_MS, RowstreamServer
+from support import TIMEOUT_MS, RowstreamServer, wait_until
 
 LONG = "A very long description that cannot fit in its narrow column and so ends in an ellipsis " * 3
 ITEMS = [
@@ -94,7 +94,7 @@ def test_cells_readable_and_row_detail(server, open_page):
     assert page.get_by_role("table", name="Items").count() == 1
     page.focus("a.rs-skip")
     page.keyboard.press("Enter")
-    page.wait_for_function("document.activeElement.id === 'rs-end'", timeout=TIMEOUT_MS)
+    wait_until(lambda: page.evaluate("document.activeElement.id") == "rs-after", message="focus past the table")
 
     # Hover: the truncated cell gets its whole value as a title; a cell that fits gets none.
     notes = "#rs-rows tr[data-key='1'] td:nth-child(2)"
@@ -120,8 +120,7 @@ def test_cells_readable_and_row_detail(server, open_page):
     assert page.get_attribute("dialog.rs-detail .rs-detail-link a", "href") == "http://example.test/items/2"
     assert page.text_content("dialog.rs-detail .rs-detail-title") == "Grace"
     page.click("dialog.rs-detail button[aria-label='Copy Owner']")
-    page.wait_for_function("document.querySelector('.rs-detail-status').textContent === 'Copied Owner'",
-                           timeout=TIMEOUT_MS)
+    wait_until(lambda: page.text_content(".rs-detail-status") == "Copied Owner", message="the copy announced")
     assert page.evaluate("navigator.clipboard.readText()") == "<img src=x onerror=alert(1)>"
     page.keyboard.press("Escape")
     page.wait_for_selector("dialog.rs-detail", state="hidden", timeout=TIMEOUT_MS)
