@@ -77,6 +77,13 @@ def active(page):
                          " return e.tagName + '#' + e.id + '[' + (e.dataset.key || '') + ']'; })()")
 
 
+def focused_row(page, key):
+    """Waits for the detail to close and focus to be back on the row `key` (the dialog's `close` event comes after
+    it is hidden)."""
+    page.wait_for_selector("dialog.rs-detail", state="hidden", timeout=TIMEOUT_MS)
+    wait_until(lambda: active(page) == "TR#[%s]" % key, message="focus back on row %s" % key)
+
+
 def shown_fields(page):
     """The open dialog's fields as {label: value text}."""
     return page.eval_on_selector_all(
@@ -123,8 +130,7 @@ def test_cells_readable_and_row_detail(server, open_page):
     wait_until(lambda: page.text_content(".rs-detail-status") == "Copied Owner", message="the copy announced")
     assert page.evaluate("navigator.clipboard.readText()") == "<img src=x onerror=alert(1)>"
     page.keyboard.press("Escape")
-    page.wait_for_selector("dialog.rs-detail", state="hidden", timeout=TIMEOUT_MS)
-    assert active(page) == "TR#[2]"
+    focused_row(page, "2")
 
     # A click on a row opens its detail too; a javascript: URL is no link; the long value is whole.
     page.click("#rs-rows tr[data-key='3'] td:nth-child(1)")
@@ -132,14 +138,12 @@ def test_cells_readable_and_row_detail(server, open_page):
     assert shown_fields(page)["Owner"] == "torvalds"
     assert page.locator("dialog.rs-detail a").count() == 0
     page.keyboard.press("Escape")
-    page.wait_for_selector("dialog.rs-detail", state="hidden", timeout=TIMEOUT_MS)
-    assert active(page) == "TR#[3]"
+    focused_row(page, "3")
     page.click("#rs-rows tr[data-key='1'] td:nth-child(2)")
     page.wait_for_selector("dialog.rs-detail[open]", timeout=TIMEOUT_MS)
     assert shown_fields(page)["Notes"] == LONG.strip()
     page.click("dialog.rs-detail .rs-detail-close")
-    page.wait_for_selector("dialog.rs-detail", state="hidden", timeout=TIMEOUT_MS)
-    assert active(page) == "TR#[1]"
+    focused_row(page, "1")
 
 
 def test_detail_is_a_bottom_sheet_on_a_phone(server, open_page):

@@ -65,7 +65,7 @@ extension DocumentTemplate {
         \(html)
         <div class="rs-sentinel" id="rs-sentinel--\(name)" aria-hidden="true"></div>
         </div>
-        <p class="rs-visually-hidden" id="rs-after--\(name)" tabindex="-1">End of \(HTMLEscaping.escaped(table.title))</p>
+        <p class="rs-after" id="rs-after--\(name)" tabindex="-1">End of \(HTMLEscaping.escaped(table.title))</p>
         </section>
         """
     }
