@@ -38,20 +38,22 @@ class Items(BaseHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def detail_server(folder):
-    """A rowstream server of the table `items` (title "Items", a detail with the owner and the upstream link)."""
+def detail_server(folder, **more):
+    """A rowstream server of the table `items` (title "Items", a detail with the owner and the upstream link);
+    `more`: other top-level config keys."""
     upstream = ThreadingHTTPServer(("127.0.0.1", 0), Items)
     thread = threading.Thread(target=upstream.serve_forever, daemon=True)
     thread.start()
     try:
-        config = {"tables": [{
+        table = {
             "name": "items", "title": "Items", "items": "data", "key": "id",
             "request": {"url": "http://127.0.0.1:%d/items" % upstream.server_address[1]},
             "columns": [{"title": "Name", "path": "name", "width": "8rem"},
                         {"title": "Notes", "path": "notes", "width": "12rem"}],
             "detail": {"fields": [{"path": "owner.login", "label": "Owner"}], "link": "url",
                        "linkLabel": "Open upstream"},
-            "pagination": {"style": "cursor", "cursorPath": "next"}}]}
+            "pagination": {"style": "cursor", "cursorPath": "next"}}
+        config = dict({"tables": [table]}, **more)
         path = folder / "config.json"
         path.write_text(json.dumps(config))
         rowstream = RowstreamServer("--config", str(path))
@@ -157,3 +159,23 @@ def test_detail_is_a_bottom_sheet_on_a_phone(server, open_page):
     assert abs(box["y"] + box["height"] - 844) < 1 and box["height"] < 844
     page.keyboard.press("Escape")
     page.wait_for_selector("dialog.rs-detail", state="hidden", timeout=TIMEOUT_MS)
+
+
+def test_proxy_mode_names_the_viewer_on_every_page(tmp_path, open_page):
+    """Mode proxy (the test's browser is the proxy: 127.0.0.1 is trusted and it sends X-Forwarded-User): a table's
+    page and a page of tables both say who is signed in (escaped) and link the proxy's sign-out; on the page, the
+    panel's skip link moves focus past its table, and the table is named by its title."""
+    access = {"mode": "proxy", "proxy": {"addresses": ["127.0.0.1"], "logout": "/oauth2/sign_out?rd=/"}}
+    pages = [{"name": "both", "title": "Both", "tables": ["items"]}]
+    with detail_server(tmp_path, access=access, pages=pages) as server:
+        for path in ("/tables/items", "/pages/both"):
+            probe = open_page(server.url + path, wait_for_rows=False, extra_http_headers={"X-Forwarded-User": "<b>bob</b>"})
+            page = probe.page
+            page.wait_for_selector("tbody tr[data-key]", timeout=TIMEOUT_MS)
+            assert page.text_content("body > header .rs-user .rs-user-name") == "Signed in as <b>bob</b>"
+            assert page.locator("body > header .rs-user b").count() == 0
+            assert page.get_attribute("body > header .rs-user a", "href") == "/oauth2/sign_out?rd=/"
+            assert page.get_by_role("table", name="Items").count() == 1
+        page.focus("a.rs-skip")
+        page.keyboard.press("Enter")
+        wait_until(lambda: page.evaluate("document.activeElement.id") == "rs-after--items", message="past the panel")
