@@ -62,7 +62,7 @@ struct ServerRoutes {
             try proxyUpstreamPage(request, table: try table(parameters["name"]))
         }
         router.get("/tables/{name}/html") { request, parameters throws(HTTPError) in
-            try NoScriptDocument(table: try table(parameters["name"])).respond(to: request)
+            try NoScriptDocument(table: try table(parameters["name"]), viewer: signedIn()).respond(to: request)
         }
         router.get("/tables/{name}/rows") { request, parameters throws(HTTPError) in
             try BatchRefetchRoute(table: try table(parameters["name"])).respond(to: request)
