@@ -17,7 +17,7 @@
 //                       own; an embedded table's server (embed.js)
 //     options.urlPrefix the controls' choice lives in the page URL under this prefix ('' on a table's own page,
 //                       'NAME.' on a page); undefined: not in the URL (an embedded table). controls.js
-// Imports view.js, events.js, controls.js, demand.js, post.js, sections.js, live.js, prune.js and urls.js.
+// Imports view.js, events.js, controls.js, demand.js, detail.js, post.js, sections.js, live.js, prune.js and urls.js.
 //   Table: name, handle(type, event), opened(), connectionClosed(), reconnecting(), restarted(), released(), wasLive(),
 //          startOverOnSession(), isStopped(), streamQuery(), lastToken(), reload(), reask(), snapshot(), pruning(),
 //          controls, recheck() (look again, at the next frame, whether the end is near: call it when something
@@ -48,6 +48,7 @@
 
 import { attachControls } from './controls.js';
 import { watchDemand } from './demand.js';
+import { attachDetail } from './detail.js';
 import { eventHandlers } from './events.js';
 import { attachLive } from './live.js';
 import { sendPost } from './post.js';
@@ -126,6 +127,9 @@ export function createTable(options) {
 
   /** Sections (sections.js): one <tbody> per section, with header and footer rows. */
   const sections = attachSections({ table, anchor: rowsBody, columns: () => view.columnCount(), format: formatCount });
+
+  /** Row detail, readable cells and row keyboard navigation (detail.js). */
+  attachDetail(table, root);
 
   /** Live updates (live.js): keyed insert, update and remove. */
   const live = attachLive({ table, rowsBody, sections, parseRows, scroller });

@@ -27,16 +27,23 @@ enum LoginDocument {
         <h1>Sign in</h1>
 
         """
-        if let message { html += "<p class=\"rs-login-message\" role=\"alert\">\(e(message))</p>\n" }
+        if let message {
+            html += "<p class=\"rs-login-message\" id=\"rs-login-message\" role=\"alert\">\(e(message))</p>\n"
+        }
         if let signedIn {
             html += "<form method=\"post\" action=\"/logout\"><p>Signed in as \(e(signedIn)). "
                 + "<button type=\"submit\">Sign out</button></p></form>\n"
         }
+        // After a refused sign-in the password field gets focus (the user name is kept), is marked invalid and is
+        // described by the message, which a screen reader then reads; otherwise the first empty field gets focus.
+        let retry = message != nil && !user.isEmpty
+        let userFocus = retry || signedIn != nil ? "" : " autofocus"
+        let passwordState = retry ? " autofocus aria-invalid=\"true\" aria-describedby=\"rs-login-message\"" : ""
         html += """
         <form method="post" action="/login">
         <input type="hidden" name="next" value="\(e(next))">
-        <p><label>User name <input name="user" autocomplete="username" required value="\(e(user))"></label></p>
-        <p><label>Password <input name="password" type="password" autocomplete="current-password" required></label></p>
+        <p><label>User name <input name="user" autocomplete="username" required value="\(e(user))"\(userFocus)></label></p>
+        <p><label>Password <input name="password" type="password" autocomplete="current-password" required\(passwordState)></label></p>
         <p><button type="submit">Sign in</button></p>
         </form>
         </main>

@@ -14,9 +14,23 @@ public struct TrustedProxy: Sendable, Equatable {
     public var userHeader = "X-Forwarded-User"
     /// The header listing the viewer's groups, comma-separated; `X-Forwarded-Groups` by default.
     public var groupsHeader = "X-Forwarded-Groups"
+    /// Where a viewer signs out of the proxy (oauth2-proxy: `/oauth2/sign_out`): the pages' Sign out link. A path on
+    /// this host (`/...`) or an http(s) URL; nil: the pages show the viewer's name without Sign out (docs/SECURITY.md
+    /// "Signed-in header").
+    public var logoutURL: String?
 
     public init(addresses: Set<UInt32> = []) {
         self.addresses = addresses
+    }
+
+    /// Whether `url` may be a ``logoutURL``: a local path (`/...`, not `//host` nor `/\host`) or an absolute http(s)
+    /// URL, printable ASCII without quotes or angle brackets, at most 2,048 bytes.
+    public static func isLogoutURL(_ url: String) -> Bool {
+        let lowered = url.lowercased()
+        let local = url.hasPrefix("/") && !url.hasPrefix("//") && !url.hasPrefix("/\\")
+        let absolute = lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+        return (local || absolute) && url.utf8.count <= 2_048
+            && url.utf8.allSatisfy { (0x21...0x7E).contains($0) && $0 != 0x22 && $0 != 0x27 && $0 != 0x3C && $0 != 0x3E }
     }
 
     /// Most bytes of a user name or of the groups header believed; longer: no viewer.

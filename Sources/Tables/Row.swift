@@ -15,6 +15,9 @@ public struct Row: Sendable, Hashable {
     public var cardTitle: String
     /// A card's image URL (grid tables; shown only when it is http(s)).
     public var cardImage: String?
+    /// The detail view's own values (``TableSpec/detail``): each field's, in order, then the link's (a `.link` cell)
+    /// when the spec has one. Empty for a table without a detail spec.
+    public var detail: [Cell] = []
 
     /// A row of `cells`.
     public init(key: String? = nil, cells: [Cell] = [], section: String = "", sectionValue: Double? = nil,

@@ -22,6 +22,9 @@ public struct RowMaker: Sendable {
     private let sum: Int?
     private let cardTitle: Int?
     private let cardImage: Int?
+    /// The detail view's fields, then its link (``DetailSpec``); empty without one.
+    private let detail: [Int]
+    private let detailLink: Int?
 
     /// Compiles the paths of `spec`.
     public init(spec: TableSpec) {
@@ -40,6 +43,8 @@ public struct RowMaker: Sendable {
         if case .sum(let path)? = spec.sections?.footer { sum = add(path) } else { sum = nil }
         cardTitle = add(spec.grid?.titleField)
         cardImage = add(spec.grid?.imageField)
+        detail = spec.detail?.fields.compactMap { add($0.path) } ?? []
+        detailLink = add(spec.detail?.link)
         paths = ItemPaths(all)
     }
 
@@ -79,7 +84,15 @@ public struct RowMaker: Sendable {
         if let sum { row.sectionValue = Self.summand(value(sum)) }
         if let cardTitle, let value = value(cardTitle), !value.isNull { row.cardTitle = value.displayText ?? "" }
         row.cardImage = cardImage.flatMap(value)?.stringValue
+        if !detail.isEmpty || detailLink != nil { appendDetail(to: &row, value) }
         return row
+    }
+
+    /// The detail view's cells of the row (fields, then the link): only for a table with a ``DetailSpec``.
+    private func appendDetail(to row: inout Row, _ value: (Int) -> JSONValue?) {
+        row.detail.reserveCapacity(detail.count + 1)
+        for path in detail { row.detail.append(Cell(value(path))) }
+        if let detailLink { row.detail.append(Cell(link: value(detailLink), label: nil)) }
     }
 
     /// The number a value adds to a sum footer: a number, or a string that reads as one; finite only.

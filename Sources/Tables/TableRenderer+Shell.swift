@@ -3,7 +3,8 @@ import JSON
 extension TableRenderer {
     /// The whole table as the page's first paint (the DOM contract the page script and CSS rely on):
     /// ```html
-    /// <table class="rs-table" id="rs-table" data-table="NAME" data-stream="URL" data-batch-size="N" aria-busy="true">
+    /// <table class="rs-table" id="rs-table" data-table="NAME" data-stream="URL" data-batch-size="N" aria-label="TITLE"
+    ///  aria-busy="true">
     /// <colgroup><col class="rs-col-FORMAT">...</colgroup>
     /// <thead><tr><th scope="col" class="rs-c rs-FORMAT">TITLE</th>...</tr></thead>
     /// <tbody id="rs-rows"></tbody>
@@ -28,7 +29,9 @@ extension TableRenderer {
         out.appendDecimal(batchSize)
         out.append("\"")
         out.append(contentsOf: sectionShellAttributes())
-        out.append(" aria-busy=\"true\">\n")
+        out.append(" aria-label=\"")   // its accessible name: the table's title (docs/BROWSER.md "Keyboard")
+        HTMLEscaping.appendEscaped(spec.title, to: &out)
+        out.append("\" aria-busy=\"true\">\n")
         appendColumnsAndHeader(to: &out)
         out.append("<tbody id=\"rs-rows\"></tbody>\n<tbody id=\"rs-pending\">")
         if spec.sections != nil { out.append(contentsOf: sectionHeaderSkeleton()) }

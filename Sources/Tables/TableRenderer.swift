@@ -27,6 +27,8 @@ public struct TableRenderer: Sendable {
     let skeleton: [UInt8]
     /// Whether rows are cards (``TableSpec/grid``), kept as a flag: testing the optional spec per row copied it.
     private let isCard: Bool
+    /// The detail template's fixed markup (``DetailSpec``); nil: rows carry no detail template.
+    private let detailMarkup: DetailMarkup?
     /// With a value, each data row also gets `id="PREFIX` and its escaped key (``RowElementID``) `"`.
     private var rowIDPrefix: [UInt8]?
 
@@ -53,6 +55,7 @@ public struct TableRenderer: Sendable {
         cellMarkup = markup
         isCard = spec.grid != nil
         skeleton = Self.skeletonRow(cellOpenings: openings, isCard: isCard)
+        detailMarkup = DetailMarkup(spec.detail)
     }
 
     /// This renderer, with each data row's `id` the table's ``RowElementID/row(table:key:)`` (the key, or the index
@@ -157,7 +160,10 @@ public struct TableRenderer: Sendable {
                 }
             }
         }
-        out.append(slots.isEmpty ? "</tr>" : "</td></tr>")
+        guard let detailMarkup else { return out.append(slots.isEmpty ? "</tr>" : "</td></tr>") }
+        if !slots.isEmpty { out.append("</td>") }
+        row.pointee.detail.withUnsafeBufferPointer { Self.appendDetail($0, markup: detailMarkup, to: &out) }
+        out.append("</tr>")
     }
 
     /// The rows of `appendRows` in a new buffer.

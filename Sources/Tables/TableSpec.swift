@@ -18,6 +18,9 @@ public struct TableSpec: Sendable, Hashable {
     public var sections: SectionSpec? = nil
     /// Cards in a grid instead of rows (nil: rows). See ``GridSpec``.
     public var grid: GridSpec? = nil
+    /// Fields of a row's detail view that are not columns, and the item's own URL (nil: the columns only). See
+    /// ``DetailSpec``.
+    public var detail: DetailSpec? = nil
 
     /// Creates a table spec.
     public init(name: String, title: String, columns: [Column], keyField: JSONPath?) {

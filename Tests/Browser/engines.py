@@ -128,6 +128,10 @@ class Tab:
     def fill(self, selector, text):
         self._fill(selector, text)
 
+    def press(self, selector, key):
+        """A real key press (`Enter` or `Escape`) sent to the element `selector` (focused first)."""
+        self._press(selector, key)
+
     def errors(self):
         seen = self.js("return window.__lane ? window.__lane.errors : []") + self._engine_errors()
         return [e for e in seen if not any(allowed in e for allowed in self.allowed)]
@@ -159,6 +163,9 @@ class ChromiumTab(Tab):
 
     def _fill(self, selector, text):
         self.page.fill(selector, text)
+
+    def _press(self, selector, key):
+        self.page.press(selector, key)
 
     def cookies(self):
         return [{"name": c["name"], "httpOnly": c["httpOnly"], "sameSite": c["sameSite"]} for c in self.context.cookies()]
@@ -227,6 +234,9 @@ class WebDriverTab(Tab):
     def _engine_errors(self):
         return []
 
+    # WebDriver's key codes (the same in selenium and Marionette).
+    KEYS = {"Enter": "\ue007", "Escape": "\ue00c"}
+
 
 class WebKitTab(WebDriverTab):
     def _driver(self):
@@ -248,6 +258,10 @@ class WebKitTab(WebDriverTab):
         field = self._driver().find_element(By.CSS_SELECTOR, selector)
         field.clear()
         field.send_keys(text)
+
+    def _press(self, selector, key):
+        from selenium.webdriver.common.by import By
+        self._driver().find_element(By.CSS_SELECTOR, selector).send_keys(self.KEYS[key])
 
     def cookies(self):
         return [{"name": c["name"], "httpOnly": c.get("httpOnly"), "sameSite": c.get("sameSite")}
@@ -351,6 +365,9 @@ class FirefoxTab(WebDriverTab):
         field = self._client().find_element("css selector", selector)
         field.clear()
         field.send_keys(text)
+
+    def _press(self, selector, key):
+        self._client().find_element("css selector", selector).send_keys(self.KEYS[key])
 
     def cookies(self):
         return [{"name": c["name"], "httpOnly": c.get("httpOnly"), "sameSite": c.get("sameSite")}

@@ -237,6 +237,15 @@ def test_sign_in_in_mode_users(users, engine, tabs):
     keys = tab.wait("""const k = Array.from(document.querySelectorAll('#rs-rows tr[data-key]'), (r) => r.dataset.key);
                        return k.length === 7 && k""", message="the table's seven rows")
     assert keys == [str(i) for i in range(1, 8)]
+    assert tab.js("return document.querySelector('header .rs-user-name').textContent") == "Signed in as alice"
+    # The row detail (detail.js): Enter on a row opens the <dialog>, Escape closes it, focus is back on the row.
+    tab.press("#rs-rows tr[data-key='1']", "Enter")   # the rows' Tab stop
+    shown = tab.wait("const d = document.querySelector('dialog.rs-detail'); return d && d.open && "
+                     "d.querySelector('.rs-detail-value').textContent", message="the row's detail")
+    assert shown == "Item 1"
+    tab.press("dialog.rs-detail .rs-detail-close", "Escape")
+    tab.wait("return !document.querySelector('dialog.rs-detail').open", message="the detail closed")
+    assert tab.js("return document.activeElement.dataset.key") == "1"
     assert tab.js("return document.cookie") == "", "HttpOnly: no script reads it"
     cookie = next(c for c in tab.cookies() if c["name"] == "rowstream_session")
     assert cookie["httpOnly"] and cookie["sameSite"] == "Lax", cookie

@@ -71,6 +71,10 @@ def test_sign_in_see_the_table_sign_out(server, open_page):
     page.click("form[action='/login'] button")
     page.wait_for_selector(".rs-login-message", timeout=TIMEOUT_MS)
     assert "Wrong user name or password" in page.text_content(".rs-login-message")
+    # Focus is back on the password field, which the (alert) message describes; the user name is kept.
+    assert page.evaluate("document.activeElement.name") == "password"
+    assert page.get_attribute("input[name=password]", "aria-describedby") == "rs-login-message"
+    assert page.input_value("input[name=user]") == "alice"
     assert [error for error in probe.errors if "401 POST" in error] and all("401" in e for e in probe.errors)
     probe.errors.clear()                                                    # the refusal was the point
 
@@ -83,9 +87,12 @@ def test_sign_in_see_the_table_sign_out(server, open_page):
     cookie = next(c for c in probe.context.cookies() if c["name"] == "rowstream_session")
     assert cookie["httpOnly"] and cookie["sameSite"] == "Lax" and not cookie["secure"]
 
+    # The table's page names the viewer and offers Sign out (docs/SECURITY.md "Signed-in header").
+    assert page.text_content("header .rs-user .rs-user-name") == "Signed in as alice"
     page.goto(server.url + "/login", wait_until="domcontentloaded")
     assert "Signed in as alice" in page.text_content("main")
-    page.click("form[action='/logout'] button")
+    page.goto(server.url + "/tables/items", wait_until="domcontentloaded")
+    page.click("header form.rs-user[action='/logout'] button")
     page.wait_for_url("**/login", timeout=TIMEOUT_MS)
     assert not [c for c in probe.context.cookies() if c["name"] == "rowstream_session"]
     page.goto(server.url + "/tables/items", wait_until="domcontentloaded")

@@ -61,7 +61,7 @@ import Testing
 
     @Test func shellFollowsTheDOMContract() {
         let shell = Support.text(Self.renderer.renderShell(streamURL: "/tables/repos/stream", batchSize: 50, skeletonCount: 4))
-        #expect(shell.hasPrefix(#"<table class="rs-table" id="rs-table" data-table="repos" data-stream="/tables/repos/stream" data-batch-size="50" aria-busy="true">"#))
+        #expect(shell.hasPrefix(#"<table class="rs-table" id="rs-table" data-table="repos" data-stream="/tables/repos/stream" data-batch-size="50" aria-label="Repositories" aria-busy="true">"#))
         for id in ["rs-table", "rs-rows", "rs-pending", "rs-footer", "rs-skeleton-row"] {
             #expect(Support.count(of: "id=\"\(id)\"", in: shell) == 1, "\(id)")
         }

@@ -34,6 +34,12 @@ extension ConfigFile {
             if let header = try proxy.string("groupsHeader") {
                 trusted.groupsHeader = try headerName(header, proxy, "groupsHeader")
             }
+            if let logout = try proxy.string("logout") {
+                guard TrustedProxy.isLogoutURL(logout) else {
+                    throw proxy.error("logout", "a path on this server (/oauth2/sign_out) or an http(s) URL: the pages' Sign out link")
+                }
+                trusted.logoutURL = logout
+            }
             try proxy.finish()
             access.proxy = trusted
         }

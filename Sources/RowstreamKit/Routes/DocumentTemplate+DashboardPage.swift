@@ -60,10 +60,12 @@ extension DocumentTemplate {
           <button id="rs-reload--\(name)" class="rs-button" type="button">Reload</button>
         </header>
         <noscript><p class="rs-notice">Without JavaScript: the <a href="\(HTMLEscaping.escaped(table.documentPath))/html">plain HTML table</a>.</p></noscript>
+        <a class="rs-skip" href="#rs-after--\(name)">Skip to end of table</a>
         <div class="rs-scroll" id="rs-scroll--\(name)">
         \(html)
         <div class="rs-sentinel" id="rs-sentinel--\(name)" aria-hidden="true"></div>
         </div>
+        <p class="rs-after" id="rs-after--\(name)" tabindex="-1">End of \(HTMLEscaping.escaped(table.title))</p>
         </section>
         """
     }

@@ -69,25 +69,40 @@ extension DocumentTemplate {
     }
 }
 
-/// A rendered page and its validator.
+/// A rendered page and its validator. A template's `<!--rs:viewer-->` (``SignedInHeader``) is the one part filled in
+/// per request: the body is kept as the bytes before and after it.
 struct RenderedDocument: Sendable {
     let body: [UInt8]
     let etag: String
+    /// Where ``SignedInHeader/placeholder`` was in `body` (it is removed); nil: the template has none.
+    private let viewerAt: Int?
 
     init(body: [UInt8]) {
-        self.body = body
-        etag = "\"" + String(FNV1a.hash(body), radix: 16) + "\""
+        let marker = Array(SignedInHeader.placeholder.utf8)
+        if let start = body.indices.first(where: { body[$0...].starts(with: marker) }) {
+            viewerAt = start
+            self.body = Array(body[..<start]) + body[(start + marker.count)...]
+        } else {
+            viewerAt = nil
+            self.body = body
+        }
+        etag = "\"" + String(FNV1a.hash(self.body), radix: 16) + "\""
     }
 
-    func response(to request: HTTPRequest) -> HTTPResponse {
-        var headers: HTTPHeaders = [HTTPFieldName.eTag: etag, HTTPFieldName.cacheControl: "no-cache"]
+    /// The document with `viewer`'s markup ("": none) in its header; its ETag names both, and a document that names
+    /// its viewer is `private` (no shared cache may give it to someone else).
+    func response(to request: HTTPRequest, viewer: String = "") -> HTTPResponse {
+        let named = !viewer.isEmpty && viewerAt != nil
+        let tag = named ? String(etag.dropLast()) + "-" + String(FNV1a.hash(Array(viewer.utf8)), radix: 16) + "\"" : etag
+        var headers: HTTPHeaders = [HTTPFieldName.eTag: tag, HTTPFieldName.cacheControl: named ? "private, no-cache" : "no-cache"]
         if let match = request.headers[HTTPFieldName.ifNoneMatch], match.split(separator: ",").contains(where: {
-            $0.trimmingCharacters(in: .whitespaces) == etag || $0.trimmingCharacters(in: .whitespaces) == "*"
+            $0.trimmingCharacters(in: .whitespaces) == tag || $0.trimmingCharacters(in: .whitespaces) == "*"
         }) {
             return HTTPResponse(status: .notModified, headers: headers)
         }
         headers.add(name: HTTPFieldName.contentType, value: "text/html; charset=utf-8")
-        return HTTPResponse(status: .ok, headers: headers, body: .bytes(body))
+        guard named, let at = viewerAt else { return HTTPResponse(status: .ok, headers: headers, body: .bytes(body)) }
+        return HTTPResponse(status: .ok, headers: headers, body: .bytes(Array(body[..<at]) + Array(viewer.utf8) + body[at...]))
     }
 }
 

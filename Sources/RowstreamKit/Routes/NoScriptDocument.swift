@@ -18,6 +18,8 @@ struct NoScriptDocument: Sendable {
     let table: TableBinding
     /// Who asked: the rows are loaded for them.
     let rows: RowRequest
+    /// The signed-in header's markup (``SignedInHeader``; "" for none), made while the request is answered.
+    var viewer = ""
 
     func respond(to request: HTTPRequest) throws(HTTPError) -> HTTPResult {
         var start = ResumeToken(table: table.name, offset: 0, position: .start)
@@ -85,7 +87,7 @@ struct NoScriptDocument: Sendable {
         <link rel="stylesheet" href="\(TableStyleSheet.path)">
         </head>
         <body class="rs-plain">
-        <header class="rs-bar"><div class="rs-heading"><h1 class="rs-title">\(title)</h1></div></header>
+        <header class="rs-bar"><div class="rs-heading"><h1 class="rs-title">\(title)</h1></div>\(viewer)</header>
         <main class="rs-main">
         <div class="rs-box">
 

@@ -1,3 +1,4 @@
+import Access
 import HTTPServer
 import JSON
 
@@ -8,7 +9,7 @@ extension ServerRoutes {
         router.get("/pages/{name}") { request, parameters throws(HTTPError) in
             let page = try dashboardPage(parameters["name"])
             guard let rendered = dashboardPages.rendered[page.name] else { throw HTTPError(.notFound, "no such page") }
-            return .now(rendered.response(to: request))
+            return .now(rendered.response(to: request, viewer: signedIn()))
         }
         router.get("/pages/{name}/stream") { request, parameters throws(HTTPError) in
             try dashboardPageStream(request, page: try dashboardPage(parameters["name"]))
@@ -17,6 +18,11 @@ extension ServerRoutes {
             let list: JSONValue = ["pages": .array(dashboardPageListing())]
             return .now(.json(list.serialized()))
         }
+    }
+
+    /// The signed-in header of the viewer being answered (``SignedInHeader``; "" in modes none and tokens).
+    func signedIn() -> String {
+        SignedInHeader(configuration.access).html(for: .current)
     }
 
     /// The pages' entries for `/api/pages` and `/api/tables`: those the viewer may see.

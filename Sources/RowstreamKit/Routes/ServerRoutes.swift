@@ -25,13 +25,13 @@ struct ServerRoutes {
     func router() -> Router {
         var router = RouterBuilder()
         router.get("/") { request, _ throws(HTTPError) in
-            .now(try tableDocument(try firstVisibleTable()).response(to: request))
+            .now(try tableDocument(try firstVisibleTable()).response(to: request, viewer: signedIn()))
         }
         router.get("/index.html") { request, _ throws(HTTPError) in
-            .now(try tableDocument(try firstVisibleTable()).response(to: request))
+            .now(try tableDocument(try firstVisibleTable()).response(to: request, viewer: signedIn()))
         }
         router.get("/tables/{name}") { request, parameters throws(HTTPError) in
-            .now(try tableDocument(parameters["name"] ?? "").response(to: request))
+            .now(try tableDocument(parameters["name"] ?? "").response(to: request, viewer: signedIn()))
         }
         router.get("/api/tables") { _, _ in
             let visible = order.filter { configuration.access.admits(table: $0) }
@@ -62,7 +62,7 @@ struct ServerRoutes {
             try proxyUpstreamPage(request, table: try table(parameters["name"]))
         }
         router.get("/tables/{name}/html") { request, parameters throws(HTTPError) in
-            try NoScriptDocument(table: try table(parameters["name"]), rows: rowRequest()).respond(to: request)
+            try NoScriptDocument(table: try table(parameters["name"]), rows: rowRequest(), viewer: signedIn()).respond(to: request)
         }
         router.get("/tables/{name}/rows") { request, parameters throws(HTTPError) in
             try BatchRefetchRoute(table: try table(parameters["name"]), rows: rowRequest()).respond(to: request)
