@@ -17,7 +17,7 @@
 //     options.suffix    element ids' suffix    options.announce (text) => void, the table's polite live region
 //   Columns.shown()          the number of shown columns (colspan of a row spanning them)
 //   Columns.fixSpans(rows)   gives every spanning cell of `rows` that colspan
-import { isEmptyShape, loadShape, minimumWidth, saveShape, shapeKey, shapeRules } from './columnshape.js';
+import { loadShape, minimumWidth, saveShape, shapeKey, shapeRules, tableSelector, tableSheet } from './columnshape.js';
 
 /** @typedef {import('./columnshape.js').Shape} Shape
  *  @typedef {{table: HTMLTableElement, root: Document | ShadowRoot, suffix: string, announce: (text: string) => void}}
@@ -34,13 +34,15 @@ export function attachColumns(options) {
   const headers = table.tHead && table.tHead.rows.length > 0 ? Array.from(table.tHead.rows[0].cells) : [];
   const titles = headers.map((cell) => (cell.textContent || '').trim());
   const key = shapeKey(name);
-  const selector = 'table.rs-table[data-table="' + CSS.escape(name) + '"]';
-  const sheet = new CSSStyleSheet();
-  root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
-  const ruleOptions = measureOptions();
-  let shape = loadShape(key, titles);
+  const selector = tableSelector(name);
+  const sheet = tableSheet(root, name);
+  const early = sheet.cssRules.length > 0;     // the stored shape is drawn already (columnsfirst.js)
+  const loaded = loadShape(key, titles);
+  let shape = loaded.shape;
+  /** What the rules need of the table as the server drew it: measured with no rule of ours, else as stored. */
+  const ruleOptions = early && loaded.options ? loaded.options : measureOptions();
 
-  /** What the rules need of the table as the server drew it, read once before any rule of ours applies. */
+  /** @returns {import('./columnshape.js').RuleOptions} */
   function measureOptions() {
     const style = getComputedStyle(table);
     const border = (parseFloat(style.borderLeftWidth) || 0) + (parseFloat(style.borderRightWidth) || 0);
@@ -74,7 +76,7 @@ export function attachColumns(options) {
     if (menu) menu.sync();
   }
 
-  function save() { saveShape(key, titles, shape); }
+  function save() { saveShape(key, titles, shape, ruleOptions); }
 
   // ---- Hide and show ---------------------------------------------------------------------
 
@@ -225,7 +227,7 @@ export function attachColumns(options) {
     return { sync() { boxes.forEach((box, place) => { box.checked = !shape.hidden.includes(place); }); } };
   }
 
-  if (!isEmptyShape(shape)) apply();
+  if (early || shape.hidden.length > 0 || Object.keys(shape.widths).length > 0) apply();
   else for (const handle of handles) handle.setAttribute('aria-valuenow', String(Math.round(widthOf(handle))));
   return { shown, fixSpans };
 }
