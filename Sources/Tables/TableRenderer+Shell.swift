@@ -28,6 +28,7 @@ extension TableRenderer {
         out.appendDecimal(batchSize)
         out.append("\"")
         out.append(contentsOf: sectionShellAttributes())
+        if let skeleton = spec.skeleton { out.append(contentsOf: skeleton.shellAttributes.utf8) }
         out.append(" aria-busy=\"true\">\n")
         appendColumnsAndHeader(to: &out)
         out.append("<tbody id=\"rs-rows\"></tbody>\n<tbody id=\"rs-pending\">")

@@ -18,6 +18,8 @@ public struct TableSpec: Sendable, Hashable {
     public var sections: SectionSpec? = nil
     /// Cards in a grid instead of rows (nil: rows). See ``GridSpec``.
     public var grid: GridSpec? = nil
+    /// How its skeleton bones move (nil: the page's default). See ``SkeletonStyle``.
+    public var skeleton: SkeletonStyle? = nil
 
     /// Creates a table spec.
     public init(name: String, title: String, columns: [Column], keyField: JSONPath?) {
