@@ -154,7 +154,7 @@ export function attachColumns(options) {
       event.preventDefault();
       const start = event.clientX;
       const from = widthOf(handle);
-      handle.setPointerCapture(event.pointerId);
+      try { handle.setPointerCapture(event.pointerId); } catch { /* a pointer the browser no longer has */ }
       handle.classList.add('rs-resizing');
       /** @param {PointerEvent} move */
       const moved = (move) => resize(place, from + move.clientX - start);

@@ -15,6 +15,7 @@ grid = server_fixture("--demo-items", 30, "--batch-size", 12, "--demo-latency-ms
 # Per header cell: its width, and the width its text needs (the text's own box plus the cell's padding).
 HEADERS = """() => Array.from(document.querySelectorAll('#rs-table thead th')).map((th) => {
   const range = document.createRange(); range.selectNodeContents(th);
+  const handle = th.querySelector('.rs-resize'); if (handle) range.setEndBefore(handle);   // columns.js's, not text
   const style = getComputedStyle(th);
   const text = range.getBoundingClientRect().width + parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
   return { title: th.textContent, width: th.getBoundingClientRect().width, text, scroll: th.scrollWidth, client: th.clientWidth };
