@@ -51,7 +51,8 @@ export function attachColumns(options) {
       const cell = /** @type {HTMLTableRowElement} */ (card).cells[place + 2];
       return cell !== undefined && getComputedStyle(cell).display === 'none';
     }) : [];
-    return { grid, border, titleRepeat, cardFields: Number(style.getPropertyValue('--rs-card-fields')) || titles.length };
+    const cardFields = Number(style.getPropertyValue('--rs-card-fields')) || titles.length;
+    return { grid, border, titleRepeat, cardFields };
   }
 
   /** @returns {number} */

@@ -43,7 +43,8 @@ export function createView(table, skeletonRows, suffix = '', root = document) {
   /** @returns {number} the number of columns shown, for colspan (columns.js marks a hidden one's header) */
   function columnCount() {
     if (!table.tHead) return 1;
-    return Math.max(1, Array.from(table.tHead.rows[0].cells).filter((cell) => !cell.hasAttribute('data-rs-hidden')).length);
+    const cells = Array.from(table.tHead.rows[0].cells);
+    return Math.max(1, cells.filter((cell) => !cell.hasAttribute('data-rs-hidden')).length);
   }
 
   /** @param {number} n @returns {string} e.g. "1 row", "1,234 rows" */

@@ -98,7 +98,8 @@ def test_hide_show_resize_remember_and_reset(server, proxy, open_page):
     assert page.evaluate(SPANS) and all(span == [8, True] for span in page.evaluate(SPANS))
     # No cell moved since the first paint. (A section's footer row moving down when the next batch of its section
     # arrives is a shift of its own, on main too, whatever the columns: not counted here.)
-    shifts = [s for s in probe.rs("window.__rs.shifts") if not all(x.startswith("TR.rs-section-foot") for x in s["sources"])]
+    shifts = [s for s in probe.rs("window.__rs.shifts")
+              if not all(x.startswith("TR.rs-section-foot") for x in s["sources"])]
     assert sum(s["value"] for s in shifts) < 0.01, shifts
 
     # Reset: every column back, at the server's widths; nothing stored.

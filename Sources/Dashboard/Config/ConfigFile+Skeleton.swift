@@ -12,7 +12,8 @@ enum SkeletonConfig {
         var style = SkeletonStyle()
         if let name = try reader.string("animation") {
             guard let animation = SkeletonStyle.Animation(rawValue: name) else {
-                throw reader.error("animation", "one of " + SkeletonStyle.Animation.allCases.map(\.rawValue).joined(separator: ", "))
+                let names = SkeletonStyle.Animation.allCases.map(\.rawValue)
+                throw reader.error("animation", "one of " + names.joined(separator: ", "))
             }
             style.animation = animation
         }
@@ -25,7 +26,8 @@ enum SkeletonConfig {
         }
         if let name = try reader.string("direction") {
             guard let direction = SkeletonStyle.Direction(rawValue: name) else {
-                throw reader.error("direction", "one of " + SkeletonStyle.Direction.allCases.map(\.rawValue).joined(separator: ", "))
+                let names = SkeletonStyle.Direction.allCases.map(\.rawValue)
+                throw reader.error("direction", "one of " + names.joined(separator: ", "))
             }
             guard style.animation == nil || style.animation == .shimmer else {
                 throw reader.error("direction", "only with \"animation\": \"shimmer\" (the way its band slides)")
