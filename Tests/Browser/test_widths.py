@@ -25,7 +25,9 @@ HEADERS = """() => Array.from(document.querySelectorAll('#rs-table thead th')).m
 NUMBER_EDGES = """() => Array.from(document.querySelectorAll('#rs-table thead th')).flatMap((th, i) => {
   if (!th.classList.contains('rs-number')) return [];
   const cell = document.querySelector('#rs-rows tr[data-index] > td:nth-child(' + (i + 1) + ')');
-  const right = (node) => { const r = document.createRange(); r.selectNodeContents(node); return r.getBoundingClientRect().right; };
+  const right = (node) => { const r = document.createRange(); r.selectNodeContents(node);
+    const handle = node.querySelector('.rs-resize'); if (handle) r.setEndBefore(handle);   // columns.js's, not text
+    return r.getBoundingClientRect().right; };
   return [[th.textContent, right(th), right(cell)]];
 })"""
 
