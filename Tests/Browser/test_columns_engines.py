@@ -25,12 +25,13 @@ def close(a, b):
 def test_a_kept_shape_in_skeletons_and_rows(server, engine, tabs):
     with CutProxy(server.port) as proxy:
         tab = tabs(engine, proxy.url)
-        tab.wait("return document.querySelectorAll(arguments[0]).length >= 10", ROW, message="the first batch")
+        tab.wait("return document.getElementById('rs-table').dataset.state === 'complete'", message="all 40 rows")
         tab.js("localStorage.clear(); return true")
         before = tab.js(WIDTHS, HEAD)
         tab.click("#rs-columns-button")
         tab.click("#rs-columns-menu input[data-place='2']")            # City
-        assert tab.wait("return document.getElementById('rs-status').textContent") == "City column hidden."
+        tab.wait("return document.getElementById('rs-status').textContent === 'City column hidden.'",
+                 message="the hide announced")
         assert tab.js(ARROWS)
         shaped = tab.js(WIDTHS, HEAD)
         assert len(shaped) == len(before) - 1
