@@ -109,3 +109,30 @@ def test_hide_show_resize_remember_and_reset(server, proxy, open_page):
     assert page.evaluate("(key) => localStorage.getItem(key)", KEY) is None
     assert page.get_by_role("checkbox", name="City").is_checked()
     assert "reset" in page.text_content("#rs-status")
+
+
+CARD = """() => { const card = document.querySelector('#rs-table--customers-cards tr.rs-card[data-index]');
+  return { height: card.getBoundingClientRect().height,
+           labels: Array.from(card.cells).filter((td) => td.offsetParent !== null && td.dataset.label)
+             .map((td) => td.dataset.label) }; }"""
+
+
+def test_cards_on_a_page_hide_fields_and_keep_them(server, open_page):
+    """On a page of several tables, each panel has its own Columns panel: a card field hidden makes every card
+    (skeleton or real) one field shorter, kept for that page after a reload."""
+    probe = open_page(server.url + "/pages/overview", wait_for_rows=False)
+    page = probe.page
+    page.wait_for_selector("#rs-table--customers-cards tr.rs-card[data-index]")
+    before = page.evaluate(CARD)
+    assert "City" in before["labels"]
+    page.locator("#rs-columns-button--customers-cards").click()
+    page.locator("#rs-columns-menu--customers-cards").get_by_role("checkbox", name="City").click()
+    after = page.evaluate(CARD)
+    assert "City" not in after["labels"] and len(after["labels"]) == len(before["labels"]) - 1
+    assert abs(after["height"] - (before["height"] - 1.6 * 16)) < 0.5, (before, after)
+    assert page.evaluate("""Array.from(document.querySelectorAll('#rs-table--customers thead th'))
+        .filter((th) => getComputedStyle(th).display !== 'none').length""") == 9, "its own table only"
+    page.reload(wait_until="domcontentloaded")
+    page.wait_for_selector("#rs-table--customers-cards tr.rs-card[data-index]")
+    assert page.evaluate(CARD) == after
+    assert page.evaluate("Object.keys(localStorage)") == ["rowstream.columns:/pages/overview:customers-cards"]
