@@ -2,14 +2,15 @@
 // that shape on this page in this browser (columnshape.js stores it and writes its CSS). Imported by table.js.
 //
 //   - A "Columns" button (`#rs-columns-button`, in the page's markup so nothing moves when this starts) opens a
-//     panel of one checkbox per column and "Reset columns"; Escape or a click elsewhere closes it and focus goes
-//     back to the button. Hiding or showing a column is announced in the table's polite live region.
+//     panel of one checkbox per column and "Reset columns"; Escape closes it and focus goes back to the button; a
+//     click elsewhere or Tab past its last control closes it too. Hiding or showing a column is announced in the
+//     table's polite live region.
 //   - Each header (not a grid's: cards have none) gets a resize handle at its right edge: a focusable
 //     `role="separator"` with its width in `aria-valuenow`. Drag it, or focus it and press Left / Right (16 px;
 //     with Shift 64 px), Home (its narrowest). The first resize fixes every shown column at its width then, and the
 //     table becomes as wide as its columns: the box scrolls sideways when they are wider than it.
-//   - Section header and footer rows and spacers span the shown columns: their colspan follows (spans()), also
-//     in rows parsed later (fixSpans()).
+//   - Section header and footer rows and spacers span the shown columns: their colspan follows (fixSpans();
+//     rows parsed later: view.js's parseRows).
 //
 // Exports
 //   attachColumns(options) -> Columns
@@ -221,6 +222,9 @@ export function attachColumns(options) {
     button.addEventListener('click', () => setOpen(panel.hidden));
     holder.addEventListener('keydown', (event) => {
       if (event.key === 'Escape' && !panel.hidden) { event.preventDefault(); setOpen(false, true); }
+    });
+    holder.addEventListener('focusout', (event) => {   // Tab past the panel's last control closes it
+      if (!panel.hidden && event.relatedTarget instanceof Node && !holder.contains(event.relatedTarget)) setOpen(false);
     });
     root.addEventListener('pointerdown', (event) => {
       if (!panel.hidden && event.target instanceof Node && !holder.contains(event.target)) setOpen(false);

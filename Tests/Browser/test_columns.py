@@ -109,6 +109,8 @@ def test_hide_show_resize_remember_and_reset(server, proxy, open_page):
     assert page.evaluate("(key) => localStorage.getItem(key)", KEY) is None
     assert page.get_by_role("checkbox", name="City").is_checked()
     assert "reset" in page.text_content("#rs-status")
+    page.keyboard.press("Tab")                         # past the panel's last control: it closes
+    assert page.locator("#rs-columns-menu").is_hidden()
 
 
 CARD = """() => { const card = document.querySelector('#rs-table--customers-cards tr.rs-card[data-index]');
