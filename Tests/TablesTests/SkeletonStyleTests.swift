@@ -9,6 +9,11 @@ import Testing
         let shell = String(decoding: TableRenderer(spec: spec).renderShell(streamURL: "/s", batchSize: 5, skeletonCount: 1),
                            as: UTF8.self)
         #expect(shell.contains(#" data-skeleton="shimmer" data-skeleton-direction="right-to-left" aria-busy="true">"#))
+        var plain: [UInt8] = []
+        TableRenderer(spec: spec).appendOpenTable(to: &plain)
+        #expect(String(decoding: plain, as: UTF8.self).hasPrefix(
+            #"<table class="rs-table" id="rs-table" data-table="repos" data-skeleton="shimmer" data-skeleton-direction="right-to-left">"#),
+            "the page without script too")
         let css = TableStyleSheet.css([spec])
         #expect(css.contains("table.rs-table[data-table=\"repos\"]{--rs-skeleton-speed:2500ms}\n"))
     }
