@@ -26,6 +26,7 @@ import { loadShape, minimumWidth, saveShape, shapeKey, shapeRules, tableSelector
  *  @typedef {ReturnType<typeof attachColumns>} Columns */
 
 const step = 16;
+const maximumWidth = 2000;
 
 /** @param {ColumnsOptions} options */
 export function attachColumns(options) {
@@ -40,6 +41,7 @@ export function attachColumns(options) {
   const early = sheet.cssRules.length > 0;     // the stored shape is drawn already (columnsfirst.js)
   const loaded = loadShape(key, titles);
   let shape = loaded.shape;
+  if (early && !loaded.options) sheet.replaceSync('');   // drawn for other columns: measure the server's table
   /** What the rules need of the table as the server drew it: measured with no rule of ours, else as stored. */
   const ruleOptions = early && loaded.options ? loaded.options : measureOptions();
 
@@ -124,7 +126,7 @@ export function attachColumns(options) {
   /** @param {number} place @param {number} width px */
   function resize(place, width) {
     fixWidths();
-    shape.widths[String(place)] = Math.max(minimumWidth, Math.round(width));
+    shape.widths[String(place)] = Math.min(maximumWidth, Math.max(minimumWidth, Math.round(width)));
     apply();
   }
 
@@ -138,7 +140,7 @@ export function attachColumns(options) {
     handle.setAttribute('aria-orientation', 'vertical');
     handle.setAttribute('aria-label', 'Resize column ' + titles[place]);
     handle.setAttribute('aria-valuemin', String(minimumWidth));
-    handle.setAttribute('aria-valuemax', '2000');
+    handle.setAttribute('aria-valuemax', String(maximumWidth));
     handle.addEventListener('keydown', (event) => {
       const by = event.shiftKey ? 4 * step : step;
       const now = widthOf(handle);
