@@ -17,7 +17,7 @@
 //                       own; an embedded table's server (embed.js)
 //     options.urlPrefix the controls' choice lives in the page URL under this prefix ('' on a table's own page,
 //                       'NAME.' on a page); undefined: not in the URL (an embedded table). controls.js
-// Imports view.js, events.js, controls.js, demand.js, detail.js, post.js, sections.js, live.js, prune.js and urls.js.
+// Imports view.js, events.js, controls.js, columns.js, demand.js, detail.js, post.js, sections.js, live.js, prune.js and urls.js.
 //   Table: name, handle(type, event), opened(), connectionClosed(), reconnecting(), restarted(), released(), wasLive(),
 //          startOverOnSession(), isStopped(), streamQuery(), lastToken(), reload(), reask(), snapshot(), pruning(),
 //          controls, recheck() (look again, at the next frame, whether the end is near: call it when something
@@ -46,6 +46,7 @@
 //   data-count  number of rows shown
 //   aria-busy   "true" while a batch is pending
 
+import { attachColumns } from './columns.js';
 import { attachControls } from './controls.js';
 import { watchDemand } from './demand.js';
 import { attachDetail } from './detail.js';
@@ -124,6 +125,8 @@ export function createTable(options) {
     /** @type {HTMLFormElement | null} */ (root.getElementById('rs-controls' + suffix)), table,
     options.urlPrefix === undefined ? null : options.urlPrefix);
   if (controls.chosen) state.query = controls.query();     // the choice the page's URL carries (controls.js)
+  /** Hidden and resized columns, remembered in this browser (columns.js); after the controls' header buttons. */
+  attachColumns({ table, root, suffix, announce });
 
   /** Sections (sections.js): one <tbody> per section, with header and footer rows. */
   const sections = attachSections({ table, anchor: rowsBody, columns: () => view.columnCount(), format: formatCount });

@@ -40,8 +40,12 @@ export function createView(table, skeletonRows, suffix = '', root = document) {
   /** @param {number} n @returns {string} */
   function formatCount(n) { return numbers.format(n); }
 
-  /** @returns {number} the number of columns, for colspan */
-  function columnCount() { return table.tHead ? table.tHead.rows[0].cells.length : 1; }
+  /** @returns {number} the number of columns shown, for colspan (columns.js marks a hidden one's header) */
+  function columnCount() {
+    if (!table.tHead) return 1;
+    const cells = Array.from(table.tHead.rows[0].cells);
+    return Math.max(1, cells.filter((cell) => !cell.hasAttribute('data-rs-hidden')).length);
+  }
 
   /** @param {number} n @returns {string} e.g. "1 row", "1,234 rows" */
   function rowsText(n) { return formatCount(n) + (n === 1 ? ' row' : ' rows'); }
@@ -118,11 +122,18 @@ export function createView(table, skeletonRows, suffix = '', root = document) {
   /** Empties the footer. */
   function clearFooter() { footer.replaceChildren(); }
 
-  /** Parses trusted, server-escaped row HTML in table context.
+  /** Parses trusted, server-escaped row HTML in table context; a row spanning the columns (a section's header)
+   *  spans the shown ones.
    *  @param {string} html @returns {HTMLTableRowElement[]} */
   function parseRows(html) {
     const template = document.createElement('template');
     template.innerHTML = html;
+    const shown = columnCount();
+    if (table.tHead && shown !== table.tHead.rows[0].cells.length) {
+      for (const cell of Array.from(template.content.querySelectorAll('td[colspan], th[colspan]'))) {
+        /** @type {HTMLTableCellElement} */ (cell).colSpan = shown;
+      }
+    }
     return Array.from(template.content.querySelectorAll('tr'));
   }
 

@@ -4,7 +4,7 @@ extension TableRenderer {
     /// The opening of a table for a page that streams its rows as plain HTML (no script): the `<table>` tag,
     /// column widths and the header, left open so that `<tbody>` sections can follow as batches arrive:
     /// ```html
-    /// <table class="rs-table" id="rs-table" data-table="NAME" aria-label="TITLE">
+    /// <table class="rs-table" id="rs-table" data-table="NAME" aria-label="TITLE">   (and the ``SkeletonStyle/shellAttributes``)
     /// <colgroup><col class="rs-col-FORMAT">...</colgroup>
     /// <thead><tr><th scope="col" class="rs-c rs-FORMAT">TITLE</th>...</tr></thead>
     /// ```
@@ -14,7 +14,9 @@ extension TableRenderer {
         HTMLEscaping.appendEscaped(spec.name, to: &out)
         out.append("\" aria-label=\"")
         HTMLEscaping.appendEscaped(spec.title, to: &out)
-        out.append("\">\n")
+        out.append("\"")
+        if let skeleton = spec.skeleton { out.append(contentsOf: skeleton.shellAttributes.utf8) }   // its bones' motion
+        out.append(">\n")
         appendColumnsAndHeader(to: &out)
     }
 

@@ -31,7 +31,9 @@ extension TableRenderer {
         out.append(contentsOf: sectionShellAttributes())
         out.append(" aria-label=\"")   // its accessible name: the table's title (docs/BROWSER.md "Keyboard")
         HTMLEscaping.appendEscaped(spec.title, to: &out)
-        out.append("\" aria-busy=\"true\">\n")
+        out.append("\"")
+        if let skeleton = spec.skeleton { out.append(contentsOf: skeleton.shellAttributes.utf8) }
+        out.append(" aria-busy=\"true\">\n")
         appendColumnsAndHeader(to: &out)
         out.append("<tbody id=\"rs-rows\"></tbody>\n<tbody id=\"rs-pending\">")
         if spec.sections != nil { out.append(contentsOf: sectionHeaderSkeleton()) }

@@ -21,6 +21,8 @@ public struct TableSpec: Sendable, Hashable {
     /// Fields of a row's detail view that are not columns, and the item's own URL (nil: the columns only). See
     /// ``DetailSpec``.
     public var detail: DetailSpec? = nil
+    /// How its skeleton bones move (nil: the page's default). See ``SkeletonStyle``.
+    public var skeleton: SkeletonStyle? = nil
 
     /// Creates a table spec.
     public init(name: String, title: String, columns: [Column], keyField: JSONPath?) {

@@ -1,7 +1,7 @@
 /// The per-table CSS that markup may not carry inline under the server's Content-Security-Policy (`style-src
 /// 'self'` refuses `style="..."` attributes and `<style>` elements; docs/SECURITY.md): each column's width and
-/// floor, the table's minimum width, and a grid's number of card fields (`--rs-card-fields`, which sizes its
-/// cards). Served as one stylesheet (`/tables.css`) that every page links; a rule finds its table by `data-table`,
+/// floor, the table's minimum width, a grid's number of card fields (`--rs-card-fields`, which sizes its
+/// cards), and its skeleton's speed (`--rs-skeleton-speed`, ``SkeletonStyle``). Served as one stylesheet (`/tables.css`) that every page links; a rule finds its table by `data-table`,
 /// so it applies on the table's page, on dashboard pages and on the no-script page alike. Each viewer gets the rules
 /// of the tables they may see only (``header`` and ``rules(_:)`` of each: the server joins them per request), since
 /// a rule names its table and its columns' layout. Pure; thread-safe.
@@ -27,8 +27,9 @@ public enum TableStyleSheet {
     /// The rules of one table: only valid widths are written, and its name is escaped as a CSS string.
     public static func rules(_ spec: TableSpec) -> String {
         let table = "table.rs-table[data-table=\"" + escaped(spec.name) + "\"]"
-        guard let grid = spec.grid else { return columnRules(spec.columns, table: table) }
-        return cardRules(spec, grid: grid, table: table)
+        let skeleton = spec.skeleton?.rule(table: table) ?? ""
+        guard let grid = spec.grid else { return columnRules(spec.columns, table: table) + skeleton }
+        return cardRules(spec, grid: grid, table: table) + skeleton
     }
 
     /// Each column's width (never below its floor), and the table's minimum width.

@@ -1,5 +1,6 @@
 """The page's scripts are ES modules (docs/BROWSER.md, "The page's modules"): both page templates, a table's own
-page and a page of several tables, load exactly one script, `<script type="module" src="/app.js">`; every import,
+page and a page of several tables, load `<script type="module" src="/app.js">` and, before it, only the
+render-blocking `columnsfirst.js` (the viewer's column shapes in the first paint); every import,
 followed from it, resolves to a file the server serves as JavaScript (module scripts need a JavaScript MIME
 type); together they are every script in Public/, so no file waits on a load order kept elsewhere; and no module
 but app.js, the page's public surface, touches a `window.Rowstream*` global. No browser: plain HTTP."""
@@ -51,10 +52,12 @@ def test_both_pages_load_one_module_script_whose_imports_are_served(server):
         status, content_type, html = fetch(server.url + path)
         assert status == 200 and content_type.startswith("text/html")
         assert "<!--rs:" not in html, "a placeholder is left in %s" % path
-        assert SCRIPT_TAG.findall(html) == ['<script type="module" src="/app.js">'], path
+        assert SCRIPT_TAG.findall(html) == ['<script type="module" src="/columnsfirst.js" blocking="render">',
+                                            '<script type="module" src="/app.js">'], path
     # The page's graph, and the embed script's (<rowstream-table>, docs/EMBED.md): together every module.
     modules = module_graph(server.url, server.url + "/app.js")
     modules.update(module_graph(server.url, server.url + "/embed.js"))
+    modules.update(module_graph(server.url, server.url + "/columnsfirst.js"))
     served = sorted(urllib.parse.urlparse(url).path.lstrip("/") for url in modules)
     public = sorted(name for name in os.listdir(os.path.join(ROOT, "Public")) if name.endswith(".js"))
     assert served == public, "modules the page and the embed script load differ from Public/*.js"

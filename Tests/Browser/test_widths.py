@@ -15,6 +15,7 @@ grid = server_fixture("--demo-items", 30, "--batch-size", 12, "--demo-latency-ms
 # Per header cell: its width, and the width its text needs (the text's own box plus the cell's padding).
 HEADERS = """() => Array.from(document.querySelectorAll('#rs-table thead th')).map((th) => {
   const range = document.createRange(); range.selectNodeContents(th);
+  const handle = th.querySelector('.rs-resize'); if (handle) range.setEndBefore(handle);   // columns.js's, not text
   const style = getComputedStyle(th);
   const text = range.getBoundingClientRect().width + parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
   return { title: th.textContent, width: th.getBoundingClientRect().width, text, scroll: th.scrollWidth, client: th.clientWidth };
@@ -24,7 +25,9 @@ HEADERS = """() => Array.from(document.querySelectorAll('#rs-table thead th')).m
 NUMBER_EDGES = """() => Array.from(document.querySelectorAll('#rs-table thead th')).flatMap((th, i) => {
   if (!th.classList.contains('rs-number')) return [];
   const cell = document.querySelector('#rs-rows tr[data-index] > td:nth-child(' + (i + 1) + ')');
-  const right = (node) => { const r = document.createRange(); r.selectNodeContents(node); return r.getBoundingClientRect().right; };
+  const right = (node) => { const r = document.createRange(); r.selectNodeContents(node);
+    const handle = node.querySelector('.rs-resize'); if (handle) r.setEndBefore(handle);   // columns.js's, not text
+    return r.getBoundingClientRect().right; };
   return [[th.textContent, right(th), right(cell)]];
 })"""
 

@@ -40,7 +40,7 @@ public struct TableConfig: Sendable {
         var reader = reader
         try reader.rejectUnknown(["name", "title", "batchSize", "items", "key", "columns", "request", "pagination",
                                   "checks", "retry", "cache", "sections", "live", "grid", "controls", "proxy", "forward",
-                                  "export", "detail"])
+                                  "export", "detail", "skeleton"])
         let name = try reader.requiredString("name")
         guard name.utf8.count <= 64, name.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F }) else {
             throw reader.error("name", "1 to 64 of a-z, 0-9, - and _ (it is part of the table's URLs)")
@@ -67,6 +67,7 @@ public struct TableConfig: Sendable {
         }
         controls = try HeaderSortConfig.apply(sorts, to: controls, columns: columns)
         if let sections = try reader.object("sections") { spec.sections = try Self.sections(sections) }
+        if let skeleton = try reader.object("skeleton") { spec.skeleton = try SkeletonConfig.style(skeleton) }
         if var grid = try reader.object("grid") {
             guard let title = try grid.jsonPath("title") else { throw grid.error("title", "the JSON path of each card's title") }
             spec.grid = GridSpec(titleField: title, imageField: try grid.jsonPath("image"))

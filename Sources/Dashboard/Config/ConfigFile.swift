@@ -64,6 +64,8 @@ public struct ConfigFile: Sendable {
             }
             tables.append(table)
         }
+        let skeleton = try root.object("skeleton").map { (reader) throws(ConfigError) in try SkeletonConfig.style(reader) }
+        SkeletonConfig.apply(skeleton, to: &tables)
         let pages = try root.array("pages").map { (list) throws(ConfigError) in try Self.pages(list, file: file, tables: tables) }
         let upstream = try root.object("upstream").map { (reader) throws(ConfigError) in try upstreamOptions(reader) }
         let secretFile = try root.string("secretFile").map { (path) throws(ConfigError) in

@@ -2,11 +2,16 @@
 // whole: its public API is exactly the access configuration a user writes (`ServerConfiguration.access`, docs/
 // SECURITY.md); what only the server uses is `package`. Of Sealing, Batches and Tables only the names below are:
 // those modules' other public types (cursor sealing, the batches state machine, the renderer) are shared with Upstream
-// and Dashboard, not meant for users, and Tables' two types go by the library's names (`TableColumn`, `CellFormat`).
+// and Dashboard, not meant for users, and Tables' three types go by the library's names (`TableColumn`, `CellFormat`,
+// `SkeletonStyle`).
 @_exported import Access
 import Batches
 import Sealing
 import Tables
+
+/// How a table's skeleton bones move while its rows load (`TableBinding(..., skeleton: SkeletonStyle(animation:
+/// .pulse, speed: 0.8))`; docs/CONFIG.md "Skeletons"): a shimmer, a pulse or none, its seconds and direction.
+public typealias SkeletonStyle = Tables.SkeletonStyle
 
 /// The keys that seal and open resume tokens and the JSON proxy's cursors: ``ServerConfiguration/sealingKeys``
 /// (docs/SCALING.md, "Keys: tokens valid on every instance").

@@ -117,6 +117,7 @@ public struct TableBinding: Sendable {
     /// items come from `source` in batches of `batchSize` (the number of skeleton rows shown while a batch loads;
     /// the loader decides how many items a batch really has), and whose rows `row` fills, one item at a time.
     /// With `layout: .grid`, items are cards (``TableLayout``). With `sections`, consecutive rows with the same `row.section` are grouped under a header (``TableSections``).
+    /// `skeleton`: how the skeleton bones move (``SkeletonStyle``; nil: the page's shimmer).
     ///
     /// ```swift
     /// let binding = TableBinding(name: "fruit", title: "Fruit", columns: [TableColumn("Name")],
@@ -131,11 +132,12 @@ public struct TableBinding: Sendable {
         batchSize: Int = 50,
         sections: TableSections? = nil,
         layout: TableLayout = .rows,
+        skeleton: SkeletonStyle? = nil,
         source: BatchSource<Item, Token>,
         row template: @escaping @Sendable (Item, inout RowCells) -> Void
     ) {
         self.init(name: name, title: title, columns: columns, batchSize: batchSize, sections: sections, layout: layout,
-                  rows: source, row: template)
+                  skeleton: skeleton, rows: source, row: template)
     }
 
     /// A table as above whose items come from any ``RowSource`` (one of your own, given each ``RowRequest``).
@@ -146,12 +148,14 @@ public struct TableBinding: Sendable {
         batchSize: Int = 50,
         sections: TableSections? = nil,
         layout: TableLayout = .rows,
+        skeleton: SkeletonStyle? = nil,
         rows source: Source,
         row template: @escaping @Sendable (Source.Item, inout RowCells) -> Void
     ) {
         var spec = TableSpec(name: name, title: title, columns: columns, keyField: nil)
         spec.sections = sections?.spec
         spec.grid = layout.spec
+        spec.skeleton = skeleton.flatMap { $0.isDefault ? nil : $0 }
         self.init(spec: spec, batchSize: batchSize, source: source) { item in RowCells.fill(item, with: template) }
     }
 

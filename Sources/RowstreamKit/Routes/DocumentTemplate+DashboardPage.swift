@@ -57,6 +57,7 @@ extension DocumentTemplate {
           </div>
           \(controls)
           \(exportLinks(table, suffix: "--" + name))
+          <div class="rs-columns" id="rs-columns--\(name)"><button id="rs-columns-button--\(name)" class="rs-button" type="button">Columns</button></div>
           <button id="rs-reload--\(name)" class="rs-button" type="button">Reload</button>
         </header>
         <noscript><p class="rs-notice">Without JavaScript: the <a href="\(HTMLEscaping.escaped(table.documentPath))/html">plain HTML table</a>.</p></noscript>
