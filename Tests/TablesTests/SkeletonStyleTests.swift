@@ -12,7 +12,7 @@ import Testing
         var plain: [UInt8] = []
         TableRenderer(spec: spec).appendOpenTable(to: &plain)
         #expect(String(decoding: plain, as: UTF8.self).hasPrefix(
-            #"<table class="rs-table" id="rs-table" data-table="repos" data-skeleton="shimmer" data-skeleton-direction="right-to-left">"#),
+            #"<table class="rs-table" id="rs-table" data-table="repos" aria-label="Repositories" data-skeleton="shimmer" data-skeleton-direction="right-to-left">"#),
             "the page without script too")
         let css = TableStyleSheet.css([spec])
         #expect(css.contains("table.rs-table[data-table=\"repos\"]{--rs-skeleton-speed:2500ms}\n"))
