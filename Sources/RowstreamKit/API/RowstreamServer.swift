@@ -95,7 +95,8 @@ public final class RowstreamServer: Sendable {
         } catch {
             throw RowstreamError.publicDirectory(configuration.publicDirectory, error)
         }
-        let sessions = SessionRegistry(instanceTag: configuration.instanceTag)
+        let sessions = SessionRegistry(instanceTag: configuration.instanceTag,
+                                       instance: configuration.demandRelay?.instance)
         let feeds = LiveFeeds(bindings) { name in configuration.liveCluster?.channel(table: name) }
         let heartbeats = StreamHeartbeat(commentInterval: configuration.heartbeatInterval)
         let routes = ServerRoutes(
@@ -156,6 +157,7 @@ public final class RowstreamServer: Sendable {
         metrics.observe(statistics: { [weak server] in server?.statistics }, sessions: sessions,
                         feeds: Array(feeds.shared.values), partitions: feeds.partitioned)
         RowstreamLogging.$current.withValue(configuration.logger) { feeds.start() }
+        configuration.demandRelay?.serve { routes.answer(relayed: $0) }
         return RowstreamServer(port: port, responder: responder, server: server, feeds: feeds, heartbeats: heartbeats)
     }
 

@@ -66,6 +66,10 @@ public struct ServerConfiguration: Sendable {
     /// for every instance, each head published once. nil: this instance refreshes its live tables alone. The
     /// dashboard sets it from `--redis` (`RedisLiveCluster`).
     package var liveCluster: (any LiveCluster)?
+    /// Hands a demand (`next`, `reload`) for a session another instance holds to that instance (docs/SCALING.md, "Any
+    /// instance answers any request"), so a balancer may send any request anywhere. nil: such a demand is answered
+    /// `204`, session ended. The dashboard sets it from `--redis` (`RedisDemandRelay`).
+    package var demandRelay: (any DemandRelay)?
     /// Who may frame the pages: the CSP's `frame-ancestors` sources, e.g. `["'self'"]` or
     /// `["https://intranet.example"]` (docs/SECURITY.md, "Response headers"). Empty or `["'none'"]` (the default):
     /// no site, not even this one. Sources holding anything but a keyword, scheme or host are refused at start.
