@@ -119,6 +119,7 @@ public final class RowstreamServer: Sendable {
         var serverConfiguration = HTTPServerConfiguration()
         serverConfiguration.host = configuration.host
         serverConfiguration.port = configuration.port
+        serverConfiguration.reusePort = configuration.reusePort
         serverConfiguration.heartbeatInterval = configuration.heartbeatInterval
         serverConfiguration.deadPeerTimeout = configuration.deadPeerTimeout
         serverConfiguration.drainWindow = configuration.drainWindow

@@ -16,6 +16,10 @@ public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// The port to listen on; 0 picks a free one (read it from ``RowstreamServer/port``).
     public var port = 8080
+    /// Listen with `SO_REUSEPORT`, so several instances (processes of the same user) share ``port`` and the kernel
+    /// spreads new connections over them; with a ``demandRelay`` each answers any request (docs/SCALING.md, "Any
+    /// instance answers any request"). Off by default: a port in use is an error.
+    public var reusePort = false
     /// The folder holding the page template (index.html) and its CSS and scripts: Rowstream's `Public/`.
     /// Found by default (see ``defaultPublicDirectory(executablePath:)``).
     public var publicDirectory = ServerConfiguration.defaultPublicDirectory()
