@@ -31,6 +31,12 @@ struct RedisProcess: Sendable {
         return redis
     }
 
+    /// Kills it (SIGKILL: Redis gone at once, as a crash) and waits (bounded) for it to exit.
+    func kill() async {
+        process.send(SIGKILL)
+        try? await offPool { try process.waitUntilExit(within: .seconds(20)) }
+    }
+
     /// Stops it (SIGTERM; SIGKILL past 20 s), waits for it and removes its folder.
     func stop() async {
         await process.stop()
