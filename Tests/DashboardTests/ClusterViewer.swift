@@ -69,14 +69,14 @@ final class ClusterViewer: Sendable {
 
     var outcome: Outcome { state.withLock { $0 } }
 
-    /// Streams the table to its `complete` (or until `deadline`, the allowance's end, or 1,000 connections),
+    /// Streams the table to its `complete` (or until `deadline`, the allowance's end, or 10,000 connections),
     /// asking for batches as `allowance` lets it.
     func run(allowance: DemandAllowance, until deadline: ContinuousClock.Instant) {
         var lastEventID: String?
         var retry = 2_000
         var poster = KeepAlivePoster(port: port)
         var endedNow = false
-        for attempt in 0..<1_000 where outcome.total == nil && ContinuousClock.now < deadline && !allowance.isOver {
+        for attempt in 0..<10_000 where outcome.total == nil && ContinuousClock.now < deadline && !allowance.isOver {
             if attempt > 0 {
                 state.withLock {
                     $0.reconnects += 1
