@@ -149,12 +149,20 @@ final class ClusterViewer: Sendable {
     }
 
     /// POSTs `next` once `allowance` lets this viewer have one more batch; true when it was answered `204`, session
-    /// ended. A failed POST (the instance holding the session is gone: nginx answers 502) changes nothing: the stream
-    /// ends too, and the resumed one asks again.
+    /// ended. As the page does (Public/post.js), a POST that gets no answer, a 5xx or a 429 is sent again after a
+    /// random wait (full jitter, 50 ms doubling), at most 4 times in all: behind round robin a POST may meet an
+    /// instance closing its kept-alive connection (a drain: nginx answers 502) while the stream is elsewhere and
+    /// stays open. Any other answer is final.
     private func demand(_ next: String?, allowance: DemandAllowance, until deadline: ContinuousClock.Instant,
                         poster: inout KeepAlivePoster) -> Bool {
         guard let next, allowance.waitBeyond(outcome.batches, until: deadline) else { return false }
-        return poster.post(next) == 204
+        for attempt in 0..<4 {
+            let status = poster.post(next)
+            if let status, status < 500, status != 429 { return status == 204 }
+            note("POST next: \(status.map { "status \($0)" } ?? "no answer"), attempt \(attempt + 1)")
+            usleep(UInt32.random(in: 0...(50_000 << attempt)))
+        }
+        return false
     }
 
     private func note(_ trouble: String) {
