@@ -94,7 +94,8 @@ public final class Dashboard: Sendable {
         var cluster: SharedCluster?
         do {
             cluster = try (configuration.redis ?? config?.redis).map { url in
-                try SharedCluster.connect(url, keys: configuration.server.sealingKeys, commandTimeout: configuration.redisCommandTimeout, registry: registry,
+                try SharedCluster.connect(url, keys: configuration.server.sealingKeys, commandTimeout: configuration.redisCommandTimeout,
+                                          tag: configuration.server.instanceTag, registry: registry,
                                           logger: configuration.server.logger)
             }
             var tables = try config.map { file in
@@ -114,6 +115,7 @@ public final class Dashboard: Sendable {
             }
             var serverConfiguration = configuration.server
             serverConfiguration.liveCluster = cluster?.live
+            serverConfiguration.demandRelay = cluster?.relay
             server = listen
                 ? try RowstreamServer.start(tables, pages: pages, configuration: serverConfiguration, registry: registry)
                 : try RowstreamServer.inProcess(tables, pages: pages, configuration: serverConfiguration,

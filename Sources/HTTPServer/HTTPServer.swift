@@ -49,7 +49,8 @@ public final class HTTPServer: Sendable {
     private func startLoops() throws(HTTPServerError) -> ([ServerLoop], Listener, Int) {
         let config = context.configuration
         signal(SIGPIPE, SIG_IGN)
-        let (fd, port) = try ListeningSocket.open(host: config.host, port: config.port)
+        let (fd, port) = try ListeningSocket.open(host: config.host, port: config.port,
+                                                       reusePort: config.reusePort)
         if let timeout = config.deadPeerTimeout { DeadPeerDetection.prepareListener(fd, timeout: timeout) }
         var loops: [ServerLoop] = []
         for index in 0..<max(1, config.eventLoopCount) {

@@ -6,6 +6,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// TCP port; 0 picks an ephemeral port (returned by `start()`).
     public var port: Int = 8080
+    /// Set `SO_REUSEPORT` on the listening socket: several processes of one user bind the same port and the kernel
+    /// spreads new connections over them (by a hash of each connection's addresses). Off: a port in use fails `bind`.
+    public var reusePort = false
     /// Number of event loop threads; default: the CPUs this process may run on (its affinity mask, as `taskset`
     /// sets it), so a server pinned to one core runs one loop instead of several time-sharing it.
     public var eventLoopCount: Int = UsableCPUs.count()

@@ -3,7 +3,8 @@ import EventLoop
 import Foundation
 
 /// The listening socket's handler, on loop 0. Accepts until `EAGAIN` and spreads connections round-robin over
-/// all loops (loop 0 accepts and hands off through `execute`; one listening socket, no SO_REUSEPORT).
+/// all loops (loop 0 accepts and hands off through `execute`; one listening socket per process: `reusePort` only
+/// shares the port with other processes).
 /// Every accepted socket passes `ConnectionAdmission` first: past a cap it gets a fixed 503 and is closed.
 ///
 /// Thread rules: loop-confined to loop 0. Ownership: owns the listening fd and a spare fd; `close()` closes both.

@@ -1,11 +1,13 @@
 import CSystem
 import Foundation
 
-/// Opens the listening socket: IPv4, non-blocking, close-on-exec, SO_REUSEADDR, backlog 4096, and TCP_NODELAY, which
-/// Linux copies to every accepted socket (no `setsockopt` per connection). Returns the fd and the bound port.
+/// Opens the listening socket: IPv4, non-blocking, close-on-exec, SO_REUSEADDR (and SO_REUSEPORT when asked: other
+/// processes of this user may then listen on the same port, and the kernel spreads connections over all of them),
+/// backlog 4096, and TCP_NODELAY, which Linux copies to every accepted socket (no `setsockopt` per connection).
+/// Returns the fd and the bound port.
 /// Thread-safe (no shared state).
 enum ListeningSocket {
-    static func open(host: String, port: Int) throws(HTTPServerError) -> (fd: Int32, port: Int) {
+    static func open(host: String, port: Int, reusePort: Bool = false) throws(HTTPServerError) -> (fd: Int32, port: Int) {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(clamping: port)).bigEndian
@@ -18,6 +20,9 @@ enum ListeningSocket {
             var one: Int32 = 1
             guard setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
                 throw .system("setsockopt(SO_REUSEADDR)")
+            }
+            if reusePort, setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, socklen_t(MemoryLayout<Int32>.size)) != 0 {
+                throw .system("setsockopt(SO_REUSEPORT)")
             }
             // Events go out as they are written (no Nagle delay); accepted sockets inherit it.
             guard setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size)) == 0 else {

@@ -39,12 +39,13 @@ class Nginx:
     from Scripts/lib/nginx-cluster.sh; stopped by its PID. nginx cannot take port 0: a free port is picked, and
     the next one if another process takes it first (at most 5 tries)."""
 
-    def __init__(self, ports, tls=()):
-        """`tls`: (certificate, key) PEM paths: https with HTTP/2 (Scripts/cluster --tls)."""
+    def __init__(self, ports, tls=(), round_robin=False):
+        """`tls`: (certificate, key) PEM paths: https with HTTP/2 (Scripts/cluster --tls). `round_robin`: one plain
+        round-robin upstream, no routing by session (Scripts/cluster --balance round-robin)."""
         self.folder = tempfile.TemporaryDirectory(prefix="rowstream-nginx-")
         os.makedirs(os.path.join(self.folder.name, "nginx-tmp"))
         self.process = None
-        tls_args = ["--tls", *tls] if tls else []
+        tls_args = (["--round-robin"] if round_robin else []) + (["--tls", *tls] if tls else [])
         for _ in range(5):
             self.port = free_port()
             config = subprocess.run(

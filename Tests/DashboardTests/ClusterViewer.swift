@@ -29,7 +29,9 @@ final class DemandAllowance: Sendable {
 /// One viewer of a table through nginx, doing what a browser's `EventSource` and the bundled page do: on a `rows`
 /// event it asks for the next batch (POST the latest session's `next`); when the stream ends or the connection
 /// fails it waits the last `retry:` and reconnects with `Last-Event-ID`, and after a resumed `session` it asks for
-/// the batch it has not got yet; on `reset` it clears its rows. It records every row's key and `data-index`, each
+/// the batch it has not got yet; on `reset` it clears its rows; a `next` answered `204` with `Rowstream-Session: ended`
+/// (the instance holding the session is gone, or no instance could reach it) makes it drop the stream and reconnect at
+/// once, as the page does (Public/connection.js, `why: "ended"`). It records every row's key and `data-index`, each
 /// session's instance tag (the id's first two hex digits) and how often it reconnected.
 /// `run` blocks: call it on a thread of its own. `outcome` may be read from any thread (one `Lock`).
 final class ClusterViewer: Sendable {
@@ -40,6 +42,8 @@ final class ClusterViewer: Sendable {
         /// The instance tag of every session, in order.
         var instances: [String] = []
         var reconnects = 0
+        /// Reconnects made at once on a `next` answered session ended.
+        var endedReconnects = 0
         var resets = 0
         /// Stream answers other than 200: a browser's `EventSource` closes for good on one (this viewer retries,
         /// so that the test can tell what else went wrong).
@@ -62,17 +66,23 @@ final class ClusterViewer: Sendable {
 
     var outcome: Outcome { state.withLock { $0 } }
 
-    /// Streams the table to its `complete` (or until `deadline`, the allowance's end, or 1,000 connections),
+    /// Streams the table to its `complete` (or until `deadline`, the allowance's end, or 10,000 connections),
     /// asking for batches as `allowance` lets it.
     func run(allowance: DemandAllowance, until deadline: ContinuousClock.Instant) {
         var lastEventID: String?
         var retry = 2_000
         var poster = KeepAlivePoster(port: port)
-        for attempt in 0..<1_000 where outcome.total == nil && ContinuousClock.now < deadline && !allowance.isOver {
+        var endedNow = false
+        for attempt in 0..<10_000 where outcome.total == nil && ContinuousClock.now < deadline && !allowance.isOver {
             if attempt > 0 {
-                state.withLock { $0.reconnects += 1 }
-                usleep(UInt32(min(max(retry, 10), 60_000)) * 1_000)   // EventSource waits `retry`
+                state.withLock {
+                    $0.reconnects += 1
+                    if endedNow { $0.endedReconnects += 1 }
+                }
+                // EventSource waits `retry`; the page reconnects at once when told its session ended.
+                if !endedNow { usleep(UInt32(min(max(retry, 10), 60_000)) * 1_000) }
             }
+            endedNow = false
             do {
                 let stream = try SSEClient.openBlocking(port: port, path: path, lastEventID: lastEventID)
                 defer {
@@ -84,15 +94,17 @@ final class ClusterViewer: Sendable {
                     note("status \(stream.status)")
                     continue
                 }
-                try read(stream, resumed: lastEventID != nil, allowance: allowance, until: deadline, poster: &poster)
+                endedNow = try read(stream, resumed: lastEventID != nil, allowance: allowance, until: deadline,
+                                    poster: &poster)
             } catch {
                 note("\(error)")   // a refused or dropped connection: EventSource reconnects after `retry`
             }
         }
     }
 
+    /// Reads `stream` until it ends (false) or a `next` is answered session ended (true: reconnect at once).
     private func read(_ stream: SSEClient, resumed: Bool, allowance: DemandAllowance,
-                      until deadline: ContinuousClock.Instant, poster: inout KeepAlivePoster) throws {
+                      until deadline: ContinuousClock.Instant, poster: inout KeepAlivePoster) throws -> Bool {
         var next: String?
         while ContinuousClock.now < deadline, let event = try stream.nextBlocking() {
             switch event.event {
@@ -101,20 +113,21 @@ final class ClusterViewer: Sendable {
                 next = session?["next"] as? String
                 state.withLock { $0.instances.append(String((session?["session"] as? String ?? "").prefix(2))) }
                 // A resumed stream waits for demand; a fresh one loads its first batch by itself.
-                if resumed { demand(next, allowance: allowance, until: deadline, poster: &poster) }
+                if resumed, demand(next, allowance: allowance, until: deadline, poster: &poster) { return true }
             case "rows":
                 state.withLock {
                     $0.keys += rowKeys(event.data)
                     $0.indexes += rowIndexes(event.data)
                     $0.batches += 1
                 }
-                if !event.data.contains("<!--rs:last-->") {
-                    demand(next, allowance: allowance, until: deadline, poster: &poster)
+                if !event.data.contains("<!--rs:last-->"),
+                   demand(next, allowance: allowance, until: deadline, poster: &poster) {
+                    return true
                 }
             case "complete":
                 let body = try JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any]
                 state.withLock { $0.total = body?["total"] as? Int ?? -1 }
-                return
+                return false
             case "reset":
                 state.withLock {
                     $0.resets += 1
@@ -123,19 +136,30 @@ final class ClusterViewer: Sendable {
                 }
             case "error":
                 note("error event \(event.data)")
-                demand(next, allowance: allowance, until: deadline, poster: &poster)   // retries the batch
+                // Retries the batch.
+                if demand(next, allowance: allowance, until: deadline, poster: &poster) { return true }
             default:
                 break   // loading, heartbeat
             }
         }
+        return false
     }
 
-    /// POSTs `next` once `allowance` lets this viewer have one more batch. A failed POST (the instance holding the
-    /// session is gone: nginx answers 502) changes nothing: the stream ends too, and the resumed one asks again.
+    /// POSTs `next` once `allowance` lets this viewer have one more batch; true when it was answered `204`, session
+    /// ended. As the page does (Public/post.js), a POST that gets no answer, a 5xx or a 429 is sent again after a
+    /// random wait (full jitter, 50 ms doubling), at most 4 times in all: behind round robin a POST may meet an
+    /// instance closing its kept-alive connection (a drain: nginx answers 502) while the stream is elsewhere and
+    /// stays open. Any other answer is final.
     private func demand(_ next: String?, allowance: DemandAllowance, until deadline: ContinuousClock.Instant,
-                        poster: inout KeepAlivePoster) {
-        guard let next, allowance.waitBeyond(outcome.batches, until: deadline) else { return }
-        _ = poster.post(next)
+                        poster: inout KeepAlivePoster) -> Bool {
+        guard let next, allowance.waitBeyond(outcome.batches, until: deadline) else { return false }
+        for attempt in 0..<4 {
+            let status = poster.post(next)
+            if let status, status < 500, status != 429 { return status == 204 }
+            note("POST next: \(status.map { "status \($0)" } ?? "no answer"), attempt \(attempt + 1)")
+            usleep(UInt32.random(in: 0...(50_000 << attempt)))
+        }
+        return false
     }
 
     private func note(_ trouble: String) {

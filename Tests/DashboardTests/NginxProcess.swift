@@ -17,13 +17,14 @@ struct NginxProcess: Sendable {
     /// Starts nginx in front of the instances on `ports` (instance i runs with `--instance-tag i`) and returns once
     /// it accepts connections. nginx cannot listen on port 0 and say which it got: a free port is picked and, if
     /// another process takes it first, the next one (at most 5 tries).
-    static func start(over ports: [Int]) async throws -> NginxProcess {
+    /// `roundRobin`: one plain round-robin upstream for every request (`nginx_cluster_conf --round-robin`).
+    static func start(over ports: [Int], roundRobin: Bool = false) async throws -> NginxProcess {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("rowstream-nginx-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("nginx-tmp"),
                                                 withIntermediateDirectories: true)
         for _ in 0..<5 {
             let port = try FreePort.reserve()
-            let config = try await configuration(folder: folder.path, port: port, over: ports)
+            let config = try await configuration(folder: folder.path, port: port, over: ports, roundRobin: roundRobin)
             let file = folder.appendingPathComponent("nginx.conf")
             try Data(config.utf8).write(to: file)
             let process = try SpawnedProcess(executable, ["-c", file.path, "-e", folder.path + "/nginx-error.log"],
@@ -39,10 +40,12 @@ struct NginxProcess: Sendable {
     }
 
     /// The generated nginx.conf, from Scripts/lib/nginx-cluster.sh.
-    private static func configuration(folder: String, port: Int, over ports: [Int]) async throws -> String {
+    private static func configuration(folder: String, port: Int, over ports: [Int], roundRobin: Bool) async throws
+        -> String {
         let script = repository.appendingPathComponent("Scripts/lib/nginx-cluster.sh").path
-        let shell = try SpawnedProcess("/bin/bash", ["-c", "source \"$0\" && nginx_cluster_conf \"$@\"", script,
-                                                     folder, String(port)] + ports.map(String.init), environment: [:])
+        let shell = try SpawnedProcess("/bin/bash", ["-c", "source \"$0\" && nginx_cluster_conf \"$@\"", script]
+                                           + (roundRobin ? ["--round-robin"] : []) + [folder, String(port)]
+                                           + ports.map(String.init), environment: [:])
         let output = try await offPool { shell.output.readDataToEndOfFile() }
         try await offPool { try shell.waitUntilExit() }
         guard shell.terminationStatus == 0 else { throw TestConnection.Failure(description: "nginx_cluster_conf failed") }

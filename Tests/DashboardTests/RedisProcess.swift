@@ -14,10 +14,19 @@ struct RedisProcess: Sendable {
 
     /// Starts redis-server and returns once its socket exists (bounded: 30 s).
     static func start() async throws -> RedisProcess {
-        let executable = "/usr/bin/redis-server"
-        try #require(FileManager.default.isExecutableFile(atPath: executable), "install redis-server (Debian's)")
         let folder = URL(fileURLWithPath: "/tmp/rowstream-redis-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return try await start(in: folder)
+    }
+
+    /// A new redis-server (empty) on this one's socket, once this one has exited (`kill()`): Redis restarted.
+    func restart() async throws -> RedisProcess {
+        try await Self.start(in: folder)
+    }
+
+    private static func start(in folder: URL) async throws -> RedisProcess {
+        let executable = "/usr/bin/redis-server"
+        try #require(FileManager.default.isExecutableFile(atPath: executable), "install redis-server (Debian's)")
         let socket = folder.appendingPathComponent("redis.sock").path
         let process = try SpawnedProcess(executable, [
             "--port", "0", "--unixsocket", socket, "--unixsocketperm", "700", "--save", "", "--appendonly", "no",
@@ -29,6 +38,12 @@ struct RedisProcess: Sendable {
             throw TestConnection.Failure(description: "redis-server did not open \(socket)")
         }
         return redis
+    }
+
+    /// Kills it (SIGKILL: Redis gone at once, as a crash) and waits (bounded) for it to exit.
+    func kill() async {
+        process.send(SIGKILL)
+        try? await offPool { try process.waitUntilExit(within: .seconds(20)) }
     }
 
     /// Stops it (SIGTERM; SIGKILL past 20 s), waits for it and removes its folder.

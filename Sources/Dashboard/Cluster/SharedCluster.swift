@@ -17,15 +17,19 @@ final class SharedCluster: Sendable {
     let store: any SharedPageStore
     /// The live tables' refresher leases and change logs (nil: each instance refreshes its live tables alone).
     let live: (any LiveCluster)?
+    /// Hands demands for another instance's sessions to it (nil: such a demand is answered `ended`).
+    let relay: (any DemandRelay)?
     /// Names the pages' keys and binds their values to them (``SealingKeys/storeKey``).
     let storeKey: StoreKey
     private let observer: @Sendable (SharedPages.Event) -> Void
     private let stop: @Sendable () async -> Void
 
-    init(store: any SharedPageStore, live: (any LiveCluster)? = nil, storeKey: StoreKey, registry: MetricsRegistry,
+    init(store: any SharedPageStore, live: (any LiveCluster)? = nil, relay: (any DemandRelay)? = nil,
+         storeKey: StoreKey, registry: MetricsRegistry,
          logger: (any RowstreamLogger)? = nil, stop: @escaping @Sendable () async -> Void = {}) {
         self.store = store
         self.live = live
+        self.relay = relay
         self.storeKey = storeKey
         self.stop = stop
         let count = DashboardMetrics.sharedPagesObserver(registry: registry)
@@ -45,8 +49,9 @@ final class SharedCluster: Sendable {
     /// The cluster through the Redis at `url`, its keys and values keyed by `keys` (the operator's sealing keys:
     /// random ones share nothing with another instance, which is logged). Connects in the background: a Redis that is
     /// down at start is the same as one that goes down later (this instance serves alone, and shares once it is up).
-    static func connect(_ url: RedisURL, keys: SealingKeys, commandTimeout: Duration, registry: MetricsRegistry,
-                        logger: any RowstreamLogger) throws -> SharedCluster {
+    /// `tag`: the instance's (``ServerConfiguration/instanceTag``), the first byte of its relay's id.
+    static func connect(_ url: RedisURL, keys: SealingKeys, commandTimeout: Duration, tag: UInt8? = nil,
+                        registry: MetricsRegistry, logger: any RowstreamLogger) throws -> SharedCluster {
         let address: RedisAddress = switch url.address {
         case .tcp(let host, let port): .tcp(host: host, port: port)
         case .unix(let path): .unix(path: path)
@@ -72,8 +77,15 @@ final class SharedCluster: Sendable {
                                  help: "Live heads and log entries in Redis whose rows did not verify (forged, or another table's): read as none.") {
             live.unverified.load(ordering: .relaxed)
         }
-        return SharedCluster(store: store, live: live, storeKey: keys.storeKey,
+        // A forwarded demand waits for the owner's answer as long as for any Redis reply (its PUBLISH the same again).
+        let relay = RedisDemandRelay(client: client, storeKey: keys.storeKey, tag: tag, budget: commandTimeout)
+        registry.counterFunction("rowstream_demands_unverified_total",
+                                 help: "Relayed demands and answers in Redis that did not verify (forged or altered): dropped.") {
+            relay.unverified
+        }
+        return SharedCluster(store: store, live: live, relay: relay, storeKey: keys.storeKey,
                              registry: registry, logger: logger) {
+            relay.stop()
             await store.shutdown()
         }
     }

@@ -95,7 +95,8 @@ public final class RowstreamServer: Sendable {
         } catch {
             throw RowstreamError.publicDirectory(configuration.publicDirectory, error)
         }
-        let sessions = SessionRegistry(instanceTag: configuration.instanceTag)
+        let sessions = SessionRegistry(instanceTag: configuration.instanceTag,
+                                       instance: configuration.demandRelay?.instance)
         let feeds = LiveFeeds(bindings, channel: { name in configuration.liveCluster?.channel(table: name) },
                               logger: configuration.logger)
         let heartbeats = StreamHeartbeat(commentInterval: configuration.heartbeatInterval)
@@ -119,6 +120,7 @@ public final class RowstreamServer: Sendable {
         var serverConfiguration = HTTPServerConfiguration()
         serverConfiguration.host = configuration.host
         serverConfiguration.port = configuration.port
+        serverConfiguration.reusePort = configuration.reusePort
         serverConfiguration.heartbeatInterval = configuration.heartbeatInterval
         serverConfiguration.deadPeerTimeout = configuration.deadPeerTimeout
         serverConfiguration.drainWindow = configuration.drainWindow
@@ -157,6 +159,7 @@ public final class RowstreamServer: Sendable {
         metrics.observe(statistics: { [weak server] in server?.statistics }, sessions: sessions,
                         feeds: Array(feeds.shared.values), partitions: feeds.partitioned)
         RowstreamLogging.$current.withValue(configuration.logger) { feeds.start() }
+        configuration.demandRelay?.serve { routes.answer(relayed: $0) }
         return RowstreamServer(port: port, responder: responder, server: server, feeds: feeds, heartbeats: heartbeats)
     }
 

@@ -16,6 +16,10 @@ public struct ServerConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// The port to listen on; 0 picks a free one (read it from ``RowstreamServer/port``).
     public var port = 8080
+    /// Listen with `SO_REUSEPORT`, so several instances (processes of the same user) share ``port`` and the kernel
+    /// spreads new connections over them; with a ``demandRelay`` each answers any request (docs/SCALING.md, "Any
+    /// instance answers any request"). Off by default: a port in use is an error.
+    public var reusePort = false
     /// The folder holding the page template (index.html) and its CSS and scripts: Rowstream's `Public/`.
     /// Found by default (see ``defaultPublicDirectory(executablePath:)``).
     public var publicDirectory = ServerConfiguration.defaultPublicDirectory()
@@ -66,6 +70,10 @@ public struct ServerConfiguration: Sendable {
     /// for every instance, each head published once. nil: this instance refreshes its live tables alone. The
     /// dashboard sets it from `--redis` (`RedisLiveCluster`).
     package var liveCluster: (any LiveCluster)?
+    /// Hands a demand (`next`, `reload`) for a session another instance holds to that instance (docs/SCALING.md, "Any
+    /// instance answers any request"), so a balancer may send any request anywhere. nil: such a demand is answered
+    /// `204`, session ended. The dashboard sets it from `--redis` (`RedisDemandRelay`).
+    package var demandRelay: (any DemandRelay)?
     /// Who may frame the pages: the CSP's `frame-ancestors` sources, e.g. `["'self'"]` or
     /// `["https://intranet.example"]` (docs/SECURITY.md, "Response headers"). Empty or `["'none'"]` (the default):
     /// no site, not even this one. Sources holding anything but a keyword, scheme or host are refused at start.

@@ -7,6 +7,8 @@ struct ServerMetrics: Sendable {
     let registry: MetricsRegistry
     let batchesSent: Counter
     let sessionsOpened: Counter
+    /// Demands handed to another instance (``DemandRelay``), by what it answered.
+    private let relayedDemands: [RelayedAnswer: Counter]
     /// Each table's histograms, by table name, registered at start (so `/metrics` lists them before any batch).
     private let tables: [String: TableMetrics]
 
@@ -14,8 +16,18 @@ struct ServerMetrics: Sendable {
         self.registry = registry
         batchesSent = registry.counter("rowstream_batches_sent_total", help: "Batches of rows sent to viewers.")
         sessionsOpened = registry.counter("rowstream_sessions_opened_total", help: "Viewer streams opened.")
+        let outcomes: [(RelayedAnswer, String)] = [(.accepted, "accepted"), (.ended, "ended"), (.otherTable, "other_table"),
+                                                   (.badChoice, "bad_choice"), (.unreachable, "unreachable")]
+        relayedDemands = Dictionary(uniqueKeysWithValues: outcomes.map { answer, label in
+            (answer, registry.counter("rowstream_demands_forwarded_total",
+                                      help: "Demands (next, reload) for a session another instance holds, handed to it through the shared store, by its answer (ended: gone or no answer in time; unreachable: the store).",
+                                      labels: ["outcome": label]))
+        })
         self.tables = Dictionary(uniqueKeysWithValues: tables.map { ($0, TableMetrics(registry: registry, table: $0)) })
     }
+
+    /// Counts a demand handed to another instance, by its answer.
+    func relayed(_ answer: RelayedAnswer) { relayedDemands[answer]?.increment() }
 
     /// `table`'s histograms (made on first use for a table not known at start).
     func table(_ table: String) -> TableMetrics {

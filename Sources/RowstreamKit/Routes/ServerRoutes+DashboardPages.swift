@@ -135,16 +135,12 @@ extension ServerRoutes {
         return query
     }
 
-    /// `POST /tables/NAME/sessions/ID/reload`: starts over. For a session of a page's stream, `?p.PARAMETER=VALUE`
-    /// makes the named controls take those values first (the others keep theirs; 400 for a value that is not an
-    /// option). A table's own stream keeps its choice in its URL: its sessions ignore them, as before.
-    func reload(_ request: HTTPRequest, session: ViewerSession) throws(HTTPError) {
-        guard session.acceptsChoices else { return session.reload() }
-        var choice: [String: String] = [:]
-        for control in session.table.controls {
-            if let value = request.queryValue(control.streamParameter) { choice[control.parameter] = value }
-        }
-        guard !choice.isEmpty else { return session.reload() }
+    /// `POST /tables/NAME/sessions/ID/reload`: starts over. For a session of a page's stream, `choice` (the request's
+    /// `p.PARAMETER=VALUE`, ``reloadChoice(_:table:)``) makes the named controls take those values first (the others
+    /// keep theirs; 400 for a value that is not an option). A table's own stream keeps its choice in its URL: its
+    /// sessions ignore them, as before.
+    func reload(choice: [String: String], session: ViewerSession) throws(HTTPError) {
+        guard session.acceptsChoices, !choice.isEmpty else { return session.reload() }
         var merged = Dictionary(session.query.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
         merged.merge(choice) { _, new in new }
         session.reload(choosing: try Self.controlQuery(merged, table: session.table))

@@ -43,17 +43,37 @@ struct ServerRoutes {
             try stream(request, table: try table(parameters["name"]))
         }
         router.post("/tables/{name}/sessions/{id}/next") { _, parameters throws(HTTPError) in
-            guard let viewer = try session(parameters) else { return .now(Self.sessionEnded()) }
-            viewer.loadNext()
-            return .now(HTTPResponse(status: .accepted))
+            let accepted = HTTPResponse(status: .accepted)
+            switch try demandTarget(parameters) {
+            case (_, .here(let viewer)):
+                viewer.loadNext()
+                return .now(accepted)
+            case (let table, .elsewhere(let owner, let id)):
+                return forward(RelayedDemand(kind: .next, table: table.name, session: id), to: owner, done: accepted)
+            case (_, .ended):
+                return .now(Self.sessionEnded())
+            }
         }
         router.get("/tables/{name}/sessions/{id}/next") { request, parameters throws(HTTPError) in
-            try lazyFrameNext(request, session: try session(parameters))
+            try lazyFrameNext(request, target: try demandTarget(parameters))
         }
         router.post("/tables/{name}/sessions/{id}/reload") { request, parameters throws(HTTPError) in
-            guard let viewer = try session(parameters) else { return .now(Self.sessionEnded()) }
-            try reload(request, session: viewer)
-            return .now(HTTPResponse(status: .accepted))
+            let accepted = HTTPResponse(status: .accepted)
+            let (table, target) = try demandTarget(parameters)
+            let choice = reloadChoice(request, table: table)
+            switch target {
+            case .here(let viewer):
+                try reload(choice: choice, session: viewer)
+                return .now(accepted)
+            case .elsewhere(let owner, let id):
+                // A new choice of a table that forwards the viewer's credentials needs them to make its loader: the
+                // owner has not got them. Answered `ended`: the page sends the reload again to its next session.
+                guard choice.isEmpty || table.partition == nil else { return .now(Self.sessionEnded()) }
+                return forward(RelayedDemand(kind: .reload, table: table.name, session: id, choice: choice),
+                               to: owner, done: accepted)
+            case .ended:
+                return .now(Self.sessionEnded())
+            }
         }
         router.post("/tables/{name}/refresh") { _, parameters throws(HTTPError) in
             try refresh(try table(parameters["name"]))
@@ -98,7 +118,7 @@ struct ServerRoutes {
     }
 
     /// The table `name`, if the viewer may see it (``viewer``; else 403, on every route of a table).
-    private func table(_ name: String?) throws(HTTPError) -> TableBinding {
+    func table(_ name: String?) throws(HTTPError) -> TableBinding {
         guard let name, let table = tables[name] else { throw HTTPError(.notFound, "no such table") }
         try admit(table: name)
         return table
@@ -124,20 +144,6 @@ struct ServerRoutes {
             throw HTTPError(.forbidden, "you may not see any table")
         }
         return name
-    }
-
-    /// The open session the route names; nil for a well-formed id that is not open here (docs/PROTOCOL.md, "A
-    /// session that ended"): its stream closed while the demand was on its way, long ago, before a restart, or is
-    /// on another instance; whichever, its page's stream has or gets a new session, so the demand is late, not
-    /// wrong. 404 for a malformed id or one known here as another table's; the table's own 404/403 first.
-    func session(_ parameters: RouteParameters) throws(HTTPError) -> ViewerSession? {
-        let table = try table(parameters["name"])
-        guard let text = parameters["id"], let id = SessionID(text) else { throw Self.noSuchSession }
-        switch registry.lookup(id, table: table.name) {
-        case .open(let session): return session
-        case .notHere: return nil
-        case .otherTable: throw Self.noSuchSession
-        }
     }
 
     static let noSuchSession = HTTPError(.notFound, "no such session of this table: a malformed id, or another table's")

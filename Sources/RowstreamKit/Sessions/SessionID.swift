@@ -4,8 +4,10 @@ import Glibc
 
 /// A session's id: 128 random bits, unguessable so one viewer cannot drive another's stream. Held as two
 /// integers (no string per session); written as 32 lowercase hex digits in the `session` event and the URLs.
+/// With a ``DemandRelay`` (a cluster: docs/SCALING.md, "Any instance answers any request") its first 32 bits name the
+/// instance that holds it (``instance``; its first byte the tag, when given) and 96 bits are random.
 /// A plain value: thread-safe.
-struct SessionID: Hashable, Sendable {
+package struct SessionID: Hashable, Sendable {
     private let high: UInt64
     private let low: UInt64
 
@@ -17,6 +19,16 @@ struct SessionID: Hashable, Sendable {
         guard let tag else { return SessionID(high: words.high, low: words.low) }
         return SessionID(high: UInt64(tag) << 56 | words.high & 0x00ff_ffff_ffff_ffff, low: words.low)
     }
+
+    /// A new id of the instance `instance` (its first 32 bits; 96 bits random, from `fill` as in ``make(tag:fill:)``).
+    static func make(instance: UInt32, fill: (UnsafeMutableRawBufferPointer) -> Void = systemRandom) -> SessionID {
+        var words: (high: UInt64, low: UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { fill($0) }
+        return SessionID(high: UInt64(instance) << 32 | words.high & 0xffff_ffff, low: words.low)
+    }
+
+    /// The first 32 bits: the instance that made it when it was made with a relay (``make(instance:fill:)``).
+    package var instance: UInt32 { UInt32(truncatingIfNeeded: high >> 32) }
 
     /// Fills `buffer` (at most 256 bytes) from the kernel's generator: one `getentropy(3)`, which is one
     /// `getrandom(2)` call (`SystemRandomNumberGenerator` makes one per 8 bytes). Should it fail, the standard
@@ -35,7 +47,7 @@ struct SessionID: Hashable, Sendable {
     }
 
     /// The id written as `text` (32 lowercase hex digits); nil for anything else.
-    init?(_ text: String) {
+    package init?(_ text: String) {
         let bytes = Array(text.utf8)
         guard bytes.count == 32 else { return nil }
         guard let high = Self.parse(bytes[0..<16]), let low = Self.parse(bytes[16..<32]) else { return nil }
@@ -43,7 +55,7 @@ struct SessionID: Hashable, Sendable {
     }
 
     /// 32 lowercase hex digits.
-    var text: String { Self.hex(high) + Self.hex(low) }
+    package var text: String { Self.hex(high) + Self.hex(low) }
 
     private static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)

@@ -23,14 +23,20 @@ final class SessionRegistry: Sendable {
     private let sessions: Lock<Sessions>
     /// The first byte of every id this registry makes (``ServerConfiguration/instanceTag``); nil: all random.
     let instanceTag: UInt8?
+    /// With a relay: the first 32 bits of every id this registry makes (``DemandRelay/instance``, which holds the tag).
+    let instance: UInt32?
 
-    init(instanceTag: UInt8? = nil, ended: EndedSessions = EndedSessions()) {
+    init(instanceTag: UInt8? = nil, instance: UInt32? = nil, ended: EndedSessions = EndedSessions()) {
         self.instanceTag = instanceTag
+        self.instance = instance
         sessions = Lock(Sessions(ended: ended))
     }
 
     /// A new random id for a session of this instance.
-    func makeID() -> SessionID { SessionID.make(tag: instanceTag) }
+    func makeID() -> SessionID {
+        if let instance { return SessionID.make(instance: instance) }
+        return SessionID.make(tag: instanceTag)
+    }
 
     func insert(_ session: ViewerSession) {
         sessions.withLock { $0.open[session.id] = session }

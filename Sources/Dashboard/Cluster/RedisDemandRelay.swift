@@ -1,0 +1,142 @@
+import Locking
+import Redis
+import RowstreamKit
+import Sealing
+import Synchronization
+
+/// The ``DemandRelay`` on Redis pub/sub (docs/SCALING.md, "Any instance answers any request"): every instance
+/// subscribes to a channel of its own, `{rowstream}:demands:ID` (ID its ``instance`` in 8 hex digits). A demand for
+/// another instance's session is one `PUBLISH` to the owner's channel, whose reply counts the subscribers: 0 means no
+/// such instance (gone, or restarted with a new id), answered `ended` at once. The owner acts on it and publishes its
+/// answer to the sender's channel; the sender waits for it at most `budget` (then `ended`). Every message is bound by
+/// the operator's store key (``RelayMessage``): a forged or altered one is dropped and counted (``unverified``).
+///
+/// Why pub/sub and not the live log (a stream): a demand is worth nothing once its `budget` has passed, so nothing
+/// needs keeping; pub/sub costs Redis no memory, and its reply says at once whether the owner is there.
+///
+/// Thread rules: thread-safe. The subscription's messages are read by one task of its own, which hands demands to the
+/// server's handler (non-blocking) and answers to the waiting `forward` calls; publishes run on tasks of their own.
+final class RedisDemandRelay: DemandRelay {
+    let instance: UInt32
+    /// Messages that did not verify (forged, altered, or written under another key): dropped.
+    var unverified: Int { inbox.unverified.load(ordering: .relaxed) }
+    private let client: RedisClient
+    private let key: StoreKey
+    private let budget: Duration
+    private let inbox: Inbox
+    private let subscription: RedisSubscription
+    private let listener: Task<Void, Never>
+
+    /// A relay on `client` for an instance with `tag` (its id's first byte; random without one), its messages bound
+    /// by `storeKey`; a forwarded demand waits at most `budget` for the owner's answer after its `PUBLISH`.
+    init(client: RedisClient, storeKey: StoreKey, tag: UInt8?, budget: Duration) {
+        var random = SystemRandomNumberGenerator()
+        instance = UInt32(tag ?? random.next()) << 24 | UInt32.random(in: 0...0xff_ffff, using: &random)
+        self.client = client
+        key = storeKey
+        self.budget = budget
+        let inbox = Inbox()
+        self.inbox = inbox
+        let subscription = client.subscribe(to: [RedisArgument(Self.channel(instance))])
+        self.subscription = subscription
+        let (instance, key) = (instance, storeKey)
+        listener = Task { [client] in
+            for await event in subscription.events {
+                guard case .message(_, let payload) = event else { continue }
+                switch RelayMessage.decode(payload, key: key) {
+                case .demand(let message)? where message.addressee == instance:
+                    let answer = inbox.handler?(message.demand) ?? .ended
+                    let reply = RelayMessage.encode(RelayMessage.Answer(addressee: message.sender, sender: instance,
+                                                                         request: message.request, answer: answer),
+                                                    key: key)
+                    Task { _ = try? await client.publish(RedisArgument(reply), to: RedisArgument(Self.channel(message.sender))) }
+                case .answer(let message)? where message.addressee == instance:
+                    inbox.resolve(message.request, with: message.answer)
+                case .demand?, .answer?:
+                    break   // addressed to another instance: published to the wrong channel, nothing to do here
+                case nil:
+                    inbox.unverified.add(1, ordering: .relaxed)
+                }
+            }
+        }
+    }
+
+    deinit { listener.cancel() }
+
+    /// The channel instance `instance` reads its demands and answers from.
+    static func channel(_ instance: UInt32) -> String {
+        let digits = String(instance, radix: 16)
+        return "{rowstream}:demands:" + String(repeating: "0", count: 8 - digits.count) + digits
+    }
+
+    func serve(_ answer: @escaping @Sendable (RelayedDemand) -> RelayedAnswer) {
+        inbox.handler = answer
+    }
+
+    func forward(_ demand: RelayedDemand, to owner: UInt32) async -> RelayedAnswer {
+        let request = UInt64.random(in: .min ... .max)
+        let message = RelayMessage.encode(
+            RelayMessage.Demand(addressee: owner, sender: instance, request: request, demand: demand), key: key)
+        let (client, inbox, budget) = (client, inbox, budget)
+        return await withCheckedContinuation { continuation in
+            inbox.wait(request, continuation)
+            let timer = Task {
+                do {
+                    let receivers = try await client.publish(RedisArgument(message),
+                                                             to: RedisArgument(Self.channel(owner)))
+                    // Nobody reads the owner's channel: it is gone (or restarted under a new id).
+                    guard receivers > 0 else { return inbox.resolve(request, with: .ended) }
+                } catch {
+                    return inbox.resolve(request, with: .unreachable)
+                }
+                try? await Task.sleep(for: budget)
+                inbox.resolve(request, with: .ended)   // no answer in time: as if the owner were gone
+            }
+            inbox.attach(timer, to: request)
+        }
+    }
+
+    /// Ends the subscription (the client's shutdown closes its connection).
+    func stop() {
+        subscription.cancel()
+        listener.cancel()
+    }
+
+    /// The forwards waiting for their answers, by request id, and the server's handler. Thread-safe: one lock each.
+    private final class Inbox: Sendable {
+        private struct Waiting {
+            let continuation: CheckedContinuation<RelayedAnswer, Never>
+            var timer: Task<Void, Never>?
+        }
+
+        let unverified = Atomic<Int>(0)
+        private let waiting = Lock<[UInt64: Waiting]>([:])
+        private let answerer = Lock<(@Sendable (RelayedDemand) -> RelayedAnswer)?>(nil)
+
+        var handler: (@Sendable (RelayedDemand) -> RelayedAnswer)? {
+            get { answerer.withLock { $0 } }
+            set { answerer.withLock { $0 = newValue } }
+        }
+
+        func wait(_ request: UInt64, _ continuation: CheckedContinuation<RelayedAnswer, Never>) {
+            waiting.withLock { $0[request] = Waiting(continuation: continuation) }
+        }
+
+        /// Lets `request`'s answer cancel its timer (or cancels it now if it was answered meanwhile).
+        func attach(_ timer: Task<Void, Never>, to request: UInt64) {
+            let answered = waiting.withLock { waiting -> Bool in
+                guard waiting[request] != nil else { return true }
+                waiting[request]?.timer = timer
+                return false
+            }
+            if answered { timer.cancel() }
+        }
+
+        /// Answers `request` once (later answers, and answers to unknown ids, do nothing).
+        func resolve(_ request: UInt64, with answer: RelayedAnswer) {
+            guard let entry = waiting.withLock({ $0.removeValue(forKey: request) }) else { return }
+            entry.timer?.cancel()
+            entry.continuation.resume(returning: answer)
+        }
+    }
+}
