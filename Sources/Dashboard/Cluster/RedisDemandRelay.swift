@@ -17,6 +17,8 @@ import Synchronization
 /// Thread rules: thread-safe. The subscription's messages are read by one task of its own, which hands demands to the
 /// server's handler (non-blocking) and answers to the waiting `forward` calls; publishes run on tasks of their own.
 final class RedisDemandRelay: DemandRelay {
+    /// The shortest wait for an owner's answer (SharedCluster uses the Redis command timeout when longer).
+    static let leastBudget: Duration = .seconds(2)
     let instance: UInt32
     /// Messages that did not verify (forged, altered, or written under another key): dropped.
     var unverified: Int { inbox.unverified.load(ordering: .relaxed) }

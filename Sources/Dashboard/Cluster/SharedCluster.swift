@@ -77,8 +77,11 @@ final class SharedCluster: Sendable {
                                  help: "Live heads and log entries in Redis whose rows did not verify (forged, or another table's): read as none.") {
             live.unverified.load(ordering: .relaxed)
         }
-        // A forwarded demand waits for the owner's answer as long as for any Redis reply (its PUBLISH the same again).
-        let relay = RedisDemandRelay(client: client, storeKey: keys.storeKey, tag: tag, budget: commandTimeout)
+        // A forwarded demand waits for the owner's answer at least 2 s (longer if Redis calls may take longer): the
+        // answer is two PUBLISHes and a turn of a possibly busy owner, and a false `ended` costs the viewer a whole
+        // reconnect, while an owner that is gone is known at once (its channel has no subscriber).
+        let relay = RedisDemandRelay(client: client, storeKey: keys.storeKey, tag: tag,
+                                     budget: max(commandTimeout, RedisDemandRelay.leastBudget))
         registry.counterFunction("rowstream_demands_unverified_total",
                                  help: "Relayed demands and answers in Redis that did not verify (forged or altered): dropped.") {
             relay.unverified
