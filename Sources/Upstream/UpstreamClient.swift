@@ -6,7 +6,8 @@ import Synchronization
 /// Thread-safe. One multi handle and one worker thread per client; no curl call ever runs on the
 /// caller's thread or on Swift's cooperative pool. Connections are reused through the multi handle's
 /// connection cache. At most ``UpstreamClientConfiguration/maxConcurrentTransfers`` run at once;
-/// the rest wait in a queue. Call ``shutdown()`` when done (deinit does it too).
+/// the rest wait in a queue. Call ``shutdown()`` when done (deinit does it too). Each fetch is a ``TransferTicket``
+/// (below), which the transfer serving it finishes with its response on the worker thread.
 public final class UpstreamClient: UpstreamTransport {
     private let engine: TransferEngine
 
