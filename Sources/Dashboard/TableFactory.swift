@@ -9,7 +9,7 @@ enum TableFactory {
     /// and log lines; `keys` (the operator's) name the identities of a table that forwards the viewer.
     static func make(_ config: TableConfig, client: UpstreamClient, secrets: [String] = [],
                      cluster: SharedCluster? = nil, keys: SealingKeys = .random()) -> TableBinding {
-        let source = source(config, client: client, cluster: cluster, reader: UpstreamTable.rows(config.spec))
+        let source = source(config, client: client, cluster: cluster, reader: ItemReader.rows(config.spec))
         var binding = UpstreamTable.binding(spec: config.spec, source: source,
                                             batchSize: config.batchSize, maxEmptyPages: config.maxEmptyPages,
                                             secrets: secrets, proxyItems: config.proxyItems,

@@ -7,7 +7,7 @@ import Upstream
 /// of its controls' choices and forwarding identities (``QueryCaches``) and what its walks share (one hash key, one
 /// hashing of each cached page's keys); each use is a ``PageWalker`` of its own over the page source its request
 /// chooses (no item twice, empty pages skipped), whose items are the rows already (the source's ``ItemReader`` read
-/// each item straight into its `Row`: ``UpstreamTable/rows(_:)``).
+/// each item straight into its `Row`: `ItemReader.rows(_:)`).
 ///
 /// The request decides the source: a live refresh reads past the cache (and puts what it read into it), a viewer's
 /// controls choose a query's cache; a forwarding table resolves the request's viewer (a refusal fails every batch of

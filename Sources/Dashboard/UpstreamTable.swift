@@ -7,17 +7,10 @@ import Upstream
 /// A table over an upstream JSON API, built on the public library like any code-defined table: its ``RowSource``
 /// is an ``UpstreamRows`` walking the upstream's pages (one `PageWalker` per viewer: no item twice, empty pages
 /// skipped). The spec's JSON paths are compiled once into a ``RowMaker``, which reads each item of a page straight
-/// from the body's bytes into its typed `Row` as the page is fetched (``rows(_:)``): the walk loads rows.
+/// from the body's bytes into its typed `Row` as the page is fetched (`ItemReader.rows(_:)`): the walk loads rows.
 /// Config-file tables and the demo table are made here.
 enum UpstreamTable {
-    /// How a table's pages are read: each item straight into its row by the spec's compiled paths. The reader of
-    /// every source ``binding(spec:source:batchSize:maxEmptyPages:secrets:proxyItems:forward:keys:)`` is given.
-    static func rows(_ spec: TableSpec) -> ItemReader<Row> {
-        let maker = RowMaker(spec: spec)
-        return ItemReader { (text) throws(JSONError) in try maker.row(json: text) }
-    }
-
-    /// The binding for `spec` over `source` (its pages read by ``rows(_:)`` of the same spec). `secrets` are
+    /// The binding for `spec` over `source` (its pages read by `ItemReader.rows(_:)` of the same spec). `secrets` are
     /// redacted from every message shown or logged.
     /// `proxyItems`: what its JSON proxy shows of each item (nil: no proxy). `forward`: what of the viewer its requests
     /// carry (nil: nothing); such a table walks, caches and seals per identity (of each request's viewer), named with

@@ -39,8 +39,30 @@ final class EasyTransfer {
         curl_slist_free_all(headerList)
     }
 
+    /// Ends the transfer libcurl reports done with `code`: its response is made from what the callbacks wrote here (or
+    /// the error `code` stands for) and handed to the awaiting fetch (``TransferTicket/finish(_:)``), reported first.
+    /// Call after the engine removed the handle from the multi handle.
+    func finish(code: CURLcode, observer: UpstreamObserver?) {
+        finish(outcome(code: code), observer: observer)
+    }
+
+    /// Ends the transfer with `outcome` (a cancellation, the shutdown): `observer` is told, then the fetch resumed.
+    func finish(_ outcome: TransferTicket.Outcome, observer: UpstreamObserver?) {
+        if let observer {
+            let elapsed = started.duration(to: .now)
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+            let label: UpstreamObserver.Outcome
+            switch outcome {
+            case .success(let response): label = response.isSuccess ? .ok : .httpError
+            case .failure(let error): label = error.observerOutcome
+            }
+            observer.requestFinished(label.rawValue, seconds)
+        }
+        ticket.finish(outcome)
+    }
+
     /// The finished transfer's response, or the error libcurl's `code` stands for.
-    func outcome(code: CURLcode) -> TransferTicket.Outcome {
+    private func outcome(code: CURLcode) -> TransferTicket.Outcome {
         guard code == CURLE_OK else { return .failure(.from(curlCode: code, bodyCapHit: bodyCapHit)) }
         var status = 0
         _ = ccurl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)

@@ -102,7 +102,7 @@ final class TransferEngine: @unchecked Sendable {
             return true
         }
         for (handle, transfer) in active where transfer.ticket.isCancelRequested {
-            finish(handle, .failure(.cancelled))
+            remove(handle)?.finish(.failure(.cancelled), observer: observer)
         }
     }
 
@@ -124,31 +124,30 @@ final class TransferEngine: @unchecked Sendable {
         }
     }
 
-    /// Hands every completed transfer's outcome to its ticket; true when any completed.
+    /// Ends every completed transfer (each hands its own response to its fetch); true when any completed.
     private func collectFinished() -> Bool {
         var any = false
         var left: Int32 = 0
         while let message = curl_multi_info_read(multi, &left) {
             guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle else { continue }
             let code = message.pointee.data.result
-            guard let transfer = active[handle] else { continue }
-            finish(handle, transfer.outcome(code: code))
+            guard let transfer = remove(handle) else { continue }
+            transfer.finish(code: code, observer: observer)
             any = true
         }
         return any
     }
 
-    /// Removes a running transfer from the multi handle (freeing its easy handle) and reports it.
-    private func finish(_ handle: UnsafeMutableRawPointer, _ outcome: TransferTicket.Outcome) {
-        guard let transfer = active.removeValue(forKey: handle) else { return }
+    /// Takes a running transfer out of the multi handle and the table (its easy handle is freed when it is let go).
+    private func remove(_ handle: UnsafeMutableRawPointer) -> EasyTransfer? {
+        guard let transfer = active.removeValue(forKey: handle) else { return nil }
         _ = curl_multi_remove_handle(multi, handle)
-        report(outcome, startedAt: transfer.started)
-        transfer.ticket.finish(outcome)
+        return transfer
     }
 
     /// Fails everything still queued or running with `.shutdown`.
     private func abortAll() {
-        for handle in Array(active.keys) { finish(handle, .failure(.shutdown)) }
+        for handle in Array(active.keys) { remove(handle)?.finish(.failure(.shutdown), observer: observer) }
         for ticket in waiting { ticket.finish(.failure(.shutdown)) }
         waiting.removeAll()
         let late = inbox.withLock { inbox in
@@ -156,17 +155,5 @@ final class TransferEngine: @unchecked Sendable {
             return inbox.submitted
         }
         for ticket in late { ticket.finish(.failure(.shutdown)) }
-    }
-
-    private func report(_ outcome: TransferTicket.Outcome, startedAt start: ContinuousClock.Instant) {
-        guard let observer else { return }
-        let elapsed = start.duration(to: .now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let label: UpstreamObserver.Outcome
-        switch outcome {
-        case .success(let response): label = response.isSuccess ? .ok : .httpError
-        case .failure(let error): label = error.observerOutcome
-        }
-        observer.requestFinished(label.rawValue, seconds)
     }
 }

@@ -14,7 +14,7 @@ import Upstream
         let spec = TableSpec(name: "mine", title: "Mine", columns: [], keyField: nil)
         let source = PageSource<Row>(client: client, template: PageRequestTemplate(url: "http://127.0.0.1:9/v1/rows"),
                                      itemsPath: try JSONPath("results"), style: .offset(parameter: "offset", end: .shortPage),
-                                     reader: UpstreamTable.rows(spec), cache: PageCache<Row>(ttl: .seconds(60), prefetch: false))
+                                     reader: ItemReader.rows(spec), cache: PageCache<Row>(ttl: .seconds(60), prefetch: false))
         let hashKey = WalkHashKey.random()
         return UpstreamRows(table: "mine", keyField: nil, maxEmptyPages: 5, hashKey: hashKey,
                             pageHashes: PageKeyHashes(key: hashKey), source: source, refreshing: source.refreshing(),

@@ -37,7 +37,7 @@ enum DemoTable {
             template: template,
             itemsPath: try JSONPath("data"),
             style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next_cursor")),
-            reader: UpstreamTable.rows(spec)   // the spec is complete: its paths read each item into its row
+            reader: ItemReader.rows(spec)   // the spec is complete: its paths read each item into its row
         ).caching(in: PageCache(
             // Viewers of the same page share one fetch (a viewer storm makes one upstream request per page) and
             // pages stay fresh for a few seconds. No prefetch: the demo's request count and its --demo-fail-every

@@ -1,4 +1,5 @@
 import JSON
+import Tables
 
 /// How a ``PageSource`` reads each item of its pages from the item's JSON text, while the page's body is read: into
 /// a JSON value (``json``: the JSON proxy's sources, tools and tests), or straight into what a table shows (a config
@@ -39,5 +40,15 @@ extension ItemReader where Item == JSONValue {
     /// Each item as its JSON value.
     public static var json: ItemReader<JSONValue> {
         ItemReader { (text) throws(JSONError) in try JSONValue.parse(buffer: text).get() }
+    }
+}
+
+extension ItemReader where Item == Row {
+    /// Each item straight into its row by `spec`'s JSON paths, compiled once here (``RowMaker/row(json:maxDepth:)``:
+    /// only the members the paths start with are built): a config table's reader, called by ``items(of:)`` above
+    /// as the page's body is read.
+    public static func rows(_ spec: TableSpec) -> ItemReader<Row> {
+        let maker = RowMaker(spec: spec)
+        return ItemReader { (text) throws(JSONError) in try maker.row(json: text) }
     }
 }

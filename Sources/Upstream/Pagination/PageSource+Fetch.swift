@@ -1,9 +1,11 @@
 import JSON
 
 /// One upstream page, fetched and read in one flow: from the cache (shared fetch, prefetch) or the upstream, the
-/// request sent (retried per `retry`, redirects followed within the origin), the 2xx answer's body parsed, checked
-/// (``PageChecks``) and its items read (PageSource+Body.swift: each straight from its text by the source's
-/// ``ItemReader``). The request is made in PageSource.swift, the next cursor worked out in PageSource+NextCursor.swift.
+/// request sent (retried per `retry`, redirects followed within the origin), the 2xx answer's body read in one pass
+/// (the document's own fields parsed, each item left as its JSON text and read by the source's ``ItemReader``: a
+/// config table's straight into its row), checked (``PageChecks``). The request is made in PageSource.swift (with
+/// where the body is read: ``itemsPath(_:)``, ``enters(_:_:)``), the next cursor worked out in
+/// PageSource+NextCursor.swift.
 extension PageSource {
     /// Fetches one page. `cursor` nil = the first page; otherwise a cursor this source returned. A
     /// ``refreshing()`` source fetches it past the cache and puts it in.
@@ -97,6 +99,53 @@ extension PageSource {
         }
         if let next, next == cursor { throw .invalidPage("the next cursor repeats the current one (a loop)") }
         return UpstreamPage(items: body.items, texts: body.texts, nextCursor: next)
+    }
+
+    /// A body read: the document (its items stood in for), and the page's items and their texts.
+    struct ReadBody {
+        var document: JSONValue
+        var items: [Item]
+        var texts: ItemTexts
+    }
+
+    /// Reads `body`: parses it (a body that is not JSON throws `.invalidPage` naming its `contentType`) and reads each
+    /// item. Whether the items are there is ``checkItems(in:)``'s, after the body's own checks.
+    func read(_ body: [UInt8], contentType: String?) throws(UpstreamError) -> ReadBody {
+        let path = Self.itemsPath(itemsPath)
+        let document: JSONValue
+        let texts: ItemTexts
+        if parsesBodyWhole {
+            // A path read from the body goes into the items: the whole body is built, the items written out.
+            do {
+                document = try JSONValue.parse(body)
+            } catch {
+                throw Self.notJSON(contentType)
+            }
+            texts = ItemTexts(path.evaluateAll(document))
+        } else {
+            let parsed = body.withUnsafeBufferPointer { JSONValue.parse(buffer: $0, itemsAt: path) }
+            guard case .success(let read) = parsed else { throw Self.notJSON(contentType) }
+            document = read.document
+            texts = ItemTexts(bytes: body, ranges: read.items).compacted()
+        }
+        do {
+            return ReadBody(document: document, items: try reader.items(of: texts), texts: texts)
+        } catch {
+            throw .invalidPage("item \(error.index + 1) cannot be read: \(error.error)")
+        }
+    }
+
+    /// Throws unless the items' container (the array before the first `[]` of the items path) is in `document`.
+    func checkItems(in document: JSONValue) throws(UpstreamError) {
+        let path = Self.itemsPath(itemsPath)
+        let container = JSONPath(components: Array(path.components.prefix { $0 != .each }))
+        guard container.evaluate(document)?.arrayValue != nil else {
+            throw .invalidPage("no items array at '\(container)'")
+        }
+    }
+
+    private static func notJSON(_ contentType: String?) -> UpstreamError {
+        .invalidPage("the body is not JSON\(contentType.map { " (\(shortened($0, 60)))" } ?? "")")
     }
 
     /// Applies the ok and error paths.

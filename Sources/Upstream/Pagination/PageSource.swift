@@ -143,3 +143,41 @@ extension PageSource where Item == JSONValue {
                   checks: checks, retry: retry, cache: cache)
     }
 }
+
+/// Where a page's body is read: its items, and the paths read besides them (the read is in PageSource+Fetch.swift).
+extension PageSource {
+    /// Where the items are, as a path of every match: `data` (an array) is `data[]`; `edges[].node` as it is.
+    static func itemsPath(_ path: JSONPath) -> JSONPath {
+        path.components.contains(.each) ? path : JSONPath(components: path.components + [.each])
+    }
+
+    /// The paths a page's body is read at besides its items: the checks, and the style's cursor and counts (the
+    /// keyset key is read from the last item's text).
+    static func bodyPaths(style: PaginationStyle, checks: PageChecks) -> [JSONPath] {
+        var paths = [checks.okPath, checks.errorPath, checks.hasMorePath].compactMap { $0 }
+        switch style {
+        case .cursor(_, let path), .cursorInBody(_, let path), .nextURL(let path): paths.append(path)
+        case .offset(_, let end), .pageNumber(_, _, let end):
+            switch end {
+            case .total(let path), .totalPages(let path): paths.append(path)
+            case .shortPage, .emptyPage: break
+            }
+        case .linkHeader, .keyset: break
+        }
+        return paths
+    }
+
+    /// Whether the value at `path` may be or hold an item at `itemsPath`, or lie inside one (component by component,
+    /// an index or `[]` meeting any index or `[]`): then it is read from the whole body, not from the items' stand-ins
+    /// (an `errorPath` of `data` over items at `data[]` shows the items in its message).
+    static func enters(_ itemsPath: JSONPath, _ path: JSONPath) -> Bool {
+        let items = Self.itemsPath(itemsPath).components
+        return zip(items, path.components).allSatisfy { item, step in
+            switch (item, step) {
+            case (.key(let a), .key(let b)): a == b
+            case (.key, _), (_, .key): false
+            default: true
+            }
+        }
+    }
+}
