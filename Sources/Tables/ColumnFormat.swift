@@ -13,4 +13,14 @@ public enum ColumnFormat: String, Sendable, CaseIterable {
     case link
     /// A `<span class="rs-badge rs-badge-SLUG">` pill.
     case badge
+    /// A number drawn as a horizontal bar against the column's ``Column/range`` (or the range of the batch it arrives
+    /// in), its grouped value beside it as text (ChartFormatting.swift).
+    case bar
+    /// An array of numbers drawn as a line (inline SVG), the values also as visually hidden text.
+    case sparkline
+    /// A fraction 0...1 drawn as a progress bar, its percentage beside it as text.
+    case progress
+
+    /// Whether cells of this format are drawn as inline SVG (``TableRenderer``'s chart path).
+    public var isChart: Bool { self == .bar || self == .sparkline || self == .progress }
 }
