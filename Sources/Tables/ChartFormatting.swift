@@ -6,7 +6,8 @@
 /// - Compact: one shared viewBox (``width`` x ``height``) stretched to the cell by CSS, integer coordinates, a bar
 ///   or progress is two `<rect>`s, a sparkline one `<polyline>` of at most ``maximumPoints`` points.
 /// - Every chart is `aria-hidden`: its value is text beside it (a bar's grouped number, a progress's percentage,
-///   visible) or in it (a sparkline's numbers, visually hidden `.rs-sr`), so screen readers and copy/paste get it.
+///   visible) or after it (a sparkline's numbers, in a visually hidden span), so screen readers and copy/paste get
+///   it.
 /// - A value a chart cannot show (not a number, not finite, an array with anything but numbers) is an empty
 ///   `<span class="rs-bad" title="RAW">` with the raw text, escaped, as its title.
 ///
@@ -61,7 +62,7 @@ enum ChartFormatting {
             out.appendDecimal(y)
         }
         if last == 0 { out.append(" 100,10") }   // one point: a level line
-        out.append("\"/></svg><span class=\"rs-sr\">")
+        out.append("\"/></svg><span class=\"rs-visually-hidden\">")
         for (offset, number) in shown.enumerated() {
             if offset > 0 { out.append(", ") }
             out.appendUTF8(Cell.json(number).displayText ?? "")

@@ -55,7 +55,7 @@ public struct TableRenderer: Sendable {
         }
         cellMarkup = markup
         isCard = spec.grid != nil
-        skeleton = Self.skeletonRow(cellOpenings: openings, isCard: isCard)
+        skeleton = Self.skeletonRow(cellOpenings: openings, formats: spec.columns.map(\.format), isCard: isCard)
     }
 
     /// This renderer, with each data row's `id` the table's ``RowElementID/row(table:key:)`` (the key, or the index
