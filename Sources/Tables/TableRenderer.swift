@@ -38,7 +38,7 @@ public struct TableRenderer: Sendable {
         let openings = spec.columns.map { column in
             var bytes: [UInt8] = []
             bytes.append("<td class=\"rs-c rs-")
-            bytes.append(contentsOf: column.format.rawValue.utf8)
+            bytes.append(contentsOf: column.format.className.utf8)
             if spec.grid != nil {   // cards label their fields
                 bytes.append("\" data-label=\"")
                 HTMLEscaping.appendEscaped(column.title, to: &bytes)

@@ -18,7 +18,7 @@ import Testing
         let column = Column(title: "V", field: Support.path("v"), format: format, decimals: decimals, range: range)
         let renderer = TableRenderer(spec: TableSpec(name: "t", title: "T", columns: [column], keyField: nil))
         let html = Support.text(renderer.renderRows(values.map { .object(["v": $0]) }, startIndex: 0))
-        let open = "<td class=\"rs-c rs-\(format.rawValue)\">"
+        let open = "<td class=\"rs-c rs-\(format.className)\">"
         return html.components(separatedBy: "</td></tr>").dropLast().map { row in
             row.range(of: open).map { String(row[$0.upperBound...]) } ?? "<<no cell: \(row)>>"
         }
@@ -98,7 +98,7 @@ import Testing
         var out: [UInt8] = []
         TableRenderer(spec: TableSpec(name: "t", title: "T", columns: [column, Column("S", format: .sparkline)], keyField: nil))
             .appendRow(Row(cells: [.decimal(.nan), .text("1,nan")]), index: 0, to: &out)
-        #expect(Support.text(out).contains("<td class=\"rs-c rs-bar\">" + bad("nan") + "</td><td class=\"rs-c rs-sparkline\">" + bad("1,nan")))
+        #expect(Support.text(out).contains("<td class=\"rs-c rs-barchart\">" + bad("nan") + "</td><td class=\"rs-c rs-sparkline\">" + bad("1,nan")))
     }
 
     @Test func noStyleAttributeOrElementAndEveryChartIsHiddenBehindItsText() {
@@ -113,7 +113,7 @@ import Testing
                                                               Column("P", format: .progress), Column("N", format: .number)],
                              keyField: nil)
         #expect(Support.text(TableRenderer(spec: spec).skeletonRow()) == "<tr class=\"rs-skeleton\" aria-hidden=\"true\">"
-            + "<td class=\"rs-c rs-bar\"><span class=\"rs-bone rs-bone-v\"></span><span class=\"rs-bone rs-bone-chart\"></span></td>"
+            + "<td class=\"rs-c rs-barchart\"><span class=\"rs-bone rs-bone-v\"></span><span class=\"rs-bone rs-bone-chart\"></span></td>"
             + "<td class=\"rs-c rs-sparkline\"><span class=\"rs-bone rs-bone-chart\"></span></td>"
             + "<td class=\"rs-c rs-progress\"><span class=\"rs-bone rs-bone-v\"></span><span class=\"rs-bone rs-bone-chart\"></span></td>"
             + "<td class=\"rs-c rs-number\"><span class=\"rs-bone\"></span></td></tr>")
