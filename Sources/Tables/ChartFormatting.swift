@@ -1,10 +1,11 @@
 /// The inline SVG of the chart formats (``ColumnFormat/bar``, ``ColumnFormat/sparkline``,
 /// ``ColumnFormat/progress``), written straight into bytes.
 ///
-/// - Attributes only: no `style` attribute and no `<style>` (the page's CSP refuses both); the colours are app.css's
-///   (`.rs-track`, `.rs-fill`, `.rs-line`, through `--rs-chart-*` properties and `currentColor`).
+/// - Attributes only: no `style` attribute and no `<style>` (the page's CSP refuses both); the paint is app.css's
+///   ("Charts": the track as the chart's background, `.rs-fill`, `.rs-line`'s stroke in `currentColor`, through
+///   `--rs-chart-*` properties).
 /// - Compact: one shared viewBox (``width`` x ``height``) stretched to the cell by CSS, integer coordinates, a bar
-///   or progress is two `<rect>`s, a sparkline one `<polyline>` of at most ``maximumPoints`` points.
+///   or progress is one `<rect>`, a sparkline one `<polyline>` of at most ``maximumPoints`` points.
 /// - Every chart is `aria-hidden`: its value is text beside it (a bar's grouped number, a progress's percentage,
 ///   visible) or after it (a sparkline's numbers, in a visually hidden span), so screen readers and copy/paste get
 ///   it.
@@ -18,21 +19,25 @@ enum ChartFormatting {
     /// The most points a sparkline draws: its last ones (a longer series would cost bytes the cell cannot show).
     static let maximumPoints = 60
 
-    static let svgOpening: StaticString = "<svg class=\"rs-chart\" viewBox=\"0 0 100 20\" preserveAspectRatio=\"none\" aria-hidden=\"true\" focusable=\"false\">"
+    static let svgOpening: StaticString = "<svg class=\"rs-chart\" viewBox=\"0 0 100 20\" preserveAspectRatio=\"none\" aria-hidden=\"true\">"
 
     /// A bar of `value` against `range` (nil: empty), from zero (clamped into the range) to the value, then the
     /// value's text, written by `text`.
     static func appendBar(_ value: Double, range: ClosedRange<Double>?, to out: inout ByteWriter) {
         out.append(svgOpening)
-        out.append("<rect class=\"rs-track\" width=\"100\" height=\"20\"/><rect class=\"rs-fill\" x=\"")
         var start = 0, end = 0
         if let range {
             let zero = min(max(0, range.lowerBound), range.upperBound)
             start = position(zero, in: range)
             end = position(value, in: range)
         }
-        out.appendDecimal(min(start, end))
-        out.append("\" width=\"")
+        out.append("<rect class=\"rs-fill\" ")
+        if min(start, end) > 0 {
+            out.append("x=\"")
+            out.appendDecimal(min(start, end))
+            out.append("\" ")
+        }
+        out.append("width=\"")
         out.appendDecimal(abs(end - start))
         out.append("\" height=\"20\"/></svg>")
     }
@@ -40,7 +45,7 @@ enum ChartFormatting {
     /// A progress bar of `fraction` (0...1, drawn clamped).
     static func appendProgress(_ fraction: Double, to out: inout ByteWriter) {
         out.append(svgOpening)
-        out.append("<rect class=\"rs-track\" width=\"100\" height=\"20\"/><rect class=\"rs-fill\" width=\"")
+        out.append("<rect class=\"rs-fill\" width=\"")
         out.appendDecimal(position(fraction, in: 0...1))
         out.append("\" height=\"20\"/></svg>")
     }
@@ -51,7 +56,7 @@ enum ChartFormatting {
         let shown = numbers.suffix(maximumPoints)
         let low = shown.min() ?? 0, high = shown.max() ?? 0
         out.append(svgOpening)
-        out.append("<polyline class=\"rs-line\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.5\" vector-effect=\"non-scaling-stroke\" points=\"")
+        out.append("<polyline class=\"rs-line\" points=\"")
         let last = shown.count - 1
         for (offset, number) in shown.enumerated() {
             if offset > 0 { out.append(UInt8(ascii: " ")) }

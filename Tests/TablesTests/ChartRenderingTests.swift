@@ -6,10 +6,10 @@ import Testing
 /// text beside or after it, ranges (configured, or the batch's own), bad values as an empty span titled with the raw
 /// value, escaped, and skeleton cells of the same shape.
 @Suite struct ChartRenderingTests {
-    static let svg = "<svg class=\"rs-chart\" viewBox=\"0 0 100 20\" preserveAspectRatio=\"none\" aria-hidden=\"true\" focusable=\"false\">"
+    static let svg = "<svg class=\"rs-chart\" viewBox=\"0 0 100 20\" preserveAspectRatio=\"none\" aria-hidden=\"true\">"
 
     static func bar(x: Int = 0, width: Int) -> String {
-        svg + "<rect class=\"rs-track\" width=\"100\" height=\"20\"/><rect class=\"rs-fill\" x=\"\(x)\" width=\"\(width)\" height=\"20\"/></svg>"
+        svg + "<rect class=\"rs-fill\" \(x > 0 ? "x=\"\(x)\" " : "")width=\"\(width)\" height=\"20\"/></svg>"
     }
 
     /// The cells of `values` (one row each, rendered as one batch) in a one-column table of `format`.
@@ -58,7 +58,7 @@ import Testing
     @Test func progressIsItsPercentageAndARect() {
         func progress(_ text: String, _ width: Int) -> String {
             "<span class=\"rs-v\">\(text)%</span>" + Self.svg
-                + "<rect class=\"rs-track\" width=\"100\" height=\"20\"/><rect class=\"rs-fill\" width=\"\(width)\" height=\"20\"/></svg>"
+                + "<rect class=\"rs-fill\" width=\"\(width)\" height=\"20\"/></svg>"
         }
         #expect(Self.cells(.progress, [0.425, 0, 1, 1.5, -0.2, .null]) == [
             progress("43", 43), progress("0", 0), progress("100", 100), progress("150", 100), progress("-20", 0), "",
@@ -68,7 +68,7 @@ import Testing
 
     @Test func aSparklineIsOnePolylineWithIntegerPointsAndItsNumbersAsHiddenText() {
         func line(_ points: String, _ text: String) -> String {
-            Self.svg + "<polyline class=\"rs-line\" fill=\"none\" stroke=\"currentColor\" stroke-width=\"1.5\" vector-effect=\"non-scaling-stroke\" points=\"\(points)\"/></svg><span class=\"rs-visually-hidden\">\(text)</span>"
+            Self.svg + "<polyline class=\"rs-line\" points=\"\(points)\"/></svg><span class=\"rs-visually-hidden\">\(text)</span>"
         }
         #expect(Self.cells(.sparkline, [[3, 5, 8, 12], [7], [2, 2.0], [0.5, -1.25], [], .null]) == [
             line("0,19 33,15 66,9 100,1", "3, 5, 8, 12"),
