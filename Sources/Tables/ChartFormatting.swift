@@ -1,3 +1,5 @@
+import JSON
+
 /// The inline SVG of the chart formats (``ColumnFormat/bar``, ``ColumnFormat/sparkline``,
 /// ``ColumnFormat/progress``), written straight into bytes.
 ///
@@ -70,9 +72,18 @@ enum ChartFormatting {
         out.append("\"/></svg><span class=\"rs-visually-hidden\">")
         for (offset, number) in shown.enumerated() {
             if offset > 0 { out.append(", ") }
-            out.appendUTF8(Cell.json(number).displayText ?? "")
+            appendNumber(number, to: &out)
         }
         out.append("</span>")
+    }
+
+    /// `number` as JSON spells it (``Cell/json(_:)``), a whole one without making a string.
+    static func appendNumber(_ number: Double, to out: inout ByteWriter) {
+        if number.magnitude < 9_007_199_254_740_992, number.rounded() == number {
+            out.appendDecimal(Int(number))
+        } else {
+            out.appendUTF8(JSONValue.double(number).displayText ?? "")
+        }
     }
 
     /// A value no chart can show: an empty span with `raw` (escaped) as its title.
