@@ -17,7 +17,7 @@ enum DemoTable {
                 Column(title: "ID", field: try JSONPath("id"), format: .number, width: "5rem"),
                 Column(title: "Name", field: try JSONPath("name"), format: .text),
                 Column(title: "City", field: try JSONPath("city"), format: .text, width: "8rem"),
-                Column(title: "Status", field: try JSONPath("status"), format: .badge, width: "7rem"),
+                Column(title: "Status", field: try JSONPath("status"), format: .badge, width: "7.5rem"),
                 Column(title: "Plan", field: try JSONPath("plan"), format: .text, width: "7rem"),
                 Column(title: "Seats", field: try JSONPath("seats"), format: .number, width: "5.5rem"),
                 // The demo's MRR runs from 0 to 250,000: a configured range keeps bars comparable across batches.
@@ -25,7 +25,7 @@ enum DemoTable {
                        range: 0...250_000),
                 Column(title: "Trend", field: try JSONPath("seats_trend"), format: .sparkline, width: "5.5rem"),
                 Column(title: "Created", field: try JSONPath("created_at"), format: .date, width: "10rem"),
-                Column(title: "Website", field: try JSONPath("website"), format: .link, width: "10.5rem"),
+                Column(title: "Website", field: try JSONPath("website"), format: .link, width: "10rem"),
             ],
             keyField: try JSONPath("id")
         )
