@@ -15,6 +15,7 @@ enum Variety {
         .string("2026-11-30T12:34:56.789+02:00"), .string("2026-13-40"), .string("Open Issue #5!"),
         .string(String(repeating: "Ab1-", count: 20)), .string("\u{0}\u{1}\t\n"),
         .array([.int(1), .string("<x>")]), .object(["k": .string("v&")]),
+        .array([.int(3), .double(-1.5), .int(12), .bigInteger("123456789012345678901")]), .array([]), .double(0.425),
     ]
 
     static func path(_ text: String) -> JSONPath { try! JSONPath(text) }
@@ -28,6 +29,10 @@ enum Variety {
         Column(title: "B", field: path("f"), format: .badge),
         Column(title: "Deep", field: path("g[0].h"), format: .text),
         Column(title: "Missing", field: path("zz"), format: .number),
+        Column(title: "Bar", field: path("b"), format: .bar, decimals: 1, range: -10...1_000_000),
+        Column(title: "Bar seen", field: path("a"), format: .bar),   // no range: each batch's own
+        Column(title: "Spark", field: path("a"), format: .sparkline),
+        Column(title: "Done", field: path("b"), format: .progress),
     ]
 
     static func items() -> [JSONValue] {

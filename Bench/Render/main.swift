@@ -7,7 +7,9 @@ import Tables
 // characters that must be escaped. Prints one JSON line; with `--make-rounds M` also `make_cells_per_second`, the
 // RowMaker's own rate (items to rows), timed separately over M rounds. Same-run references beside it: a plain escape
 // loop over the same cells' text and memcpy of the output (Reference.swift), and the renderer's ratio to the loop.
-// With `--page-rounds P`, also a demo-like page read into rows the old and the new way (PageReading.swift).
+// With `--page-rounds P`, also a demo-like page read into rows the old and the new way (PageReading.swift). Also
+// the same table with a bar, a sparkline and a progress column added (Charts.swift): charts_cells_per_second and
+// charts_bytes_per_row, beside bytes_per_row of the plain table.
 // Usage: rowstream-bench-render [--items N] [--rounds R] [--make-rounds M] [--page-rounds P]   (all bounded)
 // `--dump` prints instead the rendered bytes of plain, sectioned and grid tables over the bench items and edge
 // values (see Variety.swift): compare its output before and after a renderer change (it must be byte-identical).
@@ -108,8 +110,10 @@ if makeRounds > 0 {
     make = ",\"make_cells_per_second\":\(Int(Double(made * columns.count) / (clock.now - makeStart).seconds))"
 }
 let page = pageRounds > 0 ? PageReading.measure(rounds: pageRounds) : ""
+let charts = Charts.measure(columns: columns, items: items, rounds: max(rounds / 4, 1))
 print("{\"cells\":\(cells),\"bytes\":\(bytes),\"seconds\":\(seconds),"
-      + "\"cells_per_second\":\(Int(Double(cells) / seconds))\(reference)\(make)\(page)}")
+      + "\"cells_per_second\":\(Int(Double(cells) / seconds)),\"bytes_per_row\":\(bytes / (itemCount * rounds))"
+      + "\(reference)\(make)\(page)\(charts)}")
 
 extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }

@@ -18,6 +18,8 @@ public enum Cell: Sendable, Hashable {
     case bigInteger(String)
     /// A URL and the link's text (nil or empty: the URL). Outside a `.link` column, the URL as text.
     case link(String, label: String?)
+    /// A series of finite numbers (a sparkline's). Outside a `.sparkline` column, its JSON text.
+    case series([Double])
 
     /// The cell of a JSON value (missing or null: ``empty``).
     public init(_ value: JSONValue?) {
@@ -29,6 +31,30 @@ public enum Cell: Sendable, Hashable {
         case .bigInteger(let digits)?: self = .bigInteger(digits)
         case let other?: self = .text(other.displayText ?? "")
         }
+    }
+
+    /// The cell of a sparkline column: a JSON array of numbers as a ``series`` (an empty array: ``empty``); any other
+    /// value as ``init(_:)`` makes it (which the column then shows as a bad value).
+    public init(series value: JSONValue?) {
+        guard case .array(let elements)? = value else {
+            self.init(value)
+            return
+        }
+        var numbers: [Double] = []
+        numbers.reserveCapacity(elements.count)
+        for element in elements {
+            let isNumber: Bool
+            switch element {
+            case .int, .double, .bigInteger: isNumber = true
+            default: isNumber = false
+            }
+            guard isNumber, let number = element.doubleValue, number.isFinite else {
+                self.init(value)
+                return
+            }
+            numbers.append(number)
+        }
+        self = numbers.isEmpty ? .empty : .series(numbers)
     }
 
     /// The cell of a link column: the value's display text as the URL, and `label`'s (empty: none).
@@ -48,6 +74,12 @@ public enum Cell: Sendable, Hashable {
         case .integer(let number): String(number)
         case .decimal(let number): JSONValue.double(number).displayText
         case .bigInteger(let digits): digits
+        case .series(let numbers): JSONValue.array(numbers.map(Cell.json)).displayText
         }
+    }
+
+    /// A series' number as JSON: a whole number below 2^53 as an integer (`3`, not `3.0`).
+    static func json(_ number: Double) -> JSONValue {
+        number.magnitude < 9_007_199_254_740_992 && number.rounded() == number ? .int(Int64(number)) : .double(number)
     }
 }

@@ -26,6 +26,9 @@ public struct Column: Sendable, Hashable {
     /// Number columns: show every number with exactly this many decimals (0...6). Nil: as the upstream wrote it
     /// (`3.1` stays `3.1`), with thousands grouping.
     public var decimals: Int?
+    /// Bar columns: the values at an empty and at a full bar (nil: each batch's own smallest and largest value, and
+    /// zero; see ChartFormatting.swift). Its bounds are finite and `lowerBound < upperBound` (else ignored).
+    public var range: ClosedRange<Double>?
 
     /// The minimum width of a column that has no `width` and no `minWidth`: it takes the table's free space, and
     /// would otherwise shrink to nothing on a narrow screen.
@@ -40,7 +43,8 @@ public struct Column: Sendable, Hashable {
 
     /// A column reading its value from `field` of each item.
     public init(title: String, field: JSONPath?, format: ColumnFormat = .text, width: String? = nil,
-                labelField: JSONPath? = nil, minWidth: String? = nil, decimals: Int? = nil) {
+                labelField: JSONPath? = nil, minWidth: String? = nil, decimals: Int? = nil,
+                range: ClosedRange<Double>? = nil) {
         self.title = title
         self.field = field
         self.format = format
@@ -48,6 +52,12 @@ public struct Column: Sendable, Hashable {
         self.labelField = labelField
         self.minWidth = minWidth
         self.decimals = decimals.map { min(max($0, 0), Self.maximumDecimals) }
+        self.range = range.flatMap(Self.validRange)
+    }
+
+    /// `range` if its bounds are finite and apart, else nil.
+    public static func validRange(_ range: ClosedRange<Double>) -> ClosedRange<Double>? {
+        range.lowerBound.isFinite && range.upperBound.isFinite && range.lowerBound < range.upperBound ? range : nil
     }
 
     /// `width` if it is a valid CSS length of the accepted shape, else nil.

@@ -1,4 +1,5 @@
-/// How a column renders its value; the raw value is also the cell's CSS class suffix (`rs-FORMAT`).
+/// How a column renders its value; ``className`` (the raw value, but for bar) is its cells' CSS class suffix
+/// (`rs-FORMAT`).
 ///
 /// Thread-safe: an immutable value type.
 public enum ColumnFormat: String, Sendable, CaseIterable {
@@ -13,4 +14,18 @@ public enum ColumnFormat: String, Sendable, CaseIterable {
     case link
     /// A `<span class="rs-badge rs-badge-SLUG">` pill.
     case badge
+    /// A number drawn as a horizontal bar against the column's ``Column/range`` (or the range of the batch it arrives
+    /// in), its grouped value beside it as text (ChartFormatting.swift).
+    case bar
+    /// An array of numbers drawn as a line (inline SVG), the values also as visually hidden text.
+    case sparkline
+    /// A fraction 0...1 drawn as a progress bar, its percentage beside it as text.
+    case progress
+
+    /// The suffix of its cells' and header's CSS class: the raw value, but `barchart` for ``bar`` (`rs-bar` is the
+    /// page's header bar).
+    public var className: String { self == .bar ? "barchart" : rawValue }
+
+    /// Whether cells of this format are drawn as inline SVG (``TableRenderer``'s chart path).
+    public var isChart: Bool { self == .bar || self == .sparkline || self == .progress }
 }

@@ -55,7 +55,8 @@ package struct ExportEncoder: Sendable {
                 switch cell {
                 case .empty: break
                 case .text(let text), .link(let text, _): CSVField.append(text, neutralizing: true, to: &out)
-                case .integer, .decimal, .bigInteger: CSVField.append(cell.displayText ?? "", neutralizing: false, to: &out)
+                case .integer, .decimal, .bigInteger, .series:   // a series as its JSON array, `[3,5,8]`
+                    CSVField.append(cell.displayText ?? "", neutralizing: false, to: &out)
                 }
             }
             out += [0x0D, 0x0A]
@@ -96,6 +97,7 @@ package struct ExportEncoder: Sendable {
         case .integer(let number): .int(number)
         case .decimal(let number): number.isFinite ? .double(number) : .null
         case .bigInteger(let digits): .bigInteger(digits)
+        case .series(let numbers): .array(numbers.map(Cell.json))
         }
     }
 }

@@ -14,6 +14,8 @@ public struct RowMaker: Sendable {
         /// Link columns: where the label is (nil: not a link column, or no label).
         let label: Int?
         let isLink: Bool
+        /// Sparkline columns: the value is a series (``Cell/init(series:)``).
+        let isSeries: Bool
     }
 
     private let key: Int?
@@ -37,7 +39,7 @@ public struct RowMaker: Sendable {
         key = add(spec.keyField)
         cells = spec.columns.map { column in
             CellPaths(field: add(column.field), label: column.format == .link ? add(column.labelField) : nil,
-                      isLink: column.format == .link)
+                      isLink: column.format == .link, isSeries: column.format == .sparkline)
         }
         section = add(spec.sections?.field)
         if case .sum(let path)? = spec.sections?.footer { sum = add(path) } else { sum = nil }
@@ -78,7 +80,11 @@ public struct RowMaker: Sendable {
         row.cells.reserveCapacity(cells.count)
         for paths in cells {
             let field = paths.field.flatMap(value)
-            row.cells.append(paths.isLink ? Cell(link: field, label: paths.label.flatMap(value)) : Cell(field))
+            if paths.isLink {
+                row.cells.append(Cell(link: field, label: paths.label.flatMap(value)))
+            } else {
+                row.cells.append(paths.isSeries ? Cell(series: field) : Cell(field))
+            }
         }
         if let section, let value = value(section), !value.isNull { row.section = value.displayText ?? "" }
         if let sum { row.sectionValue = Self.summand(value(sum)) }

@@ -38,7 +38,7 @@ extension TableRenderer {
     /// holds (else the text), a link column an anchor for an http(s) URL (else the text), a badge column a badge.
     static func appendText(bytes: UnsafeBufferPointer<UInt8>, format: ColumnFormat, to out: inout ByteWriter) {
         switch format {
-        case .text, .number:
+        case .text, .number, .bar, .sparkline, .progress:   // charts: TableRenderer+Charts.swift
             HTMLEscaping.appendEscaped(bytes: bytes, to: &out)
         case .date:
             if let parsed = DateFormatting.parse(bytes: bytes) {

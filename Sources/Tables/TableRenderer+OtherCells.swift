@@ -17,6 +17,8 @@ extension TableRenderer {
             appendLink(cell, to: &out)
         case .badge:
             appendBadge(cell, to: &out)
+        case .bar, .sparkline, .progress:
+            appendChart(cell, format: format, decimals: decimals, range: nil, to: &out)
         }
     }
 

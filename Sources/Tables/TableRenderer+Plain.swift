@@ -26,13 +26,13 @@ extension TableRenderer {
         out.append("<colgroup>")
         for column in spec.columns {
             out.append("<col class=\"rs-col-")
-            out.append(contentsOf: column.format.rawValue.utf8)
+            out.append(contentsOf: column.format.className.utf8)
             out.append("\">")   // its width: ``TableStyleSheet`` (no inline style under the CSP)
         }
         out.append("</colgroup>\n<thead><tr>")
         for column in spec.columns {
             out.append("<th scope=\"col\" class=\"rs-c rs-")
-            out.append(contentsOf: column.format.rawValue.utf8)
+            out.append(contentsOf: column.format.className.utf8)
             out.append("\">")
             HTMLEscaping.appendEscaped(column.title, to: &out)
             out.append("</th>")

@@ -22,6 +22,8 @@ public struct TableRenderer: Sendable {
         var markupEnd: Int
         var format: ColumnFormat
         var decimals: Int?
+        /// Bar, sparkline or progress: drawn by ``appendChart`` (TableRenderer+Charts.swift).
+        var isChart: Bool
     }
     /// One complete skeleton row.
     let skeleton: [UInt8]
@@ -38,7 +40,7 @@ public struct TableRenderer: Sendable {
         let openings = spec.columns.map { column in
             var bytes: [UInt8] = []
             bytes.append("<td class=\"rs-c rs-")
-            bytes.append(contentsOf: column.format.rawValue.utf8)
+            bytes.append(contentsOf: column.format.className.utf8)
             if spec.grid != nil {   // cards label their fields
                 bytes.append("\" data-label=\"")
                 HTMLEscaping.appendEscaped(column.title, to: &bytes)
@@ -50,11 +52,12 @@ public struct TableRenderer: Sendable {
         slots = zip(spec.columns, openings).map { column, opening in
             if !markup.isEmpty { markup.append("</td>") }
             markup.append(contentsOf: opening)
-            return CellSlot(markupEnd: markup.count, format: column.format, decimals: column.decimals)
+            return CellSlot(markupEnd: markup.count, format: column.format, decimals: column.decimals,
+                            isChart: column.format.isChart)
         }
         cellMarkup = markup
         isCard = spec.grid != nil
-        skeleton = Self.skeletonRow(cellOpenings: openings, isCard: isCard)
+        skeleton = Self.skeletonRow(cellOpenings: openings, formats: spec.columns.map(\.format), isCard: isCard)
         detailMarkup = DetailMarkup(spec.detail)
     }
 
@@ -97,10 +100,11 @@ public struct TableRenderer: Sendable {
         // Each row is read where the array holds it. Passed by value it would be copied (its cells and strings
         // retained): rendering a row writes through raw pointers, which Swift cannot tell apart from the array's
         // storage, and its rare cells may release objects (TableRenderer+Cells.swift).
+        let ranges = barRanges(rows)   // bar columns without a range: this batch's (TableRenderer+Charts.swift)
         rows.withUnsafeBufferPointer { rows in
             guard spec.sections != nil else {
                 for offset in rows.indices {
-                    appendRow(at: rows.baseAddress! + offset, index: startIndex + offset, to: &out)
+                    appendRow(at: rows.baseAddress! + offset, index: startIndex + offset, ranges: ranges, to: &out)
                 }
                 return
             }
@@ -109,17 +113,19 @@ public struct TableRenderer: Sendable {
                 let row = rows.baseAddress! + offset
                 if row.pointee.section != previousSection { appendSectionHeader(row.pointee.section, to: &out) }
                 previousSection = row.pointee.section
-                appendRow(at: row, index: startIndex + offset, to: &out)
+                appendRow(at: row, index: startIndex + offset, ranges: ranges, to: &out)
             }
         }
     }
 
     func appendRow(_ row: Row, index: Int?, to out: inout ByteWriter) {
-        withUnsafePointer(to: row) { appendRow(at: $0, index: index, to: &out) }
+        let ranges = barRanges(CollectionOfOne(row))
+        withUnsafePointer(to: row) { appendRow(at: $0, index: index, ranges: ranges, to: &out) }
     }
 
-    /// The row at `row` (read in place, see ``appendRows(_:startIndex:to:)``).
-    private func appendRow(at row: UnsafePointer<Row>, index: Int?, to out: inout ByteWriter) {
+    /// The row at `row` (read in place, see ``appendRows(_:startIndex:to:)``); `ranges`: ``barRanges(_:)``.
+    private func appendRow(at row: UnsafePointer<Row>, index: Int?, ranges: [ClosedRange<Double>?],
+                           to out: inout ByteWriter) {
         out.append(isCard ? "<tr class=\"rs-card\" " : "<tr ")
         if let rowIDPrefix {
             out.append("id=\"")
@@ -153,8 +159,13 @@ public struct TableRenderer: Sendable {
                         out.append(UnsafeBufferPointer(rebasing: markup[markupStart..<slot.markupEnd]))
                         markupStart = slot.markupEnd
                         if index < cells.count {
-                            Self.appendCell(at: cells.baseAddress! + index, format: slot.format,
-                                            decimals: slot.decimals, to: &out)
+                            if slot.isChart {
+                                Self.appendChart(cells[index], format: slot.format, decimals: slot.decimals,
+                                                 range: index < ranges.count ? ranges[index] : nil, to: &out)
+                            } else {
+                                Self.appendCell(at: cells.baseAddress! + index, format: slot.format,
+                                                decimals: slot.decimals, to: &out)
+                            }
                         }
                     }
                 }

@@ -53,7 +53,7 @@ def test_a_header_click_sorts_ascending_descending_off_through_the_controls(cont
     page = probe.page
     wait_until(lambda: starts_with(probe, upstream_ids(controlled, "")), message="the default order")
     # Name (1), City (2) and MRR (6) are mapped to the Sort control's options: only they sort, none sorts yet.
-    assert page.evaluate(SORTS) == [None, "none", "none", None, None, None, "none", None, None]
+    assert page.evaluate(SORTS) == [None, "none", "none", None, None, None, "none", None, None, None]
     page.evaluate("""() => {
       window.__skeletonsAfterChange = null;
       document.getElementById('rs-controls').addEventListener('change', () => {

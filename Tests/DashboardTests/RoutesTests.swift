@@ -73,7 +73,7 @@ struct RoutesTests {
         #expect(tables[0]["stream"] as? String == "/tables/customers/stream")
         #expect(tables[0]["batchSize"] as? Int == 7)
         let columns = try #require(tables[0]["columns"] as? [[String: Any]])
-        #expect(columns.map { $0["format"] as? String } == ["number", "text", "text", "badge", "text", "number", "number", "date", "link"])
+        #expect(columns.map { $0["format"] as? String } == ["number", "text", "text", "badge", "text", "number", "bar", "sparkline", "date", "link"])
     }
 
     @Test("the JSON page proxy normalizes the upstream's pages to {items, next, done}")

@@ -34,11 +34,12 @@ import Testing
             #expect(!cell.contains("<!--"), "\(format): \(cell)")
             #expect(!cell.contains("<b>"), "\(format): \(cell)")
             #expect(!cell.contains("'"), "\(format): \(cell)")
-            // The only markup is the format's own wrapper (a badge span), never from the value.
+            // The only markup is the format's own wrapper (a badge span; a chart's bad-value span, titled with the
+            // value), never from the value.
             let tags = Support.count(of: "<", in: cell)
-            #expect(tags == (format == .badge ? 2 : 0), "\(format): \(cell)")
-            // Quotes only delimit the wrapper's own attribute.
-            #expect(Support.count(of: "\"", in: cell) == (format == .badge ? 2 : 0), "\(format): \(cell)")
+            #expect(tags == (format == .badge || format.isChart ? 2 : 0), "\(format): \(cell)")
+            // Quotes only delimit the wrapper's own attributes.
+            #expect(Support.count(of: "\"", in: cell) == (format == .badge ? 2 : format.isChart ? 4 : 0), "\(format): \(cell)")
         }
     }
 

@@ -23,7 +23,7 @@ enum Support {
         members["v"] = value
         let html = text(renderer(format, labelField: labelField, decimals: decimals)
             .renderRows([.object(members)], startIndex: 0))
-        let open = "<td class=\"rs-c rs-\(format.rawValue)\">"
+        let open = "<td class=\"rs-c rs-\(format.className)\">"
         guard let start = html.range(of: open), let end = html.range(of: "</td></tr>", options: .backwards) else {
             return "<<unparseable row: \(html)>>"
         }

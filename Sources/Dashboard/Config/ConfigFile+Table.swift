@@ -158,11 +158,14 @@ public struct TableConfig: Sendable {
             throw reader.error("minWidth", "a CSS length such as 6rem or 90px")
         }
         let decimals = try reader.int("decimals", in: 0...Column.maximumDecimals)
-        if decimals != nil, format != .number { throw reader.error("decimals", "only for a column of format number") }
+        if decimals != nil, ![.number, .bar, .progress].contains(format) {
+            throw reader.error("decimals", "only for a column of format number, bar or progress")
+        }
+        let range = try ChartRangeConfig.range(in: &reader, format: format)
         let label = try reader.jsonPath("label")
         try reader.finish()
         return Column(title: title, field: path, format: format, width: width, labelField: label, minWidth: minWidth,
-                      decimals: decimals)
+                      decimals: decimals, range: range)
     }
 
     private static func template(_ reader: ConfigReader, environment: [String: String]) throws(ConfigError) -> PageRequestTemplate {

@@ -31,18 +31,36 @@ public struct DemoData: Sendable {
         let created = "\(year)-\(Self.twoDigits(month))-\(Self.twoDigits(day))T\(Self.twoDigits(hour)):\(Self.twoDigits(minute)):00Z"
         let cents = random.next(below: 250_000_00)
         let website = Self.specialWebsites[index] ?? "https://example.com/customers/\(index + 1)"
+        // Drawn in the order the fields always were, so every record keeps its values.
+        let city = Self.cities[random.next(below: Self.cities.count)]
+        let status = Self.statuses[random.next(below: Self.statuses.count)]
+        let plan = Self.plans[random.next(below: Self.plans.count)]
+        let seatsDraw = random.next(below: 5_000)
         return .object([
             "id": .int(Int64(index + 1)),
             "name": .string(name),
             "email": .string("\(slug)@example.com"),
-            "city": .string(Self.cities[random.next(below: Self.cities.count)]),
-            "status": .string(Self.statuses[random.next(below: Self.statuses.count)]),
-            "plan": .string(Self.plans[random.next(below: Self.plans.count)]),
-            "seats": .int(Int64(1 + random.next(below: 5_000))),
+            "city": .string(city),
+            "status": .string(status),
+            "plan": .string(plan),
+            "seats": .int(Int64(1 + seatsDraw)),
             "mrr": .double(Double(cents) / 100),
             "created_at": .string(created),
             "website": .string(website),
+            "seats_trend": .array(Self.seatsTrend(index: index, seats: 1 + seatsDraw)),
         ])
+    }
+
+    /// Twelve weekly seat counts ending at `seats` (a sparkline's data): a walk back from it of up to 12% a week,
+    /// from a generator of its own, so the other fields stay as they were.
+    static func seatsTrend(index: Int, seats: Int) -> [JSONValue] {
+        var random = SplitMix64(seed: UInt64(truncatingIfNeeded: index) &* 0xC2B2_AE35 &+ 91)
+        var week = seats, weeks: [JSONValue] = []
+        for _ in 0..<12 {
+            weeks.append(.int(Int64(week)))
+            week = max(1, week + (week * (random.next(below: 25) - 12)) / 100 - (random.next(below: 3) - 1))
+        }
+        return weeks.reversed()
     }
 
     /// Records `range` clamped to the list.

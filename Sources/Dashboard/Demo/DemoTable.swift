@@ -3,7 +3,8 @@ import RowstreamKit
 import Tables
 import Upstream
 
-/// The demo table: customers from the built-in demo upstream, with one column of every format.
+/// The demo table: customers from the built-in demo upstream, with one column of every format (MRR as a bar, the
+/// seats' 12-week trend as a sparkline, "Trend").
 enum DemoTable {
     static func make(client: UpstreamClient, upstreamPort: Int, batchSize: Int,
                      demo: DemoUpstream.Configuration = DemoUpstream.Configuration(),
@@ -15,13 +16,16 @@ enum DemoTable {
             columns: [
                 Column(title: "ID", field: try JSONPath("id"), format: .number, width: "5rem"),
                 Column(title: "Name", field: try JSONPath("name"), format: .text),
-                Column(title: "City", field: try JSONPath("city"), format: .text, width: "9rem"),
+                Column(title: "City", field: try JSONPath("city"), format: .text, width: "8rem"),
                 Column(title: "Status", field: try JSONPath("status"), format: .badge, width: "7.5rem"),
                 Column(title: "Plan", field: try JSONPath("plan"), format: .text, width: "7rem"),
                 Column(title: "Seats", field: try JSONPath("seats"), format: .number, width: "5.5rem"),
-                Column(title: "MRR ($)", field: try JSONPath("mrr"), format: .number, width: "8.5rem", decimals: 2),
+                // The demo's MRR runs from 0 to 250,000: a configured range keeps bars comparable across batches.
+                Column(title: "MRR ($)", field: try JSONPath("mrr"), format: .bar, width: "10rem", decimals: 0,
+                       range: 0...250_000),
+                Column(title: "Trend", field: try JSONPath("seats_trend"), format: .sparkline, width: "5.5rem"),
                 Column(title: "Created", field: try JSONPath("created_at"), format: .date, width: "10rem"),
-                Column(title: "Website", field: try JSONPath("website"), format: .link, width: "14rem"),
+                Column(title: "Website", field: try JSONPath("website"), format: .link, width: "10rem"),
             ],
             keyField: try JSONPath("id")
         )

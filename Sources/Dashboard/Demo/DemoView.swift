@@ -38,6 +38,10 @@ struct DemoView: Sendable {
         guard generation > 0, index < 60, index % 3 == generation % 3, case .object(var members) = item,
               case .int(let seats)? = members["seats"] else { return item }
         members["seats"] = .int(seats + Int64(generation))
+        if case .array(var weeks)? = members["seats_trend"], !weeks.isEmpty {   // the trend ends at the seats
+            weeks[weeks.count - 1] = .int(seats + Int64(generation))
+            members["seats_trend"] = .array(weeks)
+        }
         return .object(members)
     }
 

@@ -13,6 +13,9 @@ import Tables
 ///     row.date(person.joined)
 ///     row.link(person.homepage, label: "home")
 ///     row.badge(person.status)
+///     row.bar(person.revenue)      // .bar, .sparkline and .progress columns: inline SVG and the value as text
+///     row.sparkline(person.weeklyVisits)
+///     row.progress(person.onboarded)   // 0...1
 /// }
 /// ```
 ///
@@ -75,6 +78,23 @@ public struct RowCells {
 
     /// A badge cell: a pill whose CSS class comes from the text (`rs-badge-active`) in a `.badge` column.
     public mutating func badge(_ value: String) { row.cells.append(.text(value)) }
+
+    /// A bar cell: `value` as a bar against the column's `range` (``Column/range``; none: the batch's own range and
+    /// zero) with its grouped number beside it, in a `.bar` column. Not finite: a bad value (an empty cell).
+    public mutating func bar(_ value: Double) { row.cells.append(.decimal(value)) }
+
+    /// A sparkline cell: `values` as a line (their own smallest to largest), the numbers also as hidden text, in a
+    /// `.sparkline` column. Empty: an empty cell; any value not finite: a bad value (an empty cell).
+    public mutating func sparkline(_ values: [Double]) {
+        guard !values.isEmpty else { return row.cells.append(.empty) }
+        guard values.allSatisfy(\.isFinite) else {
+            return row.cells.append(.text(values.map { String($0) }.joined(separator: ",")))
+        }
+        row.cells.append(.series(values))
+    }
+
+    /// A progress cell: `fraction` (0...1) as a progress bar with its percentage beside it, in a `.progress` column.
+    public mutating func progress(_ fraction: Double) { row.cells.append(.decimal(fraction)) }
 
     /// An empty cell (also what a missing value gives).
     public mutating func empty() { row.cells.append(.empty) }
