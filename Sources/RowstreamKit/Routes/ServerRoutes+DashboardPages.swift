@@ -115,7 +115,8 @@ extension ServerRoutes {
     /// must be one of the table's controls and each value one of its options; empty values send nothing. The
     /// result is in the order of the table's controls.
     static func controlQuery(_ choice: [String: String], table: TableBinding) throws(HTTPError) -> QueryChoice.Query {
-        for parameter in choice.keys where !table.controls.contains(where: { $0.parameter == parameter }) {
+        for parameter in choice.keys where !table.controls.contains(where: { $0.parameter == parameter })
+            && table.search?.parameter != parameter {
             throw HTTPError(.badRequest, "the table has no such control")
         }
         var query: QueryChoice.Query = []
@@ -125,6 +126,9 @@ extension ServerRoutes {
                 throw HTTPError(.badRequest, "\(control.parameter) must be one of the table's options")
             }
             if !value.isEmpty { query.append((control.parameter, value)) }
+        }
+        if let search = table.search, let value = choice[search.parameter], let text = try search.checked(value) {
+            query.append((search.parameter, text))
         }
         return query
     }
@@ -137,6 +141,9 @@ extension ServerRoutes {
         var choice: [String: String] = [:]
         for control in session.table.controls {
             if let value = request.queryValue(control.streamParameter) { choice[control.parameter] = value }
+        }
+        if let search = session.table.search, let value = try search.value(in: request) {
+            choice[search.parameter] = value ?? ""
         }
         guard !choice.isEmpty else { return session.reload() }
         var merged = Dictionary(session.query.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
