@@ -43,8 +43,8 @@ struct SearchTests {
     @Test(arguments: [
         (#", "search": {"parameter": "sort"}, "controls": [{"parameter": "sort", "options": [{"value": ""}]}]"#,
          "test.json: tables[0].search.parameter: a query parameter no control uses"),
-        (#", "search": {"parameter": "q", "maxLength": 0}"#, "test.json: tables[0].search.maxLength: a whole number in 1...1000"),
-        (#", "search": {"parameter": "q", "maxLength": 5000}"#, "test.json: tables[0].search.maxLength: a whole number in 1...1000"),
+        (#", "search": {"parameter": "q", "maxLength": 0}"#, "test.json: tables[0].search.maxLength: a whole number in 1...200"),
+        (#", "search": {"parameter": "q", "maxLength": 201}"#, "test.json: tables[0].search.maxLength: a whole number in 1...200"),
         (#", "search": {"parameter": "q&x"}"#, "test.json: tables[0].search.parameter: a query parameter name"),
         (#", "search": {"maxLength": 10}"#, "test.json: tables[0].search.parameter: a query parameter name"),
         (#", "search": {"parameter": "q", "max": 10}"#, "test.json: tables[0].search.max: unknown key"),

@@ -15,7 +15,7 @@ import Tables
 public struct TableSearch: Sendable, Hashable {
     /// The upstream query parameter, such as `q` or `search`.
     public var parameter: String
-    /// The longest value accepted, in Unicode scalars (1...1000).
+    /// The longest value accepted, in Unicode scalars (1...200 in a config: a page token carries it).
     public var maxLength: Int
     /// The box's label.
     public var label: String
