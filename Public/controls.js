@@ -70,7 +70,10 @@ function writeURL(selects, prefix) {
 export function attachControls(form, table, urlPrefix = null) {
   /** @returns {Field[]} */
   function selects() {
-    return form ? Array.from(form.querySelectorAll('select, input[type="search"]')) : [];
+    if (!form) return [];
+    // The selects first, then the search box: a page's `reload` names the controls in the same order as before.
+    const boxes = /** @type {HTMLInputElement[]} */ (Array.from(form.querySelectorAll('input[type="search"]')));
+    return [...Array.from(form.querySelectorAll('select')), ...boxes];
   }
   let chosen = false;
   /** @type {(() => void)[]} */

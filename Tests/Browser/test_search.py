@@ -26,13 +26,13 @@ def starts_with(probe, expected):
 
 
 # Every row the table shows from now on, by name (column 2), with whether skeletons were up when it came.
-WATCH_ROWS = """() => {
+WATCH_ROWS = """(id = 'rs-rows') => {
   window.__added = [];
   new MutationObserver((records) => {
     for (const record of records) for (const node of record.addedNodes) {
       if (node instanceof HTMLTableRowElement && node.dataset.key) window.__added.push(node.cells[1].textContent);
     }
-  }).observe(document.getElementById('rs-rows'), { childList: true });
+  }).observe(document.getElementById(id), { childList: true });
 }"""
 
 
@@ -79,6 +79,28 @@ def test_typing_starts_over_once_with_only_matching_rows_and_the_text_in_the_url
         page.fill(BOX, "")
         wait_until(lambda: starts_with(probe, upstream(searchable, "")), message="the full list again")
         assert "p.q" not in page.url and probe.streams()[-1].endswith("/tables/customers/stream")
+
+
+def test_on_a_page_no_row_of_the_old_walk_shows_after_the_new_search_started(searchable, open_page):
+    """A page of several tables: one stream carries the old walk's rows and the new search's `reset`. Its answer is
+    held back in the proxy while the viewer types; let go, the held rows of the table as configured come first and
+    must not show (the table wants its reload), then only matching rows."""
+    with CutProxy(searchable.port) as proxy:
+        proxy.delay("/pages/overview/stream")
+        probe = open_page(proxy.url + "/pages/overview", wait_for_rows=False)
+        page = probe.page
+        wait_until(lambda: "customers:rows" in proxy.delayed_text(), message="the first rows held in the proxy")
+        page.evaluate(WATCH_ROWS, "rs-rows--customers")
+        page.fill("#rs-controls--customers input[type=search]", "lam")
+        page.wait_for_function("new URLSearchParams(location.search).get('customers.p.q') === 'lam'")
+        proxy.undelay()
+        expected = upstream(searchable, "lam")
+        rows = "#rs-rows--customers tr[data-key]"
+        wait_until(lambda: page.eval_on_selector_all(rows, "r => r.map(x => x.dataset.key)")[:len(expected)] == expected,
+                   message="the rows of 'lam'")
+        names = page.evaluate("window.__added")
+        assert names and all("lam" in name.lower() for name in names), "only rows of 'lam' ever shown: %r" % names
+        assert any(m == "POST" and "/tables/customers/sessions/" in u and "p.q=lam" in u for m, u in probe.requests)
 
 
 def test_without_javascript_the_plain_page_searches_with_a_get_form(searchable, open_page):
