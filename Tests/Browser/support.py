@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import threading
+import zlib
 import time
 import urllib.error
 import urllib.request
@@ -286,9 +287,16 @@ class CutProxy:
         self.delaying = None
 
     def delayed_text(self):
-        """What delay() has kept so far, decoded."""
+        """What delay() has kept so far (one answer), decoded; a gzip body (the server's streams) decompressed."""
         with self.lock:
-            return b"".join(self.delayed).decode("utf-8", "replace")
+            raw = b"".join(self.delayed)
+        head, gap, body = raw.partition(b"\r\n\r\n")
+        if gap and b"content-encoding: gzip" in head.lower():
+            try:
+                body = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(body)
+            except zlib.error:
+                body = b""
+        return (head + gap + body).decode("utf-8", "replace")
 
     def paused_count(self):
         """Stream requests that waited (or wait) for `resume()`."""

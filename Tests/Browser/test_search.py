@@ -26,7 +26,7 @@ def starts_with(probe, expected):
 
 
 # Every row the table shows from now on, by name (column 2), with whether skeletons were up when it came.
-WATCH_ROWS = """(id = 'rs-rows') => {
+WATCH_ROWS = """(id) => {
   window.__added = [];
   new MutationObserver((records) => {
     for (const record of records) for (const node of record.addedNodes) {
@@ -46,18 +46,18 @@ def test_typing_starts_over_once_with_only_matching_rows_and_the_text_in_the_url
             == [True, "Search names", 100]
         assert page.get_attribute("#rs-status", "aria-live") == "polite"
 
-        # "la": its answer is held back in the proxy; then "lam" starts, then the "la" answer is let go.
-        proxy.delay("p.q=la HTTP")
-        page.evaluate(WATCH_ROWS)
+        # "la": its answer is held back in the proxy; "lam" starts (its answer held too), then both are let go.
+        proxy.delay("p.q=la")
+        page.evaluate(WATCH_ROWS, "rs-rows")
         page.type(BOX, "la", delay=40)                      # keys closer than the settle time: one start-over
         wait_until(lambda: "event: rows" in proxy.delayed_text(), message="the rows of 'la' held in the proxy")
         assert probe.keys() == [] and page.locator("#rs-pending tr.rs-skeleton").count() == 20, "skeletons, no row"
         page.type(BOX, "m")
-        wait_until(lambda: any("p.q=lam" in url for url in probe.streams()), message="the 'lam' stream")
-        page.wait_for_selector("#rs-pending tr.rs-skeleton", state="attached")
-        proxy.undelay()                                     # the late answer of "la" goes on now
+        wait_until(lambda: page.evaluate("window.__rs.sources.some((s) => s.url.endsWith('p.q=lam'))"), message="'lam'")
+        assert probe.keys() == [] and page.locator("#rs-pending tr.rs-skeleton").count() == 20, "skeletons, no row"
+        proxy.undelay()                                     # the late answer of "la" goes on now, with "lam"'s
         wait_until(lambda: starts_with(probe, upstream(searchable, "lam")), message="the rows of 'lam'")
-        page.wait_for_function("document.getElementById('rs-table').getAttribute('aria-busy') === 'false'")
+        wait_until(lambda: probe.table("aria-busy") == "false", message="idle")
         names = page.evaluate("window.__added")
         assert names and all("lam" in name.lower() for name in names), "only rows of 'lam' ever shown: %r" % names
         assert [s["url"].split("?", 1)[-1] for s in probe.rs()["sources"]] == [
@@ -92,7 +92,8 @@ def test_on_a_page_no_row_of_the_old_walk_shows_after_the_new_search_started(sea
         wait_until(lambda: "customers:rows" in proxy.delayed_text(), message="the first rows held in the proxy")
         page.evaluate(WATCH_ROWS, "rs-rows--customers")
         page.fill("#rs-controls--customers input[type=search]", "lam")
-        page.wait_for_function("new URLSearchParams(location.search).get('customers.p.q') === 'lam'")
+        wait_until(lambda: page.evaluate("new URLSearchParams(location.search).get('customers.p.q')") == "lam",
+                   message="the text in the URL")
         proxy.undelay()
         expected = upstream(searchable, "lam")
         rows = "#rs-rows--customers tr[data-key]"
