@@ -16,69 +16,98 @@
 //   Controls.query()          the chosen values that are not empty (`p.sort=city`): a table stream's URL
 //   Controls.choice()         every control's value, empty ones too: a page's `reload` POST replaces the whole
 //                             choice with it
-//   Controls.onChange(fn)     calls fn() after the viewer changes a control
+//   Controls.onChange(fn)     calls fn() after the viewer changes a control (the search box: search.js, debounced)
+//
+// A table's search box (`<input type="search" name="p.q">` in the same form, docs/CONFIG.md "search") is one more
+// control: its text is in the URL and the query like a select's value; search.js says when it changed.
 import { attachHeaderSort } from './headersort.js';
+import { watchSearch } from './search.js';
 
 /** @typedef {ReturnType<typeof attachControls>} Controls */
+/** @typedef {HTMLSelectElement | HTMLInputElement} Field a select, or the search box */
 
-/** @param {HTMLSelectElement} select @returns {string} the value the server rendered as chosen */
+/** @param {Field} select @returns {string} the value the server rendered as chosen */
 function defaultValue(select) {
+  if (select instanceof HTMLInputElement) return select.defaultValue;
   const chosen = Array.from(select.options).find((option) => option.defaultSelected);
   return chosen ? chosen.value : (select.options[0] ? select.options[0].value : '');
 }
 
-/** @param {HTMLSelectElement} select @param {string} value @returns {boolean} */
-function hasOption(select, value) { return Array.from(select.options).some((option) => option.value === value); }
+/** @param {Field} field @returns {string} its value as sent: the search box's without surrounding spaces */
+function valueOf(field) { return field instanceof HTMLInputElement ? field.value.trim() : field.value; }
+
+/** @param {Field} select @param {string} value @returns {boolean} */
+function hasOption(select, value) {
+  if (select instanceof HTMLInputElement) return select.maxLength < 0 || value.length <= select.maxLength;
+  return Array.from(select.options).some((option) => option.value === value);
+}
 
 /** Sets each control from the page URL's parameters (or to its default).
- *  @param {HTMLSelectElement[]} selects @param {string} prefix @returns {boolean} some control is not at its default */
+ *  @param {Field[]} selects @param {string} prefix @returns {boolean} some control is not at its default */
 function readURL(selects, prefix) {
   const params = new URLSearchParams(window.location.search);
   let chosen = false;
   for (const select of selects) {
     const wanted = params.get(prefix + select.name);
     select.value = wanted !== null && hasOption(select, wanted) ? wanted : defaultValue(select);
-    if (select.value !== defaultValue(select)) chosen = true;
+    if (valueOf(select) !== defaultValue(select)) chosen = true;
   }
   return chosen;
 }
 
 /** Writes the controls' values that differ from their defaults into the page URL, in place of the old ones.
- *  @param {HTMLSelectElement[]} selects @param {string} prefix */
+ *  @param {Field[]} selects @param {string} prefix */
 function writeURL(selects, prefix) {
   const url = new URL(window.location.href);
   for (const select of selects) {
     url.searchParams.delete(prefix + select.name);
-    if (select.value !== defaultValue(select)) url.searchParams.set(prefix + select.name, select.value);
+    if (valueOf(select) !== defaultValue(select)) url.searchParams.set(prefix + select.name, valueOf(select));
   }
   if (url.href !== window.location.href) window.history.replaceState(window.history.state, '', url.href);
 }
 
 /** @param {HTMLFormElement | null} form @param {HTMLTableElement} table @param {string | null} [urlPrefix] */
 export function attachControls(form, table, urlPrefix = null) {
-  /** @returns {HTMLSelectElement[]} */
-  function selects() { return form ? Array.from(form.querySelectorAll('select')) : []; }
-  let chosen = false;
-  if (form && urlPrefix !== null) {
-    const prefix = urlPrefix;
-    chosen = readURL(selects(), prefix);
-    form.addEventListener('change', () => writeURL(selects(), prefix));
+  /** @returns {Field[]} */
+  function selects() {
+    if (!form) return [];
+    // The selects first, then the search box: a page's `reload` names the controls in the same order as before.
+    const boxes = /** @type {HTMLInputElement[]} */ (Array.from(form.querySelectorAll('input[type="search"]')));
+    return [...Array.from(form.querySelectorAll('select')), ...boxes];
   }
-  if (form) attachHeaderSort(form, table);
+  let chosen = false;
+  /** @type {(() => void)[]} */
+  const handlers = [];
+  if (form && urlPrefix !== null) chosen = readURL(selects(), urlPrefix);
+  /** The choice the table shows (or is starting over to): a change is only one when it differs. */
+  let applied = encode(true);
+  /** A control changed: when the choice is another one, into the URL, then the handlers. */
+  function changed() {
+    if (encode(true) === applied) return;
+    applied = encode(true);
+    if (urlPrefix !== null) writeURL(selects(), urlPrefix);
+    handlers.forEach((handler) => handler());
+  }
+  if (form) {
+    attachHeaderSort(form, table);
+    form.addEventListener('submit', (event) => event.preventDefault());
+    form.addEventListener('change', (event) => { if (event.target instanceof HTMLSelectElement) changed(); });
+    const box = /** @type {HTMLInputElement | null} */ (form.querySelector('input[type="search"]'));
+    if (box) watchSearch(box, changed);
+  }
 
   /** @param {boolean} withEmpty @returns {string} */
   function encode(withEmpty) {
     const query = new URLSearchParams();
-    for (const select of selects()) if (withEmpty || select.value !== '') query.set(select.name, select.value);
+    for (const select of selects()) {
+      const value = valueOf(select);
+      if (withEmpty || value !== '') query.set(select.name, value);
+    }
     return query.toString();
   }
 
   /** @param {() => void} handler */
-  function onChange(handler) {
-    if (!form) return;
-    form.addEventListener('submit', (event) => event.preventDefault());
-    form.addEventListener('change', handler);
-  }
+  function onChange(handler) { handlers.push(handler); }
 
   return { present: form !== null, chosen, query: () => encode(false), choice: () => encode(true), onChange };
 }

@@ -73,9 +73,16 @@ export function eventHandlers(t) {
     announceEvent('loading', { offset });
   }
 
+  /** On a page of several tables, a table that wants a reload (a new choice or search, its rows already cleared)
+   *  ignores the `rows`, `complete` and `error` that come before that reload's `reset`: they are of the walk the
+   *  reload ends (the same stream carries both), and must not show after the new choice's skeletons.
+   *  @returns {boolean} */
+  function voided() { return multi && state.wantReload; }
+
   /** Appends rows, dropping any whose data-index was already shown.
    *  @param {MessageEvent<string>} event */
   function handleRows(event) {
+    if (voided()) return;
     cancelDemand();
     const rows = appendNewRows(parseRows(event.data));
     pruner.record(rows, state.lastToken);
@@ -129,6 +136,7 @@ export function eventHandlers(t) {
 
   /** @param {MessageEvent<string>} event */
   function handleComplete(event) {
+    if (voided()) return;
     const { total } = JSON.parse(event.data);
     cancelDemand();
     // A live table's stream stays open after `complete`, for its changes.
@@ -148,6 +156,7 @@ export function eventHandlers(t) {
   /** A server `error` event: the batch failed.
    *  @param {MessageEvent<string>} event */
   function handleBatchError(event) {
+    if (voided()) return;
     const { message, retryable } = JSON.parse(event.data);
     cancelDemand();
     endBatch();

@@ -16,6 +16,7 @@ enum TableFactory {
                                             forward: config.forward, keys: keys)
         binding.live = config.live
         binding.controls = config.controls
+        binding.search = config.search
         binding.exportMaxRows = config.exportMaxRows
         return binding
     }

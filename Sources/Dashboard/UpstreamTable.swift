@@ -34,12 +34,13 @@ enum UpstreamTable {
         if let proxyItems {
             let shown = proxyItems == .raw ? nil : proxyPaths(spec)
             binding.pageProxy = { cursor, request in
-                var source = source, redactor = redactor
+                // The controls' choice and search (`p.q=`): the same source (and cache) as the walks of that choice.
+                var source = request.query.isEmpty ? source : caches.source(for: request.query), redactor = redactor
                 if let forward {
                     let viewer = try forward.resolve(request.viewer, keys: keys).mapError { refusal in
                         LoadFailure(message: refusal.message, isRetryable: false)
                     }.get()
-                    source = caches.source(for: [], as: viewer)
+                    source = caches.source(for: request.query, as: viewer)
                     redactor = SecretRedactor(secrets: secrets + viewer.secrets)
                 }
                 do throws(UpstreamError) {

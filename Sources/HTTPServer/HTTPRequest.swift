@@ -53,6 +53,20 @@ public struct HTTPRequest: Sendable {
         return Self.formValue(name, in: query)
     }
 
+    /// Every query parameter called `name`, in order, form-decoded; an element is nil when its value is malformed
+    /// (a bad `%XX` escape, or not UTF-8). Empty when absent. For values that must be given at most once and whose
+    /// malformed form must be refused, not ignored.
+    public func queryValues(_ name: String) -> [String?] {
+        guard let query else { return [] }
+        var values: [String?] = []
+        for pair in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            guard PercentDecoding.decode(Substring(parts[0]), plusAsSpace: true) == name else { continue }
+            values.append(parts.count > 1 ? PercentDecoding.decode(Substring(parts[1]), plusAsSpace: true) : "")
+        }
+        return values
+    }
+
     /// The first field called `name` of an `application/x-www-form-urlencoded` body (a form's POST), decoded as
     /// ``queryValue(_:)`` decodes; nil when absent or malformed.
     public func formValue(_ name: String) -> String? {

@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import threading
+import zlib
 import time
 import urllib.error
 import urllib.request
@@ -131,7 +132,9 @@ class CutProxy:
     silent);
     `hold()` swallows new stream requests (never answered) until `release()`; `pause()` keeps new stream
     requests waiting, unforwarded, until `resume()` sends them on (a first batch that cannot come before the
-    test lets it). Threads stop on `close()`; usable as a context manager."""
+    test lets it); `delay(needle)` keeps the server's bytes on connections whose request line contains `needle`
+    (late answers) until `undelay()` sends them on (to a browser that may have closed them meanwhile). Threads stop on
+    `close()`; usable as a context manager."""
 
     def __init__(self, target_port):
         self.target_port = target_port
@@ -146,6 +149,8 @@ class CutProxy:
         self.held = []
         self.pausing = False
         self.paused = []
+        self.delaying = None       # bytes: a request-line needle whose answers wait for undelay()
+        self.delayed = []          # every chunk delay() kept, in order (kept after undelay(), for the test to read)
         self.stopping = False
         self.threads = [threading.Thread(target=self._accept, daemon=True)]
         self.threads[0].start()
@@ -178,6 +183,8 @@ class CutProxy:
         client, upstream = link["client"], link["upstream"]
         try:
             while not self.stopping:
+                if link.get("late") and not (self.delaying and self.delaying in link["line"]):
+                    client.sendall(b"".join(link.pop("late")))                 # undelayed: send the answer on
                 if link.get("waiting") is not None and not self.pausing:   # resumed: send the request on
                     upstream.sendall(b"".join(link["waiting"]))
                     link["waiting"] = None
@@ -206,6 +213,10 @@ class CutProxy:
                             link["waiting"].append(data)
                         elif not link.get("held"):
                             upstream.sendall(data)
+                    elif self.delaying and self.delaying in link["line"]:
+                        link.setdefault("late", []).append(data)
+                        with self.lock:
+                            self.delayed.append(data)
                     elif not link["frozen"]:
                         client.sendall(data)
         except (OSError, ValueError):   # ValueError: select() on a socket that cut() closed meanwhile
@@ -267,6 +278,25 @@ class CutProxy:
 
     def resume(self):
         self.pausing = False
+
+    def delay(self, needle):
+        """From now on, the server's bytes on connections whose request line contains `needle` wait in the proxy."""
+        self.delaying = needle.encode()
+
+    def undelay(self):
+        self.delaying = None
+
+    def delayed_text(self):
+        """What delay() has kept so far (one answer), decoded; a gzip body (the server's streams) decompressed."""
+        with self.lock:
+            raw = b"".join(self.delayed)
+        head, gap, body = raw.partition(b"\r\n\r\n")
+        if gap and b"content-encoding: gzip" in head.lower():
+            try:
+                body = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(body)
+            except zlib.error:
+                body = b""
+        return (head + gap + body).decode("utf-8", "replace")
 
     def paused_count(self):
         """Stream requests that waited (or wait) for `resume()`."""

@@ -38,14 +38,28 @@ import Testing
         #expect(html.components(separatedBy: "rs-badge-").dropFirst().allSatisfy { $0.hasPrefix("active") })
     }
 
+    @Test func theDemoSearchFiltersNamesIgnoringCase() async throws {
+        let dashboard = try Self.start()
+        defer { dashboard.shutdown() }
+        let found = try await Self.firstKeys(dashboard, "?p.q=AN&p.sort=-mrr")
+        let direct = try await fetch(dashboard.demoPort, "GET", "/v1/customers?limit=10&sort=-mrr&q=AN")
+        let items = try #require((try JSONSerialization.jsonObject(with: Data(direct.body.utf8)) as? [String: Any])?["data"] as? [[String: Any]])
+        #expect(!items.isEmpty && items.allSatisfy { ($0["name"] as? String ?? "").lowercased().contains("an") })
+        #expect(found == items.map { "\($0["id"] ?? "")" } && found != (1...10).map(String.init))
+        let all = try await fetch(dashboard.demoPort, "GET", "/v1/customers?limit=10&q=")
+        #expect(all.body.contains("\"id\":1,"), "an empty text filters nothing")
+    }
+
     @Test func anUnknownChoiceIs400AndThePageShowsTheControls() async throws {
         let dashboard = try Self.start()
         defer { dashboard.shutdown() }
         let client = InProcessClient(dashboard.responder)
         #expect(await client.get("/tables/customers/stream?p.sort=secret").status == .badRequest)
         let page = await client.get("/").text
-        #expect(page.contains("<form class=\"rs-controls\" id=\"rs-controls\"><label class=\"rs-control\">Sort <select name=\"p.sort\"><option value=\"\">ID</option>"))
+        #expect(page.contains("<form class=\"rs-controls\" id=\"rs-controls\"><div class=\"rs-search\" role=\"search\"><label class=\"rs-control\">Search names <input type=\"search\" name=\"p.q\" maxlength=\"100\" autocomplete=\"off\" spellcheck=\"false\" value=\"\"></label></div>"))
+        #expect(page.contains("</div><label class=\"rs-control\">Sort <select name=\"p.sort\"><option value=\"\">ID</option>"))
         let list = await client.get("/api/tables").text
         #expect(list.contains("\"controls\":[{\"label\":\"Sort\""))
+        #expect(list.contains("\"search\":{\"label\":\"Search names\",\"maxLength\":100,\"parameter\":\"q\"}"))
     }
 }

@@ -40,7 +40,7 @@ public enum CommandLineOptions {
       --demo-refresh-seconds N  the live demo tables refresh themselves every N seconds (default: the
                               --demo-live-seconds interval; 0: only on POST /tables/{name}/refresh)
       --demo-layout grid      the demo table as cards in a grid (default: rows)
-      --demo-controls on      sort and status controls above the demo table
+      --demo-controls on      sort and status controls and a search by name above the demo table
       --demo-page on|off      the page /pages/overview: the demo table, by city and as cards on one stream (default on)
       --demo-sections FIELD   the demo table sorted by FIELD (city, status, plan, ...) in sections, MRR summed
       --bench-stamp on        bench mode: the demo table is live and every demo page's names carry ts=<unix us>

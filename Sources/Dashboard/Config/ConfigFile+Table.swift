@@ -28,6 +28,8 @@ public struct TableConfig: Sendable {
     public var live: LiveUpdates?
     /// Sort and filter controls mapped to upstream query parameters.
     public var controls: [TableControl] = []
+    /// The search box (`"search": {"parameter": "q", "maxLength": 100, "label": "Search"}`); nil: none.
+    public var search: TableSearch?
     /// What the JSON proxy (`/api/tables/NAME/pages`) shows of each upstream item (`"proxy": {"items": ...}`);
     /// nil: no proxy (`"proxy": {"enabled": false}`), 404.
     public var proxyItems: ProxyItems? = .columns
@@ -40,7 +42,7 @@ public struct TableConfig: Sendable {
         var reader = reader
         try reader.rejectUnknown(["name", "title", "batchSize", "items", "key", "columns", "request", "pagination",
                                   "checks", "retry", "cache", "sections", "live", "grid", "controls", "proxy", "forward",
-                                  "export", "detail", "skeleton"])
+                                  "export", "detail", "skeleton", "search"])
         let name = try reader.requiredString("name")
         guard name.utf8.count <= 64, name.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F }) else {
             throw reader.error("name", "1 to 64 of a-z, 0-9, - and _ (it is part of the table's URLs)")
@@ -66,6 +68,7 @@ public struct TableConfig: Sendable {
             controls = try Self.controls(list, at: reader)
         }
         controls = try HeaderSortConfig.apply(sorts, to: controls, columns: columns)
+        if let block = try reader.object("search") { search = try Self.search(block, controls: controls) }
         if let sections = try reader.object("sections") { spec.sections = try Self.sections(sections) }
         if let skeleton = try reader.object("skeleton") { spec.skeleton = try SkeletonConfig.style(skeleton) }
         if var grid = try reader.object("grid") {

@@ -50,7 +50,10 @@ enum DemoTable {
             ttl: PageCacheDefaults.ttl, prefetch: false, shared: cluster?.sharedPages(table: name, ignoresOrigin: true)
         ))
         var binding = UpstreamTable.binding(spec: spec, source: source, batchSize: batchSize)
-        if demo.controls { binding.controls = controls }
+        if demo.controls {
+            binding.controls = controls
+            binding.search = TableSearch(parameter: "q", maxLength: 100, label: "Search names")
+        }
         if demo.liveEvery != nil || demo.refreshEvery != nil || demo.benchStamp {
             // Bench mode publishes through POST refresh many times a second (Scripts/bench fanout): no rate limit.
             binding.live = LiveUpdates(every: demo.refreshEvery, limit: demo.benchStamp ? .benchmark : .standard)

@@ -5,8 +5,8 @@ import Synchronization
 /// The built-in demo upstream: a slow, paginated JSON API over `DemoData`, served by its own `HTTPServer` on
 /// loopback so that the dashboard fetches it through libcurl exactly like a real upstream.
 ///
-/// `GET /v1/customers?limit=N&cursor=C&sort=S&status=T` answers (`sort`: a field, `-` first for descending;
-/// `status`: only records with that status; see ``DemoView``, also for live mode)
+/// `GET /v1/customers?limit=N&cursor=C&sort=S&status=T&q=TEXT` answers (`sort`: a field, `-` first for descending;
+/// `status`: only records with that status; `q`: only records whose name contains TEXT, ignoring case; see ``DemoView``, also for live mode)
 /// `{"data": [...], "next_cursor": "C2" | null, "has_more": bool}`. The cursor is opaque to clients.
 /// Every page waits `latency` first; with `failEvery = n`, every n-th page request answers 503, so the error
 /// row and its Retry can be seen and tested.
@@ -30,7 +30,7 @@ public final class DemoUpstream: HTTPResponder {
         public var refreshEvery: Duration? = nil
         /// The demo table (not the upstream) as cards in a grid, titled by name.
         public var grid = false
-        /// The demo table (not the upstream) with sort and status controls.
+        /// The demo table (not the upstream) with sort and status controls and a search by name.
         public var controls = false
         /// Bench mode (``DemoUpstream/stamped(_:number:)``): every page's names carry a timestamp and a sequence
         /// number, so each refresh of the live demo table broadcasts an `update` of every head row.
@@ -96,7 +96,8 @@ public final class DemoUpstream: HTTPResponder {
             return Self.error("sort must be one of " + DemoView.sortKeys.sorted().joined(separator: ", "), status: .badRequest)
         }
         let status = request.queryValue("status").flatMap { $0.isEmpty ? nil : $0 }
-        let view = DemoView(data: data, generation: generation, sort: sort, status: status)
+        let name = request.queryValue("q").flatMap { $0.isEmpty ? nil : $0 }
+        let view = DemoView(data: data, generation: generation, sort: sort, status: status, name: name)
         let all = view.isPlain ? nil : view.items()
         let count = all?.count ?? data.count
         let end = min(offset + limit, count)

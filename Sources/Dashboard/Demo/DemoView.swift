@@ -1,7 +1,7 @@
 import JSON
 
 /// The list one demo upstream request sees: the demo data, in live mode with new customers on top and some
-/// records changing as time goes on, optionally filtered by `status` and sorted by `sort`.
+/// records changing as time goes on, optionally filtered by `status` and by a text in the name (`q`), and sorted by `sort`.
 ///
 /// Live mode (`--demo-live-seconds N`): at generation `g` (N seconds each since start) the list starts with the
 /// `g` newest customers (ids `count + g` down to `count + 1`, at most 1,000), and every record whose index is
@@ -13,6 +13,8 @@ struct DemoView: Sendable {
     let generation: Int
     let sort: String?
     let status: String?
+    /// Only records whose name contains this text, ignoring case (`?q=`, the demo table's search).
+    var name: String? = nil
 
     /// Sort keys the demo upstream understands (`?sort=`); a leading `-` sorts descending.
     static let sortKeys: Set<String> = ["id", "name", "city", "status", "plan", "seats", "mrr", "created_at"]
@@ -22,7 +24,7 @@ struct DemoView: Sendable {
     }
 
     /// True when the plain data (with cheap paging) is the answer.
-    var isPlain: Bool { generation == 0 && sort == nil && status == nil }
+    var isPlain: Bool { generation == 0 && sort == nil && status == nil && name == nil }
 
     /// Every item of this view, in order.
     func items() -> [JSONValue] {
@@ -30,6 +32,10 @@ struct DemoView: Sendable {
         var items = (0..<newest).map { data.item(at: data.count + newest - 1 - $0) }
         items += (0..<data.count).map { index in changed(data.item(at: index), index: index) }
         if let status { items = items.filter { $0["status"]?.stringValue == status } }
+        if let name {
+            let wanted = name.lowercased()
+            items = items.filter { ($0["name"]?.stringValue ?? "").lowercased().contains(wanted) }
+        }
         if let sort { items = sorted(items, by: sort) }
         return items
     }

@@ -28,6 +28,9 @@ final class QueryCaches<Item: Sendable>: Sendable {
         capacity = forward == nil ? 64 : 256
     }
 
+    /// How many choices (and identities) have a source now: at most 64 (256).
+    var count: Int { sources.withLock { $0.entries.count } }
+
     /// The source of `query` as a viewer who forwards `forwarded` asks for it (only for a forwarding table).
     func source(for query: [(name: String, value: String)], as forwarded: ViewerForwarding.Forwarded? = nil) -> PageSource<Item> {
         var key = query.map { $0.name + "=" + $0.value }.joined(separator: "&")

@@ -13,6 +13,7 @@ extension TableBinding {
         /// The parts set after creation (at start-up, before serving).
         struct Settable: Sendable {
             var controls: [TableControl] = []
+            var search: TableSearch?
             var live: LiveUpdates?
             var pageProxy: PageProxy?
             var partition: (@Sendable (Viewer) -> ViewerPartition)?

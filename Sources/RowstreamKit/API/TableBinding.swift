@@ -67,6 +67,11 @@ public struct TableBinding: Sendable {
         get { storage.settable.controls }
         set { storage = storage.replacing { $0.controls = newValue } }
     }
+    /// The free-text search box above the table (config tables; nil: none). See ``TableSearch``.
+    package var search: TableSearch? {
+        get { storage.settable.search }
+        set { storage = storage.replacing { $0.search = newValue } }
+    }
     /// Live updates of the head (nil: the table is not live). See ``LiveUpdates``.
     public var live: LiveUpdates? {
         get { storage.settable.live }
@@ -226,6 +231,7 @@ public struct TableBinding: Sendable {
         if let live = liveJSON { entry["live"] = live }
         if spec.grid != nil { entry["layout"] = "grid" }
         if !controls.isEmpty { entry["controls"] = .array(controls.map(\.json)) }
+        if let search { entry["search"] = search.json }
         if pageProxy != nil { entry["pages"] = .string("/api/tables/\(name)/pages") }
         entry["export"] = .object(Dictionary(uniqueKeysWithValues: ExportFormat.allCases.map {
             ($0.rawValue, JSONValue.string(exportPath($0)))

@@ -42,10 +42,12 @@ struct DocumentTemplate: Sendable {
 }
 
 extension DocumentTemplate {
-    /// The sort and filter controls (``TableControl``) as a form of `<select>`s (empty without controls).
+    /// The search box (``TableSearch``) and the sort and filter controls (``TableControl``) as a form of `<select>`s
+    /// (empty without either).
     static func controls(_ table: TableBinding) -> String {
-        guard !table.controls.isEmpty else { return "" }
+        guard !table.controls.isEmpty || table.search != nil else { return "" }
         var out = Array("<form class=\"rs-controls\" id=\"rs-controls\">".utf8)
+        table.search?.appendHTML(value: "", to: &out)
         for control in table.controls { control.appendHTML(to: &out) }
         out += Array("</form>".utf8)
         return String(decoding: out, as: UTF8.self)

@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 import JSON
 import Tables
@@ -16,10 +17,12 @@ import Tables
 struct NoScriptDocument: Sendable {
     static let batchesPerDocument = 3
     let table: TableBinding
-    /// Who asked: the rows are loaded for them.
+    /// Who asked: the rows are loaded for them (with the controls' choice and search in its query).
     let rows: RowRequest
     /// The signed-in header's markup (``SignedInHeader``; "" for none), made while the request is answered.
     var viewer = ""
+    /// The controls' choice and search the rows are loaded with (checked), carried into every link.
+    var query: [(name: String, value: String)] = []
 
     func respond(to request: HTTPRequest) throws(HTTPError) -> HTTPResult {
         var start = ResumeToken(table: table.name, offset: 0, position: .start)
@@ -92,6 +95,7 @@ struct NoScriptDocument: Sendable {
         <div class="rs-box">
 
         """.utf8)
+        out += searchForm()
         table.renderer.appendOpenTable(to: &out)
         out += skeleton(0)
         return out
@@ -120,7 +124,35 @@ struct NoScriptDocument: Sendable {
     }
 
     private func href(_ token: ResumeToken) -> String {
-        HTMLEscaping.escaped(table.documentPath + "/html?after=" + token.encoded())
+        HTMLEscaping.escaped(table.documentPath + "/html?after=" + token.encoded() + choiceParameters)
+    }
+
+    /// `&p.NAME=VALUE` for each of the choice's parameters, encoded: the next document loads the same choice.
+    private var choiceParameters: String {
+        query.map { "&p." + Self.encoded($0.name) + "=" + Self.encoded($0.value) }.joined()
+    }
+
+    private static func encoded(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+    }
+
+    /// The search box (``TableSearch``) as a GET form to this document, holding the current text; works without
+    /// script. The other controls' choice rides along in hidden fields. Empty without a search.
+    private func searchForm() -> [UInt8] {
+        guard let search = table.search else { return [] }
+        var out = Array("<form class=\"rs-controls\" method=\"get\" action=\"".utf8)
+        HTMLEscaping.appendEscaped(table.documentPath + "/html", to: &out)
+        out += Array("\">".utf8)
+        for (name, value) in query where name != search.parameter {
+            out += Array("<input type=\"hidden\" name=\"".utf8)
+            HTMLEscaping.appendEscaped("p." + name, to: &out)
+            out += Array("\" value=\"".utf8)
+            HTMLEscaping.appendEscaped(value, to: &out)
+            out += Array("\">".utf8)
+        }
+        search.appendHTML(value: query.first { $0.name == search.parameter }?.value ?? "", to: &out)
+        out += Array(" <button class=\"rs-button\" type=\"submit\">Search</button></form>\n".utf8)
+        return out
     }
 }
 

@@ -121,7 +121,8 @@ extension ServerRoutes {
     /// must be one of the table's controls and each value one of its options; empty values send nothing. The
     /// result is in the order of the table's controls.
     static func controlQuery(_ choice: [String: String], table: TableBinding) throws(HTTPError) -> QueryChoice.Query {
-        for parameter in choice.keys where !table.controls.contains(where: { $0.parameter == parameter }) {
+        for parameter in choice.keys where !table.controls.contains(where: { $0.parameter == parameter })
+            && table.search?.parameter != parameter {
             throw HTTPError(.badRequest, "the table has no such control")
         }
         var query: QueryChoice.Query = []
@@ -131,6 +132,9 @@ extension ServerRoutes {
                 throw HTTPError(.badRequest, "\(control.parameter) must be one of the table's options")
             }
             if !value.isEmpty { query.append((control.parameter, value)) }
+        }
+        if let search = table.search, let value = choice[search.parameter], let text = try search.checked(value) {
+            query.append((search.parameter, text))
         }
         return query
     }

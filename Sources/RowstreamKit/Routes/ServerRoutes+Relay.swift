@@ -67,11 +67,15 @@ extension ServerRoutes {
     }
 
     /// A `POST reload`'s choice: `p.PARAMETER=VALUE` of the table's controls (checked against the options, after
-    /// merging with the session's, where the session is: ``reload(choice:session:)``; a table's own stream ignores it).
-    func reloadChoice(_ request: HTTPRequest, table: TableBinding) -> [String: String] {
+    /// merging with the session's, where the session is: ``reload(choice:session:)``; a table's own stream ignores it)
+    /// and its search text (checked here, where the request arrived: 400 for text outside the table's rules).
+    func reloadChoice(_ request: HTTPRequest, table: TableBinding) throws(HTTPError) -> [String: String] {
         var choice: [String: String] = [:]
         for control in table.controls {
             if let value = request.queryValue(control.streamParameter) { choice[control.parameter] = value }
+        }
+        if let search = table.search, let value = try search.value(in: request) {
+            choice[search.parameter] = value ?? ""
         }
         return choice
     }

@@ -60,7 +60,7 @@ struct ServerRoutes {
         router.post("/tables/{name}/sessions/{id}/reload") { request, parameters throws(HTTPError) in
             let accepted = HTTPResponse(status: .accepted)
             let (table, target) = try demandTarget(parameters)
-            let choice = reloadChoice(request, table: table)
+            let choice = try reloadChoice(request, table: table)
             switch target {
             case .here(let viewer):
                 try reload(choice: choice, session: viewer)
@@ -82,7 +82,10 @@ struct ServerRoutes {
             try proxyUpstreamPage(request, table: try table(parameters["name"]))
         }
         router.get("/tables/{name}/html") { request, parameters throws(HTTPError) in
-            try NoScriptDocument(table: try table(parameters["name"]), rows: rowRequest(), viewer: signedIn()).respond(to: request)
+            let table = try table(parameters["name"])
+            let query = try controlQuery(request, table: table)
+            return try NoScriptDocument(table: table, rows: rowRequest(.viewer(query: query)), viewer: signedIn(),
+                                        query: query).respond(to: request)
         }
         router.get("/tables/{name}/rows") { request, parameters throws(HTTPError) in
             try BatchRefetchRoute(table: try table(parameters["name"]), rows: rowRequest()).respond(to: request)
@@ -207,8 +210,8 @@ struct ServerRoutes {
     }
 
     /// The upstream query parameters a viewer's controls chose (`?p.sort=city`): each must be one of its control's
-    /// options (else 400); empty values send nothing.
-    private func controlQuery(_ request: HTTPRequest, table: TableBinding) throws(HTTPError) -> [(name: String, value: String)] {
+    /// options (else 400); empty values send nothing. Then the search's text (``TableSearch``), checked (else 400).
+    func controlQuery(_ request: HTTPRequest, table: TableBinding) throws(HTTPError) -> [(name: String, value: String)] {
         var query: [(name: String, value: String)] = []
         for control in table.controls {
             guard let value = request.queryValue(control.streamParameter) else { continue }
@@ -217,7 +220,16 @@ struct ServerRoutes {
             }
             if !value.isEmpty { query.append((control.parameter, value)) }
         }
+        if let search = table.search, let value = try search.value(in: request), let value {
+            query.append((search.parameter, value))
+        }
         return query
+    }
+
+    /// The part of a proxy cursor's seal scope that names the choice it was made for ("" for none, so the cursors
+    /// of the table as configured stay as they were): a cursor of one search is no cursor of another.
+    static func choiceScope(_ query: [(name: String, value: String)]) -> String {
+        query.isEmpty ? "" : "\0choice:" + query.map { "\($0.name.utf8.count):\($0.name)\($0.value.utf8.count):\($0.value)" }.joined()
     }
 
     /// A live table's refresh (``LiveUpdates``): re-fetch the head, diff, send the changes to every viewer; answers
@@ -261,7 +273,9 @@ struct ServerRoutes {
     private func proxyUpstreamPage(_ request: HTTPRequest, table: TableBinding) throws(HTTPError) -> HTTPResult {
         guard let proxy = table.pageProxy else { throw HTTPError(.notFound, "this table has no JSON pages") }
         let sealed = request.queryValue("cursor").flatMap { $0.isEmpty ? nil : $0 }
-        let answering = rowRequest(), scope = table.proxyScope(for: viewer)
+        // The controls' choice and search (`p.q=`), checked; a cursor is valid for the same choice only.
+        let query = try controlQuery(request, table: table)
+        let answering = rowRequest(.viewer(query: query)), scope = table.proxyScope(for: viewer) + Self.choiceScope(query)
         return .later {
             var cursor: String? = nil
             if let sealed {
