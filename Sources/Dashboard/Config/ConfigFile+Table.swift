@@ -86,6 +86,7 @@ public struct TableConfig: Sendable {
         maxEmptyPages = paging.maxEmptyPages
         checks = PageChecks()
         checks.hasMorePath = paging.hasMorePath
+        checks.totalPath = paging.totalPath
         if case .cursorInBody = style, let body = template.body, body.objectValue == nil {
             throw reader.error("request.body", "an object (the cursor is put into it)")
         }

@@ -112,6 +112,8 @@ final class ViewerSession: Sendable {
                 // The head as sent, before it is sent: a refresh that follows diffs against it (the table as
                 // configured only).
                 if offset == 0, let feed, choice.query.isEmpty { feed.observeFirstBatch(rows) }
+                // The list's total, when the source reported a new one: before the rows it counts (issue 28).
+                if let total = request.total.takeChange(), let told = events.total(total) { channel.send(told) }
                 let rendering = ContinuousClock.now
                 let framed = events.event(for: event)
                 // The id holds the sealed next position now; the session keeps only the open token.
@@ -164,6 +166,7 @@ final class ViewerSession: Sendable {
         choice.choose(query) { query in
             channel.reopen()
             onChoice?(query)
+            request.total.clear()
             dataSource.reload(with: loader)
         }
     }

@@ -96,7 +96,8 @@ extension PageSource {
             }
         }
         if let next, next == cursor { throw .invalidPage("the next cursor repeats the current one (a loop)") }
-        return UpstreamPage(items: body.items, texts: body.texts, nextCursor: next)
+        return UpstreamPage(items: body.items, texts: body.texts, nextCursor: next,
+                            total: Self.reportedTotal(in: body.document, style: style, checks: checks))
     }
 
     /// Applies the ok and error paths.
