@@ -44,6 +44,7 @@
 // Attributes kept on the table element for tests and embedders:
 //   data-state  loading | idle | error | complete
 //   data-count  number of rows shown
+//   data-total  the list's size as the upstream reported it (absent: not reported)
 //   aria-busy   "true" while a batch is pending
 
 import { attachControls } from './controls.js';
@@ -67,7 +68,7 @@ import { createView } from './view.js';
  *            tableDone: () => void}} Link
  * @typedef {{suffix: string, config: Config, link: Link, multi: boolean, scroller: HTMLElement | null,
  *            root?: Document | ShadowRoot, base?: string, urlPrefix?: string}} TableOptions
- * @typedef {{session: Session | null, shown: number, live: number, pending: boolean, phase: Phase,
+ * @typedef {{session: Session | null, shown: number, live: number, total: number | null, pending: boolean, phase: Phase,
  *            lastToken: string, sawLast: boolean, stopped: boolean, query: string, wantReload: boolean, wasLive: boolean,
  *            demand: Attempts | null, stalled: (() => void) | null}} TableState
  * @typedef {ReturnType<typeof createTable>} Table
@@ -95,6 +96,7 @@ export function createTable(options) {
     /** the latest `session` event's data; null while the stream it belongs to is gone */ session: null,
     /** rows shown; rows whose data-index is below this are dropped */ shown: 0,
     /** rows live updates added (inserts) less rows they removed: the count shown is shown + live */ live: 0,
+    /** the list's size as the upstream reported it (a `total` event), null: not reported */ total: null,
     /** a batch is in flight (requested by us or loaded by the server on its own) */ pending: true,
     /** what the table shows: data-state */ phase: 'loading',
     /** the id of the last `rows`/`reset` event of this table: where a new stream resumes it */ lastToken: '',
@@ -170,7 +172,9 @@ export function createTable(options) {
   /** Shows the number of rows in the count and data-count. */
   function updateCount() {
     const total = rowTotal();
-    view.showCount(total, total > 0 || state.phase === 'complete');
+    const complete = state.phase === 'complete';
+    view.showCount(total, total > 0 || complete, state.total, complete);
+    sections.setComplete(complete);
   }
 
   // ---- Batch states ----------------------------------------------------------------------

@@ -11,6 +11,8 @@
 //         removeSkeletons,
 //         showEndRow, showErrorRow, removeErrorRow, clearFooter, parseRows (each documented below)
 
+import { countText } from './counts.js';
+
 /** @typedef {ReturnType<typeof createView>} View */
 
 /**
@@ -49,11 +51,13 @@ export function createView(table, skeletonRows, suffix = '', root = document) {
   /** @param {number} total @returns {string} */
   function endText(total) { return total === 0 ? 'No rows to show' : 'All ' + rowsText(total) + ' loaded'; }
 
-  /** Shows the number of rows in #rs-count and data-count.
-   *  @param {number} shown @param {boolean} known */
-  function showCount(shown, known) {
+  /** Shows the number of rows in #rs-count and data-count: "150 of 2,500", "150 so far" or, complete, "150 rows"
+   *  (counts.js); data-total holds the upstream's total when known.
+   *  @param {number} shown @param {boolean} known @param {number | null} [total] @param {boolean} [complete] */
+  function showCount(shown, known, total = null, complete = true) {
     table.dataset.count = String(shown);
-    count.textContent = known ? rowsText(shown) : '';
+    if (total === null) delete table.dataset.total; else table.dataset.total = String(total);
+    count.textContent = known ? countText(shown, total, complete, formatCount) : '';
   }
 
   /** @param {string} message Polite live-region text (one announcement per batch). */

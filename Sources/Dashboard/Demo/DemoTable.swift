@@ -32,12 +32,15 @@ enum DemoTable {
             spec.sections = SectionSpec(field: try JSONPath(field), footer: .sum(try JSONPath("mrr")), footerLabel: "MRR")
         }
         if demo.grid { spec.grid = GridSpec(titleField: try JSONPath("name")) }
+        var checks = PageChecks()
+        checks.totalPath = try JSONPath("total_count")   // the demo upstream reports the list's size
         let source = PageSource(
             client: client,
             template: template,
             itemsPath: try JSONPath("data"),
             style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next_cursor")),
-            reader: UpstreamTable.rows(spec)   // the spec is complete: its paths read each item into its row
+            reader: UpstreamTable.rows(spec),   // the spec is complete: its paths read each item into its row
+            checks: checks
         ).caching(in: PageCache(
             // Viewers of the same page share one fetch (a viewer storm makes one upstream request per page) and
             // pages stay fresh for a few seconds. No prefetch: the demo's request count and its --demo-fail-every

@@ -103,6 +103,7 @@ final class ViewerSession: Sendable {
             loader: table.loader(for: request.using(.viewer(query: query)), timing: tableMetrics.upstream),
             onEvent: { event in
                 guard case .batch(let rows, let offset, _) = event else {
+                    if case .reset = event { request.total.clear() }   // the new list's total is told again
                     channel.send(events.event(for: event))
                     if case .completed = event, feed == nil { channel.finish() }
                     return
@@ -166,7 +167,6 @@ final class ViewerSession: Sendable {
         choice.choose(query) { query in
             channel.reopen()
             onChoice?(query)
-            request.total.clear()
             dataSource.reload(with: loader)
         }
     }
