@@ -17,7 +17,7 @@
 //                       own; an embedded table's server (embed.js)
 //     options.urlPrefix the controls' choice lives in the page URL under this prefix ('' on a table's own page,
 //                       'NAME.' on a page); undefined: not in the URL (an embedded table). controls.js
-// Imports view.js, events.js, controls.js, demand.js, post.js, sections.js, live.js, prune.js and urls.js.
+// Imports view.js, events.js, controls.js, demand.js, post.js, sections.js, live.js, prune.js, urls.js and freshness.js.
 //   Table: name, handle(type, event), opened(), connectionClosed(), reconnecting(), restarted(), released(), wasLive(),
 //          startOverOnSession(), isStopped(), streamQuery(), lastToken(), reload(), reask(), snapshot(), pruning(),
 //          controls, recheck() (look again, at the next frame, whether the end is near: call it when something
@@ -50,6 +50,7 @@
 import { attachControls } from './controls.js';
 import { watchDemand } from './demand.js';
 import { eventHandlers } from './events.js';
+import { attachFreshness } from './freshness.js';
 import { attachLive } from './live.js';
 import { sendPost } from './post.js';
 import { attachPruner } from './prune.js';
@@ -285,6 +286,7 @@ export function createTable(options) {
   function connectionClosed() {
     if (state.stopped) return;
     const message = 'The connection was closed. Reload to try again.';
+    streamDown();
     state.stopped = true;
     sessionGone();
     endBatch();
@@ -307,9 +309,21 @@ export function createTable(options) {
     state, view, sections, live, pruner, rowsBody, multi, link, beginBatch, endBatch, setPhase, updateCount,
     rowTotal, clearShownRows, announceEvent, recheck: demand.recheck, retryBatch, reload, cancelDemand });
 
+  /** A live table's "Updated 3 s ago" (freshness.js). */
+  const freshness = attachFreshness({ count: byId('rs-count'), id: 'rs-fresh' + suffix });
+
+  /** The events after which a live table's rows are current. */
+  const freshening = new Set(['session', 'rows', 'reset', 'complete', 'insert', 'update', 'remove']);
+
   /** Handles one event of this table.
    *  @param {string} type @param {MessageEvent<string>} event */
-  function handle(type, event) { if (handlers[type]) handlers[type](event); }
+  function handle(type, event) {
+    if (handlers[type]) handlers[type](event);
+    if (freshening.has(type) && state.session && state.session.live) freshness.updated();
+  }
+
+  /** The stream is down (a reconnect is under way, or it was closed): a live table says "Reconnecting…". */
+  function streamDown() { if (state.wasLive) freshness.down(); }
 
   // ---- Restarts --------------------------------------------------------------------------
 
@@ -391,8 +405,8 @@ export function createTable(options) {
   start();
   return {
     name, table, handle, opened, restarted, released, startOverOnSession, connectionClosed, reload, reask, snapshot,
-    controls, recheck: demand.recheck, detach: demand.stop,
-    reconnecting() { sessionGone(); announce('Reconnecting…'); },
+    controls, recheck: demand.recheck, detach() { demand.stop(); freshness.stop(); },
+    reconnecting() { sessionGone(); announce('Reconnecting…'); streamDown(); },
     announceReconnect: (/** @type {string} */ why) => announceEvent('reconnect', { why }),
     isStopped: () => state.stopped,
     wasLive: () => state.wasLive,

@@ -12,6 +12,7 @@
 //         showEndRow, showErrorRow, removeErrorRow, clearFooter, parseRows (each documented below)
 
 import { countText } from './counts.js';
+import { createLocalizer } from './localize.js';
 
 /** @typedef {ReturnType<typeof createView>} View */
 
@@ -38,6 +39,8 @@ export function createView(table, skeletonRows, suffix = '', root = document) {
   const skeletonCount = skeletonRows || pendingBody.rows.length
     || Math.min(Number(table.dataset.batchSize) || 10, 20);
   const numbers = new Intl.NumberFormat(document.documentElement.lang || undefined);
+  /** Dates in the viewer's (or the table's) time zone, numbers in the table's locale (localize.js). */
+  const localize = createLocalizer(table);
 
   /** @param {number} n @returns {string} */
   function formatCount(n) { return numbers.format(n); }
@@ -122,11 +125,12 @@ export function createView(table, skeletonRows, suffix = '', root = document) {
   /** Empties the footer. */
   function clearFooter() { footer.replaceChildren(); }
 
-  /** Parses trusted, server-escaped row HTML in table context.
+  /** Parses trusted, server-escaped row HTML in table context; its dates and numbers as the viewer reads them.
    *  @param {string} html @returns {HTMLTableRowElement[]} */
   function parseRows(html) {
     const template = document.createElement('template');
     template.innerHTML = html;
+    localize(template.content);
     return Array.from(template.content.querySelectorAll('tr'));
   }
 

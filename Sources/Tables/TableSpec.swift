@@ -18,6 +18,8 @@ public struct TableSpec: Sendable, Hashable {
     public var sections: SectionSpec? = nil
     /// Cards in a grid instead of rows (nil: rows). See ``GridSpec``.
     public var grid: GridSpec? = nil
+    /// The time zone and locale the page shows dates and numbers in (``ViewerFormats``).
+    public var viewerFormats = ViewerFormats()
 
     /// Creates a table spec.
     public init(name: String, title: String, columns: [Column], keyField: JSONPath?) {

@@ -40,7 +40,7 @@ public struct TableConfig: Sendable {
         var reader = reader
         try reader.rejectUnknown(["name", "title", "batchSize", "items", "key", "columns", "request", "pagination",
                                   "checks", "retry", "cache", "sections", "live", "grid", "controls", "proxy", "forward",
-                                  "export"])
+                                  "export", "timeZone", "locale"])
         let name = try reader.requiredString("name")
         guard name.utf8.count <= 64, name.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F }) else {
             throw reader.error("name", "1 to 64 of a-z, 0-9, - and _ (it is part of the table's URLs)")
@@ -61,6 +61,7 @@ public struct TableConfig: Sendable {
             columns.append(try Self.column(column))
         }
         spec = TableSpec(name: name, title: title, columns: columns, keyField: key)
+        spec.viewerFormats = try ViewerFormatsConfig.read(&reader)
         if let list = try reader.array("controls") {
             controls = try Self.controls(list, at: reader)
         }

@@ -20,7 +20,7 @@ enum DemoTable {
                 Column(title: "Plan", field: try JSONPath("plan"), format: .text, width: "7rem"),
                 Column(title: "Seats", field: try JSONPath("seats"), format: .number, width: "5.5rem"),
                 Column(title: "MRR ($)", field: try JSONPath("mrr"), format: .number, width: "8.5rem", decimals: 2),
-                Column(title: "Created", field: try JSONPath("created_at"), format: .date, width: "10rem"),
+                Column(title: "Created", field: try JSONPath("created_at"), format: .date, width: "11.5rem"),
                 Column(title: "Website", field: try JSONPath("website"), format: .link, width: "14rem"),
             ],
             keyField: try JSONPath("id")
