@@ -327,8 +327,9 @@ export function createTable(options) {
 
   // ---- Restarts --------------------------------------------------------------------------
 
-  /** A new stream is about to open: the session is gone until its `session` event. */
-  function opened() { sessionGone(); state.stopped = false; }
+  /** A new stream is about to open: the session is gone until its `session` event (a live table says
+   *  "Reconnecting…" until then). */
+  function opened() { sessionGone(); state.stopped = false; streamDown(); }
 
   /** The stream starts over from nothing (no position): clear the rows, show skeletons. */
   function cleared() {
