@@ -62,4 +62,22 @@ import Testing
         #expect(!rows.skipped.contains { $0.event == "total" })
         #expect(!rows.event.data.contains("total"))
     }
+
+    @Test("on a page's one stream each table's total is its own: a table that reports none gets no total")
+    func aPagesTablesCountApart() async throws {
+        let server = try RowstreamTestServer(
+            [peopleTable(Self.source { _ in 2500 }, name: "counted"), peopleTable(Self.source { _ in nil }, name: "plain")],
+            pages: [DashboardPage(name: "both", title: "Both", tables: ["counted", "plain"])])
+        defer { server.shutdown() }
+        let stream = try await server.client.stream("/pages/both/stream")
+        defer { stream.close() }
+        var rows = Set<String>(), totals: [String] = []
+        for _ in 0..<50 where rows.count < 2 {
+            let event = try #require(try await stream.nextEvent())
+            if event.event.hasSuffix(":rows") { rows.insert(event.event) }
+            if event.event.hasSuffix(":total") { totals.append(event.event + " " + event.data) }
+        }
+        #expect(rows == ["counted:rows", "plain:rows"])
+        #expect(totals == [#"counted:total {"total":2500}"#])
+    }
 }

@@ -80,6 +80,7 @@ final class ViewerSession: Sendable {
         request: RowRequest
     ) {
         let id = registry.makeID()
+        let request = request.countedApart()   // its own total: a page's tables share the request
         let events = StreamEvents(table: table, dialect: dialect.map { ($0, id.text) })
         if case .end = resume?.position {
             // Every row was delivered but `complete` was not: say so and end the stream.
