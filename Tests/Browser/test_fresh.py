@@ -14,8 +14,8 @@ import re
 
 import pytest
 
-from support import (LIVE_DEMO, CutProxy, RowstreamServer, events, refresh_until_changed, scroll_to_end,
-                     server_fixture, wait_until)
+from support import (LIVE_DEMO, CutProxy, RowstreamServer, assert_stable_layout, events, refresh_until_changed,
+                     scroll_to_end, server_fixture, wait_until)
 
 live = server_fixture(*LIVE_DEMO)
 
@@ -119,6 +119,8 @@ def test_counts_say_what_they_are_and_a_configured_zone_wins(configured, open_pa
         assert zone in ("EST", "EDT"), time
         hours = -5 if zone == "EST" else -4
         assert time["text"] == (utc + datetime.timedelta(hours=hours)).strftime("%Y-%m-%d %H:%M ") + zone, time
+    # Dates are localized before their rows go in (view.js parseRows): nothing shown changes width afterwards.
+    assert_stable_layout(probe)
     status, plain = configured.get("/tables/uncounted/html")
     assert status == 200 and re.search(r'<time datetime="[^"]+Z">\d{4}-\d\d-\d\d \d\d:\d\d</time>', plain)
 
@@ -132,6 +134,8 @@ def test_counts_say_what_they_are_and_a_configured_zone_wins(configured, open_pa
     assert all(s["count"] == "(%d row%s)" % (s["rows"], "" if s["rows"] == 1 else "s") for s in sections), sections
     done = probe.page.evaluate(HEADER)
     assert done["count"] == "%d rows" % done["shown"], done
+    status, plain = configured.get("/tables/counted/html")
+    assert status == 200 and re.search(r'<p id="rs-of">150 of \d+ rows shown\.</p>', plain), "the no-script page's count"
     status, body = configured.get("/api/tables/counted/pages")
     assert status == 200 and json.loads(body)["total"] >= 300
     status, body = configured.get("/api/tables/uncounted/pages")
