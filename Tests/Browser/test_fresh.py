@@ -7,7 +7,7 @@ How fresh: a live table shows "Updated N s ago", ticking with no event, back to 
 "Reconnecting…" while its stream is down (a CutProxy holds the browser's reconnects), until the new session.
 When: in a browser set to Asia/Tokyo, every date-time reads in Tokyo time with the zone named, the `datetime`
 attribute stays UTC ISO 8601 (and the UTC text is the title); a table configured with `timeZone` shows that zone
-whatever the browser's; the no-script page keeps UTC."""
+whatever the browser's, and one configured with `locale` shows its numbers in it; the no-script page keeps UTC."""
 import datetime
 import json
 import re
@@ -82,14 +82,15 @@ def configured(live, tmp_path_factory):
     `uncounted` (not told; its dates in New York time whatever the browser's)."""
     upstream = "http://127.0.0.1:%d/v1/customers" % live.demo_port
     columns = [{"title": "Name", "path": "name"}, {"title": "City", "path": "city"},
-               {"title": "Created", "path": "created_at", "format": "date", "width": "12rem"}]
+               {"title": "Created", "path": "created_at", "format": "date", "width": "12rem"},
+               {"title": "MRR", "path": "mrr", "format": "number", "decimals": 2}]
     cursor = {"style": "cursor", "cursorPath": "next_cursor", "cursorParameter": "cursor"}
     config = {"tables": [
         {"name": "counted", "request": {"url": upstream + "?sort=city"}, "items": "data", "key": "id", "batchSize": 50,
          "columns": columns, "pagination": dict(cursor, total="total_count"),
          "sections": {"by": "city", "footer": "count"}},
         {"name": "uncounted", "request": {"url": upstream}, "items": "data", "key": "id", "batchSize": 30,
-         "columns": columns, "pagination": cursor, "timeZone": "America/New_York"},
+         "columns": columns, "pagination": cursor, "timeZone": "America/New_York", "locale": "de-DE"},
     ]}
     path = tmp_path_factory.mktemp("fresh") / "config.json"
     path.write_text(json.dumps(config))
@@ -119,6 +120,10 @@ def test_counts_say_what_they_are_and_a_configured_zone_wins(configured, open_pa
         assert zone in ("EST", "EDT"), time
         hours = -5 if zone == "EST" else -4
         assert time["text"] == (utc + datetime.timedelta(hours=hours)).strftime("%Y-%m-%d %H:%M ") + zone, time
+    # `locale: de-DE`: numbers as Germans write them, two decimals kept; the no-script page keeps the server's.
+    numbers = probe.page.eval_on_selector_all("#rs-rows td.rs-number", "cells => cells.map((c) => c.textContent)")
+    assert numbers and all(re.fullmatch(r"-?\d{1,3}(\.\d{3})*,\d\d", n) for n in numbers), numbers[:5]
+    assert any("." in n for n in numbers), "some MRR of a thousand or more, grouped"
     # Dates are localized before their rows go in (view.js parseRows): nothing shown changes width afterwards.
     assert_stable_layout(probe)
     status, plain = configured.get("/tables/uncounted/html")
@@ -134,6 +139,8 @@ def test_counts_say_what_they_are_and_a_configured_zone_wins(configured, open_pa
     assert all(s["count"] == "(%d row%s)" % (s["rows"], "" if s["rows"] == 1 else "s") for s in sections), sections
     done = probe.page.evaluate(HEADER)
     assert done["count"] == "%d rows" % done["shown"], done
+    numbers = probe.page.eval_on_selector_all("td.rs-number", "cells => cells.map((c) => c.textContent)")
+    assert numbers and all(re.fullmatch(r"-?\d{1,3}(,\d{3})*\.\d\d", n) for n in numbers), numbers[:5]
     status, plain = configured.get("/tables/counted/html")
     assert status == 200 and re.search(r'<p id="rs-of">150 of \d+ rows shown\.</p>', plain), "the no-script page's count"
     status, body = configured.get("/api/tables/counted/pages")
