@@ -33,7 +33,7 @@ import { watchHealth } from './health.js';
  */
 
 /** The event types of one table (docs/PROTOCOL.md). */
-const types = ['session', 'loading', 'rows', 'complete', 'reset', 'error', 'insert', 'update', 'remove'];
+const types = ['session', 'loading', 'rows', 'complete', 'reset', 'error', 'insert', 'update', 'remove', 'total'];
 
 /** @param {StreamOptions} options */
 export function openStream(options) {

@@ -1,5 +1,6 @@
 // Rowstream table events: what each event of a table's stream does to its table (docs/PROTOCOL.md): `session`,
-// `loading`, `rows`, `complete`, `reset`, `error` (a batch failed), `insert`, `update`, `remove` (live changes).
+// `loading`, `rows`, `complete`, `reset`, `error` (a batch failed), `insert`, `update`, `remove` (live changes),
+// `total` (the list's size, issue 28).
 // Imported by table.js, which owns the table's state.
 //
 // Exports
@@ -166,6 +167,14 @@ export function eventHandlers(t) {
     announceEvent('error', { message, retryable, connection: false });
   }
 
+  /** `total`: the list's size as the upstream reported it (docs/PROTOCOL.md); the header then says "150 of 2,500".
+   *  @param {MessageEvent<string>} event */
+  function handleTotal(event) {
+    const { total } = JSON.parse(event.data);
+    state.total = typeof total === 'number' && total >= 0 ? total : null;
+    updateCount();
+  }
+
   /** `reset`: everything shown is void; the next rows start at index 0.
    *  @param {MessageEvent<string>} event */
   function handleReset(event) {
@@ -174,6 +183,7 @@ export function eventHandlers(t) {
     state.wantReload = false;                                 // the reload wanted is done
     state.lastToken = event.lastEventId;
     state.sawLast = false;
+    state.total = null;                                       // the new list's `total` follows with its rows
     clearShownRows();
     beginBatch();
     announceEvent('reset', {});
@@ -181,7 +191,7 @@ export function eventHandlers(t) {
 
   return {
     session: handleSession, loading: handleLoading, rows: handleRows, complete: handleComplete,
-    reset: handleReset, error: handleBatchError,
+    reset: handleReset, error: handleBatchError, total: handleTotal,
     insert: (/** @type {MessageEvent<string>} */ event) => handleLive('insert', event),
     update: (/** @type {MessageEvent<string>} */ event) => handleLive('update', event),
     remove: (/** @type {MessageEvent<string>} */ event) => handleLive('remove', event),

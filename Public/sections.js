@@ -1,6 +1,6 @@
 // Rowstream sections: groups a sectioned table's rows (docs/PROTOCOL.md, "Sections") into one <tbody> per
 // section, each with a header row (the section and its row count) and an optional footer row (the count or a
-// sum). A batch whose rows continue the last section is appended to it. Imported by table.js.
+// sum). A batch whose rows continue the last section is appended to it. Imported by table.js; imports counts.js.
 //
 // Exports
 //   attachSections(options) -> Sections
@@ -14,6 +14,10 @@
 //   Sections.insertTop(rows)    puts live-inserted rows at the top (into the first section when it matches)
 //   Sections.refreshAll()       recounts every section (after rows were removed or replaced)
 //   Sections.reset()            removes every section
+//   Sections.setComplete(flag)  the list is complete (counts say "N rows") or not ("N loaded"): counts.js
+
+import { sectionCountText } from './counts.js';
+
 /** @typedef {{table: HTMLTableElement, anchor: HTMLElement, columns: () => number, format: (n: number) => string}}
  *    SectionsOptions
  *  @typedef {ReturnType<typeof attachSections>} Sections */
@@ -24,6 +28,7 @@ export function attachSections(options) {
   const label = options.table.dataset.sectionLabel || 'Total';
   const enabled = footer !== '';
   /** @type {HTMLTableSectionElement | null} the last section, where continuing rows go */ let last = null;
+  /** the whole list is loaded: a section's count is then all its rows */ let complete = false;
 
   /** @param {HTMLTableSectionElement} body @returns {HTMLTableRowElement[]} its data rows */
   function dataRows(body) {
@@ -119,12 +124,20 @@ export function attachSections(options) {
   function refresh(body) {
     const rows = dataRows(body);
     const count = body.querySelector('.rs-section-count');
-    if (count) count.textContent = '(' + options.format(rows.length) + ')';
+    if (count) count.textContent = sectionCountText(rows.length, complete, options.format);
     const foot = body.querySelector('tr.rs-section-foot td');
     if (!foot) return;
     const total = footer === 'sum'
       ? rows.reduce((sum, row) => sum + (Number(row.dataset.value) || 0), 0) : rows.length;
     foot.textContent = label + ': ' + options.format(total);
+  }
+
+  /** The list became complete (each section's count then says "rows", not "loaded") or not (reloaded).
+   *  @param {boolean} flag */
+  function setComplete(flag) {
+    if (flag === complete) return;
+    complete = flag;
+    for (const body of sectionBodies()) refresh(body);
   }
 
   /** Recounts every section; drops sections left empty. */
@@ -145,5 +158,5 @@ export function attachSections(options) {
   /** Removes every section. */
   function reset() { sectionBodies().forEach((body) => body.remove()); last = null; }
 
-  return { enabled, place, insertTop, refreshAll, reset };
+  return { enabled, place, insertTop, refreshAll, reset, setComplete };
 }

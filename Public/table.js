@@ -17,7 +17,8 @@
 //                       own; an embedded table's server (embed.js)
 //     options.urlPrefix the controls' choice lives in the page URL under this prefix ('' on a table's own page,
 //                       'NAME.' on a page); undefined: not in the URL (an embedded table). controls.js
-// Imports view.js, events.js, controls.js, columns.js, demand.js, detail.js, post.js, sections.js, live.js, prune.js and urls.js.
+// Imports view.js, events.js, controls.js, columns.js, demand.js, detail.js, post.js, sections.js, live.js, prune.js,
+// urls.js and freshness.js.
 //   Table: name, handle(type, event), opened(), connectionClosed(), reconnecting(), restarted(), released(), wasLive(),
 //          startOverOnSession(), isStopped(), streamQuery(), lastToken(), reload(), reask(), snapshot(), pruning(),
 //          controls, recheck() (look again, at the next frame, whether the end is near: call it when something
@@ -44,6 +45,7 @@
 // Attributes kept on the table element for tests and embedders:
 //   data-state  loading | idle | error | complete
 //   data-count  number of rows shown
+//   data-total  the list's size as the upstream reported it (absent: not reported)
 //   aria-busy   "true" while a batch is pending
 
 import { attachColumns } from './columns.js';
@@ -51,6 +53,7 @@ import { attachControls } from './controls.js';
 import { watchDemand } from './demand.js';
 import { attachDetail } from './detail.js';
 import { eventHandlers } from './events.js';
+import { attachFreshness } from './freshness.js';
 import { attachLive } from './live.js';
 import { sendPost } from './post.js';
 import { attachPruner } from './prune.js';
@@ -69,7 +72,7 @@ import { createView } from './view.js';
  *            tableDone: () => void}} Link
  * @typedef {{suffix: string, config: Config, link: Link, multi: boolean, scroller: HTMLElement | null,
  *            root?: Document | ShadowRoot, base?: string, urlPrefix?: string}} TableOptions
- * @typedef {{session: Session | null, shown: number, live: number, pending: boolean, phase: Phase,
+ * @typedef {{session: Session | null, shown: number, live: number, total: number | null, pending: boolean, phase: Phase,
  *            lastToken: string, sawLast: boolean, stopped: boolean, query: string, wantReload: boolean, wasLive: boolean,
  *            demand: Attempts | null, stalled: (() => void) | null}} TableState
  * @typedef {ReturnType<typeof createTable>} Table
@@ -97,6 +100,7 @@ export function createTable(options) {
     /** the latest `session` event's data; null while the stream it belongs to is gone */ session: null,
     /** rows shown; rows whose data-index is below this are dropped */ shown: 0,
     /** rows live updates added (inserts) less rows they removed: the count shown is shown + live */ live: 0,
+    /** the list's size as the upstream reported it (a `total` event), null: not reported */ total: null,
     /** a batch is in flight (requested by us or loaded by the server on its own) */ pending: true,
     /** what the table shows: data-state */ phase: 'loading',
     /** the id of the last `rows`/`reset` event of this table: where a new stream resumes it */ lastToken: '',
@@ -177,7 +181,9 @@ export function createTable(options) {
   /** Shows the number of rows in the count and data-count. */
   function updateCount() {
     const total = rowTotal();
-    view.showCount(total, total > 0 || state.phase === 'complete');
+    const complete = state.phase === 'complete';
+    view.showCount(total, total > 0 || complete, state.total, complete);
+    sections.setComplete(complete);
   }
 
   // ---- Batch states ----------------------------------------------------------------------
@@ -288,6 +294,7 @@ export function createTable(options) {
   function connectionClosed() {
     if (state.stopped) return;
     const message = 'The connection was closed. Reload to try again.';
+    streamDown();
     state.stopped = true;
     sessionGone();
     endBatch();
@@ -310,14 +317,27 @@ export function createTable(options) {
     state, view, sections, live, pruner, rowsBody, multi, link, beginBatch, endBatch, setPhase, updateCount,
     rowTotal, clearShownRows, announceEvent, recheck: demand.recheck, retryBatch, reload, cancelDemand });
 
+  /** A live table's "Updated 3 s ago" (freshness.js). */
+  const freshness = attachFreshness({ count: byId('rs-count'), id: 'rs-fresh' + suffix });
+
+  /** The events after which a live table's rows are current. */
+  const freshening = new Set(['session', 'rows', 'reset', 'complete', 'insert', 'update', 'remove']);
+
   /** Handles one event of this table.
    *  @param {string} type @param {MessageEvent<string>} event */
-  function handle(type, event) { if (handlers[type]) handlers[type](event); }
+  function handle(type, event) {
+    if (handlers[type]) handlers[type](event);
+    if (freshening.has(type) && state.session && state.session.live) freshness.updated();
+  }
+
+  /** The stream is down (a reconnect is under way, or it was closed): a live table says "Reconnecting…". */
+  function streamDown() { if (state.wasLive) freshness.down(); }
 
   // ---- Restarts --------------------------------------------------------------------------
 
-  /** A new stream is about to open: the session is gone until its `session` event. */
-  function opened() { sessionGone(); state.stopped = false; }
+  /** A new stream is about to open: the session is gone until its `session` event (a live table says
+   *  "Reconnecting…" until then). */
+  function opened() { sessionGone(); state.stopped = false; streamDown(); }
 
   /** The stream starts over from nothing (no position): clear the rows, show skeletons. */
   function cleared() {
@@ -394,8 +414,8 @@ export function createTable(options) {
   start();
   return {
     name, table, handle, opened, restarted, released, startOverOnSession, connectionClosed, reload, reask, snapshot,
-    controls, recheck: demand.recheck, detach: demand.stop,
-    reconnecting() { sessionGone(); announce('Reconnecting…'); },
+    controls, recheck: demand.recheck, detach() { demand.stop(); freshness.stop(); },
+    reconnecting() { sessionGone(); announce('Reconnecting…'); streamDown(); },
     announceReconnect: (/** @type {string} */ why) => announceEvent('reconnect', { why }),
     isStopped: () => state.stopped,
     wasLive: () => state.wasLive,

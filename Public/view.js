@@ -11,6 +11,9 @@
 //         removeSkeletons,
 //         showEndRow, showErrorRow, removeErrorRow, clearFooter, parseRows (each documented below)
 
+import { countText } from './counts.js';
+import { createLocalizer } from './localize.js';
+
 /** @typedef {ReturnType<typeof createView>} View */
 
 /**
@@ -36,6 +39,8 @@ export function createView(table, skeletonRows, suffix = '', root = document) {
   const skeletonCount = skeletonRows || pendingBody.rows.length
     || Math.min(Number(table.dataset.batchSize) || 10, 20);
   const numbers = new Intl.NumberFormat(document.documentElement.lang || undefined);
+  /** Dates in the viewer's (or the table's) time zone, numbers in the table's locale (localize.js). */
+  const localize = createLocalizer(table);
 
   /** @param {number} n @returns {string} */
   function formatCount(n) { return numbers.format(n); }
@@ -53,11 +58,13 @@ export function createView(table, skeletonRows, suffix = '', root = document) {
   /** @param {number} total @returns {string} */
   function endText(total) { return total === 0 ? 'No rows to show' : 'All ' + rowsText(total) + ' loaded'; }
 
-  /** Shows the number of rows in #rs-count and data-count.
-   *  @param {number} shown @param {boolean} known */
-  function showCount(shown, known) {
+  /** Shows the number of rows in #rs-count and data-count: "150 of 2,500", "150 so far" or, complete, "150 rows"
+   *  (counts.js); data-total holds the upstream's total when known.
+   *  @param {number} shown @param {boolean} known @param {number | null} [total] @param {boolean} [complete] */
+  function showCount(shown, known, total = null, complete = true) {
     table.dataset.count = String(shown);
-    count.textContent = known ? rowsText(shown) : '';
+    if (total === null) delete table.dataset.total; else table.dataset.total = String(total);
+    count.textContent = known ? countText(shown, total, complete, formatCount) : '';
   }
 
   /** @param {string} message Polite live-region text (one announcement per batch). */
@@ -123,7 +130,7 @@ export function createView(table, skeletonRows, suffix = '', root = document) {
   function clearFooter() { footer.replaceChildren(); }
 
   /** Parses trusted, server-escaped row HTML in table context; a row spanning the columns (a section's header)
-   *  spans the shown ones.
+   *  spans the shown ones; its dates and numbers as the viewer reads them.
    *  @param {string} html @returns {HTMLTableRowElement[]} */
   function parseRows(html) {
     const template = document.createElement('template');
@@ -134,6 +141,7 @@ export function createView(table, skeletonRows, suffix = '', root = document) {
         /** @type {HTMLTableCellElement} */ (cell).colSpan = shown;
       }
     }
+    localize(template.content);
     return Array.from(template.content.querySelectorAll('tr'));
   }
 

@@ -26,6 +26,8 @@ struct UpstreamRows: RowSource {
         let source: PageSource<Row>
         let redactor: SecretRedactor
         let logger: any RowstreamLogger
+        /// Where the pages' reported totals go (the request's).
+        let total: RowTotal
     }
 
     let table: String
@@ -59,7 +61,8 @@ struct UpstreamRows: RowSource {
                                      pageHashes: pageHashes)
         guard let forward else {
             let chosen = request.isRefresh ? refreshing : request.query.isEmpty ? source : caches.source(for: request.query)
-            return .success(UpstreamWalk(walker: walker, source: chosen, redactor: redactor, logger: request.logger))
+            return .success(UpstreamWalk(walker: walker, source: chosen, redactor: redactor, logger: request.logger,
+                                         total: request.total))
         }
         switch forward.resolve(request.viewer, keys: keys) {
         case .failure(let refusal):
@@ -70,7 +73,7 @@ struct UpstreamRows: RowSource {
                 ? caches.source(for: [], as: viewer).refreshing() : caches.source(for: request.query, as: viewer)
             return .success(UpstreamWalk(walker: walker, source: chosen,
                                          redactor: SecretRedactor(secrets: secrets + viewer.secrets),
-                                         logger: request.logger))
+                                         logger: request.logger, total: request.total))
         }
     }
 
@@ -84,6 +87,7 @@ struct UpstreamRows: RowSource {
         } catch {
             throw UpstreamTable.failure(error, table: table, redactor: walk.redactor, logger: walk.logger)
         }
+        if let total = batch.page.total { walk.total.report(total) }
         return batch.next.map { .items(batch.page.items, next: $0) } ?? .completed(batch.page.items)
     }
 }

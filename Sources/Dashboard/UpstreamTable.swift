@@ -45,6 +45,7 @@ enum UpstreamTable {
                 }
                 do throws(UpstreamError) {
                     let page = try await source.fetchPage(cursor: cursor)
+                    if let total = page.total { request.reportTotal(total) }
                     let items = page.texts.values
                     return (shown.map { paths in items.map { $0.projected(onto: paths) } } ?? items, page.nextCursor)
                 } catch {

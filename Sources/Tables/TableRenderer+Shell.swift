@@ -17,7 +17,8 @@ extension TableRenderer {
     /// No `style` attribute (the page's CSP refuses them): column widths and a grid's card size are in
     /// ``TableStyleSheet``. All attribute values and titles are escaped. A sectioned table also
     /// has `data-sections="none|count|sum"` and `data-section-label` on the table, a section header skeleton
-    /// first in `#rs-pending`, and `<template id="rs-skeleton-section">` holding it.
+    /// first in `#rs-pending`, and `<template id="rs-skeleton-section">` holding it. A table with
+    /// ``TableSpec/viewerFormats`` has `data-time-zone` and `data-locale` (each when set).
     public func renderShell(streamURL: String, batchSize: Int, skeletonCount: Int) -> [UInt8] {
         var out: [UInt8] = []
         out.append(spec.grid == nil ? "<table class=\"rs-table\" id=\"rs-table\" data-table=\""
@@ -33,6 +34,7 @@ extension TableRenderer {
         HTMLEscaping.appendEscaped(spec.title, to: &out)
         out.append("\"")
         if let skeleton = spec.skeleton { out.append(contentsOf: skeleton.shellAttributes.utf8) }
+        out.append(contentsOf: spec.viewerFormats.shellAttributes())
         out.append(" aria-busy=\"true\">\n")
         appendColumnsAndHeader(to: &out)
         out.append("<tbody id=\"rs-rows\"></tbody>\n<tbody id=\"rs-pending\">")

@@ -23,6 +23,8 @@ public struct TableSpec: Sendable, Hashable {
     public var detail: DetailSpec? = nil
     /// How its skeleton bones move (nil: the page's default). See ``SkeletonStyle``.
     public var skeleton: SkeletonStyle? = nil
+    /// The time zone and locale the page shows dates and numbers in (``ViewerFormats``).
+    public var viewerFormats = ViewerFormats()
 
     /// Creates a table spec.
     public init(name: String, title: String, columns: [Column], keyField: JSONPath?) {

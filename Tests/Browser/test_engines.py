@@ -3,6 +3,7 @@ what the Chromium suite proves about the page, proven again in WebKitGTK's MiniB
 and Firefox ESR (Marionette) through engines.py's driver-neutral `Tab` (docs/BROWSER.md "Engines"). Each test runs
 once per engine; `-k webkit`, `-k firefox` or `-k chromium` runs one lane."""
 import csv
+import datetime
 import io
 import time
 
@@ -86,6 +87,22 @@ return { head: box(document.querySelector('#rs-table thead')),
 """
 
 
+# Each shown date-time with its UTC `datetime` and the engine's own offset there (localize.js, issue 28).
+ZONED = """return Array.from(document.querySelectorAll('#rs-rows time')).slice(0, 5).map((t) => ({
+  iso: t.getAttribute('datetime'), text: t.textContent,
+  offset: new Date(t.getAttribute('datetime')).getTimezoneOffset() }))"""
+
+
+def check_zoned(name, times):
+    """Each date-time reads in the engine's own time zone (the machine's), the zone named after it; `datetime`
+    stays UTC: Intl's formatToParts with a zone name works the same in every engine."""
+    assert times, "%s: no dates" % name
+    for time in times:
+        utc = datetime.datetime.strptime(time["iso"], "%Y-%m-%dT%H:%M:%SZ")
+        local = (utc - datetime.timedelta(minutes=time["offset"])).strftime("%Y-%m-%d %H:%M ")
+        assert time["text"].startswith(local) and len(time["text"]) > len(local), (name, time)
+
+
 def test_skeleton_then_rows_without_layout_shift(server, engine, tabs):
     """The first paint is a batch of skeleton rows (the stream held in the proxy: no batch can come); the first
     batch replaces them with every row in view at the skeleton's place and size, the header unmoved. (Chromium's
@@ -104,7 +121,9 @@ def test_skeleton_then_rows_without_layout_shift(server, engine, tabs):
         tab.wait("return document.querySelectorAll('#rs-rows tr[data-index]').length >= arguments[0]", BATCH,
                  message="the first batch")
         after = tab.js(RECTS, "#rs-rows tr[data-index]", in_view)
+        times = tab.js(ZONED)
     assert in_view > 5 and len(after["rows"]) == in_view
+    check_zoned(engine.name, times)
     assert after["head"] == pytest.approx(before["head"], abs=0.5), "the header moved"
     moved = [(n, b, a) for n, (b, a) in enumerate(zip(before["rows"], after["rows"]))
              if a != pytest.approx(b, abs=0.5)]

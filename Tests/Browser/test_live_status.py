@@ -3,6 +3,8 @@ the test, makes the table show new customers; the header's count and status line
 many rows the viewer has, live inserts included. With a small `maxRows` a live table is still never pruned: a
 refill re-reads the batch's index range from today's upstream, which after live inserts holds other rows (keys twice,
 keys missing), so every row stays (prune.js)."""
+import re
+
 import pytest
 
 from support import RowstreamServer, wait_until
@@ -38,7 +40,8 @@ def test_status_line_counts_live_inserts_before_and_after_the_end(live, open_pag
     wait_until(lambda: probe.table("data-state") == "idle", message="idle")
     before = probe.page.evaluate(SHOWN)
     mid = shown_after_inserts(probe, before["rows"])
-    assert mid["end"] == "" and mid["count"] == "%d rows" % mid["rows"]
+    # Not complete: the count is out of the upstream's total (issue 28), not "N rows".
+    assert mid["end"] == "" and re.fullmatch(r"%d (of [\d,]+|so far)" % mid["rows"], mid["count"]), mid
     assert mid["status"].endswith(" %d in total" % mid["rows"]), mid
     scroll_to_end(probe)
     done = probe.page.evaluate(SHOWN)

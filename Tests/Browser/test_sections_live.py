@@ -29,7 +29,9 @@ def check_sections(probe, sections=None):
     assert all(a != b for a, b in zip(names, names[1:])), "a continuing batch opened a second section: %r" % names
     for section in sections:
         assert section["head"] == section["name"] and set(section["rows"]) == {section["name"]}
-        assert section["count"] == "(%d)" % len(section["rows"])
+        # "(N loaded)" while the list loads, "(N rows)" once complete (issue 28): never a bare "(N)".
+        assert section["count"] in ("(%d loaded)" % len(section["rows"]), "(%d rows)" % len(section["rows"]),
+                                    "(1 row)" if len(section["rows"]) == 1 else "-")
         total = probe.page.evaluate("(n) => new Intl.NumberFormat('en').format(n)", section["sum"])
         assert section["foot"] == "MRR: " + total
     return sections

@@ -92,3 +92,15 @@ import Testing
         #expect(Column.isValidWidth(width) == valid)
     }
 }
+
+/// Issue 28: a table's time zone and locale reach the page as escaped attributes of the table (only when set).
+@Suite struct ViewerFormatsShellTests {
+    @Test func theShellCarriesTheZoneAndLocaleEscaped() {
+        var spec = TableSpec(name: "t", title: "T", columns: [Column(title: "When", field: Support.path("at"), format: .date)], keyField: nil)
+        let plain = Support.text(TableRenderer(spec: spec).renderShell(streamURL: "/s", batchSize: 5, skeletonCount: 1))
+        #expect(!plain.contains("data-time-zone") && !plain.contains("data-locale"))
+        spec.viewerFormats = ViewerFormats(timeZone: "Asia/Tokyo", locale: "x\"><b>")
+        let shell = Support.text(TableRenderer(spec: spec).renderShell(streamURL: "/s", batchSize: 5, skeletonCount: 1))
+        #expect(shell.contains(" data-time-zone=\"Asia/Tokyo\" data-locale=\"x&quot;&gt;&lt;b&gt;\""))
+    }
+}

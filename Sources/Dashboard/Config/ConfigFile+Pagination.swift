@@ -9,6 +9,8 @@ struct PaginationConfig {
     var sizeParameter: String?
     var hasMorePath: JSONPath?
     var maxEmptyPages: Int
+    /// `total`: where the body reports the list's item count, shown as "150 of 2,500" (``PageChecks/totalPath``).
+    var totalPath: JSONPath?
 
     static let styles = ["link-header", "next-url", "cursor", "keyset", "offset", "page"]
 
@@ -24,6 +26,10 @@ struct PaginationConfig {
         }
         hasMorePath = try reader.jsonPath("hasMorePath")
         maxEmptyPages = try reader.int("maxEmptyPages", in: 0...100) ?? 5
+        totalPath = try reader.jsonPath("total")
+        if let totalPath, totalPath.components.contains(.each) {
+            throw reader.error("total", "the JSON path of one number, such as count or meta.total (no [])")
+        }
         switch styleName {
         case "link-header":
             style = .linkHeader

@@ -42,7 +42,7 @@ public struct TableConfig: Sendable {
         var reader = reader
         try reader.rejectUnknown(["name", "title", "batchSize", "items", "key", "columns", "request", "pagination",
                                   "checks", "retry", "cache", "sections", "live", "grid", "controls", "proxy", "forward",
-                                  "export", "detail", "skeleton", "search"])
+                                  "export", "detail", "skeleton", "search", "timeZone", "locale"])
         let name = try reader.requiredString("name")
         guard name.utf8.count <= 64, name.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D || $0 == 0x5F }) else {
             throw reader.error("name", "1 to 64 of a-z, 0-9, - and _ (it is part of the table's URLs)")
@@ -64,6 +64,7 @@ public struct TableConfig: Sendable {
         }
         spec = TableSpec(name: name, title: title, columns: columns, keyField: key)
         if let detail = try reader.object("detail") { spec.detail = try Self.detail(detail) }
+        spec.viewerFormats = try ViewerFormatsConfig.read(&reader)
         if let list = try reader.array("controls") {
             controls = try Self.controls(list, at: reader)
         }
@@ -91,6 +92,7 @@ public struct TableConfig: Sendable {
         maxEmptyPages = paging.maxEmptyPages
         checks = PageChecks()
         checks.hasMorePath = paging.hasMorePath
+        checks.totalPath = paging.totalPath
         if case .cursorInBody = style, let body = template.body, body.objectValue == nil {
             throw reader.error("request.body", "an object (the cursor is put into it)")
         }

@@ -55,10 +55,13 @@ public struct ConfigFile: Sendable {
         guard let tableList = try root.array("tables"), !tableList.isEmpty else {
             throw root.error("tables", "a non-empty array of tables")
         }
+        // The tables' default time zone and locale (each table may set its own).
+        let viewerFormats = try ViewerFormatsConfig.read(&root)
         var tables: [TableConfig] = []
         for (i, element) in tableList.enumerated() {
             let reader = try ConfigReader(element, file: file, path: "tables[\(i)]")
-            let table = try TableConfig(reader, environment: environment)
+            var table = try TableConfig(reader, environment: environment)
+            table.spec.viewerFormats = ViewerFormatsConfig.merged(table.spec.viewerFormats, defaults: viewerFormats)
             if tables.contains(where: { $0.spec.name == table.spec.name }) {
                 throw reader.error("name", "a name no other table uses")
             }

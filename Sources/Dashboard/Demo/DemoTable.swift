@@ -24,8 +24,8 @@ enum DemoTable {
                 Column(title: "MRR ($)", field: try JSONPath("mrr"), format: .bar, width: "10rem", decimals: 0,
                        range: 0...250_000),
                 Column(title: "Trend", field: try JSONPath("seats_trend"), format: .sparkline, width: "5.5rem"),
-                Column(title: "Created", field: try JSONPath("created_at"), format: .date, width: "10rem"),
-                Column(title: "Website", field: try JSONPath("website"), format: .link, width: "10rem"),
+                Column(title: "Created", field: try JSONPath("created_at"), format: .date, width: "11.5rem"),
+                Column(title: "Website", field: try JSONPath("website"), format: .link, width: "8.5rem"),
             ],
             keyField: try JSONPath("id")
         )
@@ -36,12 +36,15 @@ enum DemoTable {
             spec.sections = SectionSpec(field: try JSONPath(field), footer: .sum(try JSONPath("mrr")), footerLabel: "MRR")
         }
         if demo.grid { spec.grid = GridSpec(titleField: try JSONPath("name")) }
+        var checks = PageChecks()
+        checks.totalPath = try JSONPath("total_count")   // the demo upstream reports the list's size
         let source = PageSource(
             client: client,
             template: template,
             itemsPath: try JSONPath("data"),
             style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next_cursor")),
-            reader: ItemReader.rows(spec)   // the spec is complete: its paths read each item into its row
+            reader: ItemReader.rows(spec),   // the spec is complete: its paths read each item into its row
+            checks: checks
         ).caching(in: PageCache(
             // Viewers of the same page share one fetch (a viewer storm makes one upstream request per page) and
             // pages stay fresh for a few seconds. No prefetch: the demo's request count and its --demo-fail-every

@@ -107,6 +107,7 @@ public final class DemoUpstream: HTTPResponder {
             "data": .array(configuration.benchStamp ? Self.stamped(page, number: number) : page),
             "next_cursor": hasMore ? .string(DemoCursor.encode(end)) : .null,
             "has_more": .bool(hasMore),
+            "total_count": .int(Int64(count)),   // the list's size, shown as "50 of 1,000" (issue 28)
         ]
         return .json(body.serialized())
     }

@@ -14,6 +14,9 @@ public struct RowRequest: Sendable {
     public let viewer: Viewer
     /// Where the load reports what it does not hand to the viewer.
     public let logger: any RowstreamLogger
+    /// Where a load reports the list's total (``reportTotal(_:)``); shared by the request's copies (not by
+    /// ``countedApart()``'s).
+    public private(set) var total: RowTotal
 
     /// A request for `viewer`'s rows, reported to `logger`: a walk of the table as configured.
     public init(viewer: Viewer = .nobody, logger: any RowstreamLogger = StandardErrorLogger()) {
@@ -24,13 +27,25 @@ public struct RowRequest: Sendable {
         self.use = use
         self.viewer = viewer
         self.logger = logger
+        total = RowTotal()
     }
+
+    /// Reports how many rows the whole list holds (a loader whose source counts them: `SELECT count(*)`, an API's
+    /// `total`): the page's header then says "150 of 2,500" instead of "150 so far".
+    public func reportTotal(_ total: Int) { self.total.report(total) }
 
     /// A live refresh of the head (read past any cache).
     public var isRefresh: Bool { if case .fresh = use { true } else { false } }
 
     /// The upstream query parameters the viewer's controls chose (empty: the table as configured, or a refresh).
     public var query: [(name: String, value: String)] { if case .viewer(let query) = use { query } else { [] } }
+
+    /// The same request with a total of its own: each viewer session's (a page's tables share one request).
+    package func countedApart() -> RowRequest {
+        var request = self
+        request.total = RowTotal()
+        return request
+    }
 
     /// The same request for another use.
     package func using(_ use: LoaderUse) -> RowRequest {

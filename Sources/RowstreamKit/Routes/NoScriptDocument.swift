@@ -111,6 +111,10 @@ struct NoScriptDocument: Sendable {
         var text = "</table>\n</div>\n<nav class=\"rs-pager\">"
         if let next, case .after = next.position {
             let rows = table.batchSize * Self.batchesPerDocument
+            // How much: "150 of 2500 rows shown" when the source reported the list's total (issue 28).
+            if let whole = self.rows.total.latest {
+                text += "<p id=\"rs-of\">\(next.offset) of \(whole) rows shown.</p>"
+            }
             text += "<a id=\"rs-next\" rel=\"next\" href=\"\(href(next))\">Next \(rows) rows</a>"
         } else {
             text += "<p id=\"rs-end\">All \(total) rows shown - end of list.</p>"

@@ -265,7 +265,8 @@ struct ServerRoutes {
         return response
     }
 
-    /// The pagination-normalizing proxy of config tables: one upstream page as `{items, next, done}`. `next` is
+    /// The pagination-normalizing proxy of config tables: one upstream page as `{items, next, done}` (and `total`
+    /// when the upstream reports the list's count). `next` is
     /// sealed (scope ``TableBinding/proxyScope(for:)``): opaque and tamper-evident, valid for this table's proxy only;
     /// an altered or foreign cursor (a resume token's included) is a 400. The cursor is opened off the event
     /// loop, and one longer than `CursorSeal.maxProxyCursorLength` is refused unread.
@@ -295,7 +296,12 @@ struct ServerRoutes {
                     }
                     next = .string(sealedNext)
                 }
-                let body: JSONValue = ["items": .array(page.items), "next": next, "done": .bool(page.next == nil)]
+                var body: JSONValue = ["items": .array(page.items), "next": next, "done": .bool(page.next == nil)]
+                // The upstream's count of the whole list, when it reports one (issue 28).
+                if let total = answering.total.latest, case .object(var members) = body {
+                    members["total"] = .int(Int64(total))
+                    body = .object(members)
+                }
                 return .json(body.serialized())
             } catch {
                 let failure = LoadFailure(error)

@@ -90,6 +90,13 @@ struct StreamEvents: Sendable {
         FramedSSEEvent(SSEEvent(event: "complete", id: token(total, .finished), data: Self.text(["total": .int(Int64(total))])))
     }
 
+    /// `total` `{"total": N}`: how many rows the whole list holds, as the source reported it, sent before the rows of
+    /// the batch that reported it (docs/PROTOCOL.md); nil on a dialect's stream (its pages count no totals).
+    func total(_ total: Int) -> FramedSSEEvent? {
+        guard dialect == nil else { return nil }
+        return FramedSSEEvent(SSEEvent(event: "total", data: Self.text(["total": .int(Int64(total))])))
+    }
+
     func reset() -> FramedSSEEvent {
         if let dialect { return dialect.dialect.reset(table: table.name, id: token(0, .start)) }
         return FramedSSEEvent(SSEEvent(event: "reset", id: token(0, .start), data: "{}"))

@@ -12,6 +12,11 @@ public struct PageChecks: Sendable {
     /// A boolean "has more" flag (`has_more`, `meta.hasNextPage`). When set, it alone decides whether
     /// another page follows: `false` ends the list even if a cursor is present.
     public var hasMorePath: JSONPath? = nil
+    /// Where the body reports how many items the whole list holds (DRF's `count`, Datasette's
+    /// `filtered_table_rows_count`): read into ``UpstreamPage/total``, never used to end the list. An offset or
+    /// page-number style's `total` end is read there too when this is nil. A value that is not a whole number from 0
+    /// up is no total (the page is not failed for it).
+    public var totalPath: JSONPath? = nil
     /// Removes secrets from the upstream's error text (at `errorPath`) before it is shortened and shown, should
     /// the upstream echo a credential back (``SecretRedactor``).
     public var redactor: SecretRedactor = .none

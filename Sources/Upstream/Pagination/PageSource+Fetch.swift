@@ -98,7 +98,8 @@ extension PageSource {
             }
         }
         if let next, next == cursor { throw .invalidPage("the next cursor repeats the current one (a loop)") }
-        return UpstreamPage(items: body.items, texts: body.texts, nextCursor: next)
+        return UpstreamPage(items: body.items, texts: body.texts, nextCursor: next,
+                            total: Self.reportedTotal(in: body.document, style: style, checks: checks))
     }
 
     /// A body read: the document (its items stood in for), and the page's items and their texts.

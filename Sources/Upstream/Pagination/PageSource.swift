@@ -154,7 +154,7 @@ extension PageSource {
     /// The paths a page's body is read at besides its items: the checks, and the style's cursor and counts (the
     /// keyset key is read from the last item's text).
     static func bodyPaths(style: PaginationStyle, checks: PageChecks) -> [JSONPath] {
-        var paths = [checks.okPath, checks.errorPath, checks.hasMorePath].compactMap { $0 }
+        var paths = [checks.okPath, checks.errorPath, checks.hasMorePath, checks.totalPath].compactMap { $0 }
         switch style {
         case .cursor(_, let path), .cursorInBody(_, let path), .nextURL(let path): paths.append(path)
         case .offset(_, let end), .pageNumber(_, _, let end):
@@ -165,6 +165,16 @@ extension PageSource {
         case .linkHeader, .keyset: break
         }
         return paths
+    }
+
+    /// The list's total as `document` reports it: at ``PageChecks/totalPath``, else at an offset or page-number
+    /// style's `total` end; nil when neither is set or the value is not a whole number from 0 up.
+    static func reportedTotal(in document: JSONValue, style: PaginationStyle, checks: PageChecks) -> Int? {
+        var path = checks.totalPath
+        if path == nil, case .offset(_, .total(let end)) = style { path = end }
+        if path == nil, case .pageNumber(_, _, .total(let end)) = style { path = end }
+        guard let path, let total = path.evaluate(document)?.intValue, total >= 0 else { return nil }
+        return Int(total)
     }
 
     /// Whether the value at `path` may be or hold an item at `itemsPath`, or lie inside one (component by component,

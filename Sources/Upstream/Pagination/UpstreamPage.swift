@@ -9,20 +9,25 @@ public struct UpstreamPage<Item: Sendable>: Sendable {
     public var texts: ItemTexts
     /// The cursor to ask for the next page; `nil` means this is the last page.
     public var nextCursor: String?
+    /// How many items the whole list holds, as the page's body reported it (``PageChecks/totalPath``, or an offset or
+    /// page-number style's `total`); nil: not reported. Shown as "150 of 2,500" (issue 28).
+    public var total: Int?
 
-    /// A page of `items` with their `texts` (index-aligned), followed by `nextCursor` (nil = last page).
-    public init(items: [Item], texts: ItemTexts, nextCursor: String?) {
+    /// A page of `items` with their `texts` (index-aligned), followed by `nextCursor` (nil = last page), of a list
+    /// of `total` items (nil: not reported).
+    public init(items: [Item], texts: ItemTexts, nextCursor: String?, total: Int? = nil) {
         precondition(items.count == texts.count, "a page's items and texts are index-aligned")
         self.items = items
         self.texts = texts
         self.nextCursor = nextCursor
+        self.total = total
     }
 
     /// This page without the items at `dropped` (ascending indices).
     func dropping(_ dropped: [Int]) -> UpstreamPage {
         guard !dropped.isEmpty else { return self }
         return UpstreamPage(items: ItemTexts.dropping(dropped, from: items), texts: texts.dropping(dropped),
-                            nextCursor: nextCursor)
+                            nextCursor: nextCursor, total: total)
     }
 }
 
