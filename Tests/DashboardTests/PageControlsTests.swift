@@ -43,8 +43,8 @@ import Testing
         #expect(try await post(dashboard.port, reload + "?p.sort=secret") == 400, "only the listed options")
         #expect(try await post(dashboard.port, reload + "?p.sort=-mrr") == 202)
         let restarted = try await Self.read(stream) { Self.count($0, "customers:rows") == 1 }
-        #expect(restarted.map(\.event) == ["customers:reset", "customers:loading", "customers:rows"],
-                "that table only: reset, then its first batch")
+        #expect(restarted.map(\.event) == ["customers:reset", "customers:loading", "customers:total", "customers:rows"],
+                "that table only: reset, then its first batch (its total, sent again after a reset, just before it)")
         let expected = try await Self.upstreamIDs(dashboard, "sort=-mrr")
         #expect(rowKeys(restarted.last?.data ?? "") == expected)
         #expect(expected != (1...10).map(String.init))
