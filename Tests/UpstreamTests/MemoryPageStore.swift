@@ -100,7 +100,11 @@ final class MemoryPageStore: Sendable {
         }
 
         func store(_ value: [UInt8], at key: String, lifetime: Duration) async throws(SharedStoreError) {
-            try store.run { state, now in state.values[key] = (value, now + lifetime) }
+            try store.run { state, now in
+                let old = state.values[key].flatMap { $0.expires > now ? $0.bytes : nil }
+                guard SharedPageOrder.replaces(old, with: value, now: SharedPages.unixMilliseconds()) else { return }
+                state.values[key] = (value, now + lifetime)
+            }
         }
 
         func takeLease(_ key: String, token: String, lifetime: Duration) async throws(SharedStoreError) -> Bool {

@@ -1,7 +1,8 @@
 import Redis
 import Upstream
 
-/// The cluster's ``SharedPageStore`` on Redis: pages by `GET`/`SET PX`, leases by `SET NX PX` and
+/// The cluster's ``SharedPageStore`` on Redis: pages by `GET` and a `SET PX` only if the page there is not newer
+/// (``storeIfNotNewer``, ``SharedPageOrder``), leases by `SET NX PX` and
 /// compare-and-expire and compare-and-delete scripts, landing notices by `PUBLISH` to ``SharedPageKeys/landingChannel`` and one
 /// subscription per instance that hands them to ``landings``. A subscription or health change (a lost connection,
 /// a reconnect) signals every waiter, so none waits out a lease for a notice that was lost meanwhile.
@@ -44,10 +45,35 @@ final class RedisPageStore: SharedPageStore {
     }
 
     func store(_ value: [UInt8], at key: String, lifetime: Duration) async throws(SharedStoreError) {
-        do { try await client.set(RedisArgument(key), to: RedisArgument(value), expiresIn: lifetime) } catch {
+        let milliseconds = max(1, lifetime.components.seconds * 1000 + lifetime.components.attoseconds / 1_000_000_000_000_000)
+        do {
+            _ = try await client.run(Self.storeIfNotNewer, keys: [RedisArgument(key)],
+                                     arguments: [RedisArgument(value), RedisArgument(String(milliseconds))])
+        } catch {
             throw Self.storeError(error)
         }
     }
+
+    /// `SET KEYS[1] ARGV[1] PX ARGV[2]` unless the value there is newer (``SharedPageOrder/replaces(_:with:now:)``,
+    /// on Redis's clock): 1 if set, else 0. Orders are read as numbers (Unix ms fit a Lua number exactly).
+    static let storeIfNotNewer = RedisScript("""
+        local function order(v)
+          if #v < \(SharedPageOrder.range.upperBound) or string.byte(v, 1) ~= \(SharedPageOrder.sealFormat)
+            or string.byte(v, \(SharedPageKeys.sealOverhead + 1)) ~= \(SharedPageOrder.pageFormat) then return nil end
+          local n = 0
+          for i = \(SharedPageOrder.range.lowerBound + 1), \(SharedPageOrder.range.upperBound) do n = n * 256 + string.byte(v, i) end
+          return n
+        end
+        local old = redis.call('GET', KEYS[1])
+        if old then
+          local kept = order(old)
+          local t = redis.call('TIME')
+          local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+          if kept and kept <= now + \(SharedPageOrder.maxLead) and (order(ARGV[1]) or 0) < kept then return 0 end
+        end
+        redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+        return 1
+        """)
 
     func takeLease(_ key: String, token: String, lifetime: Duration) async throws(SharedStoreError) -> Bool {
         do {

@@ -111,13 +111,14 @@ public final class PageCache<Item: Sendable>: Sendable {
 
     /// A live refresh's page for `cursor`: fetched by `load` now, past the cache (never joined to a fetch in flight,
     /// never answered from memory), and on success kept for `ttl` in place of whatever the cache held for it, in the
-    /// shared level first (``SharedPages/keep(_:at:ttl:)``), then here. Both are done when this returns, so a viewer
+    /// shared level first (``SharedPages/keep(_:at:ttl:startedAt:)``: only if no fetch that started later put one there), then here. Both are done when this returns, so a viewer
     /// who asks after it returned gets this page or a later one. A failure changes nothing.
     public func replace(_ cursor: String?, load: Load) async -> Result<UpstreamPage<Item>, UpstreamError> {
         state.withLock { $0.fetches += 1 }
+        let started = SharedPages.unixMilliseconds()
         let result = await load()
         guard case .success(let page) = result, ttl > .zero else { return result }
-        if let shared { await shared.keep(page, at: cursor, ttl: ttl) }
+        if let shared { await shared.keep(page, at: cursor, ttl: ttl, startedAt: started) }
         let key = cursor.map { "c" + $0 } ?? "first"
         let now = ContinuousClock.now
         state.withLock { insert(&$0, key: key, .ready(page, expires: now + ttl), now: now) }

@@ -2,7 +2,8 @@ import JSON
 
 /// An ``UpstreamPage`` as a shared store's value, and back:
 ///
-/// `0x01` (the format) | fetched at, Unix milliseconds (8 bytes, big-endian) | `0x00` (last page) or `0x01`, the
+/// `0x01` (the format) | fetched at: when its fetch started, Unix milliseconds (8 bytes, big-endian; the order of
+/// shared writes, ``SharedPageOrder``) | `0x00` (last page) or `0x01`, the
 /// next cursor's UTF-8 length (4 bytes, big-endian) and bytes | the items as one JSON array, each item's text as
 /// the upstream sent it (``ItemTexts``).
 ///
@@ -14,7 +15,7 @@ import JSON
 public enum SharedPageCodec {
     static let format: UInt8 = 0x01
 
-    /// The value for `page`, fetched at `fetchedAt` (Unix ms).
+    /// The value for `page`, whose fetch started at `fetchedAt` (Unix ms).
     public static func encode<Item>(_ page: UpstreamPage<Item>, fetchedAt: UInt64) -> [UInt8] {
         var bytes: [UInt8] = [format]
         append(fetchedAt, bytes: 8, to: &bytes)

@@ -15,7 +15,9 @@ public protocol SharedPageStore: Sendable {
     var landings: LandingBoard { get }
     /// The value at `key`, or nil if there is none.
     func value(at key: String) async throws(SharedStoreError) -> [UInt8]?
-    /// Stores `value` at `key`, dropped by the store after `lifetime`.
+    /// Stores `value` at `key`, dropped by the store after `lifetime`, unless the value there is newer: only if
+    /// newer, in one atomic step (``SharedPageOrder``). So a fetch that started before a live refresh but lands after
+    /// it never puts its older page over the refresh's.
     func store(_ value: [UInt8], at key: String, lifetime: Duration) async throws(SharedStoreError)
     /// Takes the lease `key` for `token` unless someone holds it (`SET key token NX PX`): whether it is ours now.
     /// It lapses by itself after `lifetime`, so a holder that dies holds up nobody for longer.

@@ -81,19 +81,22 @@ extension SharedPages {
                 _ = try? await store.renewLease(keys.lease(cursor), token: token, lifetime: leaseTime)
             }
         }
+        let started = Self.unixMilliseconds()
         let result = await load()
         renewal.cancel()
-        if case .success(let page) = result { await keep(page, at: cursor, ttl: ttl) }
+        if case .success(let page) = result { await keep(page, at: cursor, ttl: ttl, startedAt: started) }
         try? await store.releaseLease(keys.lease(cursor), token: token)
         try? await store.announceLanding(of: pageKey)
         return Outcome(result: result)
     }
 
-    /// Stores `page`, fetched just now, as `cursor`'s page for `ttl` (zero: ``handOverTime``), replacing what is
-    /// there, sealed to its key (``SharedPageKeys/sealed(_:at:)``); best effort. The one place a fetched page goes
-    /// into the store: a lease holder's fetch, and a live refresh's (``PageCache/replace(_:load:)``).
-    func keep<Item>(_ page: UpstreamPage<Item>, at cursor: String?, ttl: Duration) async {
-        let value = SharedPageCodec.encode(page, fetchedAt: Self.unixMilliseconds())
+    /// Stores `page`, whose fetch started at `startedAt` (Unix ms, ``unixMilliseconds()`` read before the request
+    /// went out), as `cursor`'s page for `ttl` (zero: ``handOverTime``), sealed to its key
+    /// (``SharedPageKeys/sealed(_:at:)``), replacing what is there unless that is newer (a fetch started later:
+    /// ``SharedPageOrder``); best effort. The one place a fetched page goes into the store: a lease holder's fetch,
+    /// and a live refresh's (``PageCache/replace(_:load:)``).
+    func keep<Item>(_ page: UpstreamPage<Item>, at cursor: String?, ttl: Duration, startedAt: UInt64) async {
+        let value = SharedPageCodec.encode(page, fetchedAt: startedAt)
         guard value.count <= maxValueBytes else { return observer(.tooLarge) }
         let pageKey = keys.page(cursor)
         try? await store.store(keys.sealed(value, at: pageKey), at: pageKey, lifetime: ttl > .zero ? ttl : handOverTime)
@@ -128,7 +131,7 @@ extension SharedPages {
     }
 
     /// The wall clock (pages' ages are compared across instances).
-    static func unixMilliseconds() -> UInt64 {
+    public static func unixMilliseconds() -> UInt64 {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return UInt64(max(0, now.tv_sec)) * 1000 + UInt64(max(0, now.tv_nsec)) / 1_000_000
