@@ -3,6 +3,7 @@ proxy that can cut, freeze or pause live connections, one wait (`wait_until`), o
 small helpers to read /metrics, the demo upstream and the page's instrumented log. Every wait is bounded (by
 `TIMEOUT`, generous: a busy machine is slow, not wrong); every thread and process is stopped."""
 import codecs
+import contextlib
 import json
 import os
 import re
@@ -15,6 +16,7 @@ import zlib
 import time
 import urllib.error
 import urllib.request
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
@@ -333,6 +335,50 @@ class CutProxy:
 
     def __exit__(self, *_):
         self.close()
+
+
+def json_upstream(answer):
+    """A quiet request handler class that answers every GET with `answer(handler)` (a JSON value) as JSON."""
+    class Upstream(BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = json.dumps(answer(self)).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+    return Upstream
+
+
+@contextlib.contextmanager
+def config_server(folder, handler, config, release=None):
+    """A small upstream (`handler`, a request handler class) on 127.0.0.1, port 0, in a thread of its own, and a
+    rowstream server of the config `config(upstream)` (a dict; `upstream` is the upstream's "http://127.0.0.1:PORT"),
+    written to `folder`/config.json. On exit `release()` (if given: lets go of requests the handler holds), then the
+    server and the upstream are stopped."""
+    upstream = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    upstream.daemon_threads = True
+    thread = threading.Thread(target=upstream.serve_forever, daemon=True)
+    thread.start()
+    try:
+        path = folder / "config.json"
+        path.write_text(json.dumps(config("http://127.0.0.1:%d" % upstream.server_address[1])))
+        rowstream = RowstreamServer("--config", str(path))
+        try:
+            yield rowstream
+        finally:
+            if release:
+                release()
+            rowstream.stop()
+    finally:
+        if release:
+            release()
+        upstream.shutdown()
+        upstream.server_close()
+        thread.join(timeout=10)
 
 
 def wait_until(predicate, timeout=TIMEOUT, interval=0.05, message="condition"):

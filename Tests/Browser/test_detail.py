@@ -5,13 +5,10 @@ column, the configured detail fields that are not columns, the upstream link onl
 Copy copies a value, Escape closes it and focus goes back to the row; on a 390 px phone it is a bottom sheet; the skip
 link moves focus past the table; the table is named by its title."""
 import contextlib
-import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from support import TIMEOUT_MS, RowstreamServer, wait_until
+from support import TIMEOUT_MS, config_server, json_upstream, wait_until
 
 LONG = "A very long description that cannot fit in its narrow column and so ends in an ellipsis " * 3
 ITEMS = [
@@ -22,49 +19,27 @@ ITEMS = [
 ]
 
 
-class Items(BaseHTTPRequestHandler):
-    """One page of the items above, then done."""
-
-    def do_GET(self):
-        body = json.dumps({"data": ITEMS, "next": None}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
+Items = json_upstream(lambda request: {"data": ITEMS, "next": None})
+"""One page of the items above, then done."""
 
 
 @contextlib.contextmanager
 def detail_server(folder, **more):
     """A rowstream server of the table `items` (title "Items", a detail with the owner and the upstream link);
     `more`: other top-level config keys."""
-    upstream = ThreadingHTTPServer(("127.0.0.1", 0), Items)
-    thread = threading.Thread(target=upstream.serve_forever, daemon=True)
-    thread.start()
-    try:
+    def config(upstream):
         table = {
             "name": "items", "title": "Items", "items": "data", "key": "id",
-            "request": {"url": "http://127.0.0.1:%d/items" % upstream.server_address[1]},
+            "request": {"url": upstream + "/items"},
             "columns": [{"title": "Name", "path": "name", "width": "8rem"},
                         {"title": "Notes", "path": "notes", "width": "12rem"}],
             "detail": {"fields": [{"path": "owner.login", "label": "Owner"}], "link": "url",
                        "linkLabel": "Open upstream"},
-            "pagination": {"style": "cursor", "cursorPath": "next"}}
-        config = dict({"tables": [table]}, **more)
-        path = folder / "config.json"
-        path.write_text(json.dumps(config))
-        rowstream = RowstreamServer("--config", str(path))
-        try:
-            yield rowstream
-        finally:
-            rowstream.stop()
-    finally:
-        upstream.shutdown()
-        upstream.server_close()
-        thread.join(timeout=10)
+            "pagination": {"style": "cursor", "cursorPath": "next"},
+        }
+        return dict({"tables": [table]}, **more)
+    with config_server(folder, Items, config) as rowstream:
+        yield rowstream
 
 
 @pytest.fixture(scope="module")

@@ -2,58 +2,33 @@
 refused, the right one lands on the table with an HttpOnly, SameSite=Lax session cookie, and signing out sends it
 back to the login page. The tables come from a config whose upstream is a small JSON server of this test."""
 import contextlib
-import json
 import subprocess
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from support import BINARY, TIMEOUT_MS, RowstreamServer
+from support import BINARY, TIMEOUT_MS, config_server, json_upstream
 
 
-class Items(BaseHTTPRequestHandler):
-    """One page of seven items, then done."""
-
-    def do_GET(self):
-        body = json.dumps({"data": [{"id": i, "name": "Item %d" % i} for i in range(1, 8)], "next": None}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
+Items = json_upstream(lambda request: {"data": [{"id": i, "name": "Item %d" % i} for i in range(1, 8)], "next": None})
+"""One page of seven items, then done."""
 
 
 @contextlib.contextmanager
 def users_server(folder):
     """A rowstream server in access mode users (alice, password "wonderland") serving the table `items` (seven
     rows) from a small upstream of this module; its config is written to `folder`. Everything stopped on exit."""
-    upstream = ThreadingHTTPServer(("127.0.0.1", 0), Items)
-    thread = threading.Thread(target=upstream.serve_forever, daemon=True)
-    thread.start()
-    try:
-        hashed = subprocess.run([BINARY, "hash-password"], input=b"wonderland\n", capture_output=True, check=True,
-                                timeout=30).stdout.decode().strip()
-        config = {
-            "tables": [{"name": "items", "request": {"url": "http://127.0.0.1:%d/items" % upstream.server_address[1]},
+    hashed = subprocess.run([BINARY, "hash-password"], input=b"wonderland\n", capture_output=True, check=True,
+                            timeout=30).stdout.decode().strip()
+
+    def config(upstream):
+        return {
+            "tables": [{"name": "items", "request": {"url": upstream + "/items"},
                         "items": "data", "key": "id", "columns": [{"title": "Name", "path": "name"}],
                         "pagination": {"style": "cursor", "cursorPath": "next"}}],
             "access": {"mode": "users", "users": [{"name": "alice", "password": hashed}]},
         }
-        path = folder / "config.json"
-        path.write_text(json.dumps(config))
-        rowstream = RowstreamServer("--config", str(path))
-        try:
-            yield rowstream
-        finally:
-            rowstream.stop()
-    finally:
-        upstream.shutdown()
-        upstream.server_close()
-        thread.join(timeout=10)
+    with config_server(folder, Items, config) as rowstream:
+        yield rowstream
 
 
 @pytest.fixture(scope="module")

@@ -3,31 +3,22 @@ choose the bones' animation (shimmer, pulse, none), its speed and a shimmer's di
 animation (its computed name, duration and direction), and none at all for a viewer who asks for reduced motion.
 The upstream, a small server of this test, holds every page until the test ends, so the skeletons stay."""
 import contextlib
-import json
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from support import TIMEOUT, RowstreamServer
+from support import TIMEOUT, config_server, json_upstream
 
 RELEASED = threading.Event()
 
 
-class Held(BaseHTTPRequestHandler):
-    """Answers one page of one item once the test is over (bounded: TIMEOUT)."""
+def held_page(request):
+    """One page of one item, answered once the test is over (bounded: TIMEOUT)."""
+    RELEASED.wait(TIMEOUT)
+    return {"data": [{"id": 1}], "next": None}
 
-    def do_GET(self):
-        RELEASED.wait(TIMEOUT)
-        body = json.dumps({"data": [{"id": 1}], "next": None}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
 
-    def log_message(self, *args):
-        pass
+Held = json_upstream(held_page)
 
 
 TABLES = {   # name: its own skeleton object (None: none)
@@ -40,32 +31,17 @@ TABLES = {   # name: its own skeleton object (None: none)
 
 @contextlib.contextmanager
 def skeleton_server(folder):
-    upstream = ThreadingHTTPServer(("127.0.0.1", 0), Held)
-    upstream.daemon_threads = True
-    thread = threading.Thread(target=upstream.serve_forever, daemon=True)
-    thread.start()
-    try:
-        url = "http://127.0.0.1:%d/items" % upstream.server_address[1]
+    def config(upstream):
         tables = []
         for name, own in TABLES.items():
-            table = {"name": name, "request": {"url": url}, "items": "data", "columns": [{"title": "ID", "path": "id"}],
-                     "pagination": {"style": "next-url", "nextPath": "next"}}
+            table = {"name": name, "request": {"url": upstream + "/items"}, "items": "data",
+                     "columns": [{"title": "ID", "path": "id"}], "pagination": {"style": "next-url", "nextPath": "next"}}
             if own is not None:
                 table["skeleton"] = own
             tables.append(table)
-        path = folder / "config.json"
-        path.write_text(json.dumps({"skeleton": {"speed": 2.5, "direction": "top-to-bottom"}, "tables": tables}))
-        rowstream = RowstreamServer("--config", str(path))
-        try:
-            yield rowstream
-        finally:
-            RELEASED.set()
-            rowstream.stop()
-    finally:
-        RELEASED.set()
-        upstream.shutdown()
-        upstream.server_close()
-        thread.join(timeout=10)
+        return {"skeleton": {"speed": 2.5, "direction": "top-to-bottom"}, "tables": tables}
+    with config_server(folder, Held, config, release=RELEASED.set) as rowstream:
+        yield rowstream
 
 
 @pytest.fixture(scope="module")
