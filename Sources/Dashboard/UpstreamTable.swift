@@ -33,7 +33,7 @@ enum UpstreamTable {
         if forward == nil, let cache = source.cache { binding.dropCachedHead = { cache.drop(nil) } }
         if let proxyItems {
             let shown = proxyItems == .raw ? nil : proxyPaths(spec)
-            binding.pageProxy = { cursor, request in
+            binding.upstreamPageProxy = { cursor, request in
                 // The controls' choice and search (`p.q=`): the same source (and cache) as the walks of that choice.
                 var source = request.query.isEmpty ? source : caches.source(for: request.query), redactor = redactor
                 if let forward {

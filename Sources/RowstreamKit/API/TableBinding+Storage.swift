@@ -7,7 +7,7 @@ extension TableBinding {
     /// What a ``TableBinding`` holds, boxed so that copies share it (a viewer's session and its events each keep
     /// the binding: one pointer each instead of a few hundred bytes).
     ///
-    /// Thread-safe: immutable. Setting a binding's `controls`, `live`, `pageProxy`, `partition` or `dropCachedHead`
+    /// Thread-safe: immutable. Setting a binding's `controls`, `live`, `upstreamPageProxy`, `partition` or `dropCachedHead`
     /// makes a new box.
     final class Storage: Sendable {
         /// The parts set after creation (at start-up, before serving).
@@ -15,7 +15,7 @@ extension TableBinding {
             var controls: [TableControl] = []
             var search: TableSearch?
             var live: LiveUpdates?
-            var pageProxy: PageProxy?
+            var upstreamPageProxy: UpstreamPageProxy?
             var partition: (@Sendable (Viewer) -> ViewerPartition)?
             var exportMaxRows = TableBinding.defaultExportMaxRows
             var dropCachedHead: (@Sendable () -> Void)?

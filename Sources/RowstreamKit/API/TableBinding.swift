@@ -78,9 +78,9 @@ public struct TableBinding: Sendable {
         set { storage = storage.replacing { $0.live = newValue } }
     }
     /// The config tables' normalized JSON page proxy (`/api/tables/NAME/pages`); nil: 404.
-    package var pageProxy: PageProxy? {
-        get { storage.settable.pageProxy }
-        set { storage = storage.replacing { $0.pageProxy = newValue } }
+    package var upstreamPageProxy: UpstreamPageProxy? {
+        get { storage.settable.upstreamPageProxy }
+        set { storage = storage.replacing { $0.upstreamPageProxy = newValue } }
     }
     /// For a table whose upstream requests carry what the viewer sent (a config table's `forward`): the partition of a
     /// viewer (``ViewerPartition``). Its resume tokens and JSON proxy cursors are sealed for one identity and open for
@@ -115,7 +115,7 @@ public struct TableBinding: Sendable {
     typealias RowLoader = @Sendable (TablePosition) async throws -> LoadResult<Row, TablePosition>
     /// One upstream page for a raw (unsealed) cursor, for a request (its viewer): its raw items and raw next cursor
     /// (nil: the last page).
-    package typealias PageProxy = @Sendable (_ cursor: String?, _ request: RowRequest) async throws
+    package typealias UpstreamPageProxy = @Sendable (_ cursor: String?, _ request: RowRequest) async throws
         -> (items: [JSONValue], next: String?)
 
     /// A table named `name` (used in URLs: letters, digits, `-` and `_`) titled `title`, with `columns`, whose
@@ -232,7 +232,7 @@ public struct TableBinding: Sendable {
         if spec.grid != nil { entry["layout"] = "grid" }
         if !controls.isEmpty { entry["controls"] = .array(controls.map(\.json)) }
         if let search { entry["search"] = search.json }
-        if pageProxy != nil { entry["pages"] = .string("/api/tables/\(name)/pages") }
+        if upstreamPageProxy != nil { entry["pages"] = .string("/api/tables/\(name)/pages") }
         entry["export"] = .object(Dictionary(uniqueKeysWithValues: ExportFormat.allCases.map {
             ($0.rawValue, JSONValue.string(exportPath($0)))
         }))

@@ -272,7 +272,7 @@ struct ServerRoutes {
     /// loop, and one longer than `CursorSeal.maxProxyCursorLength` is refused unread.
     /// Code-defined tables have no such page (their items are not JSON): 404.
     private func proxyUpstreamPage(_ request: HTTPRequest, table: TableBinding) throws(HTTPError) -> HTTPResult {
-        guard let proxy = table.pageProxy else { throw HTTPError(.notFound, "this table has no JSON pages") }
+        guard let proxy = table.upstreamPageProxy else { throw HTTPError(.notFound, "this table has no JSON pages") }
         let sealed = request.queryValue("cursor").flatMap { $0.isEmpty ? nil : $0 }
         // The controls' choice and search (`p.q=`), checked; a cursor is valid for the same choice only.
         let query = try controlQuery(request, table: table)
