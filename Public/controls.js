@@ -45,7 +45,8 @@ function valueOf(field) {
 
 /** @param {Field} select @param {string} value @returns {boolean} */
 function hasOption(select, value) {
-  if (select instanceof HTMLInputElement) return select.maxLength < 0 || value.length <= select.maxLength;
+  // maxlength in Unicode scalars, as the server counts (TableSearch.swift), not UTF-16 units: an emoji is one
+  if (select instanceof HTMLInputElement) return select.maxLength < 0 || [...value].length <= select.maxLength;
   return Array.from(select.options).some((option) => option.value === value);
 }
 

@@ -120,7 +120,8 @@ def test_a_search_the_server_refuses_shows_its_error_and_the_table_stays_usable(
     """A page of tables. A link whose search carries a tab (`%09`, which a `type=search` box keeps) is sent with the
     tab as a space, not refused (400) over and over with the table on skeletons for good; a search the server does
     refuse (over maxlength, put in the box by script) shows the server's message in the error row, and the next
-    search works."""
+    search works. A table's own page keeps a shared link's search of 60 emoji (maxlength 100 counts Unicode
+    scalars, as the server does, not UTF-16 units)."""
     probe = open_page(searchable.url + "/pages/overview?customers.p.q=a%09b", wait_for_rows=False,
                       allowed_console=("400",))
     page = probe.page
@@ -150,3 +151,8 @@ def test_a_search_the_server_refuses_shows_its_error_and_the_table_stays_usable(
     assert len(refused) == 1, probe.errors
     probe.errors[:] = [e for e in probe.errors if e not in refused]
 
+    emoji = "\U0001F600" * 60                              # 60 scalars, 120 UTF-16 units
+    own = open_page(searchable.url + "/tables/customers?p.q=" + urllib.parse.quote(emoji), wait_for_rows=False)
+    wait_until(lambda: own.table("data-state") == "complete", message="the emoji search's (empty) list")
+    assert own.page.input_value(BOX) == emoji
+    assert own.streams()[0].endswith("?p.q=" + urllib.parse.quote(emoji, safe=""))
