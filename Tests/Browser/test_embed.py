@@ -447,3 +447,27 @@ def test_a_hidden_host_tab_lets_the_embedded_stream_go_and_resumes_when_shown(li
     wait_until(lambda: probe.page.evaluate(SCROLL_BOX) and shown(probe) > before, message="more, once shown")
     keys = probe.keys()
     assert len(keys) == len(set(keys))
+
+
+def test_an_element_moved_in_the_page_keeps_one_column_sheet_and_reset_shows_every_column(credentialed, host,
+                                                                                           open_page):
+    """Taken out and put back (moved in the page): the table mounts again in the same shadow root. It takes its
+    column sheet over (columnshape.js) instead of adopting one more, whose old rules would still hide a column
+    after Reset columns ticked its box; the old mount's listener on the root goes with it (columns.js stop())."""
+    probe = open_page(host.page(credentialed.url), wait_for_rows=False)
+    page = probe.page
+    wait_until(lambda: shown(probe) > 0 and probe.table("data-state") in ("idle", "complete"), message="rows")
+    sheets = "document.querySelector('rowstream-table').shadowRoot.adoptedStyleSheets.length"
+    assert page.evaluate(sheets) == 1
+    page.click("#rs-columns-button")
+    page.uncheck(".rs-columns-menu input[data-place='1']")
+    second = "#rs-table thead th:nth-child(2)"
+    assert page.eval_on_selector(second, "th => getComputedStyle(th).display") == "none"
+    page.evaluate("(() => { const e = document.querySelector('rowstream-table'); e.remove(); document.body.append(e); })()")
+    wait_until(lambda: shown(probe) > 0 and probe.table("data-state") in ("idle", "complete"), message="rows after the move")
+    assert page.evaluate(sheets) == 1, "one sheet per table, reused"
+    assert page.eval_on_selector(second, "th => getComputedStyle(th).display") == "none", "the stored shape"
+    page.click("#rs-columns-button")
+    page.click(".rs-columns-reset")
+    assert page.is_checked(".rs-columns-menu input[data-place='1']")
+    assert page.eval_on_selector(second, "th => getComputedStyle(th).display") != "none", "Reset shows the column"
