@@ -130,6 +130,9 @@ class HostSite:
                 policy = ("default-src 'none'; script-src %s; style-src 'self' %s; connect-src %s; img-src %s; "
                           "base-uri 'none'; object-src 'none'" % (rs, rs, rs, rs))
                 page = HOST_PAGE.replace("RS", rs).replace("CREDENTIALS", credentials)
+                page = page.replace("/tables/customers", "/tables/" + query.get("table", ["customers"])[0])
+                if "signed" in query:       # mode users: the module itself is only for a signed-in viewer
+                    page = page.replace('<script type="module"', '<script type="module" crossorigin="use-credentials"')
                 self.answer(page.encode(), "text/html; charset=utf-8", policy)
 
             def answer(self, body, content_type, policy):
@@ -149,8 +152,9 @@ class HostSite:
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
-    def page(self, rs, credentials=False):
-        return self.origin + "/?rs=" + urllib.parse.quote(rs, safe="") + ("&credentials=1" if credentials else "")
+    def page(self, rs, credentials=False, table="customers"):
+        return self.origin + "/?rs=" + urllib.parse.quote(rs, safe="") + ("&credentials=1" if credentials else "") \
+            + ("&table=" + table + "&signed=1" if table != "customers" else "")
 
     def close(self):
         self.server.shutdown()
@@ -471,3 +475,22 @@ def test_an_element_moved_in_the_page_keeps_one_column_sheet_and_reset_shows_eve
     page.click(".rs-columns-reset")
     assert page.is_checked(".rs-columns-menu input[data-place='1']")
     assert page.eval_on_selector(second, "th => getComputedStyle(th).display") != "none", "Reset shows the column"
+
+
+def test_sign_out_in_an_embedded_table_signs_out_of_the_rowstream_server(host, open_page, tmp_path):
+    """Mode users: the embedded header's Sign out is a form POSTing to `/logout`; resolved against the Rowstream
+    server (not the host page), the server takes it from the allowed host origin and ends the session."""
+    from test_login import users_server
+    with users_server(tmp_path, allowedOrigins=[host.origin], allowCredentials=True) as server:
+        probe = open_page(server.url + "/login?next=/tables/items", wait_for_rows=False)
+        page = probe.page
+        page.fill("input[name=user]", "alice")
+        page.fill("input[name=password]", "wonderland")
+        page.click("form[action='/login'] button")
+        page.wait_for_url("**/tables/items", timeout=TIMEOUT_MS)
+        page.goto(host.page(server.url, credentials=True, table="items"), wait_until="domcontentloaded")
+        page.wait_for_selector("rowstream-table #rs-rows tr[data-key]", timeout=TIMEOUT_MS)
+        assert page.get_attribute("rowstream-table form.rs-user", "action") == server.url + "/logout"
+        page.click("rowstream-table form.rs-user button")
+        page.wait_for_url(server.url + "/login", timeout=TIMEOUT_MS)
+        assert not [c for c in probe.context.cookies() if c["name"] == "rowstream_session"]

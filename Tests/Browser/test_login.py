@@ -28,9 +28,10 @@ class Items(BaseHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def users_server(folder):
+def users_server(folder, **more):
     """A rowstream server in access mode users (alice, password "wonderland") serving the table `items` (seven
-    rows) from a small upstream of this module; its config is written to `folder`. Everything stopped on exit."""
+    rows) from a small upstream of this module; its config (with `more` keys) is written to `folder`. Everything
+    stopped on exit."""
     upstream = ThreadingHTTPServer(("127.0.0.1", 0), Items)
     thread = threading.Thread(target=upstream.serve_forever, daemon=True)
     thread.start()
@@ -43,6 +44,7 @@ def users_server(folder):
                         "pagination": {"style": "cursor", "cursorPath": "next"}}],
             "access": {"mode": "users", "users": [{"name": "alice", "password": hashed}]},
         }
+        config.update(more)
         path = folder / "config.json"
         path.write_text(json.dumps(config))
         rowstream = RowstreamServer("--config", str(path))
