@@ -49,7 +49,16 @@ def test_typing_starts_over_once_with_only_matching_rows_and_the_text_in_the_url
         # "la": its answer is held back in the proxy; "lam" starts (its answer held too), then both are let go.
         proxy.delay("p.q=la")
         page.evaluate(WATCH_ROWS, "rs-rows")
-        page.type(BOX, "la", delay=40)                      # keys closer than the settle time: one start-over
+        # Two keys 40 ms apart, closer than the settle time: one start-over. The second comes from the page's own
+        # 40 ms timer, which a stalled page still runs before the earlier key's settle timer (due later), so no
+        # stall of a busy machine puts the settle time between them (typed from here, "l" alone settled under load).
+        page.eval_on_selector(BOX, """async (box) => {
+            const key = (text) => { box.value = text; box.dispatchEvent(new Event('input', { bubbles: true })); };
+            box.focus();
+            key('l');
+            await new Promise((resolve) => setTimeout(resolve, 40));
+            key('la');
+        }""")
         wait_until(lambda: "event: rows" in proxy.delayed_text(), message="the rows of 'la' held in the proxy")
         assert probe.keys() == [] and page.locator("#rs-pending tr.rs-skeleton").count() == 20, "skeletons, no row"
         page.type(BOX, "m")
