@@ -18,6 +18,7 @@
 //     options.suffix    element ids' suffix    options.announce (text) => void, the table's polite live region
 //   Columns.shown()          the number of shown columns (colspan of a row spanning them)
 //   Columns.fixSpans(rows)   gives every spanning cell of `rows` that colspan
+//   Columns.stop()           removes its listeners from `root` (table.js's detach(): the table left its page)
 import { loadShape, minimumWidth, saveShape, shapeKey, shapeRules, tableSelector, tableSheet } from './columnshape.js';
 
 /** @typedef {import('./columnshape.js').Shape} Shape
@@ -38,6 +39,8 @@ export function attachColumns(options) {
   const key = shapeKey(name);
   const selector = tableSelector(name);
   const sheet = tableSheet(root, name);
+  /** Aborted by stop(): the listeners on `root`, which outlives the table (an embedded table's shadow root). */
+  const detached = new AbortController();
   const early = sheet.cssRules.length > 0;     // the stored shape is drawn already (columnsfirst.js)
   const loaded = loadShape(key, titles);
   let shape = loaded.shape;
@@ -230,11 +233,14 @@ export function attachColumns(options) {
     });
     root.addEventListener('pointerdown', (event) => {
       if (!panel.hidden && event.target instanceof Node && !holder.contains(event.target)) setOpen(false);
-    });
+    }, { signal: detached.signal });
     return { sync() { boxes.forEach((box, place) => { box.checked = !shape.hidden.includes(place); }); } };
   }
 
   if (early || shape.hidden.length > 0 || Object.keys(shape.widths).length > 0) apply();
   else for (const handle of handles) handle.setAttribute('aria-valuenow', String(Math.round(widthOf(handle))));
-  return { shown, fixSpans };
+  /** The table is taken out of its page (an embedded table disconnected): its listeners on the root go. */
+  function stop() { detached.abort(); }
+
+  return { shown, fixSpans, stop };
 }

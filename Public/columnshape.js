@@ -13,7 +13,8 @@
 // Exports
 //   adoptStored()                        adopts one sheet per table of this page with a stored shape (the record
 //                                        carries what the rules need of the table: RuleOptions)
-//   tableSheet(root, name) -> CSSStyleSheet   table `name`'s sheet: adoptStored()'s, or a new one adopted by `root`
+//   tableSheet(root, name) -> CSSStyleSheet   table `name`'s sheet: the one `root` has for it already (the table
+//                                        mounted again), adoptStored()'s, or a new one adopted by `root`
 //   loadShape(key, titles) -> {shape, options}   the stored shape of a table whose headers are `titles` (an empty
 //                                        shape when none is stored, or stored for other columns) and the options
 //                                        stored with it (null: none)
@@ -61,12 +62,21 @@ export function adoptStored() {
   if (stored.size > 0) document.adoptedStyleSheets = [...document.adoptedStyleSheets, ...stored.values()];
 }
 
+/** Each root's sheets by table name: a table mounted again in the same root (an embedded table moved in the page,
+ *  or given another src) takes its sheet over, so no old sheet's rules stay behind and still match. */
+/** @type {WeakMap<Document | ShadowRoot, Map<string, CSSStyleSheet>>} */ const adopted = new WeakMap();
+
 /** @param {Document | ShadowRoot} root @param {string} name @returns {CSSStyleSheet} */
 export function tableSheet(root, name) {
+  let sheets = adopted.get(root);
+  if (!sheets) { sheets = new Map(); adopted.set(root, sheets); }
+  const known = sheets.get(name);
+  if (known && root.adoptedStyleSheets.includes(known)) return known;
   const early = root === document ? stored.get(name) : undefined;
-  if (early) { stored.delete(name); return early; }
-  const sheet = new CSSStyleSheet();
-  root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  if (early) stored.delete(name);
+  const sheet = early || new CSSStyleSheet();
+  if (!early) root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+  sheets.set(name, sheet);
   return sheet;
 }
 

@@ -33,12 +33,20 @@ function defaultValue(select) {
   return chosen ? chosen.value : (select.options[0] ? select.options[0].value : '');
 }
 
-/** @param {Field} field @returns {string} its value as sent: the search box's without surrounding spaces */
-function valueOf(field) { return field instanceof HTMLInputElement ? field.value.trim() : field.value; }
+/** Control characters (C0, DEL, C1): the server refuses a search with one (400). A `type=search` box strips only line
+ *  breaks, so a pasted tab (or one a link's URL carries) would get through: each becomes a space. */
+const controlCharacters = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** @param {Field} field @returns {string} its value as sent: the search box's with control characters as spaces and
+ *  without surrounding spaces */
+function valueOf(field) {
+  return field instanceof HTMLInputElement ? field.value.replace(controlCharacters, ' ').trim() : field.value;
+}
 
 /** @param {Field} select @param {string} value @returns {boolean} */
 function hasOption(select, value) {
-  if (select instanceof HTMLInputElement) return select.maxLength < 0 || value.length <= select.maxLength;
+  // maxlength in Unicode scalars, as the server counts (TableSearch.swift), not UTF-16 units: an emoji is one
+  if (select instanceof HTMLInputElement) return select.maxLength < 0 || [...value].length <= select.maxLength;
   return Array.from(select.options).some((option) => option.value === value);
 }
 

@@ -36,8 +36,11 @@ const styleSheets = ['app.css', 'tables.css', 'embed.css'].map((name) => new URL
 const parts = [['header.rs-bar', 'header'], ['.rs-title', 'title'], ['.rs-meta', 'meta'], ['#rs-count', 'count'],
   ['#rs-reload', 'reload'], ['#rs-controls', 'controls'], ['#rs-table', 'table']];
 
-/** Attributes holding a URL, resolved against the server so they work from the host page. */
-const urlAttributes = [['a[href]', 'href'], ['img[src]', 'src'], ['[data-stream]', 'data-stream']];
+/** Attributes holding a URL, resolved against the server so they work from the host page: a form's too (mode
+ *  users: the header's Sign out POSTs to the server's `/logout`, not the host's; the server takes that POST from an
+ *  origin on its allowedOrigins, docs/EMBED.md "Signed in"). */
+const urlAttributes = [['a[href]', 'href'], ['img[src]', 'src'], ['[data-stream]', 'data-stream'],
+  ['form[action]', 'action']];
 
 /** @template {keyof HTMLElementTagNameMap} K
  *  @param {K} tag @param {Record<string, string>} attributes @returns {HTMLElementTagNameMap[K]} */

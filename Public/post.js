@@ -2,7 +2,8 @@
 // POST that fails (no answer: a network error, or none within `postTimeout` ms, aborted with an AbortController;
 // or a 5xx / 429 answer) is sent again after a wait with exponential backoff and full jitter (a random wait up to
 // `postBackoff` ms × 2^attempt, at most `postBackoffCap`), at most `postAttempts` times in all. Any other answer
-// is final: a 2xx is done (`204`: the session ended, table.js), any other (a 404: no such session) failed.
+// is final: a 2xx is done (`204`: the session ended, table.js), any other (a 404: no such session; a 400: the
+// choice refused, its message the answer's text) failed.
 // Imported by table.js.
 //
 // Exports
@@ -30,6 +31,19 @@ function isTransient(status) { return status >= 500 || status === 429; }
  *  @param {PostConfig} config @param {number} attempt 0 for the first retry @returns {number} ms */
 function backoff(config, attempt) {
   return Math.random() * Math.min(config.postBackoffCap, config.postBackoff * 2 ** attempt);
+}
+
+/** The server's own words for a refused POST (its `text/plain` body: HTTPError, docs/PROTOCOL.md), or the status.
+ *  @param {Response} response @param {string} url @returns {Promise<string>} */
+async function refusal(response, url) {
+  const fallback = 'POST ' + url + ' -> ' + response.status;
+  if (isTransient(response.status)) return fallback;
+  try {
+    const text = (await response.text()).trim().slice(0, 300);
+    return text || fallback;
+  } catch {
+    return fallback;
+  }
 }
 
 /** @param {string} url @param {PostOptions} options @returns {Attempts} */
@@ -82,7 +96,7 @@ export function sendPost(url, options) {
     } catch {
       return failed('POST ' + url + ': no answer', 0);
     }
-    if (!response.ok) return failed('POST ' + url + ' -> ' + response.status, response.status);
+    if (!response.ok) return failed(await refusal(response, url), response.status);
     if (live()) options.onDone(response);
   }
 

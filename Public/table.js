@@ -130,7 +130,7 @@ export function createTable(options) {
     options.urlPrefix === undefined ? null : options.urlPrefix);
   if (controls.chosen) state.query = controls.query();     // the choice the page's URL carries (controls.js)
   /** Hidden and resized columns, remembered in this browser (columns.js); after the controls' header buttons. */
-  attachColumns({ table, root, suffix, announce });
+  const columns = attachColumns({ table, root, suffix, announce });
 
   /** Sections (sections.js): one <tbody> per section, with header and footer rows. */
   const sections = attachSections({ table, anchor: rowsBody, columns: () => view.columnCount(), format: formatCount });
@@ -232,8 +232,10 @@ export function createTable(options) {
   /** POSTs a demand (post.js) for the current session only; the one before is void.
    *  @param {string} url @param {() => void} onFinal the session ended (`204`, docs/PROTOCOL.md "A session that
    *  ended") or another final answer other than 2xx, such as 404
-   *  @param {() => void} again what Retry does when the network failed it */
-  function sendDemand(url, onFinal, again) {
+   *  @param {() => void} again what Retry does when the network failed it
+   *  @param {(error: import('./post.js').PostError) => void} [onRefused] a final 4xx other than 404 (the request
+   *  itself is wrong: asking again cannot help); default onFinal */
+  function sendDemand(url, onFinal, again, onRefused) {
     cancelDemand();
     const session = state.session;
     state.demand = sendPost(url, {
@@ -245,7 +247,9 @@ export function createTable(options) {
       },
       onFail: (error) => {
         state.demand = null;
-        if (error.retryable) demandFailed(again); else onFinal();
+        if (error.retryable) demandFailed(again);
+        else if (onRefused && error.status >= 400 && error.status < 500 && error.status !== 404) onRefused(error);
+        else onFinal();
       },
     });
   }
@@ -357,7 +361,8 @@ export function createTable(options) {
   }
 
   /** Reload: POST `reload` (with the controls' choice on a page) while the stream is open (the server
-   *  answers with `reset`); otherwise start over. A failed POST falls back to starting over. Wanted until its
+   *  answers with `reset`); otherwise start over. A failed POST falls back to starting over, a refused one (4xx) shows
+   *  the server's message in the error row. Wanted until its
    *  `reset` (wantReload): a POST a reconnect voids is sent again on the next session. The table is not over any
    *  more (stopped): a page's stream must not close when the other tables finish. */
   function reload() {
@@ -367,7 +372,19 @@ export function createTable(options) {
     announce('Reloading…');
     state.pending = true;              // no `next` while it is on its way: until its `reset`, or the error row
     const url = serverURL(multi ? withQuery(state.session.reload, controls.choice()) : state.session.reload);
-    sendDemand(url, startOver, reload);
+    sendDemand(url, startOver, reload, reloadRefused);
+  }
+
+  /** The server refused the `reload` (400: a search it does not accept): starting over would POST it again on every
+   *  new session, with the table on skeletons for good. The error row says why; the table waits for a new choice.
+   *  @param {import('./post.js').PostError} error */
+  function reloadRefused(error) {
+    state.wantReload = false;
+    endBatch();
+    setPhase('error');
+    showErrorRow(error.message, null);
+    announce(error.message);
+    announceEvent('error', { message: error.message, retryable: false, connection: false });
   }
 
   /** A table's own page opens a new stream; a page waits for the table's next session to POST `reload`. */
@@ -414,7 +431,7 @@ export function createTable(options) {
   start();
   return {
     name, table, handle, opened, restarted, released, startOverOnSession, connectionClosed, reload, reask, snapshot,
-    controls, recheck: demand.recheck, detach() { demand.stop(); freshness.stop(); },
+    controls, recheck: demand.recheck, detach() { demand.stop(); freshness.stop(); columns.stop(); },
     reconnecting() { sessionGone(); announce('Reconnecting…'); streamDown(); },
     announceReconnect: (/** @type {string} */ why) => announceEvent('reconnect', { why }),
     isStopped: () => state.stopped,

@@ -14,9 +14,10 @@ Items = json_upstream(lambda request: {"data": [{"id": i, "name": "Item %d" % i}
 
 
 @contextlib.contextmanager
-def users_server(folder):
+def users_server(folder, **more):
     """A rowstream server in access mode users (alice, password "wonderland") serving the table `items` (seven
-    rows) from a small upstream of this module; its config is written to `folder`. Everything stopped on exit."""
+    rows) from a small upstream of this module; its config (with `more` keys) is written to `folder`. Everything
+    stopped on exit."""
     hashed = subprocess.run([BINARY, "hash-password"], input=b"wonderland\n", capture_output=True, check=True,
                             timeout=30).stdout.decode().strip()
 
@@ -27,7 +28,7 @@ def users_server(folder):
                         "pagination": {"style": "cursor", "cursorPath": "next"}}],
             "access": {"mode": "users", "users": [{"name": "alice", "password": hashed}]},
         }
-    with config_server(folder, Items, config) as rowstream:
+    with config_server(folder, Items, lambda upstream: dict(config(upstream), **more)) as rowstream:
         yield rowstream
 
 

@@ -49,7 +49,16 @@ def test_typing_starts_over_once_with_only_matching_rows_and_the_text_in_the_url
         # "la": its answer is held back in the proxy; "lam" starts (its answer held too), then both are let go.
         proxy.delay("p.q=la")
         page.evaluate(WATCH_ROWS, "rs-rows")
-        page.type(BOX, "la", delay=40)                      # keys closer than the settle time: one start-over
+        # Two keys 40 ms apart, closer than the settle time: one start-over. The second comes from the page's own
+        # 40 ms timer, which a stalled page still runs before the earlier key's settle timer (due later), so no
+        # stall of a busy machine puts the settle time between them (typed from here, "l" alone settled under load).
+        page.eval_on_selector(BOX, """async (box) => {
+            const key = (text) => { box.value = text; box.dispatchEvent(new Event('input', { bubbles: true })); };
+            box.focus();
+            key('l');
+            await new Promise((resolve) => setTimeout(resolve, 40));
+            key('la');
+        }""")
         wait_until(lambda: "event: rows" in proxy.delayed_text(), message="the rows of 'la' held in the proxy")
         assert probe.keys() == [] and page.locator("#rs-pending tr.rs-skeleton").count() == 20, "skeletons, no row"
         page.type(BOX, "m")
@@ -114,3 +123,45 @@ def test_without_javascript_the_plain_page_searches_with_a_get_form(searchable, 
     keys = page.eval_on_selector_all("#rs-table tbody tr[data-key]", "rows => rows.map(r => r.dataset.key)")
     assert keys and keys == upstream(searchable, "lam")[:len(keys)]
     assert page.input_value("form.rs-controls input[type=search]") == "LAM"
+
+
+def test_a_search_the_server_refuses_shows_its_error_and_the_table_stays_usable(searchable, open_page):
+    """A page of tables. A link whose search carries a tab (`%09`, which a `type=search` box keeps) is sent with the
+    tab as a space, not refused (400) over and over with the table on skeletons for good; a search the server does
+    refuse (over maxlength, put in the box by script) shows the server's message in the error row, and the next
+    search works. A table's own page keeps a shared link's search of 60 emoji (maxlength 100 counts Unicode
+    scalars, as the server does, not UTF-16 units)."""
+    probe = open_page(searchable.url + "/pages/overview?customers.p.q=a%09b", wait_for_rows=False,
+                      allowed_console=("400",))
+    page = probe.page
+    rows = "#rs-rows--customers tr[data-key]"
+    keys = lambda: page.eval_on_selector_all(rows, "r => r.map(x => x.dataset.key)")
+    state = lambda: page.get_attribute("#rs-table--customers", "data-state")
+    tabbed = upstream(searchable, "a b")
+    wait_until(lambda: state() in ("idle", "complete") and keys()[:len(tabbed)] == tabbed,
+               message="the rows of 'a b' from a link with a tab")
+    assert any(m == "POST" and u.endswith("p.q=a+b") for m, u in probe.requests), probe.requests
+    assert page.locator("#rs-error--customers").count() == 0
+    expected = upstream(searchable, "lam")
+
+    # Refused: the server's message (as text), no skeletons, no reload wanted on every session.
+    page.eval_on_selector("#rs-controls--customers input[type=search]",
+                          "b => { b.value = 'x'.repeat(101); b.dispatchEvent(new Event('input')); }")
+    error = "#rs-error--customers"
+    page.wait_for_selector(error, timeout=TIMEOUT_MS)
+    assert page.text_content(error) == "q is longer than 100 characters"
+    assert page.get_attribute("#rs-table--customers", "data-state") == "error"
+    assert page.locator("#rs-pending--customers tr.rs-skeleton").count() == 0
+    page.fill("#rs-controls--customers input[type=search]", "lam")
+    wait_until(lambda: page.eval_on_selector_all(rows, "r => r.map(x => x.dataset.key)")[:len(expected)] == expected,
+               message="the rows of 'lam' after the refused search")
+    assert page.locator(error).count() == 0
+    refused = [e for e in probe.errors if e.startswith("HTTP 400 POST ") and "/tables/customers/sessions/" in e]
+    assert len(refused) == 1, probe.errors
+    probe.errors[:] = [e for e in probe.errors if e not in refused]
+
+    emoji = "\U0001F600" * 60                              # 60 scalars, 120 UTF-16 units
+    own = open_page(searchable.url + "/tables/customers?p.q=" + urllib.parse.quote(emoji), wait_for_rows=False)
+    wait_until(lambda: own.table("data-state") == "complete", message="the emoji search's (empty) list")
+    assert own.page.input_value(BOX) == emoji
+    assert own.streams()[0].endswith("?p.q=" + urllib.parse.quote(emoji, safe=""))
