@@ -35,7 +35,7 @@ def test_hide_show_resize_remember_and_reset(server, proxy, open_page):
     wait_until(lambda: page.evaluate("document.querySelectorAll('#rs-table tr[data-index]').length") >= 10,
                message="the first batch")
     initial = widths(page, HEAD)
-    assert len(initial) == 9
+    assert len(initial) == 10
 
     # The Columns button opens its panel (focus on the first checkbox); Escape closes it and focus goes back.
     button = page.locator("#rs-columns-button")
@@ -47,7 +47,7 @@ def test_hide_show_resize_remember_and_reset(server, proxy, open_page):
     assert page.evaluate("document.activeElement.id") == "rs-columns-button"
 
     # Hide City with the mouse, Plan with the keyboard (and show it again): announced, every row follows, the
-    # section rows span the 8 columns shown.
+    # section rows span the 9 columns shown.
     button.click()
     page.get_by_role("checkbox", name="City").click()
     wait_until(lambda: page.text_content("#rs-status") == "City column hidden.", message="the hide announced")
@@ -56,9 +56,9 @@ def test_hide_show_resize_remember_and_reset(server, proxy, open_page):
     assert "Plan" not in page.evaluate(TITLES)
     page.keyboard.press("Space")
     assert page.text_content("#rs-status") == "Plan column shown."
-    assert page.evaluate(TITLES) == ["ID", "Name", "Status", "Plan", "Seats", "MRR ($)", "Created", "Website"]
+    assert page.evaluate(TITLES) == ["ID", "Name", "Status", "Plan", "Seats", "MRR ($)", "Trend", "Created", "Website"]
     assert close(widths(page, ROW), widths(page, HEAD))
-    assert page.evaluate(SPANS) and all(span == [8, True] for span in page.evaluate(SPANS)), page.evaluate(SPANS)
+    assert page.evaluate(SPANS) and all(span == [9, True] for span in page.evaluate(SPANS)), page.evaluate(SPANS)
     page.keyboard.press("Escape")
 
     # Resize Name by dragging its header's edge, Seats by its handle and the arrow keys.
@@ -88,14 +88,14 @@ def test_hide_show_resize_remember_and_reset(server, proxy, open_page):
     paused = proxy.paused_count()
     page.reload(wait_until="domcontentloaded")
     wait_until(lambda: proxy.paused_count() > paused, message="the reloaded page's stream, paused")
-    assert page.evaluate(TITLES) == ["ID", "Name", "Status", "Plan", "Seats", "MRR ($)", "Created", "Website"]
+    assert page.evaluate(TITLES) == ["ID", "Name", "Status", "Plan", "Seats", "MRR ($)", "Trend", "Created", "Website"]
     skeleton = widths(page, SKELETON)
     assert close(skeleton, shaped), (skeleton, shaped)
-    assert all(span == [8, True] for span in page.evaluate(SPANS))
+    assert all(span == [9, True] for span in page.evaluate(SPANS))
     proxy.resume()
     page.wait_for_selector(ROW)
     assert close(widths(page, ROW), skeleton)
-    assert page.evaluate(SPANS) and all(span == [8, True] for span in page.evaluate(SPANS))
+    assert page.evaluate(SPANS) and all(span == [9, True] for span in page.evaluate(SPANS))
     # No cell moved since the first paint. (A section's footer row moving down when the next batch of its section
     # arrives is a shift of its own, on main too, whatever the columns: not counted here.)
     shifts = [s for s in probe.rs("window.__rs.shifts")
@@ -133,7 +133,7 @@ def test_cards_on_a_page_hide_fields_and_keep_them(server, open_page):
     assert "City" not in after["labels"] and len(after["labels"]) == len(before["labels"]) - 1
     assert abs(after["height"] - (before["height"] - 1.6 * 16)) < 0.5, (before, after)
     assert page.evaluate("""Array.from(document.querySelectorAll('#rs-table--customers thead th'))
-        .filter((th) => getComputedStyle(th).display !== 'none').length""") == 9, "its own table only"
+        .filter((th) => getComputedStyle(th).display !== 'none').length""") == 10, "its own table only"
     page.reload(wait_until="domcontentloaded")
     page.wait_for_selector("#rs-table--customers-cards tr.rs-card[data-index]")
     assert page.evaluate(CARD) == after
