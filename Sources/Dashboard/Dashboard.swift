@@ -53,6 +53,11 @@ public final class Dashboard: Sendable {
         guard configuration.batchSize >= 1, configuration.batchSize <= 500 else {
             throw DashboardError.batchSize(configuration.batchSize)
         }
+        // Several processes on one port serve one viewer's stream and its requests apart: only the relay (Redis)
+        // brings them together. (One process alone gains nothing from the flag.)
+        if configuration.server.reusePort, configuration.redis ?? config?.redis == nil {
+            throw DashboardError.reusePortWithoutRedis
+        }
         var configuration = configuration
         configuration.server.sealingKeys = try sealingKeys(configuration, config: config)
         if let sources = configuration.frameAncestors ?? config?.frameAncestors { configuration.server.frameAncestors = sources }

@@ -9,6 +9,7 @@ public struct DashboardError: Error, CustomStringConvertible, Sendable, Equatabl
         case sealingKeys(String)
         case redis(url: String, reason: String)
         case responseTimeoutTooShort(seconds: Int64, expected: String)
+        case reusePortWithoutRedis
     }
 
     private let code: Code
@@ -35,6 +36,10 @@ public struct DashboardError: Error, CustomStringConvertible, Sendable, Equatabl
         DashboardError(.responseTimeoutTooShort(seconds: seconds, expected: expected))
     }
 
+    /// `--reuse-port` without a Redis (`--redis` or the config's `redis`): the processes sharing the port could not
+    /// hand each other the requests of their viewers.
+    static var reusePortWithoutRedis: DashboardError { DashboardError(.reusePortWithoutRedis) }
+
     public var description: String {
         switch code {
         case .batchSize(let size): "batch size must be 1...500, not \(size)"
@@ -44,6 +49,10 @@ public struct DashboardError: Error, CustomStringConvertible, Sendable, Equatabl
         case .redis(let url, let reason): "--redis \(url): \(reason)"
         case .responseTimeoutTooShort(let seconds, let expected):
             "--response-timeout-seconds \(seconds) is too short: it must be \(expected)"
+        case .reusePortWithoutRedis:
+            "--reuse-port needs --redis (or the config's redis): the processes sharing a port hand each other their "
+                + "viewers' requests through Redis; without it a viewer's request that reaches another process is "
+                + "answered ended and its table reconnects again and again (docs/SCALING.md)"
         }
     }
 }

@@ -13,7 +13,8 @@ enum TableFactory {
         var binding = UpstreamTable.binding(spec: config.spec, source: source,
                                             batchSize: config.batchSize, maxEmptyPages: config.maxEmptyPages,
                                             secrets: secrets, proxyItems: config.proxyItems,
-                                            forward: config.forward, keys: keys)
+                                            forward: config.forward, keys: keys,
+                                            searchParameter: config.search?.parameter)
         binding.live = config.live
         binding.controls = config.controls
         binding.search = config.search

@@ -14,15 +14,17 @@ enum UpstreamTable {
     /// redacted from every message shown or logged.
     /// `proxyItems`: what its JSON proxy shows of each item (nil: no proxy). `forward`: what of the viewer its requests
     /// carry (nil: nothing); such a table walks, caches and seals per identity (of each request's viewer), named with
-    /// `keys` (the operator's: an identity is the same on every instance).
+    /// `keys` (the operator's: an identity is the same on every instance). `searchParameter`: the query parameter of
+    /// its search (``TableSearch``), whose texts get small caches (``QueryCaches``).
     static func binding(
         spec: TableSpec, source: PageSource<Row>, batchSize: Int, maxEmptyPages: Int = 5, secrets: [String] = [],
-        proxyItems: ProxyItems? = .columns, forward: ViewerForwarding? = nil, keys: SealingKeys = .random()
+        proxyItems: ProxyItems? = .columns, forward: ViewerForwarding? = nil, keys: SealingKeys = .random(),
+        searchParameter: String? = nil
     ) -> TableBinding {
         let name = spec.name
         let redactor = SecretRedactor(secrets: secrets)
         let hashKey = WalkHashKey.random()
-        let caches = QueryCaches(source: source, forward: forward)
+        let caches = QueryCaches(source: source, forward: forward, searchParameter: searchParameter)
         let rows = UpstreamRows(
             table: name, keyField: spec.keyField, maxEmptyPages: maxEmptyPages, hashKey: hashKey,
             pageHashes: PageKeyHashes(key: hashKey), source: source, refreshing: source.refreshing(), caches: caches,

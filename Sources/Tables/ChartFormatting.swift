@@ -64,8 +64,9 @@ enum ChartFormatting {
             if offset > 0 { out.append(UInt8(ascii: " ")) }
             out.appendDecimal(last == 0 ? offset * width : offset * width / last)
             out.append(UInt8(ascii: ","))
-            // y from 1 (highest) to height - 1 (lowest): the stroke stays inside the box.
-            let y = high > low ? 1 + Int(((high - number) / (high - low) * Double(height - 2)).rounded()) : height / 2
+            // y from 1 (highest) to height - 1 (lowest): the stroke stays inside the box. Halves: the difference of
+            // any two finite numbers is then finite (1.7e308 - -1.7e308 is not).
+            let y = high > low ? 1 + scaled(high / 2 - number / 2, of: high / 2 - low / 2, on: height - 2) : height / 2
             out.appendDecimal(y)
         }
         if last == 0 { out.append(" 100,10") }   // one point: a level line
@@ -93,12 +94,20 @@ enum ChartFormatting {
         out.append("\"></span>")
     }
 
-    /// `value`'s place in `range` on the viewBox's width, clamped to 0...``width``.
+    /// `value`'s place in `range` on the viewBox's width, clamped to 0...``width``. Any finite value and range
+    /// (a range from -1.7e308 to 1.7e308 too): the differences are taken of halves, which cannot overflow.
     static func position(_ value: Double, in range: ClosedRange<Double>) -> Int {
-        let span = range.upperBound - range.lowerBound
-        guard span > 0, span.isFinite else { return 0 }
-        let x = ((value - range.lowerBound) / span * Double(width)).rounded()
-        return Int(min(max(x, 0), Double(width)))
+        scaled(value / 2 - range.lowerBound / 2, of: range.upperBound / 2 - range.lowerBound / 2, on: width)
+    }
+
+    /// `part / whole` of `length`, rounded and clamped to 0...`length`; 0 when the ratio is no number (a `whole`
+    /// that is not positive and finite, a `part` that is not finite). The only way from a chart's Doubles to an
+    /// `Int`: it never traps.
+    static func scaled(_ part: Double, of whole: Double, on length: Int) -> Int {
+        guard whole > 0, whole.isFinite, !part.isNaN else { return 0 }
+        let x = (part / whole * Double(length)).rounded()
+        guard !x.isNaN else { return 0 }
+        return Int(min(max(x, 0), Double(length)))
     }
 
     /// The number a bar or progress cell holds: a number, or text that reads as a finite one; nil otherwise.

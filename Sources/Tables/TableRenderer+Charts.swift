@@ -27,7 +27,10 @@ extension TableRenderer {
             guard case .series(let numbers) = cell, !numbers.isEmpty else { return appendBad(cell, to: &out) }
             ChartFormatting.appendSparkline(numbers, to: &out)
         case .progress:
-            guard let fraction = ChartFormatting.number(cell) else { return appendBad(cell, to: &out) }
+            // A fraction whose percentage is beyond Double (above ~1.8e306) is a value no progress can show.
+            guard let fraction = ChartFormatting.number(cell), (fraction * 100).isFinite else {
+                return appendBad(cell, to: &out)
+            }
             out.append("<span class=\"rs-v\">")
             if !NumberFormatting.appendGrouped(fraction * 100, decimals: decimals ?? 0, to: &out) {
                 out.appendUTF8(Cell.json(fraction * 100).displayText ?? "")

@@ -13,7 +13,8 @@ extension TableRenderer {
     struct DetailMarkup: Sendable {
         /// Each field's opening `<div ... data-label="LABEL">` and format.
         var fields: [(opening: [UInt8], format: ColumnFormat)]
-        /// The link's escaped text; nil: the spec has no link.
+        /// The link's text as the spec gives it, UTF-8 and not escaped (``appendAnchor(_:label:to:)`` escapes it as it
+        /// writes it); nil: the spec has no link.
         var linkLabel: [UInt8]?
 
         init?(_ spec: DetailSpec?) {

@@ -23,6 +23,11 @@ import Testing
         (#"{"fields": [{"label": "Owner"}]}"#, "test.json: tables[0].detail.fields[0].path: the JSON path"),
         (#"{"fields": [{"path": "a", "label": ""}]}"#, "test.json: tables[0].detail.fields[0].label: a non-empty string"),
         (#"{"fields": [{"path": "a", "format": "bold"}]}"#, "test.json: tables[0].detail.fields[0].format: one of text"),
+        // Charts are for columns: a detail field shows text, so these are refused rather than shown plain.
+        (#"{"fields": [{"path": "a"}, {"path": "b", "format": "bar"}]}"#,
+         "test.json: tables[0].detail.fields[1].format: one of text, number, date, link, badge (bar, sparkline and progress are for columns)"),
+        (#"{"fields": [{"path": "a", "format": "sparkline"}]}"#, "test.json: tables[0].detail.fields[0].format: one of text"),
+        (#"{"fields": [{"path": "a", "format": "progress"}]}"#, "test.json: tables[0].detail.fields[0].format: one of text"),
         (#"{"fields": [{"path": "a", "title": "A"}]}"#, "test.json: tables[0].detail.fields[0].title: unknown key"),
         (#"{"fields": [{"path": "a"}], "linkLabel": "Open"}"#, "test.json: tables[0].detail.linkLabel: only with \"link\""),
         (#"{"link": "url", "linkLabel": ""}"#, "test.json: tables[0].detail.linkLabel: a non-empty string"),

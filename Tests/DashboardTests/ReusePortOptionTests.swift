@@ -1,12 +1,22 @@
-import Dashboard
+@testable import Dashboard
 import Glibc
 import TestSupport
 import Testing
 
-/// `--reuse-port` (docs/SCALING.md, "SO_REUSEPORT: no proxy at all"): several processes on one port, no proxy.
+/// `--reuse-port` (docs/SCALING.md, "SO_REUSEPORT: no proxy at all"): several processes on one port, no proxy; only
+/// with a Redis (the relay hands a viewer's requests to the process holding its stream).
 @Suite("--reuse-port", .serialized)
 struct ReusePortOptionTests {
-    @Test("two processes listen on one port with --reuse-port (without it the second cannot); one killed, the other serves it")
+    @Test("--reuse-port without --redis (or the config's redis) is refused at start, naming both")
+    func refusedWithoutRedis() throws {
+        var configuration = DashboardConfiguration()
+        _ = try CommandLineOptions.parse(["--reuse-port", "--port", "0"], environment: [:], into: &configuration)
+        let error = #expect(throws: DashboardError.self) { _ = try Dashboard.inProcess(configuration) }
+        #expect(error == DashboardError.reusePortWithoutRedis)
+        #expect(error?.description.hasPrefix("--reuse-port needs --redis (or the config's redis)") == true)
+    }
+
+    @Test("two processes listen on one port with --reuse-port (without it the second cannot; without --redis none may); one killed, the other serves it")
     func twoProcessesOnOnePort() async throws {
         var configuration = DashboardConfiguration()
         #expect(!configuration.server.reusePort)
@@ -14,7 +24,22 @@ struct ReusePortOptionTests {
         #expect(configuration.server.reusePort)
 
         try #require(RowstreamProcess.isBuilt, "build the rowstream product first")
-        let base = ["--public", publicDirectory, "--demo-items", "20", "--reuse-port"]
+        let (refused, _, why) = try await RowstreamProcess.run(
+            ["--port", "0", "--public", publicDirectory, "--demo-items", "20", "--reuse-port"])
+        #expect(refused != 0 && why.contains("--reuse-port needs --redis"), "\(why)")
+
+        let redis = try await RedisProcess.start()
+        do {
+            try await twoProcesses(redis: redis.url)
+        } catch {
+            await redis.stop()
+            throw error
+        }
+        await redis.stop()
+    }
+
+    private func twoProcesses(redis: String) async throws {
+        let base = ["--public", publicDirectory, "--demo-items", "20", "--reuse-port", "--redis", redis]
         let first = try await RowstreamProcess.start(["--port", "0"] + base)
         defer { first.kill() }
         let (status, _, message) = try await RowstreamProcess.run(

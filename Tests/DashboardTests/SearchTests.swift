@@ -169,4 +169,21 @@ struct SearchTests {
         #expect(caches.source(for: [("q", "other")]).cache !== other.cache, "not used since: gone")
         #expect(caches.source(for: [("q", "text 0")]).template.query.map(\.value) == ["text 0"])
     }
+
+    /// A search text is free text: each one's cache keeps at most `QueryCaches.searchPageCapacity` pages (not the
+    /// table's 256), so one viewer typing texts holds 64 small caches. A control's choice keeps the table's capacity.
+    @Test func aSearchTextsCacheIsSmallAndAControlsChoiceKeepsTheTablesCapacity() throws {
+        let client = try UpstreamClient()
+        defer { client.shutdown() }
+        let cache = PageCache<JSONValue>(ttl: .seconds(60), prefetch: true)
+        let source = PageSource<JSONValue>(client: client, template: PageRequestTemplate(url: "http://127.0.0.1:9/v1/rows"),
+                                           itemsPath: try JSONPath("results"), style: .offset(parameter: "offset", end: .shortPage),
+                                           cache: cache)
+        let caches = QueryCaches(source: source, searchParameter: "q")
+        let searched = try #require(caches.source(for: [("sort", "name"), ("q", "ada")]).cache)
+        #expect(searched.capacity == QueryCaches<JSONValue>.searchPageCapacity && searched.capacity == 16)
+        #expect(searched.ttl == cache.ttl && searched.prefetch)
+        #expect(caches.source(for: [("sort", "name")]).cache?.capacity == cache.capacity, "a control's choice")
+        #expect(QueryCaches(source: source).source(for: [("q", "ada")]).cache?.capacity == cache.capacity, "no search")
+    }
 }

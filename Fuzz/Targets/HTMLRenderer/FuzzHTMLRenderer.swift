@@ -52,9 +52,15 @@ private let fixedSpec = TableSpec(name: "fuzz", title: "Fuzz", columns: [
     Column(title: "L", field: try! JSONPath("d"), format: .link, labelField: try! JSONPath("a")),
     Column(title: "B", field: try! JSONPath("e"), format: .badge),
     Column(title: "X", field: try! JSONPath("f[0].g"), format: .text),
+    // The charts: a bar against its batch's range and against a configured one, a progress, a sparkline (numbers at
+    // Double's ends, such as [1.7e308, -1.7e308], once trapped a Double-to-Int conversion).
+    Column(title: "Bar", field: try! JSONPath("b"), format: .bar),
+    Column(title: "Ranged", field: try! JSONPath("b"), format: .bar, decimals: 2, range: -1e300...1e300),
+    Column(title: "P", field: try! JSONPath("b"), format: .progress),
+    Column(title: "S", field: try! JSONPath("s"), format: .sparkline),
 ], keyField: try! JSONPath("id"))
 
 private func everyField(_ value: JSONValue) -> JSONValue {
     .object(["id": value, "a": value, "b": value, "c": value, "d": value, "e": value,
-             "f": .array([.object(["g": value])])])
+             "f": .array([.object(["g": value])]), "s": value])
 }

@@ -1,11 +1,17 @@
 /// A strict checker for the renderer's output: tags only from an allow-list, properly nested, attributes only
 /// from an allow-list with double-quoted values holding no `<`, `>` or `"`, `href` only http(s), text holding no
 /// `<` or `>`, entities only `&name;` or `&#N;`, no control character but tab, LF and FF (no NUL, other C0, CR,
-/// DEL or C1: docs/PROTOCOL.md, "Escaping"), and exactly `rowCount` top-level `<tr>` elements.
+/// DEL or C1: docs/PROTOCOL.md, "Escaping"), and exactly `rowCount` top-level `<tr>` elements. A chart's SVG
+/// (`<svg>`, self-closed `<rect/>` and `<polyline/>`) has only whole, non-negative coordinates (no `nan`, no `inf`).
 enum HTMLCheck {
-    private static let tags: Set<String> = ["tr", "td", "a", "span", "time"]
+    private static let tags: Set<String> = ["tr", "td", "a", "span", "time", "svg", "rect", "polyline"]
+    /// The tags written self-closed (`<rect .../>`).
+    private static let selfClosedTags: Set<String> = ["rect", "polyline"]
     private static let attributes: Set<String> = ["class", "href", "rel", "datetime", "title", "data-key",
-                                                  "data-index", "aria-hidden", "style"]
+                                                  "data-index", "aria-hidden", "style", "viewBox",
+                                                  "preserveAspectRatio", "x", "width", "height", "points"]
+    /// The attributes that hold coordinates: ASCII digits, spaces and commas only.
+    private static let coordinates: Set<String> = ["viewBox", "x", "width", "height", "points"]
 
     /// nil when the HTML passes; otherwise what is wrong.
     static func problem(in html: [UInt8], rowCount: Int) -> String? {
@@ -23,9 +29,11 @@ enum HTMLCheck {
                     guard stack.last == name else { return "mismatched </\(name)>" }
                     stack.removeLast()
                 } else {
-                    guard let name = openTag(inside) else { return "bad tag at \(i)" }
+                    let selfClosed = inside.last == UInt8(ascii: "/")
+                    guard let name = openTag(selfClosed ? Array(inside.dropLast()) : inside) else { return "bad tag at \(i)" }
+                    guard selfClosed == selfClosedTags.contains(name) else { return "<\(name)> self-closed or not wrongly" }
                     if name == "tr" && stack.isEmpty { rows += 1 }
-                    stack.append(name)
+                    if !selfClosed { stack.append(name) }
                 }
                 i = end + 1
             case UInt8(ascii: ">"):
@@ -72,6 +80,10 @@ enum HTMLCheck {
             let text = String(decoding: value, as: UTF8.self)
             let lower = text.lowercased()  // schemes are case-insensitive (a fuzz finding: `htTps://`)
             if attribute == "href", !(lower.hasPrefix("https://") || lower.hasPrefix("http://")) { return nil }
+            if coordinates.contains(attribute),
+               !value.allSatisfy({ ($0 >= 48 && $0 <= 57) || $0 == space || $0 == UInt8(ascii: ",") }) {
+                return nil
+            }
             if attribute == "style", text.lowercased().contains("url(") || text.contains("expression") { return nil }
             index = close + 1
         }

@@ -61,7 +61,8 @@ public enum CommandLineOptions {
       --instance-tag N        0...255: every session id (and its POST URLs) starts with N as two hex digits, so
                               a proxy routes a session's POSTs to this instance (docs/SCALING.md; default: none)
       --reuse-port            listen with SO_REUSEPORT: several instances on one port, the kernel spreading
-                              new connections over them (with --redis each answers any request: docs/SCALING.md)
+                              new connections over them; needs --redis (or the config's redis), through which
+                              each answers any request (docs/SCALING.md)
       --max-connections N     connections open at once, past it 503 (default: open-file limit less 256)
       --max-connections-per-address N  from one client address, past it 503 (default 4096; 0: no cap; behind a
                               reverse proxy every viewer has the proxy's address: raise it, limit in the proxy)

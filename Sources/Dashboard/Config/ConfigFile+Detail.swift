@@ -30,7 +30,10 @@ extension TableConfig {
         return DetailSpec(fields: fields, link: link, linkLabel: linkLabel ?? DetailSpec.defaultLinkLabel)
     }
 
-    /// One field of `detail.fields`.
+    /// The formats a detail field cannot have: charts are drawn in the table's cells only (the detail shows text).
+    private static let chartFormats: Set<ColumnFormat> = [.bar, .sparkline, .progress]
+
+    /// One field of `detail.fields`: its `format` any column's but a chart's.
     private static func detailField(_ reader: ConfigReader) throws(ConfigError) -> DetailSpec.Field {
         var reader = reader
         try reader.rejectUnknown(["path", "label", "format"])
@@ -38,8 +41,9 @@ extension TableConfig {
         let label = try reader.string("label") ?? path.description
         guard !label.isEmpty else { throw reader.error("label", "a non-empty string") }
         let formatName = try reader.string("format") ?? "text"
-        guard let format = ColumnFormat(rawValue: formatName) else {
-            throw reader.error("format", "one of " + ColumnFormat.allCases.map(\.rawValue).joined(separator: ", "))
+        guard let format = ColumnFormat(rawValue: formatName), !chartFormats.contains(format) else {
+            let shown = ColumnFormat.allCases.filter { !chartFormats.contains($0) }.map(\.rawValue).joined(separator: ", ")
+            throw reader.error("format", "one of \(shown) (bar, sparkline and progress are for columns)")
         }
         try reader.finish()
         return DetailSpec.Field(label: label, path: path, format: format)

@@ -52,10 +52,12 @@ enum DemoTable {
             // (the same data on a port of its own): pages are shared whatever the port.
             ttl: PageCacheDefaults.ttl, prefetch: false, shared: cluster?.sharedPages(table: name, ignoresOrigin: true)
         ))
-        var binding = UpstreamTable.binding(spec: spec, source: source, batchSize: batchSize)
+        let search = TableSearch(parameter: "q", maxLength: 100, label: "Search names")
+        var binding = UpstreamTable.binding(spec: spec, source: source, batchSize: batchSize,
+                                            searchParameter: demo.controls ? search.parameter : nil)
         if demo.controls {
             binding.controls = controls
-            binding.search = TableSearch(parameter: "q", maxLength: 100, label: "Search names")
+            binding.search = search
         }
         if demo.liveEvery != nil || demo.refreshEvery != nil || demo.benchStamp {
             // Bench mode publishes through POST refresh many times a second (Scripts/bench fanout): no rate limit.
