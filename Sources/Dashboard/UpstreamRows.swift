@@ -25,9 +25,8 @@ struct UpstreamRows: RowSource {
         let walker: PageWalker<Row>
         let source: PageSource<Row>
         let redactor: SecretRedactor
-        let logger: any RowstreamLogger
-        /// Where the pages' reported totals go (the request's).
-        let total: RowTotal
+        /// Who it is for: its logger, and where the pages' reported totals go (``RowRequest/total``).
+        let request: RowRequest
     }
 
     let table: String
@@ -61,8 +60,7 @@ struct UpstreamRows: RowSource {
                                      pageHashes: pageHashes)
         guard let forward else {
             let chosen = request.isRefresh ? refreshing : request.query.isEmpty ? source : caches.source(for: request.query)
-            return .success(UpstreamWalk(walker: walker, source: chosen, redactor: redactor, logger: request.logger,
-                                         total: request.total))
+            return .success(UpstreamWalk(walker: walker, source: chosen, redactor: redactor, request: request))
         }
         switch forward.resolve(request.viewer, keys: keys) {
         case .failure(let refusal):
@@ -73,7 +71,7 @@ struct UpstreamRows: RowSource {
                 ? caches.source(for: [], as: viewer).refreshing() : caches.source(for: request.query, as: viewer)
             return .success(UpstreamWalk(walker: walker, source: chosen,
                                          redactor: SecretRedactor(secrets: secrets + viewer.secrets),
-                                         logger: request.logger, total: request.total))
+                                         request: request))
         }
     }
 
@@ -85,9 +83,9 @@ struct UpstreamRows: RowSource {
         do throws(UpstreamError) {
             batch = try await walk.walker.nextBatch(from: walk.source, at: position)
         } catch {
-            throw UpstreamTable.failure(error, table: table, redactor: walk.redactor, logger: walk.logger)
+            throw UpstreamTable.failure(error, table: table, redactor: walk.redactor, logger: walk.request.logger)
         }
-        if let total = batch.page.total { walk.total.report(total) }
+        if let total = batch.page.total { walk.request.reportTotal(total) }
         return batch.next.map { .items(batch.page.items, next: $0) } ?? .completed(batch.page.items)
     }
 }

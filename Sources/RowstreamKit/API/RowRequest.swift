@@ -6,14 +6,27 @@ import Access
 /// where failures are logged. The routes make it where a request arrives (the access layer's viewer, the server's
 /// ``ServerConfiguration/logger``); a live feed makes it for the viewer it refreshes as.
 ///
-/// Thread-safe: an immutable value.
+/// Thread-safe: an immutable value. Small on purpose (a use, two references): every viewer session's loader and
+/// walk keep one, so the viewer and the logger live once per request, in a box its copies share (idle memory per
+/// stream, BENCHMARKS.md).
 public struct RowRequest: Sendable {
+    /// Who and where, shared by the request's copies.
+    private final class Context: Sendable {
+        let viewer: Viewer
+        let logger: any RowstreamLogger
+        init(viewer: Viewer, logger: any RowstreamLogger) {
+            self.viewer = viewer
+            self.logger = logger
+        }
+    }
+
     /// A viewer's walk (with its query) or a live refresh.
     package var use: LoaderUse
+    private let context: Context
     /// Who the rows are for (``Viewer/nobody`` outside any request: a table's one live feed).
-    public let viewer: Viewer
+    public var viewer: Viewer { context.viewer }
     /// Where the load reports what it does not hand to the viewer.
-    public let logger: any RowstreamLogger
+    public var logger: any RowstreamLogger { context.logger }
     /// Where a load reports the list's total (``reportTotal(_:)``); shared by the request's copies (not by
     /// ``countedApart()``'s).
     public private(set) var total: RowTotal
@@ -25,8 +38,7 @@ public struct RowRequest: Sendable {
 
     package init(use: LoaderUse, viewer: Viewer, logger: any RowstreamLogger) {
         self.use = use
-        self.viewer = viewer
-        self.logger = logger
+        context = Context(viewer: viewer, logger: logger)
         total = RowTotal()
     }
 

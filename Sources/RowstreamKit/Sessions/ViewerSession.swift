@@ -81,6 +81,7 @@ final class ViewerSession: Sendable {
     ) {
         let id = registry.makeID()
         let request = request.countedApart()   // its own total: a page's tables share the request
+        let total = request.total               // what the events need of it (a word, not the request)
         let events = StreamEvents(table: table, dialect: dialect.map { ($0, id.text) })
         if case .end = resume?.position {
             // Every row was delivered but `complete` was not: say so and end the stream.
@@ -104,7 +105,7 @@ final class ViewerSession: Sendable {
             loader: table.loader(for: request.using(.viewer(query: query)), timing: tableMetrics.upstream),
             onEvent: { event in
                 guard case .batch(let rows, let offset, _) = event else {
-                    if case .reset = event { request.total.clear() }   // the new list's total is told again
+                    if case .reset = event { total.clear() }   // the new list's total is told again
                     channel.send(events.event(for: event))
                     if case .completed = event, feed == nil { channel.finish() }
                     return
@@ -115,7 +116,7 @@ final class ViewerSession: Sendable {
                 // configured only).
                 if offset == 0, let feed, choice.query.isEmpty { feed.observeFirstBatch(rows) }
                 // The list's total, when the source reported a new one: before the rows it counts (issue 28).
-                if let total = request.total.takeChange(), let told = events.total(total) { channel.send(told) }
+                if let reported = total.takeChange(), let told = events.total(reported) { channel.send(told) }
                 let rendering = ContinuousClock.now
                 let framed = events.event(for: event)
                 // The id holds the sealed next position now; the session keeps only the open token.
