@@ -98,10 +98,15 @@ final class RedisDemandRelay: DemandRelay {
         }
     }
 
-    /// Ends the subscription (the client's shutdown closes its connection).
-    func stop() {
-        subscription.cancel()
-        listener.cancel()
+    /// Ends the subscription (the client's shutdown closes its connection) and lets go of the server's handler: the
+    /// handler holds the server's routes, which hold this relay (a cycle until now). The listener reads out what was
+    /// already delivered (answered `ended`, no handler) and ends; forwards still waiting are answered `ended`.
+    /// Returns once the listener has ended, so nothing it was handed outlives the relay's stop.
+    func stop() async {
+        inbox.handler = nil
+        subscription.cancel()   // no event after this; the listener's loop ends once it has read those before
+        await listener.value
+        inbox.endAll()
     }
 
     /// The forwards waiting for their answers, by request id, and the server's handler. Thread-safe: one lock each.
@@ -132,6 +137,18 @@ final class RedisDemandRelay: DemandRelay {
                 return false
             }
             if answered { timer.cancel() }
+        }
+
+        /// Answers every forward still waiting `ended` (the relay stops).
+        func endAll() {
+            let all = waiting.withLock { waiting in
+                defer { waiting.removeAll() }
+                return Array(waiting.values)
+            }
+            for entry in all {
+                entry.timer?.cancel()
+                entry.continuation.resume(returning: .ended)
+            }
         }
 
         /// Answers `request` once (later answers, and answers to unknown ids, do nothing).

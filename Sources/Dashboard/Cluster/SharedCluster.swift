@@ -88,7 +88,7 @@ final class SharedCluster: Sendable {
         }
         return SharedCluster(store: store, live: live, relay: relay, storeKey: keys.storeKey,
                              registry: registry, logger: logger) {
-            relay.stop()
+            await relay.stop()
             await store.shutdown()
         }
     }
