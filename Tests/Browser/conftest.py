@@ -70,6 +70,11 @@ class PageProbe:
     def table(self, attribute):
         return self.page.get_attribute("#rs-table", attribute)
 
+    def table_state(self):
+        """`data-state` and `aria-busy` read in one step: two reads can straddle the page starting the next batch."""
+        return self.page.eval_on_selector(
+            "#rs-table", "t => ({state: t.dataset.state, busy: t.getAttribute('aria-busy')})")
+
     def keys(self):
         return self.page.eval_on_selector_all("#rs-rows tr[data-key]", "rows => rows.map(r => r.dataset.key)")
 
