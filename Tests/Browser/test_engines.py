@@ -5,6 +5,7 @@ once per engine; `-k webkit`, `-k firefox` or `-k chromium` runs one lane."""
 import csv
 import datetime
 import io
+import re
 import time
 
 import pytest
@@ -189,6 +190,20 @@ def test_a_live_insert_and_update(live, engine, tabs):
     assert updated >= 1 and summary["updated"] >= 1
     keys = tab.js("return Array.from(document.querySelectorAll('#rs-rows tr[data-key]'), (r) => r.dataset.key)")
     assert len(keys) == len(set(keys)), "no key twice"
+    # How much and how fresh (counts.js, freshness.js, issue 28): "N of TOTAL" from the demo's reported total, and a
+    # visible "Updated ..." that ticks by itself in this engine's timers (read in one step with the count).
+    header = tab.js(HEADER)
+    assert re.fullmatch(r"%d of [\d,]+" % header["shown"], header["count"]), header
+    assert header["visible"] and header["fresh"].startswith("Updated"), header
+    tab.wait("return /^Updated [1-9]\\d* s ago$/.test(document.getElementById('rs-fresh').textContent)",
+             message="Updated N s ago, ticking")
+
+
+# The header's count, the rows shown and the freshness text, read in one step.
+HEADER = """const fresh = document.getElementById('rs-fresh');
+return { count: document.getElementById('rs-count').textContent,
+         shown: Number(document.getElementById('rs-table').dataset.count || -1),
+         fresh: fresh ? fresh.textContent : '', visible: !!fresh && fresh.getBoundingClientRect().width > 0 };"""
 
 
 SNAPSHOT = """
