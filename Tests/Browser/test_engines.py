@@ -29,6 +29,7 @@ failing = server_fixture("--demo-items", 60, "--batch-size", 10, "--demo-latency
                          scope="function")   # fresh: another engine's run would leave the pages cached
 live = server_fixture(*LIVE_DEMO)
 small = server_fixture("--demo-items", 400, "--batch-size", 5, "--demo-latency-ms", 20)
+searchable = server_fixture("--demo-items", 120, "--batch-size", 20, "--demo-latency-ms", 50, "--demo-controls", "on")
 
 @pytest.fixture(scope="module")
 def server(host):
@@ -288,6 +289,42 @@ def test_sign_in_in_mode_users(users, engine, tabs):
     tab.click("form[action='/logout'] button")
     wait_until(lambda: tab.url().endswith("/login"), message="the login page after signing out")
     assert not [c for c in tab.cookies() if c["name"] == "rowstream_session"]
+
+
+# The names shown, the search box's text, the table's state and its count, read in one step.
+FOUND = """const table = document.getElementById('rs-table');
+return { names: Array.from(document.querySelectorAll('#rs-rows tr[data-key]'), (r) => r.cells[1].textContent),
+         box: document.querySelector('#rs-controls input[type=search]').value, state: table.dataset.state,
+         skeletons: document.querySelectorAll('#rs-pending tr.rs-skeleton').length,
+         old: document.querySelectorAll('#rs-rows tr[data-before-search]').length };"""
+# Marks the rows shown now: a start-over replaces every one of them.
+MARK_ROWS = """document.querySelectorAll('#rs-rows tr[data-key]').forEach((r) => r.setAttribute('data-before-search', ''));
+return true;"""
+
+
+def found(tab, text):
+    """The table's rows once it has started over (no row marked by MARK_ROWS left) and settled on the search
+    `text`: rows shown, none loading."""
+    def settled():
+        now = tab.js(FOUND)
+        return now if (now["box"] == text and now["state"] in ("idle", "complete") and now["names"]
+                       and not now["skeletons"] and not now["old"]) else None
+    return wait_until(settled, message="the rows of %r" % text)
+
+
+def test_search_by_typing_keeps_the_text_in_the_url(searchable, engine, tabs):
+    """Find (search.js, issue 28) with real key presses in this engine: the table starts over with only matching
+    rows, the text goes into the URL, and loading that URL again brings the same text and rows."""
+    tab = tabs(engine, searchable.url + "/tables/customers")
+    idle_with_rows(tab, 20)
+    tab.js(MARK_ROWS)
+    tab.fill("#rs-controls input[type=search]", "lam")
+    typed = found(tab, "lam")
+    assert all("lam" in name.lower() for name in typed["names"]), typed
+    assert "p.q=lam" in tab.url()
+    tab.open(tab.url())
+    again = found(tab, "lam")
+    assert again["names"][:len(typed["names"])] == typed["names"][:len(again["names"])], (typed, again)
 
 
 # The file the page hands to the browser: URL.createObjectURL's Blob, kept for the test (export.js makes one).
