@@ -11,8 +11,8 @@ import Tables
 /// Memory is bounded by the page size, not by the rows read: the keys of the last two pages as 64-bit hashes
 /// (``RecentKeys``), plus one 64-bit hash per cursor followed (for loop detection).
 ///
-/// Resumable: ``nextBatch(from:at:)`` returns the next ``WalkPosition`` with the batch, which carries the last keys read
-/// (``KeyWindow``); a new walker (a reconnect, another instance) given that position drops the same repeats. The
+/// Resumable: with each batch ``nextBatch(from:at:)`` returns the next ``WalkPosition``, which carries the last keys
+/// read (``KeyWindow``); a new walker (a reconnect, another instance) given that position drops the same repeats. The
 /// walker that returned a position goes on with its whole memory; any other position replaces the key memory with
 /// the position's window (cursor loops are then checked from there on).
 ///
