@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // Rowstream: slow paginated APIs as live, infinitely scrolling HTML tables over Server-Sent Events.
 // Dependencies point one way, down: rowstream -> Dashboard -> {RowstreamKit, Upstream, Redis}; RowstreamKit (the library)
-// -> {HTTPServer, Batches, Tables, Sealing, Access}; Access -> {HTTPServer, Sealing, Tables, CCrypt}; Upstream -> {Sealing, CCurl, JSON, Tables}; leaves JSON, Metrics, Sealing -> CCrypto,
+// -> {HTTPServer, Batches, Tables, Sealing, Access}; Access -> {HTTPServer, Sealing, Tables, CCrypt}; Upstream -> {Sealing, CCurl, JSON, Tables, Batches}; leaves JSON, Metrics, Sealing -> CCrypto,
 // Locking (every lock: Metrics, Batches, EventLoop, HTTPServer, Upstream, Access, RowstreamKit and Dashboard use it),
 // HTTPServer -> {EventLoop, CSystem, CZlib}, Redis -> {EventLoop, CSystem} (the one epoll loop type they share),
 // EventLoop -> {Locking, CSystem}. Sealing (one base64url, one sealing type) holds what tokens need, so the library does not link libcurl. Only Upstream imports CCurl; only Sealing imports CCrypto; only Access imports CCrypt; only EventLoop, HTTPServer and Redis import CSystem; only HTTPServer (and TestSupport, to decode) imports CZlib.
@@ -53,8 +53,9 @@ let package = Package(
         .target(name: "Redis", dependencies: ["EventLoop", "CSystem"], swiftSettings: strict),
         // Tokens and sealing: one base64url, one sealing type (AES-256-SIV), shared by Upstream and RowstreamKit.
         .target(name: "Sealing", dependencies: ["CCrypto"], swiftSettings: strict),
-        // Tables: the walk's entry point is specialized for a config table's rows (PageWalker.nextBatch).
-        .target(name: "Upstream", dependencies: ["Locking", "CCurl", "Sealing", "JSON", "Tables"], swiftSettings: strict),
+        // Tables: the walk's entry point is specialized for a config table's rows (PageWalker.nextBatch); Batches: it
+        // returns each batch as the batches take it (LoadResult).
+        .target(name: "Upstream", dependencies: ["Locking", "CCurl", "Sealing", "JSON", "Tables", "Batches"], swiftSettings: strict),
         // Who may see what (docs/SECURITY.md): access modes, API tokens, a trusted proxy, allow lists.
         .target(name: "Access", dependencies: ["Locking", "HTTPServer", "Sealing", "Tables", "CCrypt"], swiftSettings: strict),
 

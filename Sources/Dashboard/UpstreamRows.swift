@@ -6,8 +6,9 @@ import Upstream
 /// A config table's ``RowSource``: its rows walk the upstream's pages. It holds the table's page source, the caches
 /// of its controls' choices and forwarding identities (``QueryCaches``) and what its walks share (one hash key, one
 /// hashing of each cached page's keys); each use is a ``PageWalker`` of its own over the page source its request
-/// chooses (no item twice, empty pages skipped), whose items are the rows already (the source's ``ItemReader`` read
-/// each item straight into its `Row`: `ItemReader.rows(_:)`).
+/// chooses (no item twice, empty pages skipped), whose items are the rows already (the source's ``ItemReader`` is
+/// the table's `RowMaker`, which read each item straight into its `Row`), and whose batches are handed on as the walk
+/// returns them.
 ///
 /// The request decides the source: a live refresh reads past the cache (and puts what it read into it), a viewer's
 /// controls choose a query's cache; a forwarding table resolves the request's viewer (a refusal fails every batch of
@@ -75,17 +76,16 @@ struct UpstreamRows: RowSource {
         }
     }
 
-    /// The walk's next batch from `position`: ``PageWalker/nextBatch(from:at:)``, its rows as the pipeline takes
-    /// them (`.items` with the position after them, or `.completed` for the last page).
+    /// The walk's next batch from `position`: ``PageWalker/nextBatch(from:at:)``'s, handed on as it came (the walk
+    /// returns its rows as the pipeline takes them); the page's reported total goes to the request.
     func batch(at position: WalkPosition?, in walk: Walk) async throws -> LoadResult<Row, WalkPosition?> {
         let walk = try walk.get()
-        let batch: (page: UpstreamPage<Row>, next: WalkPosition?)
         do throws(UpstreamError) {
-            batch = try await walk.walker.nextBatch(from: walk.source, at: position)
+            let (batch, total) = try await walk.walker.nextBatch(from: walk.source, at: position)
+            if let total { walk.request.reportTotal(total) }
+            return batch
         } catch {
             throw UpstreamTable.failure(error, table: table, redactor: walk.redactor, logger: walk.request.logger)
         }
-        if let total = batch.page.total { walk.request.reportTotal(total) }
-        return batch.next.map { .items(batch.page.items, next: $0) } ?? .completed(batch.page.items)
     }
 }

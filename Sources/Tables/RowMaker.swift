@@ -55,10 +55,16 @@ public struct RowMaker: Sendable {
         row { paths.lookups[$0].evaluate(item) }
     }
 
+    /// The row of the item whose JSON text is `bytes` (one value), nested at most 64 deep: a config table's reader
+    /// (`ItemReader.rows`, called by the page's read for each item).
+    public func row(json bytes: UnsafeBufferPointer<UInt8>) throws(JSONError) -> Row {
+        try row(json: bytes, maxDepth: 64)
+    }
+
     /// The row of the item whose JSON text is `bytes` (one value): equal to `row(try JSONValue.parse(bytes))`, made
     /// without building the item: only the members its paths start with are read (the whole item when a path is the
     /// root or starts with an index or `[]`). `maxDepth` counts from the item.
-    public func row(json bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 64) throws(JSONError) -> Row {
+    public func row(json bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) throws(JSONError) -> Row {
         guard let names = paths.memberNames else {
             return row(try JSONValue.parse(buffer: bytes, maxDepth: maxDepth).get())
         }

@@ -40,7 +40,7 @@ final class EasyTransfer {
     }
 
     /// Ends the transfer libcurl reports done with `code`: its response is made from what the callbacks wrote here (or
-    /// the error `code` stands for) and handed to the awaiting fetch (``TransferTicket/finish(_:)``), reported first.
+    /// the error `code` stands for) and the awaiting fetch resumed with it (the ticket's continuation), reported first.
     /// Call after the engine removed the handle from the multi handle.
     func finish(code: CURLcode, observer: UpstreamObserver?) {
         finish(outcome(code: code), observer: observer)
@@ -58,7 +58,7 @@ final class EasyTransfer {
             }
             observer.requestFinished(label.rawValue, seconds)
         }
-        ticket.finish(outcome)
+        ticket.fetch.resume(returning: outcome)
     }
 
     /// The finished transfer's response, or the error libcurl's `code` stands for.

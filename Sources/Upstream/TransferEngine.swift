@@ -46,7 +46,7 @@ final class TransferEngine: @unchecked Sendable {
             inbox.submitted.append(ticket)
             return true
         }
-        if accepted { curl_multi_wakeup(multi) } else { ticket.finish(.failure(.shutdown)) }
+        if accepted { curl_multi_wakeup(multi) } else { ticket.fetch.resume(returning: .failure(.shutdown)) }
     }
 
     /// Tells the worker that some ticket's cancel flag was raised.
@@ -98,7 +98,7 @@ final class TransferEngine: @unchecked Sendable {
     private func abortCancelled() {
         waiting.removeAll { ticket in
             guard ticket.isCancelRequested else { return false }
-            ticket.finish(.failure(.cancelled))
+            ticket.fetch.resume(returning: .failure(.cancelled))
             return true
         }
         for (handle, transfer) in active where transfer.ticket.isCancelRequested {
@@ -114,17 +114,17 @@ final class TransferEngine: @unchecked Sendable {
                 let transfer = try EasyTransfer(ticket: ticket, configuration: configuration)
                 let code = curl_multi_add_handle(multi, transfer.handle)
                 guard code == CURLM_OK else {
-                    ticket.finish(.failure(.transferFailed(curlCode: Int(CURLE_FAILED_INIT.rawValue))))
+                    ticket.fetch.resume(returning: .failure(.transferFailed(curlCode: Int(CURLE_FAILED_INIT.rawValue))))
                     continue
                 }
                 active[transfer.handle] = transfer
             } catch {
-                ticket.finish(.failure(error))
+                ticket.fetch.resume(returning: .failure(error))
             }
         }
     }
 
-    /// Ends every completed transfer (each hands its own response to its fetch); true when any completed.
+    /// Ends every completed transfer (each resumes its own fetch with its response); true when any completed.
     private func collectFinished() -> Bool {
         var any = false
         var left: Int32 = 0
@@ -148,12 +148,12 @@ final class TransferEngine: @unchecked Sendable {
     /// Fails everything still queued or running with `.shutdown`.
     private func abortAll() {
         for handle in Array(active.keys) { remove(handle)?.finish(.failure(.shutdown), observer: observer) }
-        for ticket in waiting { ticket.finish(.failure(.shutdown)) }
+        for ticket in waiting { ticket.fetch.resume(returning: .failure(.shutdown)) }
         waiting.removeAll()
         let late = inbox.withLock { inbox in
             defer { inbox.submitted = [] }
             return inbox.submitted
         }
-        for ticket in late { ticket.finish(.failure(.shutdown)) }
+        for ticket in late { ticket.fetch.resume(returning: .failure(.shutdown)) }
     }
 }

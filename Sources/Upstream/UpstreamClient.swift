@@ -1,4 +1,3 @@
-import Locking
 import Synchronization
 
 /// An HTTP client for upstream APIs, built on libcurl's multi interface.
@@ -7,7 +6,7 @@ import Synchronization
 /// caller's thread or on Swift's cooperative pool. Connections are reused through the multi handle's
 /// connection cache. At most ``UpstreamClientConfiguration/maxConcurrentTransfers`` run at once;
 /// the rest wait in a queue. Call ``shutdown()`` when done (deinit does it too). Each fetch is a ``TransferTicket``
-/// (below), which the transfer serving it finishes with its response on the worker thread.
+/// (below), whose continuation the transfer serving it resumes with its response on the worker thread.
 public final class UpstreamClient: UpstreamTransport {
     private let engine: TransferEngine
 
@@ -26,18 +25,18 @@ public final class UpstreamClient: UpstreamTransport {
     /// Cancelling the calling task aborts the transfer promptly (its easy handle is removed from
     /// the multi handle) and throws ``UpstreamError/cancelled``.
     public func fetch(_ request: UpstreamRequest) async throws(UpstreamError) -> UpstreamResponse {
-        let ticket = TransferTicket(request: request)
+        let cancel = TransferTicket.CancelFlag()
         let engine = self.engine
-        let outcome = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                ticket.attach(continuation)
-                engine.submit(ticket)
+        // The transfer serving the ticket resumes the continuation with its response (EasyTransfer.swift): the
+        // response comes back here as it was made, nothing on the way.
+        return try await withTaskCancellationHandler {
+            await withCheckedContinuation { fetch in
+                engine.submit(TransferTicket(request: request, cancel: cancel, fetch: fetch))
             }
         } onCancel: {
-            ticket.requestCancel()
+            cancel.raise()
             engine.wakeForCancellation()
-        }
-        return try outcome.get()
+        }.get()
     }
 
     /// Aborts in-flight and queued transfers (they fail with ``UpstreamError/shutdown``), stops the
@@ -48,70 +47,32 @@ public final class UpstreamClient: UpstreamTransport {
     }
 }
 
-/// One ``UpstreamClient/fetch(_:)`` as the worker thread sees it: the request, the fetch's continuation to resume
-/// exactly once and its cancellation flag. The transfer serving it finishes it (EasyTransfer.swift) with the response
-/// its callbacks wrote, so the response goes from the transfer straight back to the awaiting fetch above.
+/// One ``UpstreamClient/fetch(_:)`` as the worker thread sees it: the request, the fetch's continuation and its
+/// cancellation flag. A plain holder: whoever ends the fetch resumes `fetch` itself, exactly once (the transfer
+/// serving it with its response, EasyTransfer.swift; the engine for a fetch that never became a transfer or was
+/// aborted, TransferEngine.swift). Each ticket is in exactly one place at a time (the inbox, the queue, a running
+/// transfer), and the one that takes it out ends it.
 ///
-/// Thread-safe.
-final class TransferTicket: Sendable {
+/// Thread-safe: immutable; the flag is atomic.
+struct TransferTicket: Sendable {
     typealias Outcome = Result<UpstreamResponse, UpstreamError>
-    typealias Continuation = CheckedContinuation<Outcome, Never>
 
-    private enum State {
-        case idle
-        case waiting(Continuation)
-        case finished(Outcome)
-        case resumed
+    /// Set by the calling task's cancellation handler (any thread), read by the worker.
+    final class CancelFlag: Sendable {
+        private let raised = Atomic<Bool>(false)
+
+        /// Records the caller's wish to cancel; the worker acts on it.
+        func raise() { raised.store(true, ordering: .releasing) }
+
+        var isRaised: Bool { raised.load(ordering: .acquiring) }
     }
 
     /// What to fetch.
     let request: UpstreamRequest
-    private let state = Lock<State>(.idle)
-    private let cancelFlag = Atomic<Bool>(false)
-
-    init(request: UpstreamRequest) {
-        self.request = request
-    }
+    let cancel: CancelFlag
+    /// The awaiting fetch: resumed exactly once, with the response or the failure.
+    let fetch: CheckedContinuation<Outcome, Never>
 
     /// Whether the calling task asked to cancel.
-    var isCancelRequested: Bool { cancelFlag.load(ordering: .acquiring) }
-
-    /// Records the caller's wish to cancel; the worker acts on it.
-    func requestCancel() {
-        cancelFlag.store(true, ordering: .releasing)
-    }
-
-    /// Stores the continuation to resume; resumes it at once if the outcome is already known.
-    func attach(_ continuation: Continuation) {
-        let ready: Outcome? = state.withLock { state in
-            switch state {
-            case .idle:
-                state = .waiting(continuation)
-                return nil
-            case .finished(let outcome):
-                state = .resumed
-                return outcome
-            case .waiting, .resumed:
-                preconditionFailure("TransferTicket.attach called twice")
-            }
-        }
-        if let ready { continuation.resume(returning: ready) }
-    }
-
-    /// Delivers the outcome. Only the first call counts; later ones are ignored.
-    func finish(_ outcome: Outcome) {
-        let continuation: Continuation? = state.withLock { state in
-            switch state {
-            case .idle:
-                state = .finished(outcome)
-                return nil
-            case .waiting(let continuation):
-                state = .resumed
-                return continuation
-            case .finished, .resumed:
-                return nil
-            }
-        }
-        continuation?.resume(returning: outcome)
-    }
+    var isCancelRequested: Bool { cancel.isRaised }
 }

@@ -72,8 +72,13 @@ import Testing
             return id
         }
 
-        await #expect(throws: UpstreamError.self) {
-            _ = try await Self.source(server, reader: strict).fetchPage(cursor: nil)
+        let source = try Self.source(server, reader: strict)
+        do throws(UpstreamError) {
+            _ = try await source.fetchPage(cursor: nil)
+            Issue.record("a page with an item its reader refuses was returned")
+        } catch {
+            // The refused item named, counted from 1.
+            #expect(error.description.hasPrefix("the upstream's page is not valid: item 2 cannot be read: "), "\(error)")
         }
     }
 

@@ -71,4 +71,30 @@ import Testing
                                        totalPath: "count")
         #expect(page.total == nil && page.items.count == 1)
     }
+
+    /// The walk hands its batch on as the batches take it: each page's items with the position after them and the
+    /// total beside them, the last page's as `.completed` (no position past it).
+    @Test func theWalksBatchesCarryTheTotalAndTheLastOneCompletes() async throws {
+        let server = InProcessUpstream(handler: StyleAPI.offset(count: 25))
+        defer { server.stop() }
+        let source = try PaginationStyleWalkTests.source(server, path: "/items", items: "results",
+                                                         style: .offset(parameter: "offset", end: .total(try JSONPath("total"))))
+        let walker = PageWalker<JSONValue>(keyPath: try JSONPath("id"))
+        var position: WalkPosition? = nil
+        var counts: [Int] = []
+        for _ in 0..<5 {
+            let (batch, total) = try await walker.nextBatch(from: source, at: position)
+            #expect(total == 25)
+            switch batch {
+            case .items(let items, let next):
+                counts.append(next == nil ? 0 : items.count)
+                position = next
+                continue
+            case .completed(let items):
+                counts.append(-items.count)
+            }
+            break
+        }
+        #expect(counts == [10, 10, -5], "two batches with a position after them, then the last five, completed")
+    }
 }

@@ -56,7 +56,7 @@ public enum SharedPageCodec {
         let parsed = array.withUnsafeBufferPointer { JSONValue.parse(buffer: $0, itemsAt: everyElement) }
         guard case .success(let document) = parsed, document.document.arrayValue != nil else { return nil }
         let texts = ItemTexts(bytes: array, ranges: document.items)
-        guard let items = try? reader.items(of: texts) else { return nil }
+        guard let items = try? PageSource<Item>.items(of: texts, reader: reader) else { return nil }
         return (UpstreamPage(items: items, texts: texts, nextCursor: cursor), fetchedAt)
     }
 

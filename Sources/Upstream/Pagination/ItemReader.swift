@@ -3,7 +3,8 @@ import Tables
 
 /// How a ``PageSource`` reads each item of its pages from the item's JSON text, while the page's body is read: into
 /// a JSON value (``json``: the JSON proxy's sources, tools and tests), or straight into what a table shows (a config
-/// table's rows, made by its compiled paths; the item is never built as a JSON value).
+/// table's rows: ``rows(_:)`` is its ``RowMaker``'s own `row(json:)`; the item is never built as a JSON value).
+/// A plain holder of that function: the page's read calls it for each item (``PageSource/items(of:reader:)``).
 ///
 /// A plain value: thread-safe; `read` may be called on any thread, for many items at once.
 public struct ItemReader<Item: Sendable>: Sendable {
@@ -14,26 +15,6 @@ public struct ItemReader<Item: Sendable>: Sendable {
     public init(_ read: @escaping @Sendable (UnsafeBufferPointer<UInt8>) throws(JSONError) -> Item) {
         self.read = read
     }
-
-    /// Every item of `texts`, read in order. The first that cannot be read throws its index (from 0) and error.
-    func items(of texts: ItemTexts) throws(ItemReadFailure) -> [Item] {
-        var items: [Item] = []
-        items.reserveCapacity(texts.count)
-        for index in 0..<texts.count {
-            do {
-                items.append(try texts.withText(index, read))
-            } catch {
-                throw ItemReadFailure(index: index, error: error)
-            }
-        }
-        return items
-    }
-}
-
-/// An item a reader could not read: which one (from 0), and why.
-struct ItemReadFailure: Error {
-    let index: Int
-    let error: JSONError
 }
 
 extension ItemReader where Item == JSONValue {
@@ -44,11 +25,9 @@ extension ItemReader where Item == JSONValue {
 }
 
 extension ItemReader where Item == Row {
-    /// Each item straight into its row by `spec`'s JSON paths, compiled once here (``RowMaker/row(json:maxDepth:)``:
-    /// only the members the paths start with are built): a config table's reader, called by ``items(of:)`` above
-    /// as the page's body is read.
+    /// Each item straight into its row by `spec`'s JSON paths, compiled once here: the reader is the maker's own
+    /// ``RowMaker/row(json:)`` (only the members the paths start with are built), which the page's read calls.
     public static func rows(_ spec: TableSpec) -> ItemReader<Row> {
-        let maker = RowMaker(spec: spec)
-        return ItemReader { (text) throws(JSONError) in try maker.row(json: text) }
+        ItemReader(RowMaker(spec: spec).row(json:))
     }
 }

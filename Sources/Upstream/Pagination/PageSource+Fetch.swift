@@ -129,11 +129,22 @@ extension PageSource {
             document = read.document
             texts = ItemTexts(bytes: body, ranges: read.items).compacted()
         }
-        do {
-            return ReadBody(document: document, items: try reader.items(of: texts), texts: texts)
-        } catch {
-            throw .invalidPage("item \(error.index + 1) cannot be read: \(error.error)")
+        return ReadBody(document: document, items: try Self.items(of: texts, reader: reader), texts: texts)
+    }
+
+    /// Every item of `texts`, read in order by `reader` (a config table's: its ``RowMaker``, straight into rows). The
+    /// first that cannot be read throws `.invalidPage` naming it (from 1). The shared level's pages are read so too.
+    static func items(of texts: ItemTexts, reader: ItemReader<Item>) throws(UpstreamError) -> [Item] {
+        var items: [Item] = []
+        items.reserveCapacity(texts.count)
+        for index in 0..<texts.count {
+            do {
+                items.append(try texts.withText(index, reader.read))
+            } catch {
+                throw .invalidPage("item \(index + 1) cannot be read: \(error)")
+            }
         }
+        return items
     }
 
     /// Throws unless the items' container (the array before the first `[]` of the items path) is in `document`.

@@ -1,3 +1,4 @@
+import Batches
 import JSON
 import Locking
 import Tables
@@ -10,8 +11,8 @@ import Tables
 /// Memory is bounded by the page size, not by the rows read: the keys of the last two pages as 64-bit hashes
 /// (``RecentKeys``), plus one 64-bit hash per cursor followed (for loop detection).
 ///
-/// Resumable: ``nextBatch(from:at:)`` returns the next ``WalkPosition``, which carries the last keys read
-/// (``KeyWindow``); a new walker (a reconnect, another instance) given that position drops the same repeats. The
+/// Resumable: with each batch ``nextBatch(from:at:)`` returns the next ``WalkPosition``, which carries the last keys
+/// read (``KeyWindow``); a new walker (a reconnect, another instance) given that position drops the same repeats. The
 /// walker that returned a position goes on with its whole memory; any other position replaces the key memory with
 /// the position's window (cursor loops are then checked from there on).
 ///
@@ -55,23 +56,25 @@ public final class PageWalker<Item: Sendable>: Sendable {
     }
 
     /// The next non-empty batch from `position` (nil = first page, which starts the walk afresh), or the empty
-    /// last page, and the position after it (nil: that was the last page). A position this walker did not just
+    /// last page, as the batches take it (``LoadResult``: the items with the position after them, or the last
+    /// page's as `.completed`), and the list's total if the page reported one. A position this walker did not just
     /// return (a resumed walk) brings its own key window.
     // Specialized here for the rows a config table's walk carries, its entry point exported: Dashboard calls it
     // with no generic metadata looked up per call (unspecialized, an arrival spent ~10k instructions on that).
     @_specialize(exported: true, where Item == Row)
     public func nextBatch(
         from source: PageSource<Item>, at position: WalkPosition?
-    ) async throws(UpstreamError) -> (page: UpstreamPage<Item>, next: WalkPosition?) {
+    ) async throws(UpstreamError) -> (batch: LoadResult<Item, WalkPosition?>, total: Int?) {
         if let position { resume(from: position) } else { state.withLock { $0 = State(recentKeys: RecentKeys(key: hashKey)) } }
         let page = try await walk(source, from: position?.cursor)
-        return state.withLock { state in
+        let next = state.withLock { state in
             let next = page.nextCursor.map { cursor in
                 WalkPosition(cursor: cursor, window: keyPath == nil ? nil : state.recentKeys.window)
             }
             state.returned = next
-            return (page, next)
+            return next
         }
+        return (next.map { .items(page.items, next: $0) } ?? .completed(page.items), page.total)
     }
 
     /// Takes `position`'s key window as the walk's memory of keys, unless it is the position this walk returned
