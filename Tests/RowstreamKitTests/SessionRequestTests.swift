@@ -43,13 +43,16 @@ struct SessionRequestTests {
 
     /// Opens a page-stream session of a table over a `RecordingSource` for a viewer whose request sent a cookie, then
     /// has it take a new choice; returns the walks the source saw.
-    static func walks(readsViewerHeaders: Bool) throws -> [(name: String, cookie: String?, query: String)] {
+    static func walks(readsViewerHeaders: Bool, partitioned: Bool = false) throws
+        -> [(name: String, cookie: String?, query: String)]
+    {
         let walks = Walks()
         let source = RecordingSource(walks: walks, readsViewerHeaders: readsViewerHeaders)
-        let table = TableBinding(name: "t", title: "T", columns: [TableColumn("Value")], rows: source) { value, row in
+        var table = TableBinding(name: "t", title: "T", columns: [TableColumn("Value")], rows: source) { value, row in
             row.key = value
             row.text(value)
         }
+        if partitioned { table.partition = { viewer in .identity(viewer.headers["Cookie"] ?? "") } }
         let written = Written()
         let writer = StreamWriter { written.append($0) }
         defer { writer.close() }
@@ -84,6 +87,12 @@ struct SessionRequestTests {
         #expect(walks.map(\.name) == ["ann", "ann"])
         #expect(walks.map(\.cookie) == ["session=secret", "session=secret"])
         #expect(walks.map(\.query) == ["", "sort=name"])
+    }
+
+    @Test("a partitioned table (its identity from the headers) keeps them whatever its source reads")
+    func partitionedTablesKeepHeaders() throws {
+        let walks = try Self.walks(readsViewerHeaders: false, partitioned: true)
+        #expect(walks.map(\.cookie) == ["session=secret", "session=secret"])
     }
 
     @Test("a code table's source reads them; a session's total is its own, not the opening request's")
