@@ -21,7 +21,8 @@ struct SessionRequestTests {
         var all: [(name: String, cookie: String?, query: String)] { seen.withLock { $0 } }
     }
 
-    /// A source that records each walk's request and has one batch.
+    /// A source that records each walk's request; its list never completes, so the session stays open (a completed
+    /// list would end the stream, and the session with it, whenever its load finished).
     struct RecordingSource: RowSource {
         let walks: Walks
         let readsViewerHeaders: Bool
@@ -29,7 +30,9 @@ struct SessionRequestTests {
         func walk(for request: RowRequest) {
             walks.record(request)
         }
-        func batch(at token: Int, in walk: Void) async throws -> LoadResult<String, Int> { .completed(["a"]) }
+        func batch(at token: Int, in walk: Void) async throws -> LoadResult<String, Int> {
+            .items(["a\(token)"], next: token + 1)
+        }
     }
 
     /// What the stream's writer was given, as text. Thread-safe.
@@ -63,8 +66,8 @@ struct SessionRequestTests {
                            batchTimeout: .seconds(30), feed: nil, query: [], onChoice: { _ in },
                            request: RowRequest(use: .plain, viewer: viewer, logger: StandardErrorLogger()))
         let text = written.value
-        let digits = try #require(text.firstMatch(of: /[0-9a-f]{32}/), "a session event: \(text)")
-        let id = try #require(SessionID(String(digits.output)))
+        let named = try #require(text.firstMatch(of: /"session":"([0-9a-f]{32})"/), "a session event: \(text)")
+        let id = try #require(SessionID(String(named.output.1)))
         guard case .open(let session) = registry.lookup(id, table: "t") else {
             Issue.record("the session is not open")
             return walks.all
