@@ -55,6 +55,8 @@ struct UpstreamRows: RowSource {
     /// token, so a reconnect (to any instance) drops the same repeats as the walk it continues.
     var initialToken: WalkPosition? { nil }
     var startsOnCaller: Bool { true }
+    /// Only a forwarding table's walks read the viewer's headers (what it forwards, at ``walk(for:)``).
+    var readsViewerHeaders: Bool { forward != nil }
 
     func walk(for request: RowRequest) -> Walk {
         let walker = PageWalker<Row>(keyPath: keyField, maxEmptyPages: maxEmptyPages, hashKey: hashKey,

@@ -59,7 +59,7 @@ struct AnyInstanceTests {
         let id = try #require(SessionID(String(next.split(separator: "/")[3])))   // /tables/customers/sessions/ID/next
         let forged = RelayMessage.encode(RelayMessage.Demand(
             addressee: id.instance, sender: 1, request: 1,
-            demand: RelayedDemand(kind: .reload, table: "customers", session: id)), key: StoreKey.random())
+            body: RelayedDemand(kind: .reload, table: "customers", session: id)), key: StoreKey.random())
         #expect(try await writer.publish(RedisArgument(forged), to: RedisArgument(channel(id.instance))) == 1)
         await writer.shutdown()
         #expect(await eventually { await HostileRedisTests.metric(one, "rowstream_demands_unverified_total") == 1 })

@@ -27,6 +27,7 @@ import Upstream
         defer { client.shutdown() }
         let forward = try ViewerForwarding(headers: [("X-User", "u:${viewer.user}")], query: [])
         let rows = try Self.rows(client, forward: forward)
+        #expect(rows.readsViewerHeaders, "a viewer session keeps the headers its new choices forward")
         let walk = await Task.detached { rows.walk(for: RowRequest(viewer: Viewer(name: "alice"))) }.value
         let source = try walk.get().source
         #expect(source.template.headers.map { "\($0.name)=\($0.value)" } == ["X-User=u:alice"])
@@ -40,6 +41,7 @@ import Upstream
         let client = try UpstreamClient()
         defer { client.shutdown() }
         let rows = try Self.rows(client, forward: nil)
+        #expect(!rows.readsViewerHeaders, "a viewer session need not keep the viewer's headers")
         let walk = try rows.walk(for: RowRequest(viewer: Viewer(name: "bob"))).get()
         #expect(walk.source.cache === rows.source.cache && walk.source.template.headers.isEmpty)
         let chosen = try rows.walk(for: RowRequest().using(.viewer(query: [("sort", "name")]))).get()

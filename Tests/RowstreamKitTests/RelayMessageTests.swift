@@ -8,14 +8,14 @@ import Testing
 @Suite struct RelayMessageTests {
     static let demand = RelayMessage.Demand(
         addressee: 0x0100_abcd, sender: 0x02ff_0001, request: 0x0123_4567_89ab_cdef,
-        demand: RelayedDemand(kind: .reload, table: "orders", session: SessionID.make(instance: 0x0100_abcd),
+        body: RelayedDemand(kind: .reload, table: "orders", session: SessionID.make(instance: 0x0100_abcd),
                               choice: ["sort": "city", "status": ""]))
 
     @Test("a demand and an answer read back as written")
     func roundTrip() {
         let key = StoreKey.random()
         #expect(RelayMessage.decode(RelayMessage.encode(Self.demand, key: key), key: key) == .demand(Self.demand))
-        let answer = RelayMessage.Answer(addressee: 7, sender: 0x0100_abcd, request: 42, answer: .ended)
+        let answer = RelayMessage.Answer(addressee: 7, sender: 0x0100_abcd, request: 42, body: .ended)
         #expect(RelayMessage.decode(RelayMessage.encode(answer, key: key), key: key) == .answer(answer))
     }
 

@@ -47,13 +47,13 @@ final class RedisDemandRelay: DemandRelay {
                 guard case .message(_, let payload) = event else { continue }
                 switch RelayMessage.decode(payload, key: key) {
                 case .demand(let message)? where message.addressee == instance:
-                    let answer = inbox.handler?(message.demand) ?? .ended
+                    let answer = inbox.handler?(message.body) ?? .ended
                     let reply = RelayMessage.encode(RelayMessage.Answer(addressee: message.sender, sender: instance,
-                                                                         request: message.request, answer: answer),
+                                                                         request: message.request, body: answer),
                                                     key: key)
                     Task { _ = try? await client.publish(RedisArgument(reply), to: RedisArgument(Self.channel(message.sender))) }
                 case .answer(let message)? where message.addressee == instance:
-                    inbox.resolve(message.request, with: message.answer)
+                    inbox.resolve(message.request, with: message.body)
                 case .demand?, .answer?:
                     break   // addressed to another instance: published to the wrong channel, nothing to do here
                 case nil:
@@ -78,7 +78,7 @@ final class RedisDemandRelay: DemandRelay {
     func forward(_ demand: RelayedDemand, to owner: UInt32) async -> RelayedAnswer {
         let request = UInt64.random(in: .min ... .max)
         let message = RelayMessage.encode(
-            RelayMessage.Demand(addressee: owner, sender: instance, request: request, demand: demand), key: key)
+            RelayMessage.Demand(addressee: owner, sender: instance, request: request, body: demand), key: key)
         let (client, inbox, budget) = (client, inbox, budget)
         return await withCheckedContinuation { continuation in
             inbox.wait(request, continuation)

@@ -1,4 +1,6 @@
 import Access
+import HTTPServer
+import Synchronization
 
 /// What a table's rows are loaded for, passed explicitly down the row path (``RowSource/walk(for:)``): the use
 /// (a viewer's walk with its controls' query, or a live refresh past any cache), the viewer being served (a
@@ -6,14 +8,22 @@ import Access
 /// where failures are logged. The routes make it where a request arrives (the access layer's viewer, the server's
 /// ``ServerConfiguration/logger``); a live feed makes it for the viewer it refreshes as.
 ///
-/// Thread-safe: an immutable value. Small on purpose (a use, two references): every viewer session's loader and
-/// walk keep one, so the viewer and the logger live once per request, in a box its copies share (idle memory per
-/// stream, BENCHMARKS.md).
+/// Thread-safe: an immutable value. Small on purpose (a use and one reference, 16 bytes): every viewer session, its
+/// loader and its walk keep one, so the viewer, the logger and the list's total live once per session, in one box
+/// the request's copies share (idle memory per stream, BENCHMARKS.md).
 public struct RowRequest: Sendable {
-    /// Who and where, shared by the request's copies.
-    private final class Context: Sendable {
+    /// What a request's copies share: who, where, and the list's total as last reported and told (``RowTotal``).
+    /// One allocation of 120 bytes (a 128-byte heap block); the total is two words, not a lock, to stay in it.
+    ///
+    /// Thread-safe: immutable but for the two atomic words.
+    final class Shared: Sendable {
         let viewer: Viewer
         let logger: any RowstreamLogger
+        /// The total last reported, -1: none (``RowTotal/report(_:)``).
+        let reported = Atomic<Int>(-1)
+        /// The total last told to the viewer, -1: none (``RowTotal/takeChange()``).
+        let told = Atomic<Int>(-1)
+
         init(viewer: Viewer, logger: any RowstreamLogger) {
             self.viewer = viewer
             self.logger = logger
@@ -22,14 +32,14 @@ public struct RowRequest: Sendable {
 
     /// A viewer's walk (with its query) or a live refresh.
     package var use: LoaderUse
-    private let context: Context
+    private let shared: Shared
     /// Who the rows are for (``Viewer/nobody`` outside any request: a table's one live feed).
-    public var viewer: Viewer { context.viewer }
+    public var viewer: Viewer { shared.viewer }
     /// Where the load reports what it does not hand to the viewer.
-    public var logger: any RowstreamLogger { context.logger }
+    public var logger: any RowstreamLogger { shared.logger }
     /// Where a load reports the list's total (``reportTotal(_:)``); shared by the request's copies (not by
-    /// ``countedApart()``'s).
-    public private(set) var total: RowTotal
+    /// ``forSession(keepingHeaders:)``'s).
+    public var total: RowTotal { RowTotal(shared) }
 
     /// A request for `viewer`'s rows, reported to `logger`: a walk of the table as configured.
     public init(viewer: Viewer = .nobody, logger: any RowstreamLogger = StandardErrorLogger()) {
@@ -38,8 +48,7 @@ public struct RowRequest: Sendable {
 
     package init(use: LoaderUse, viewer: Viewer, logger: any RowstreamLogger) {
         self.use = use
-        context = Context(viewer: viewer, logger: logger)
-        total = RowTotal()
+        shared = Shared(viewer: viewer, logger: logger)
     }
 
     /// Reports how many rows the whole list holds (a loader whose source counts them: `SELECT count(*)`, an API's
@@ -52,11 +61,12 @@ public struct RowRequest: Sendable {
     /// The upstream query parameters the viewer's controls chose (empty: the table as configured, or a refresh).
     public var query: [(name: String, value: String)] { if case .viewer(let query) = use { query } else { [] } }
 
-    /// The same request with a total of its own: each viewer session's (a page's tables share one request).
-    package func countedApart() -> RowRequest {
-        var request = self
-        request.total = RowTotal()
-        return request
+    /// The same request for one viewer session, with a total of its own (a page's tables share one request). The
+    /// session keeps it while its stream is open, so it keeps the viewer's request headers (cookies and all) only
+    /// if `keepingHeaders`: where the table's source reads them (``RowSource/readsViewerHeaders``).
+    package func forSession(keepingHeaders: Bool) -> RowRequest {
+        let viewer = keepingHeaders ? viewer : viewer.sending(HTTPHeaders())
+        return RowRequest(use: use, viewer: viewer, logger: logger)
     }
 
     /// The same request for another use.

@@ -24,6 +24,10 @@ public protocol RowSource<Item>: Sendable {
     /// only for sources whose batches never block and do little before they suspend (a page from memory is then
     /// delivered with no task hop: issue 17, arrivals).
     var startsOnCaller: Bool { get }
+    /// Whether its walks read the request's viewer's headers (``Viewer/headers``: a forwarding table's credentials)
+    /// at ``walk(for:)`` or in a batch. If not, a viewer session keeps its request without them while its stream is
+    /// open (idle memory per stream). Default true: a code table's loader is given the request at every batch.
+    var readsViewerHeaders: Bool { get }
     /// Starts one use's walk for `request`.
     func walk(for request: RowRequest) -> Walk
     /// The batch at `token` of `walk`: its items and the next token (`.completed`: the last batch). Throws a
@@ -34,4 +38,5 @@ public protocol RowSource<Item>: Sendable {
 
 extension RowSource {
     public var startsOnCaller: Bool { false }
+    public var readsViewerHeaders: Bool { true }
 }

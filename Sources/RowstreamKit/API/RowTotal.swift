@@ -1,35 +1,39 @@
-import Locking
-
 /// How many rows the whole list holds, as the source last reported it for one use (issue 28, "150 of 2,500"): a
 /// config table's upstream page total (``PageChecks/totalPath``, an offset or page style's `total`), or what a code
-/// table's loader reports with ``RowRequest/reportTotal(_:)``. One per ``RowRequest`` (its copies share it): the
-/// viewer's session reads it when it sends a batch and tells the page of a change (the `total` event,
-/// docs/PROTOCOL.md).
+/// table's loader reports with ``RowRequest/reportTotal(_:)``. A view of its ``RowRequest``'s (the request's copies
+/// share it; two words in the box they share, not an object of its own): the viewer's session reads it when it sends
+/// a batch and tells the page of a change (the `total` event, docs/PROTOCOL.md).
 ///
-/// Thread-safe: a `Lock`; reported from any load, read on whatever thread sends the batch.
-public final class RowTotal: Sendable {
-    private let state = Lock<(reported: Int?, sent: Int?)>((nil, nil))
+/// Thread-safe: atomic words; reported from any load, read on whatever thread sends the batch. A change is taken
+/// (``takeChange()``) and cleared (``clear()``) by one session's events only, which its data source delivers one at
+/// a time.
+public struct RowTotal: Sendable {
+    private let shared: RowRequest.Shared
 
-    public init() {}
+    init(_ shared: RowRequest.Shared) { self.shared = shared }
 
     /// Records `total` (negative values are ignored).
     public func report(_ total: Int) {
         guard total >= 0 else { return }
-        state.withLock { $0.reported = total }
+        shared.reported.store(total, ordering: .relaxed)
     }
 
     /// The total last reported, nil: none.
-    public var latest: Int? { state.withLock { $0.reported } }
+    public var latest: Int? {
+        let reported = shared.reported.load(ordering: .relaxed)
+        return reported < 0 ? nil : reported
+    }
 
     /// The total last reported if it differs from the one this returned before (nil: nothing new to tell).
     func takeChange() -> Int? {
-        state.withLock { state in
-            guard let reported = state.reported, reported != state.sent else { return nil }
-            state.sent = reported
-            return reported
-        }
+        guard let reported = latest, reported != shared.told.load(ordering: .relaxed) else { return nil }
+        shared.told.store(reported, ordering: .relaxed)
+        return reported
     }
 
     /// Forgets what was reported and told (the list starts over with a new choice).
-    func clear() { state.withLock { $0 = (nil, nil) } }
+    func clear() {
+        shared.reported.store(-1, ordering: .relaxed)
+        shared.told.store(-1, ordering: .relaxed)
+    }
 }

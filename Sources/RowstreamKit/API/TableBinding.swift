@@ -62,6 +62,9 @@ public struct TableBinding: Sendable {
     }
     /// Whether a viewer's first batch starts loading on the event loop opening its stream (``RowSource/startsOnCaller``).
     var firstBatchOnCaller: Bool { storage.pipeline.startsOnCaller }
+    /// Whether its rows are loaded reading the viewer's request headers, by its source or its ``partition`` (whose
+    /// identity seals a new choice's positions): a viewer session keeps them only then.
+    var readsViewerHeaders: Bool { storage.pipeline.readsViewerHeaders || partition != nil }
     /// Sort and filter controls shown above the table (config tables). See ``TableControl``.
     package var controls: [TableControl] {
         get { storage.settable.controls }

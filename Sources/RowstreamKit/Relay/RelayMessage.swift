@@ -7,39 +7,30 @@ import Sealing
 /// its session over HTTP anyway), or answer a request already answered (matched by a random 64-bit id used once:
 /// nothing).
 ///
-/// Layout (integers big-endian): `"RSD1"` or `"RSA1"`, addressee (4 bytes), sender (4), request id (8), then a
-/// demand's kind (1), session id (16), table (2-byte length, bytes) and choice (1-byte count, each parameter and value
-/// with a 2-byte length), or an answer's code (1); then the 32-byte tag of everything before it. Pure: thread-safe.
+/// Layout (integers big-endian): `"RSD1"` or `"RSA1"`, the ``Envelope`` (addressee, 4 bytes; sender, 4; request id,
+/// 8), then a demand's kind (1), session id (16), table (2-byte length, bytes) and choice (1-byte count, each parameter
+/// and value with a 2-byte length), or an answer's code (1); then the 32-byte tag of everything before it. Pure:
+/// thread-safe.
 package enum RelayMessage {
+    /// One message: from `sender` to `addressee`, about the request of id `request`, carrying `body`.
+    package struct Envelope<Body: Equatable & Sendable>: Equatable, Sendable {
+        package var addressee: UInt32
+        package var sender: UInt32
+        package var request: UInt64
+        package var body: Body
+
+        package init(addressee: UInt32, sender: UInt32, request: UInt64, body: Body) {
+            self.addressee = addressee
+            self.sender = sender
+            self.request = request
+            self.body = body
+        }
+    }
+
     /// A demand from `sender` to `addressee`, waiting for the answer of id `request`.
-    package struct Demand: Equatable, Sendable {
-        package var addressee: UInt32
-        package var sender: UInt32
-        package var request: UInt64
-        package var demand: RelayedDemand
-
-        package init(addressee: UInt32, sender: UInt32, request: UInt64, demand: RelayedDemand) {
-            self.addressee = addressee
-            self.sender = sender
-            self.request = request
-            self.demand = demand
-        }
-    }
-
+    package typealias Demand = Envelope<RelayedDemand>
     /// The answer of `sender` (the owner) to request `request` of `addressee`.
-    package struct Answer: Equatable, Sendable {
-        package var addressee: UInt32
-        package var sender: UInt32
-        package var request: UInt64
-        package var answer: RelayedAnswer
-
-        package init(addressee: UInt32, sender: UInt32, request: UInt64, answer: RelayedAnswer) {
-            self.addressee = addressee
-            self.sender = sender
-            self.request = request
-            self.answer = answer
-        }
-    }
+    package typealias Answer = Envelope<RelayedAnswer>
 
     /// A message read: a demand, an answer, or nothing (malformed, or its tag does not verify).
     package enum Decoded: Equatable, Sendable {
@@ -53,14 +44,11 @@ package enum RelayMessage {
     static let maxChoices = 32
 
     package static func encode(_ message: Demand, key: StoreKey) -> [UInt8] {
-        var bytes = demandMagic
-        bytes.append(message.addressee)
-        bytes.append(message.sender)
-        bytes.append(message.request)
-        bytes.append(message.demand.kind.rawValue)
-        bytes += Array(message.demand.session.text.utf8)
-        bytes.appendField(message.demand.table)
-        let choice = message.demand.choice.sorted { $0.key < $1.key }.prefix(maxChoices)
+        var bytes = envelope(message, magic: demandMagic)
+        bytes.append(message.body.kind.rawValue)
+        bytes += Array(message.body.session.text.utf8)
+        bytes.appendField(message.body.table)
+        let choice = message.body.choice.sorted { $0.key < $1.key }.prefix(maxChoices)
         bytes.append(UInt8(choice.count))
         for (parameter, value) in choice {
             bytes.appendField(parameter)
@@ -70,12 +58,18 @@ package enum RelayMessage {
     }
 
     package static func encode(_ message: Answer, key: StoreKey) -> [UInt8] {
-        var bytes = answerMagic
+        var bytes = envelope(message, magic: answerMagic)
+        bytes.append(message.body.rawValue)
+        return bytes + key.tag(bytes)
+    }
+
+    /// What every message starts with: `magic`, addressee, sender, request id.
+    private static func envelope<Body>(_ message: Envelope<Body>, magic: [UInt8]) -> [UInt8] {
+        var bytes = magic
         bytes.append(message.addressee)
         bytes.append(message.sender)
         bytes.append(message.request)
-        bytes.append(message.answer.rawValue)
-        return bytes + key.tag(bytes)
+        return bytes
     }
 
     /// The message in `bytes` if its tag verifies under `key` and it is whole; nil otherwise.
@@ -88,7 +82,7 @@ package enum RelayMessage {
         guard let addressee = reader.u32(), let sender = reader.u32(), let request = reader.u64() else { return nil }
         if magic == answerMagic {
             guard let code = reader.u8(), let answer = RelayedAnswer(rawValue: code), reader.atEnd else { return nil }
-            return .answer(Answer(addressee: addressee, sender: sender, request: request, answer: answer))
+            return .answer(Answer(addressee: addressee, sender: sender, request: request, body: answer))
         }
         guard magic == demandMagic, let code = reader.u8(), let kind = RelayedDemand.Kind(rawValue: code),
               let idText = reader.bytes(32), let session = SessionID(String(decoding: idText, as: UTF8.self)),
@@ -101,7 +95,7 @@ package enum RelayMessage {
         }
         guard reader.atEnd else { return nil }
         return .demand(Demand(addressee: addressee, sender: sender, request: request,
-                              demand: RelayedDemand(kind: kind, table: table, session: session, choice: choice)))
+                              body: RelayedDemand(kind: kind, table: table, session: session, choice: choice)))
     }
 
     /// Reads a message's fields in order; nil past its end. Confined to one decode.

@@ -40,6 +40,7 @@ final class RowPipeline<Source: RowSource>: RowLoading {
     }
 
     var startsOnCaller: Bool { source.startsOnCaller }
+    var readsViewerHeaders: Bool { source.readsViewerHeaders }
 
     func sealing(with keys: SealingKeys) -> any RowLoading {
         RowPipeline(table: table, seal: keys, source: source, makeRows: makeRows)
@@ -120,6 +121,8 @@ final class RowPipeline<Source: RowSource>: RowLoading {
 protocol RowLoading: Sendable {
     /// Whether a viewer's first batch starts on the event loop opening its stream (``RowSource/startsOnCaller``).
     var startsOnCaller: Bool { get }
+    /// Whether its source's walks read the viewer's request headers (``RowSource/readsViewerHeaders``).
+    var readsViewerHeaders: Bool { get }
     /// The same pipeline sealing with `keys` (the server that mounts the table sets them).
     func sealing(with keys: SealingKeys) -> any RowLoading
     /// A loader for `request`, positions sealed in `scope`, timed into `timing`.

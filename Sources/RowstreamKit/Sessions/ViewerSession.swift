@@ -80,7 +80,8 @@ final class ViewerSession: Sendable {
         request: RowRequest
     ) {
         let id = registry.makeID()
-        let request = request.countedApart()   // its own total: a page's tables share the request
+        // Its own total (a page's tables share the request); the viewer's headers only where the table reads them.
+        let request = request.forSession(keepingHeaders: table.readsViewerHeaders)
         let total = request.total               // what the events need of it (a word, not the request)
         let events = StreamEvents(table: table, dialect: dialect.map { ($0, id.text) })
         if case .end = resume?.position {

@@ -2,10 +2,18 @@ import Foundation
 import Sealing
 
 /// Turns a table's own tokens into sealed positions a client may hold, and back.
-/// Thread-safe: an immutable value.
-struct TokenCodec<Token: Codable & Sendable & Equatable>: Sendable {
+///
+/// An object, not a value (keys and scope are 64 bytes): a viewer's loader and each open position refer to their
+/// table's one codec (idle memory per stream, BENCHMARKS.md).
+/// Thread-safe: immutable.
+final class TokenCodec<Token: Codable & Sendable & Equatable>: Sendable {
     let seal: SealingKeys
     let scope: String
+
+    init(seal: SealingKeys, scope: String) {
+        self.seal = seal
+        self.scope = scope
+    }
 
     /// The token a position stands for; a position not sealed for this table with one of the keys (forged,
     /// altered, sealed with a retired key or by a process with a random key) is a non-retryable failure. An open
