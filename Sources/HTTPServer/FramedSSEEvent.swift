@@ -3,7 +3,8 @@
 /// ``SSEEvent/dataLineBreak``, and the blank line that ends it). The body can be one array shared by many viewers'
 /// events (a batch many viewers get at the same place), each with its own head; ``StreamWriter/send(_:)-(FramedSSEEvent)``
 /// writes both in one gathering send through the connections' shared-write path. A stream that tags events (a
-/// dashboard page's) writes ``retagged(event:id:)``, a new head before the same body.
+/// dashboard page's) writes ``retagged(event:id:)``, a new head before the same body. A batch's `rows` event is a
+/// holder: its writer renders and ends the body (``appendEnd(to:)``), the event makes only its own head.
 ///
 /// Thread-safe: a value type.
 public struct FramedSSEEvent: Sendable {
@@ -28,11 +29,15 @@ public struct FramedSSEEvent: Sendable {
     /// expected, reserved at once. `retry`: as ``SSEEvent/retry``.
     public init(event: String?, id: String?, retry: Int? = nil, capacity: Int = 0,
                 writeData: (inout [UInt8]) -> Void) {
-        self.init(event: event, id: id, retry: retry, body: Self.body(capacity: capacity, writeData: writeData),
-                  shared: false)
+        var body: [UInt8] = []
+        body.reserveCapacity(capacity + 2)
+        writeData(&body)
+        SSEEvent.appendEnd(into: &body)
+        self.init(event: event, id: id, retry: retry, body: body, shared: false)
     }
 
-    /// An event whose body is `body` as it is (made by ``body(capacity:writeData:)``, perhaps shared).
+    /// An event whose body is `body` as it is: data lines framed by its writer and ended (``appendEnd(to:)``),
+    /// perhaps one array many events share. Only the head is made here.
     public init(event: String?, id: String?, retry: Int? = nil, body: [UInt8]) {
         self.init(event: event, id: id, retry: retry, body: body, shared: true)
     }
@@ -55,14 +60,11 @@ public struct FramedSSEEvent: Sendable {
         }
     }
 
-    /// An event's body: what `writeData` appends (framed as in ``init(event:id:retry:capacity:writeData:)``), then
-    /// the blank line that ends the event.
-    public static func body(capacity: Int = 0, writeData: (inout [UInt8]) -> Void) -> [UInt8] {
-        var body: [UInt8] = []
-        body.reserveCapacity(capacity + 2)
-        writeData(&body)
+    /// Ends an event's body: the last `data:` line and the blank line that ends the event. A writer that frames its
+    /// data itself (a batch's rendered rows, each line break as ``SSEEvent/dataLineBreak``) ends the body with it
+    /// before the event holds it (``init(event:id:retry:body:)``).
+    public static func appendEnd(to body: inout [UInt8]) {
         SSEEvent.appendEnd(into: &body)
-        return body
     }
 
     /// Appends one event, framed the same way, to `buffer` (several events written back to back, e.g. a live

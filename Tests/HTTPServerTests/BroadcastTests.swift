@@ -110,7 +110,8 @@ import TestSupport
             defer { fixture.server.shutdown() }
             var expected: [[UInt8]] = Array(repeating: [], count: fixture.writers.count)
             for (round, size) in [40, 2_350, 600_000, 5].enumerated() {
-                let body = FramedSSEEvent.body { $0 += event(round, size: size).dropFirst(6).dropLast(2) }
+                var body = Array(event(round, size: size).dropFirst(6).dropLast(2))
+                FramedSSEEvent.appendEnd(to: &body)
                 for (index, writer) in fixture.writers.enumerated() {
                     let own = FramedSSEEvent(event: "rows", id: "viewer-\(index)-\(round)", body: body)
                     #expect(own.body.withUnsafeBufferPointer { $0.baseAddress } == body.withUnsafeBufferPointer { $0.baseAddress })

@@ -67,7 +67,8 @@ import TestSupport
             }
             #expect(try fixture.clients[2].readBytesBlocking(retry.count) == retry)
             // One body (a batch many viewers get at the same place), each viewer's event with its own id.
-            let body = FramedSSEEvent.body { $0 += Array(String(repeating: "<tr><td>row</td></tr>", count: 200).utf8) }
+            var body = Array(String(repeating: "<tr><td>row</td></tr>", count: 200).utf8)
+            FramedSSEEvent.appendEnd(to: &body)
             let events = (0..<3).map { FramedSSEEvent(event: "rows", id: "viewer-\($0)", body: body) }
             #expect(events[0].deflatedBody.bytes == events[1].deflatedBody.bytes)
             let kept = SharedBodyBlocks(capacity: 2)

@@ -126,37 +126,66 @@ struct SharedBatchTests {
         #expect(recent.count == 0, "expired entries go")
     }
 
-    @Test("the rendered events are bounded: entries, bytes, body size and lifetime; another place is not shared")
+    @Test("a batch's event is rendered once per place: the body shared, the id each viewer's own")
+    func rowsEventsShareTheirBody() {
+        let table = Self.table(made: Counter()) { [] }
+        let events = StreamEvents(table: table)
+        let rows = [Row(key: "a", cells: [.text("line\none")]), Row(key: "b")]
+        let first = events.rows(rows, startIndex: 0, next: .cursor("c1"))
+        let same = events.rows(rows, startIndex: 0, next: .cursor("c1"))
+        #expect(same.head == first.head && Self.address(same.body) == Self.address(first.body), "the whole event shared")
+        let other = events.rows(rows, startIndex: 0, next: .cursor("c2"))
+        #expect(other.id != first.id, "another next place: its own id")
+        #expect(Self.address(other.body) == Self.address(first.body), "the body shared")
+        let copy = rows.map { $0 }
+        #expect(Self.address(events.rows(copy, startIndex: 0, next: .cursor("c1")).body) != Self.address(first.body),
+                "equal rows in another array: rendered anew")
+        #expect(Self.address(events.rows(rows, startIndex: 5, next: .cursor("c1")).body) != Self.address(first.body),
+                "another first index: rendered anew")
+        let last = events.rows(rows, startIndex: 0, next: nil)
+        #expect(Self.address(last.body) != Self.address(first.body), "the last batch: its own body")
+        // The wire bytes: the rows as data lines (a cell's line break as a new `data:` line), the last batch's marker.
+        let text = String(decoding: last.bytes, as: UTF8.self)
+        #expect(text.hasPrefix("event: rows\nid: ") && text.contains("line\ndata: one")
+                && text.hasSuffix("<!--rs:last-->\n\n"))
+        #expect(last.body == Array(first.body.dropLast(2)) + StreamEvents.lastBatchMarker + Array("\n\n".utf8),
+                "the same rows, the same data lines")
+    }
+
+    @Test("the rendered events are bounded: entries, bytes, body size and lifetime; another place is not kept")
     func sharedBodiesAreBounded() {
         let bodies = SharedBatchBodies()
         let start = ContinuousClock.now
         let rows = [Row(key: "a")]
-        let renders = Counter()
-        func event(_ rows: [Row], at index: Int = 0, bytes: Int = 10, position: ResumeToken.Position = .start,
-                   now: ContinuousClock.Instant = start) -> FramedSSEEvent {
-            bodies.event(rows: rows, startIndex: index, isLast: false, position: position, now: now,
-                         body: { renders.increment(); return [UInt8](repeating: 1, count: bytes) }, id: { "id" })
+        func keep(_ rows: [Row], at index: Int = 0, bytes: Int = 10, now: ContinuousClock.Instant = start) {
+            let event = FramedSSEEvent(event: "rows", id: "id", body: [UInt8](repeating: 1, count: bytes))
+            bodies.keep(event, rows: rows, startIndex: index, isLast: false, position: .start, now: now)
         }
-        _ = event(rows)
-        _ = event(rows)
-        #expect(renders.count == 1)
-        _ = event(rows, at: 5)
-        #expect(renders.count == 2, "another first index: rendered anew")
-        let first = event(rows)
-        let shared = event(rows, position: .end)
-        #expect(renders.count == 2 && shared.id == "id", "another next place: the body shared, the id made anew")
-        #expect(shared.body.withUnsafeBufferPointer { $0.baseAddress } == first.body.withUnsafeBufferPointer { $0.baseAddress })
-        _ = event(rows, now: start + SharedBatchBodies.lifetime + .seconds(1))
-        #expect(renders.count == 3, "an expired entry is not shared")
+        func held(_ rows: [Row], at index: Int = 0, now: ContinuousClock.Instant = start) -> Bool {
+            bodies.entry(for: rows, startIndex: index, isLast: false, now: now) != nil
+        }
+        keep(rows)
+        #expect(held(rows) && !held(rows, at: 5) && !held(rows.map { $0 }))
+        #expect(bodies.entry(for: rows, startIndex: 0, isLast: true, now: start) == nil, "the last batch is another place")
+        keep(rows)
+        #expect(bodies.count == 1, "kept again in place of the entry of the same rows")
+        #expect(!held(rows, now: start + SharedBatchBodies.lifetime + .seconds(1)), "an expired entry is not shared")
+        #expect(bodies.count == 0, "expired entries go")
         let many = (0..<(SharedBatchBodies.capacity + 3)).map { [Row(key: "\($0)")] }
-        for rows in many { _ = event(rows) }
+        for rows in many { keep(rows) }
         #expect(bodies.count == SharedBatchBodies.capacity)
+        #expect(!held(many[0]) && held(many.last!), "the oldest went")
         let large = (0..<6).map { [Row(key: "large \($0)")] }
-        for rows in large { _ = event(rows, bytes: SharedBatchBodies.maxBodyBytes) }
+        for rows in large { keep(rows, bytes: SharedBatchBodies.maxBodyBytes) }
         #expect(bodies.count * SharedBatchBodies.maxBodyBytes <= SharedBatchBodies.maxBytes)
         let huge = [Row(key: "huge")]
-        _ = event(huge, bytes: SharedBatchBodies.maxBodyBytes + 1)
-        _ = event(huge, bytes: SharedBatchBodies.maxBodyBytes + 1)
-        #expect(renders.count == 3 + many.count + large.count + 2, "a body past the bound is never kept")
+        keep(huge, bytes: SharedBatchBodies.maxBodyBytes + 1)
+        #expect(!held(huge), "a body past the bound is never kept")
+        keep([])
+        #expect(!held([]), "an empty batch is never kept")
+    }
+
+    static func address(_ bytes: [UInt8]) -> UnsafePointer<UInt8>? {
+        bytes.withUnsafeBufferPointer { $0.baseAddress }
     }
 }

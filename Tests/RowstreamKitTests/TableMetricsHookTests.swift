@@ -10,8 +10,8 @@ import Testing
         let registry = MetricsRegistry()
         let metrics = TableMetrics(registry: registry, table: "t")
         let event = FramedSSEEvent(event: "rows", id: "1") { $0.append(contentsOf: Array(repeating: UInt8(ascii: "a"), count: 1000)) }
-        metrics.batchWritten(event, answered: .now, as: .identity(event.bytes))
-        metrics.batchWritten(event, answered: .now, as: WrittenBytes(encoding: "gzip", count: 40))
+        metrics.batchWritten(bytes: event.bytes.count, answered: .now, as: .identity(event.bytes))
+        metrics.batchWritten(bytes: event.bytes.count, answered: .now, as: WrittenBytes(encoding: "gzip", count: 40))
         let text = registry.render()
         #expect(text.contains("rowstream_batch_bytes_count{encoding=\"identity\",table=\"t\"} 2\n"))
         #expect(text.contains("rowstream_batch_bytes_sum{encoding=\"identity\",table=\"t\"} \(event.bytes.count * 2)\n"))

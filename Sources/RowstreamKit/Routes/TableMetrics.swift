@@ -49,12 +49,12 @@ final class TableMetrics: Sendable {
             labels: ["table": table, "encoding": "identity"])
     }
 
-    /// Records one batch event written to a viewer: its delivery time since `answered`, its bytes as rendered
-    /// (`identity`), and, when the stream compressed it, the bytes it wrote under their coding. The compression
+    /// Records one batch event written to a viewer: its delivery time since `answered`, its `bytes` as rendered
+    /// (`identity`: head and body), and, when the stream compressed it, the bytes it wrote under their coding. The compression
     /// code reports those through ``WrittenBytes`` (``StreamWriter/write(_:whenWritten:)``).
-    func batchWritten(_ event: FramedSSEEvent, answered: ContinuousClock.Instant, as written: WrittenBytes) {
+    func batchWritten(bytes: Int, answered: ContinuousClock.Instant, as written: WrittenBytes) {
         delivery.observe(since: answered)
-        identityBytes.observe(Double(event.bytes.count))
+        identityBytes.observe(Double(bytes))
         guard written.encoding != "identity" else { return }
         registry.histogram(Self.bytesName, help: Self.bytesHelp, buckets: Self.byteBuckets,
                            labels: ["table": table, "encoding": written.encoding])

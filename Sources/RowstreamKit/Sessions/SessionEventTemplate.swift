@@ -42,7 +42,8 @@ final class SessionEventTemplate: Sendable {
     /// is those parts joined with `check` and the head is the plain `session` head (no id, no retry).
     static func parts(_ make: (String) -> FramedSSEEvent) -> [[UInt8]]? {
         let sample = make(placeholder)
-        let end = FramedSSEEvent.body { _ in }
+        var end: [UInt8] = []
+        FramedSSEEvent.appendEnd(to: &end)
         guard sample.event == "session", sample.id == nil, sample.head == FramedSSEEvent(event: "session", id: nil,
                                                                                            body: []).head,
               sample.body.count >= end.count, sample.body.suffix(end.count).elementsEqual(end) else { return nil }

@@ -1,12 +1,18 @@
 import Batches
+import Foundation
 import HTTPServer
 import JSON
+import Metrics
 import Tables
 
-/// Turns a viewer's batch events into SSE events on the wire: the documented contract (docs/PROTOCOL.md) in one
-/// place. A batch's rows are rendered straight into the event's body, framed as `data:` lines as they are written,
-/// once for all the viewers who get the very same rows at the same place (``SharedBatchBodies``).
-/// A pure value: no I/O, safe from any thread.
+/// A viewer's stream events: each event its data source delivers made into the SSE event the documented contract
+/// (docs/PROTOCOL.md) or its dialect (docs/DIALECTS.md) writes, and sent on its channel (``deliver(_:with:)``, the
+/// data source's `onEvent`). A batch's rows are rendered straight into the `rows` event's body, framed as `data:`
+/// lines as they are written, once for all the viewers who get the very same rows at the same place: the table's
+/// ``SharedBatchBodies`` keeps the events made last.
+/// A value, safe from any thread: the makers do no I/O (a `rows` event is kept in the table's shared bodies, behind
+/// their lock); ``deliver(_:with:)`` runs on whichever thread drains the data source, one event at
+/// a time, in order (``BatchesDataSource``).
 struct StreamEvents: Sendable {
     let table: TableBinding
     /// The stream's dialect (docs/DIALECTS.md) and its session's id; nil: the v1 events.
@@ -46,28 +52,8 @@ struct StreamEvents: Sendable {
         switch batchEvent {
         case .loading(let offset):
             return FramedSSEEvent(SSEEvent(event: "loading", data: Self.text(["offset": .int(Int64(offset))])))
-        case .batch(let items, let offset, let next):
-            let after = offset + items.count
-            let position: ResumeToken.Position
-            switch next {
-            case .first?: position = .start
-            case let next?: position = .after(cursor: next.sealed ?? "")
-            case nil: position = .end
-            }
-            if let dialect {
-                return dialect.dialect.rows(
-                    table: table.name, renderer: table.renderer, rows: items, startIndex: offset,
-                    next: next == nil ? nil : table.sessionPath(dialect.session, "next"), id: token(after, position))
-            }
-            // Rendered once for every viewer who gets these very rows here (SharedBatchBodies), each with its own id.
-            return table.sharedBatches.event(rows: items, startIndex: offset, isLast: next == nil, position: position,
-                                             body: {
-                FramedSSEEvent.body { data in
-                    table.renderer.appendRows(items, startIndex: offset, to: &data, lineBreak: SSEEvent.dataLineBreak)
-                    // The final batch says so, so a page does not ask its finished session for more before `complete`.
-                    if next == nil { data.append(contentsOf: Self.lastBatchMarker) }
-                }
-            }, id: { token(after, position) })
+        case .batch(let rows, let offset, let next):
+            return self.rows(rows, startIndex: offset, next: next)
         case .completed(let total):
             return complete(total: total)
         case .failed(let failure, _):
@@ -81,6 +67,43 @@ struct StreamEvents: Sendable {
         case .reset:
             return reset()
         }
+    }
+
+    /// The `rows` event of `rows` at `startIndex` whose next place is `next` (nil: the last batch). A table's own
+    /// stream shares it (``SharedBatchBodies``): the event an entry holds when its rows are these very rows at the
+    /// same place and its id is this one, else a new head (this viewer's id) before the entry's body, else a body
+    /// rendered here, kept for the viewers who come next. A dialect's event is made for its stream alone.
+    func rows(_ rows: [Row], startIndex: Int, next: TablePosition?) -> FramedSSEEvent {
+        let after = startIndex + rows.count
+        let position: ResumeToken.Position
+        switch next {
+        case .first?: position = .start
+        case let next?: position = .after(cursor: next.sealed ?? "")
+        case nil: position = .end
+        }
+        if let dialect {
+            return dialect.dialect.rows(
+                table: table.name, renderer: table.renderer, rows: rows, startIndex: startIndex,
+                next: next == nil ? nil : table.sessionPath(dialect.session, "next"), id: token(after, position))
+        }
+        let isLast = next == nil
+        let shared = table.sharedBatches.entry(for: rows, startIndex: startIndex, isLast: isLast)
+        if let shared, shared.position == position { return shared.event }
+        let body = shared?.event.body ?? rowsBody(rows, startIndex: startIndex, isLast: isLast)
+        let event = FramedSSEEvent(event: "rows", id: token(after, position), body: body)
+        table.sharedBatches.keep(event, rows: rows, startIndex: startIndex, isLast: isLast, position: position)
+        return event
+    }
+
+    /// A `rows` event's body: the rows rendered as `data:` lines (each line break in a cell as
+    /// ``SSEEvent/dataLineBreak``), the final batch's marker, and the blank line that ends the event.
+    private func rowsBody(_ rows: [Row], startIndex: Int, isLast: Bool) -> [UInt8] {
+        var body: [UInt8] = []
+        table.renderer.appendRows(rows, startIndex: startIndex, to: &body, lineBreak: SSEEvent.dataLineBreak)
+        // The final batch says so, so a page does not ask its finished session for more before `complete`.
+        if isLast { body.append(contentsOf: Self.lastBatchMarker) }
+        FramedSSEEvent.appendEnd(to: &body)
+        return body
     }
 
     /// Ends the `rows` data of the final batch (docs/PROTOCOL.md, "The last batch"); HTML ignores it.
@@ -108,5 +131,49 @@ struct StreamEvents: Sendable {
 
     private static func text(_ value: JSONValue) -> String {
         String(decoding: value.serialized(), as: UTF8.self)
+    }
+}
+
+extension StreamEvents {
+    /// Where a session's events go and what they tell on the way: held by its data source's `onEvent`.
+    /// Thread-safe: immutable; what it holds is thread-safe.
+    struct Delivery: Sendable {
+        /// The session's channel: its stream's writer, or its table's part of a page's stream.
+        let channel: any EventChannel
+        /// A live table's feed (nil: not live): told the head as sent; the stream stays open for its changes.
+        let feed: LiveFeed?
+        /// The session's sort and filter choice (a live head is the table's as configured only).
+        let choice: QueryChoice
+        /// The list's total as the source reported it (its session's own).
+        let total: RowTotal
+        let metrics: TableMetrics
+        let batchesSent: Counter
+    }
+
+    /// Sends the SSE event of `event` on `delivery`'s channel. A batch: the list's total first when the source
+    /// reported a new one, a live table's head observed as sent, the render and delivery timed. `complete` ends a
+    /// stream that is not live. Called by the data source, one event at a time, in order.
+    func deliver(_ event: BatchesEvent<Row, TablePosition>, with delivery: Delivery) {
+        guard case .batch(let rows, let offset, let next) = event else {
+            if case .reset = event { delivery.total.clear() }   // the new list's total is told again
+            delivery.channel.send(self.event(for: event))
+            if case .completed = event, delivery.feed == nil { delivery.channel.finish() }
+            return
+        }
+        // The source answered just now (the data source hands a load's rows straight on).
+        let answered = ContinuousClock.now
+        // The head as sent, before it is sent: a refresh that follows diffs against it (the table as configured only).
+        if offset == 0, let feed = delivery.feed, delivery.choice.query.isEmpty { feed.observeFirstBatch(rows) }
+        // The list's total, when the source reported a new one: before the rows it counts (issue 28).
+        if let reported = delivery.total.takeChange(), let told = total(reported) { delivery.channel.send(told) }
+        let rendering = ContinuousClock.now
+        let framed = self.rows(rows, startIndex: offset, next: next)
+        // The id holds the sealed next position now; the session keeps only the open token.
+        if case .open(let next)? = next { next.forgetSealed() }
+        let metrics = delivery.metrics
+        metrics.render.observe(since: rendering)
+        let bytes = framed.head.count + framed.body.count
+        delivery.channel.send(framed) { metrics.batchWritten(bytes: bytes, answered: answered, as: $0) }
+        delivery.batchesSent.increment()
     }
 }

@@ -7,8 +7,9 @@ import Tables
 /// One viewer's stream of one table: its position (a `BatchesDataSource`) bound to its SSE connection.
 ///
 /// Created on the event loop that owns the connection, by `open(...)`. After that every method is thread-safe:
-/// `loadNext` and `reload` come from the POST routes on any loop; batch events arrive on whatever thread finished
-/// the load and are written in order (the data source delivers them one at a time).
+/// `loadNext` and `reload` come from the POST routes on any loop; its data source's events arrive on whatever
+/// thread finished the load and are made and written in order by its ``StreamEvents`` (``StreamEvents/deliver(_:with:)``:
+/// the data source delivers them one at a time).
 /// Ownership: the registry holds the session while its stream is open; the stream's close removes it and cancels
 /// the load in flight.
 final class ViewerSession: Sendable {
@@ -97,35 +98,15 @@ final class ViewerSession: Sendable {
             start = (.cursor(cursor), resume.offset)
         }
         let choice = QueryChoice(query: query)
-        let batchesSent = metrics.batchesSent
         let tableMetrics = metrics.table(table.name)
+        let delivery = StreamEvents.Delivery(channel: channel, feed: feed, choice: choice, total: total,
+                                             metrics: tableMetrics, batchesSent: metrics.batchesSent)
         let dataSource = BatchesDataSource<Row, TablePosition>(
             initialToken: .first,
             start: start,
             loadTimeout: batchTimeout,
             loader: table.loader(for: request.using(.viewer(query: query)), timing: tableMetrics.upstream),
-            onEvent: { event in
-                guard case .batch(let rows, let offset, _) = event else {
-                    if case .reset = event { total.clear() }   // the new list's total is told again
-                    channel.send(events.event(for: event))
-                    if case .completed = event, feed == nil { channel.finish() }
-                    return
-                }
-                // The source answered just now (the data source hands a load's rows straight on).
-                let answered = ContinuousClock.now
-                // The head as sent, before it is sent: a refresh that follows diffs against it (the table as
-                // configured only).
-                if offset == 0, let feed, choice.query.isEmpty { feed.observeFirstBatch(rows) }
-                // The list's total, when the source reported a new one: before the rows it counts (issue 28).
-                if let reported = total.takeChange(), let told = events.total(reported) { channel.send(told) }
-                let rendering = ContinuousClock.now
-                let framed = events.event(for: event)
-                // The id holds the sealed next position now; the session keeps only the open token.
-                if case .batch(_, _, .open(let next)?) = event { next.forgetSealed() }
-                tableMetrics.render.observe(since: rendering)
-                channel.send(framed) { tableMetrics.batchWritten(framed, answered: answered, as: $0) }
-                batchesSent.increment()
-            }
+            onEvent: { events.deliver($0, with: delivery) }
         )
         let session = ViewerSession(id: id, table: table, dataSource: dataSource, channel: channel, choice: choice,
                                     onChoice: onChoice, metrics: tableMetrics, request: request)
