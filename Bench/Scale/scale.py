@@ -6,8 +6,8 @@ one key file, `Bench/Scale/scale-table.json`: a live table over instance 0's dem
 so each refresh fetch stamps its rows with the upstream's request number), then several `rowstream-load scale`
 processes, each under its own descriptor limit and dialing from source addresses of its own (plan_clients). When
 every viewer has its first rows: RSS of the instances, kernel memory (/proc/net/sockstat, /proc/slabinfo,
-/proc/meminfo), upstream requests (summed `rowstream_upstream_requests_total` of the instances: the table has no
-prefetch, so all of them are page 1). Then CHANGES times: one `POST /tables/customers/refresh` (the fanout bench's
+/proc/meminfo), upstream requests (the demo upstream's own count: the `seq=` it stamps; the table has no prefetch,
+so all of them are page 1). Then CHANGES times: one `POST /tables/customers/refresh` (the fanout bench's
 refresh path: the refresher fetches the head, publishes it in Redis, every instance sends the change to its viewers),
 waiting until every load process has it on every stream it holds; each receipt's wall time minus the POST's is its
 latency; CPU (utime+stime of the instances, Redis apart) over the changes per delivered event.
@@ -114,15 +114,16 @@ def parse_meminfo_kb(text, field):
     raise ValueError(f"no {field} in meminfo")
 
 
-def kernel_per_socket(before, after):
-    """Kernel memory per TCP socket between two readings ({'sockstat', 'slab', 'slab_kb'}): socket buffers
-    (sockstat `mem` pages), the socket caches of SLAB_CACHES, and all slab (meminfo), each over the sockets added."""
-    sockets = after["sockstat"]["inuse"] - before["sockstat"]["inuse"]
+def kernel_per_socket(before, after, sockets):
+    """Kernel memory per TCP socket between two readings ({'sockstat', 'slab', 'slab_kb'}) over the `sockets` this
+    run opened (both ends of each viewer's connection: the machine's own count, `sockets_added`, also moves with
+    whatever else runs on it): socket buffers (sockstat `mem` pages), the socket caches of SLAB_CACHES, all slab."""
+    added = after["sockstat"]["inuse"] - before["sockstat"]["inuse"]
     if sockets <= 0:
-        return {"sockets_added": sockets}
+        return {"sockets_added": added}
     slab = sum(after["slab"].get(k, 0) - before["slab"].get(k, 0) for k in set(after["slab"]) | set(before["slab"]))
     return {
-        "sockets_added": sockets,
+        "sockets_added": added,
         "kernel_buffer_bytes_per_socket": (after["sockstat"]["mem"] - before["sockstat"]["mem"]) * 4096 / sockets,
         "kernel_socket_slab_bytes_per_socket": slab / sockets,
         "kernel_all_slab_bytes_per_socket": (after["slab_kb"] - before["slab_kb"]) * 1024 / sockets,
@@ -316,6 +317,7 @@ def run_phase(args, procs, name, instances, viewers):
     cpu_start = sum(cpu_us(p) for p in pids)
     redis_cpu_start = cpu_us(redis.pid)
     published = []
+    peak_pages = kernel_after["sockstat"]["mem"]   # socket buffers while the changes are on their way
     for change in range(1, args.changes + 1):
         published.append(time.time_ns() // 1000)
         status, body = http(port, "POST", "/tables/customers/refresh")
@@ -323,6 +325,8 @@ def run_phase(args, procs, name, instances, viewers):
             raise RuntimeError(f"POST refresh answered {status}: {body[:200]}")
 
         def have(change=change):
+            nonlocal peak_pages
+            peak_pages = max(peak_pages, parse_sockstat(Path("/proc/net/sockstat").read_text())["mem"])
             for process, lines in clients:
                 if len(lines.phase("change")) < change:
                     if process.poll() is not None:
@@ -359,7 +363,9 @@ def run_phase(args, procs, name, instances, viewers):
         "cpu_us_per_event": round(cpu / max(delivered, 1), 2),
         "redis_cpu_us_per_event": round(redis_cpu / max(delivered, 1), 3),
     }
-    for key, value in kernel_per_socket(kernel_before, kernel_after).items():
+    # tcp_mem's pressure threshold is in pages for the whole machine: what the changes took of it at most
+    figures["kernel_buffer_peak_kb"] = (peak_pages - kernel_before["sockstat"]["mem"]) * 4
+    for key, value in kernel_per_socket(kernel_before, kernel_after, 2 * held).items():
         figures[key] = round(value) if isinstance(value, float) else value
     log(json.dumps(figures))
     return figures

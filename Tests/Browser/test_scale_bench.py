@@ -87,9 +87,11 @@ def test_kernel_memory_per_socket_from_sockstat_and_slabinfo():
     before = reading(22, 51, 127, 399, 500_000)
     after = reading(2_022, 551, 2_127, 2_399, 508_000)
     assert before["slab"] == {"TCP": 127 * 2368, "sock_inode_cache": 399 * 832}   # TCPv6, tw_sock_TCP not counted
-    figures = scale.kernel_per_socket(before, after)
+    figures = scale.kernel_per_socket(before, after, 2_000)
     assert figures["sockets_added"] == 2_000
     assert figures["kernel_buffer_bytes_per_socket"] == 500 * 4096 / 2_000
     assert figures["kernel_socket_slab_bytes_per_socket"] == 2368 + 832
     assert figures["kernel_all_slab_bytes_per_socket"] == 8_000 * 1024 / 2_000
-    assert scale.kernel_per_socket(after, before) == {"sockets_added": -2_000}   # nothing divided by sockets gone
+    # divided by the sockets the run opened, not by the machine's count (other processes close theirs meanwhile)
+    assert scale.kernel_per_socket(before, after, 1_000)["kernel_socket_slab_bytes_per_socket"] == 2 * (2368 + 832)
+    assert scale.kernel_per_socket(after, before, 0) == {"sockets_added": -2_000}   # nothing divided by nothing
