@@ -2,6 +2,10 @@
 load processes and source addresses, how many instances, and how its figures are read from what the load
 processes, the demo upstream and the kernel print."""
 import importlib.util
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -95,3 +99,19 @@ def test_kernel_memory_per_socket_from_sockstat_and_slabinfo():
     # divided by the sockets the run opened, not by the machine's count (other processes close theirs meanwhile)
     assert scale.kernel_per_socket(before, after, 1_000)["kernel_socket_slab_bytes_per_socket"] == 2 * (2368 + 832)
     assert scale.kernel_per_socket(after, before, 0) == {"sockets_added": -2_000}   # nothing divided by nothing
+
+
+def test_the_scale_figures_are_charted_beside_one_instance(tmp_path):
+    bench = {"settings": {"scale_viewers": "100000", "scale_single_viewers": "10000"},
+             "medians": {"scale_instances": 7, "scale_cpu_us_per_event": 9.0, "scale_single_cpu_us_per_event": 7.5,
+                         "scale_rss_per_viewer_bytes": 2900, "scale_single_rss_per_viewer_bytes": 2700}}
+    (tmp_path / "bench.json").write_text(json.dumps(bench))
+    subprocess.run([sys.executable, str(ROOT / "Scripts" / "lib" / "bench_charts.py"), "--draw",
+                    str(tmp_path / "bench.json"), str(tmp_path / "out")], check=True, capture_output=True, timeout=60)
+    # no p99 in the figures: no p99 chart
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["scale-cpu-us-per-event.svg",
+                                                                    "scale-rss-per-viewer-bytes.svg"]
+    texts = [t.text for t in ET.parse(tmp_path / "out" / "scale-cpu-us-per-event.svg").getroot()
+             .iter("{http://www.w3.org/2000/svg}text")]
+    assert "µs, lower is better (100,000 viewers over 7 instances, 10,000 on one)" in texts
+    assert texts.index("one instance") < texts.index("7.50") < texts.index("N instances") < texts.index("9.00")
