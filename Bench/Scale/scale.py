@@ -316,6 +316,9 @@ def run_phase(args, procs, name, instances, viewers):
         raise RuntimeError("a viewer received a change before any was published")
     cpu_start = sum(cpu_us(p) for p in pids)
     redis_cpu_start = cpu_us(redis.pid)
+    load_pids = [process.pid for process, _ in clients]
+    load_cpu_start = sum(cpu_us(p) for p in load_pids)
+    loadavg_before = float(Path("/proc/loadavg").read_text().split()[0])
     published = []
     peak_pages = kernel_after["sockstat"]["mem"]   # socket buffers while the changes are on their way
     for change in range(1, args.changes + 1):
@@ -336,6 +339,8 @@ def run_phase(args, procs, name, instances, viewers):
         wait_for(have, 60, f"change {change} did not reach every load process")
     cpu = sum(cpu_us(p) for p in pids) - cpu_start
     redis_cpu = cpu_us(redis.pid) - redis_cpu_start
+    load_cpu = sum(cpu_us(p) for p in load_pids) - load_cpu_start   # the load processes still run: read before wait
+    loadavg_after = float(Path("/proc/loadavg").read_text().split()[0])
     upstream_after = upstream_count(demo_port) - 1   # less the probe that read upstream_first
     for process, _ in clients:
         process.wait(60)
@@ -362,6 +367,9 @@ def run_phase(args, procs, name, instances, viewers):
         "rss_total_per_viewer_bytes": round(rss_after * 1024 / max(held, 1)),
         "cpu_us_per_event": round(cpu / max(delivered, 1), 2),
         "redis_cpu_us_per_event": round(redis_cpu / max(delivered, 1), 3),
+        # the load processes' own share of the 2 cores while the changes went out, and how loaded the machine was
+        "load_cpu_us_per_event": round(load_cpu / max(delivered, 1), 2),
+        "loadavg_before_changes": loadavg_before, "loadavg_after_changes": loadavg_after,
     }
     # tcp_mem's pressure threshold is in pages for the whole machine: what the changes took of it at most
     figures["kernel_buffer_peak_kb"] = (peak_pages - kernel_before["sockstat"]["mem"]) * 4
