@@ -16,7 +16,11 @@ UNITS = [("_cells_per_s", "cells/s/core"), ("_ratio_to_mutex", "x Mutex's ns per
          ("_with_rows", "viewers"), ("_percent", "% of a core"), ("_bytes_per_stream_3s", "bytes"),
          ("_bytes_per_stream_15s", "bytes"), ("_kb", "KB"), ("_arrival_seconds", "s"),
          ("_ratio_to_escape_loop", "x a plain escape loop's cells/s (same run)"), ("_bytes_per_s", "bytes/s"),
-         ("_cpu_us_per_req", "us CPU/request")]
+         ("_cpu_us_per_req", "us CPU/request"), ("_per_viewer_bytes", "bytes per viewer"),
+         ("_per_socket", "bytes per socket"), ("_per_change", "requests"), ("_first_rows_s", "s"),
+         ("_viewers_held", "viewers"), ("_delivered", "events"), ("_instances", "processes"),
+         ("_load_processes", "processes"), ("_rss_total_kb", "KB"), ("_before_changes", "1-minute load average"),
+         ("_after_changes", "1-minute load average")]
 
 # (name, numerator metric, denominator metric, meaning)
 def ratio_specs(metrics):
@@ -48,6 +52,11 @@ def ratio_specs(metrics):
                             ("fanout_latency_p99_ms", "x single instance's p99 (lower better)"),
                             ("storm_viewer_p99_ms", "x single instance's p99 (lower better)")):
         specs.append((f"cluster_{figure}_vs_single", f"cluster_{figure}", f"cluster_single_{figure}", meaning))
+    # Scripts/bench scale: N SO_REUSEPORT instances with many viewers over ONE instance with 10,000, same run
+    for figure, meaning in (("cpu_us_per_event", "x one instance's CPU/event (lower better)"),
+                            ("rss_per_viewer_bytes", "x one instance's RSS/viewer (lower better)"),
+                            ("change_p99_ms", "x one instance's p99 (lower better)")):
+        specs.append((f"scale_{figure}_vs_single", f"scale_{figure}", f"scale_single_{figure}", meaning))
     # Scripts/bench --against REV: each figure of this tree over the same figure of REV's build, paired within a run
     for before in sorted(m for m in metrics if "_before" in m):
         now = before.replace("_before", "_rowstream", 1)
@@ -98,6 +107,11 @@ def main():
            lambda v: v <= 60)
     target("cluster storm: 1 upstream request per page cluster-wide (issue 15)",
            "cluster_storm_upstream_requests_per_page", lambda v: v == 1)
+    target("scale: a live change reaches every viewer with p99 under 2 s (issue 29)", "scale_change_p99_ms",
+           lambda v: v < 2000)
+    target("scale: 1 upstream request per page across the instances (issue 29)", "scale_upstream_requests_per_page",
+           lambda v: v == 1)
+    target("scale: every viewer held got every live change (issue 29)", "scale_lost", lambda v: v == 0)
     target("gzip: wire bytes per demo row at most 25% of identity's (issue 17)", "bytes_gzip_ratio",
            lambda v: v <= 0.25)
     target("time to first row under 5 ms at the median", "ttfr_p50_ms", lambda v: v < 5)
@@ -105,7 +119,7 @@ def main():
     target("rendering at least 0.25 of a plain escape loop's cells/s, same run (issue 17)",
            "render_ratio_to_escape_loop", lambda v: v >= 0.25)
     if targets:
-        print("\nissue 6, 15 and 17 targets (medians of this run):")
+        print("\nissue 6, 15, 17 and 29 targets (medians of this run):")
         for t in targets:
             print(f"  {'met    ' if t['met'] else 'NOT met'}  {t['target']:52} {t['metric']} = {t['median']:.3f}")
     out = {"settings": settings, "cpus": os.cpu_count(), "machine": platform.machine(), "medians": medians,

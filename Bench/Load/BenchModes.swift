@@ -28,6 +28,15 @@ struct BenchOptions {
     /// Idle: seconds after the last arrival at which to read the server's RSS (`--measure-at 3,15`); empty: once,
     /// `holdSeconds` after.
     var measureAt: [Int] = []
+    /// The first source address (host byte order; `--source 127.0.0.N`) and streams per address (`--per-address`):
+    /// the load processes of `Scripts/bench scale` each dial from addresses of their own.
+    var firstSource = Dialer.firstSource
+    var perAddress = Dialer.perAddress
+    /// Scale: live changes to wait for (`--changes`), where to write each receipt (`--receipts FILE`), and how long
+    /// after a change's first receipt its last may come before it is given up (`--change-wait`).
+    var changes = 1
+    var receiptsPath: String?
+    var changeWaitSeconds = 30
 }
 
 /// The figures of a run, as `"name":value` pairs in order.
@@ -35,6 +44,8 @@ struct BenchReport {
     private var fields: [(String, String)] = []
 
     mutating func add(_ name: String, _ value: Int) { fields.append((name, String(value))) }
+    /// A word of letters, digits and `_` only (written as a JSON string without escaping).
+    mutating func add(_ name: String, _ word: String) { fields.append((name, "\"" + word + "\"")) }
     mutating func add(_ name: String, _ value: Double) {
         fields.append((name, value.isFinite ? String((value * 1_000).rounded() / 1_000) : "null"))
     }

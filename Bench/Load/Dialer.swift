@@ -9,9 +9,14 @@ import Glibc
 enum Dialer {
     static let perAddress = 4_000
 
-    /// The source address of connection `n` (network byte order).
-    static func sourceAddress(_ n: Int) -> in_addr_t {
-        let host = UInt32(0x7F00_0002) + UInt32(min(n / perAddress, 250))
+    /// 127.0.0.2, the first source address of a load client that is not told otherwise (host byte order).
+    static let firstSource: UInt32 = 0x7F00_0002
+
+    /// The source address of connection `n` (network byte order): `first` (host byte order) for the first
+    /// `perAddress` connections, the next address for the next ones, and so on (at most 250 addresses on). Several
+    /// load processes (`Scripts/bench scale`) each start at their own `first` (`--source`), so none shares an address.
+    static func sourceAddress(_ n: Int, first: UInt32 = firstSource, perAddress: Int = perAddress) -> in_addr_t {
+        let host = first + UInt32(min(n / max(perAddress, 1), 250))
         return host.bigEndian
     }
 

@@ -52,6 +52,9 @@ final class StreamFleet {
     var onEvent: (Stream, EventScanner.Event, Int64) -> Void = { _, _, _ in }
     /// Called when a publish request has its whole response: the status and the body.
     var onPublished: (Int, [UInt8]) -> Void = { _, _ in }
+    /// Where the streams' source addresses start (host byte order) and how many streams each takes (``Dialer``).
+    var firstSource = Dialer.firstSource
+    var perAddress = Dialer.perAddress
     private var target = 0
     private var maxPending = 0
     private var entries: [Int32: Entry] = [:]
@@ -115,7 +118,8 @@ final class StreamFleet {
             let stream = Stream(number: number, request: Array(request.utf8), openedAt: wallMicros())
             if acceptGzip { stream.gzip = GzipBody() }
             streams.append(stream)
-            let fd = Dialer.connect(port: port, connection: number)
+            let fd = Dialer.connect(port: port, from: Dialer.sourceAddress(number, first: firstSource,
+                                                                           perAddress: perAddress))
             guard fd >= 0 else {
                 failedConnects += 1
                 stream.closed = true

@@ -10,6 +10,10 @@ import Foundation
 //       --publish-path PATH --publish-ports PORT[,PORT...] --publish-bytes N --hold S --timeout S --max-pending N
 //       --accept-encoding gzip|identity (fanout: streams ask for gzip and decode it, GzipBody.swift)
 //       --measure-at S[,S...] (idle: RSS read S seconds after the last arrival)
+//       --source 127.X.Y.Z --per-address N (the first source address, and streams from each; default 127.0.0.2, 4000)
+//   rowstream-load scale --port P --streams N --source A --changes C --receipts FILE [--change-wait S]
+//       one of the load processes of Scripts/bench scale (ScaleBench.swift): prints a JSON line when every stream
+//       has rows, one per live change received, and a last one with its figures.
 //       exits 1 when not every stream became ready.
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("rowstream-load: \(message)\n".utf8))
@@ -22,6 +26,13 @@ func numbers(_ flag: String, _ value: String) -> [Int] {
         .map { Int($0).flatMap { $0 > 0 ? $0 : nil } }
     guard !list.isEmpty, list.allSatisfy({ $0 != nil }) else { fail("\(flag) takes N[,N...], not \(value)") }
     return list.compactMap { $0 }
+}
+
+/// `127.X.Y.Z` in host byte order, or nil for anything else (the load client dials from loopback only).
+func loopbackAddress(_ text: String) -> UInt32? {
+    let parts = text.split(separator: ".", omittingEmptySubsequences: false).map { UInt32($0) }
+    guard parts.count == 4, parts[0] == 127, parts.allSatisfy({ ($0 ?? 256) < 256 }) else { return nil }
+    return parts.reduce(0) { $0 << 8 | $1! }
 }
 
 signal(SIGPIPE, SIG_IGN)
@@ -56,6 +67,13 @@ if let mode {
         case ("--max-pending", let n?) where n >= 1: options.maxPending = n
         case ("--measure-at", _):
             options.measureAt = numbers(flag, value).filter { $0 <= 600 }.sorted()
+        case ("--source", _):
+            guard let address = loopbackAddress(value) else { fail("--source takes a 127.X.Y.Z address, not \(value)") }
+            options.firstSource = address
+        case ("--per-address", let n?) where n >= 1 && n <= 28_000: options.perAddress = n
+        case ("--changes", let n?) where n >= 1 && n <= 100: options.changes = n
+        case ("--receipts", _): options.receiptsPath = value
+        case ("--change-wait", let n?) where n >= 1 && n <= 600: options.changeWaitSeconds = n
         default: fail("bad flag or value: \(flag) \(value)")
         }
     }
@@ -65,7 +83,8 @@ if let mode {
     case "storm": result = StormBench.run(options)
     case "fanout": result = FanoutBench.run(options)
     case "idle": result = IdleBench.run(options)
-    default: fail("unknown mode \(mode): storm, fanout or idle")
+    case "scale": result = ScaleBench.run(options)
+    default: fail("unknown mode \(mode): storm, fanout, idle or scale")
     }
     print(result.report.json)
     exit(result.ok ? 0 : 1)

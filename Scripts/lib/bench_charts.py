@@ -24,7 +24,8 @@ import sys
 from xml.sax.saxutils import escape
 
 SIDES = [("rowstream", "Rowstream", "#2f6fde"), ("gzip", "Rowstream, gzip", "#69a4ff"),
-         ("nchan", "nginx+nchan", "#d9822b"), ("nginx", "nginx", "#d9822b"), ("starlette", "sse-starlette", "#7a7a7a")]
+         ("nchan", "nginx+nchan", "#d9822b"), ("nginx", "nginx", "#d9822b"), ("starlette", "sse-starlette", "#7a7a7a"),
+         ("single", "one instance", "#7a7a7a"), ("scale", "N instances", "#2f6fde")]
 COLOURS = {key: colour for key, _, colour in SIDES}
 NAMES = {key: name for key, name, _ in SIDES}
 
@@ -54,6 +55,18 @@ def bar_charts(medians, settings):
          [("%s viewers" % thousands(n), [(s, "fanout%d_%s_events_per_s" % (n, s))
                                          for s in ("rowstream", "nchan", "starlette")]) for n in fanout]),
     ]
+    # Scripts/bench scale: N --reuse-port instances with many viewers beside one instance, same run (issue 29)
+    scale = "%s viewers over %s instances, %s on one" % (thousands(settings.get("scale_viewers", "")),
+                                                         thousands(medians.get("scale_instances", "")),
+                                                         thousands(settings.get("scale_single_viewers", "")))
+    for figure, title, unit in (("cpu_us_per_event", "One machine: server CPU per delivered live change",
+                                 "µs, lower is better (%s)" % scale),
+                                ("rss_per_viewer_bytes", "One machine: server memory per viewer, summed over instances",
+                                 "bytes of RSS, lower is better (%s)" % scale),
+                                ("change_p99_ms", "One machine: a live change to every viewer, p99",
+                                 "ms, lower is better (%s)" % scale)):
+        charts.append(("scale-%s" % figure.replace("_", "-"), title, unit,
+                       [(None, [("single", "scale_single_%s" % figure), ("scale", "scale_%s" % figure)])]))
     return charts
 
 
