@@ -12,6 +12,10 @@ public struct RowTotal: Sendable {
 
     init(_ shared: RowRequest.Shared) { self.shared = shared }
 
+    /// A total of its own, in no request (as library code made one before a request's total lived in the request's
+    /// box): its copies share it.
+    public init() { self.init(RowRequest.Shared(viewer: .nobody, logger: StandardErrorLogger())) }
+
     /// Records `total` (negative values are ignored).
     public func report(_ total: Int) {
         guard total >= 0 else { return }
