@@ -93,6 +93,33 @@ import Testing
         #expect(server.maxInFlight == 2)
     }
 
+    /// A fetch waiting for a slot (the one slot held) is failed by the engine from its queue when its task is
+    /// cancelled: resumed once, with `.cancelled`, never sent; the held one still completes.
+    @Test func cancellingAQueuedFetchFailsItUnsent() async throws {
+        let gate = ReplyGate()
+        let server = try FixtureServer { _ in .held(gate, .json("{}")) }
+        defer { server.stop() }
+        var configuration = UpstreamClientConfiguration()
+        configuration.maxConcurrentTransfers = 1
+        configuration.lowSpeedSeconds = 600  // a held reply sends nothing: the slot is not freed by a timeout
+        let client = try UpstreamClient(configuration: configuration)
+        defer { client.shutdown() }
+        var held = UpstreamRequest(url: server.baseURL + "/held")
+        held.timeout = .seconds(120)
+        let request = held
+
+        let first = Task { () async throws(UpstreamError) -> Int in try await client.fetch(request).status }
+        #expect(await eventually { gate.waiting == 1 }, "the one slot was never taken")
+        let queued = Task { () async throws(UpstreamError) -> UpstreamResponse in try await client.fetch(request) }
+        queued.cancel()
+        // The slot frees now: a queue that ignored the cancel would send the queued fetch (counted below).
+        gate.releaseAll()
+        let result = await queued.result
+        #expect(throws: UpstreamError.cancelled) { try result.get() }
+        #expect(try await first.value == 200)
+        #expect(server.requests.count == 1, "the cancelled fetch was sent")
+    }
+
     @Test func shutdownFailsInFlightTransfersAndIsIdempotent() async throws {
         let server = try FixtureServer { _ in .hang }
         defer { server.stop() }

@@ -5,12 +5,17 @@
 /// a batch and tells the page of a change (the `total` event, docs/PROTOCOL.md).
 ///
 /// Thread-safe: atomic words; reported from any load, read on whatever thread sends the batch. A change is taken
-/// (``takeChange()``) and cleared (``clear()``) by one session's events only, which its data source delivers one at
-/// a time.
+/// (``takeChange()``) and what was told forgotten (``forgetTold()``, at a `reset`) by one session's events only,
+/// which its data source delivers one at a time; what was reported is forgotten where a new choice is made
+/// (``forgetReported()``), before its walk starts.
 public struct RowTotal: Sendable {
     private let shared: RowRequest.Shared
 
     init(_ shared: RowRequest.Shared) { self.shared = shared }
+
+    /// A total of its own, in no request (as library code made one before a request's total lived in the request's
+    /// box): its copies share it.
+    public init() { self.init(RowRequest.Shared(viewer: .nobody, logger: StandardErrorLogger())) }
 
     /// Records `total` (negative values are ignored).
     public func report(_ total: Int) {
@@ -33,7 +38,15 @@ public struct RowTotal: Sendable {
 
     /// Forgets what was reported and told (the list starts over with a new choice).
     func clear() {
-        shared.reported.store(-1, ordering: .relaxed)
-        shared.told.store(-1, ordering: .relaxed)
+        forgetReported()
+        forgetTold()
     }
+
+    /// Forgets what was reported: a new choice's list is decided, whose walk reports its own total (perhaps as it
+    /// starts, before the `reset` goes out). Any thread.
+    func forgetReported() { shared.reported.store(-1, ordering: .relaxed) }
+
+    /// Forgets what was told: the `reset` that starts the list over went out, so its total is told again. By the
+    /// session's events only.
+    func forgetTold() { shared.told.store(-1, ordering: .relaxed) }
 }

@@ -155,7 +155,9 @@ extension StreamEvents {
     /// stream that is not live. Called by the data source, one event at a time, in order.
     func deliver(_ event: BatchesEvent<Row, TablePosition>, with delivery: Delivery) {
         guard case .batch(let rows, let offset, let next) = event else {
-            if case .reset = event { delivery.total.clear() }   // the new list's total is told again
+            // The new list's total is told again: what its walk reported (a new choice forgot the old one when it
+            // was made, ViewerSession.reload(choosing:), so a total reported as the new walk started stays).
+            if case .reset = event { delivery.total.forgetTold() }
             delivery.channel.send(self.event(for: event))
             if case .completed = event, delivery.feed == nil { delivery.channel.finish() }
             return

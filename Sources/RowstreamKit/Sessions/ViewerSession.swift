@@ -147,6 +147,8 @@ final class ViewerSession: Sendable {
     /// Starts over with another sort and filter choice (a page's table): the page's stream learns it first, so
     /// the `reset` that follows carries it in its resume token. Thread-safe.
     func reload(choosing query: QueryChoice.Query) {
+        // Another list: the old one's total goes before the new walk starts (which may report its own at once).
+        request.total.forgetReported()
         let loader = table.loader(for: request.using(.viewer(query: query)), timing: metrics.upstream)
         choice.choose(query) { query in
             channel.reopen()
