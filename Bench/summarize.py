@@ -47,6 +47,13 @@ def ratio_specs(metrics):
     # the storm's connect rate (viewers with their first rows per second) over nchan's bare subscribe rate
     specs.append(("storm_connects_ratio_to_nchan", "storm_connects_per_s", "storm_nchan_connects_per_s",
                   "x nchan subscribes/s (higher better)"))
+    # and the server CPU per arriving viewer over nchan's per bare subscribe (issue 29); the --against build's too
+    specs.append(("storm_cpu_ratio_to_nchan", "storm_cpu_us_per_viewer", "storm_nchan_cpu_us_per_viewer",
+                  "x nchan CPU/subscribe (lower better)"))
+    specs.append(("storm_before_connects_ratio_to_nchan", "storm_before_connects_per_s", "storm_nchan_connects_per_s",
+                  "x nchan subscribes/s, the --against build (same run)"))
+    specs.append(("storm_before_cpu_ratio_to_nchan", "storm_before_cpu_us_per_viewer", "storm_nchan_cpu_us_per_viewer",
+                  "x nchan CPU/subscribe, the --against build (same run)"))
     # Scripts/bench cluster: 3 instances behind nginx over the single instance with as many viewers, same run
     for figure, meaning in (("fanout_cpu_us_per_event", "x single instance's CPU/event (lower better)"),
                             ("fanout_latency_p99_ms", "x single instance's p99 (lower better)"),
@@ -105,6 +112,10 @@ def main():
     target("viewer storm: all viewers have rows within 1.0 s (issue 17)", "storm_all_first_rows_ms", lambda v: v <= 1000)
     target("viewer storm: server CPU per arriving viewer at most 60 µs (issue 17)", "storm_cpu_us_per_viewer",
            lambda v: v <= 60)
+    target("viewer storm: CPU per arriving viewer at most nchan's per subscribe (issue 29)", "storm_cpu_ratio_to_nchan",
+           lambda v: v <= 1)
+    target("viewer storm: connects with rows per second at least nchan's subscribes (issue 29)",
+           "storm_connects_ratio_to_nchan", lambda v: v >= 1)
     target("cluster storm: 1 upstream request per page cluster-wide (issue 15)",
            "cluster_storm_upstream_requests_per_page", lambda v: v == 1)
     target("scale: a live change reaches every viewer with p99 under 2 s (issue 29)", "scale_change_p99_ms",

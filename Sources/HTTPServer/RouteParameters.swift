@@ -58,16 +58,24 @@ struct Route: Sendable {
     let segments: [RouteSegment]
     let handler: RouterBuilder.Handler
 
-    /// The raw (still encoded) parameter values if `path` matches, else nil.
-    func match(_ path: [Substring]) -> [String: Substring]? {
-        guard path.count == segments.count else { return nil }
-        var parameters: [String: Substring] = [:]
+    /// Whether `path` matches: its length and every exact segment (a `{name}` takes any). Allocates nothing, so
+    /// the routes tried before the one that answers cost no dictionary each.
+    func matches(_ path: [Substring]) -> Bool {
+        guard path.count == segments.count else { return false }
         for (segment, actual) in zip(segments, path) {
-            switch segment {
-            case .exact(let text): guard text == actual else { return nil }
-            case .parameter(let name): parameters[name] = actual
-            }
+            if case .exact(let text) = segment, text != actual { return false }
         }
-        return parameters
+        return true
+    }
+
+    /// The percent-decoded `{name}` values of a `path` that ``matches(_:)``; nil when one is malformed.
+    func parameters(_ path: [Substring]) -> RouteParameters? {
+        var decoded: [String: String] = [:]
+        for (segment, actual) in zip(segments, path) {
+            guard case .parameter(let name) = segment else { continue }
+            guard let text = PercentDecoding.decode(actual) else { return nil }
+            decoded[name] = text
+        }
+        return RouteParameters(decoded)
     }
 }

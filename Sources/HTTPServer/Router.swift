@@ -53,38 +53,40 @@ public struct Router: HTTPResponder {
 
     public func respond(to request: HTTPRequest) -> HTTPResult {
         let path = RouteSegment.pathSegments(request.path)
-        var allowed: Set<String> = []
-        var chosen: (Route, [String: Substring])?
-        for index in path.count < routesByLength.count ? routesByLength[path.count] : [] {
+        let candidates = path.count < routesByLength.count ? routesByLength[path.count] : []
+        var chosen: Route?
+        var pathMatched = false
+        for index in candidates {
             let route = routes[index]
-            guard let parameters = route.match(path) else { continue }
-            allowed.insert(route.method.rawValue)
-            if route.method == .get { allowed.insert(HTTPMethod.head.rawValue) }
+            guard route.matches(path) else { continue }
+            pathMatched = true
             if route.method == request.method {
-                chosen = (route, parameters)
+                chosen = route
                 break
             }
-            if chosen == nil, route.method == .get, request.method == .head { chosen = (route, parameters) }
+            if chosen == nil, route.method == .get, request.method == .head { chosen = route }
         }
-        if let (route, raw) = chosen { return call(route, raw, request) }
-        if allowed.isEmpty {
+        if let route = chosen { return call(route, path, request) }
+        guard pathMatched else {
             return fallback?.respond(to: request) ?? .now(HTTPError(.notFound, "Not found.").response)
+        }
+        // 405: the methods the path has, gathered only now (a request a route answers builds no set).
+        var allowed: Set<String> = []
+        for index in candidates where routes[index].matches(path) {
+            allowed.insert(routes[index].method.rawValue)
+            if routes[index].method == .get { allowed.insert(HTTPMethod.head.rawValue) }
         }
         var response = HTTPError(.methodNotAllowed, "Method not allowed.").response
         response.headers.add(name: HTTPFieldName.allow, value: allowed.sorted().joined(separator: ", "))
         return .now(response)
     }
 
-    private func call(_ route: Route, _ raw: [String: Substring], _ request: HTTPRequest) -> HTTPResult {
-        var decoded: [String: String] = [:]
-        for (name, value) in raw {
-            guard let text = PercentDecoding.decode(value) else {
-                return .now(HTTPError(.badRequest, "Malformed percent-encoding in path.").response)
-            }
-            decoded[name] = text
+    private func call(_ route: Route, _ path: [Substring], _ request: HTTPRequest) -> HTTPResult {
+        guard let parameters = route.parameters(path) else {
+            return .now(HTTPError(.badRequest, "Malformed percent-encoding in path.").response)
         }
         do {
-            return try route.handler(request, RouteParameters(decoded))
+            return try route.handler(request, parameters)
         } catch {
             return .now(error.response)
         }

@@ -8,7 +8,9 @@ import Foundation
 final class ServerLoop: @unchecked Sendable {
     let loop: EventLoop
     let context: ServerContext
-    private var connections: [ObjectIdentifier: Connection] = [:]
+    /// Every open connection, each at its `slot` (removal moves the last one into the gap): adopting and forgetting
+    /// one hashes nothing, and the sweep walks the list without copying it.
+    private var connections: [Connection] = []
     private var shuttingDown = false
 
     init(loop: EventLoop, context: ServerContext) {
@@ -45,14 +47,22 @@ final class ServerLoop: @unchecked Sendable {
             return
         }
         connection.watchedEvents = csystem_EPOLLIN
-        connections[ObjectIdentifier(connection)] = connection
+        connection.slot = connections.count
+        connections.append(connection)
         context.counters.openConnections.add(1, ordering: .relaxed)
     }
 
     /// Forgets a closed connection. - Important: loop-confined.
     func remove(_ connection: Connection) {
         loop.assertInLoop()
-        guard connections.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return }
+        let slot = connection.slot
+        guard slot >= 0, slot < connections.count, connections[slot] === connection else { return }
+        let last = connections.removeLast()
+        if last !== connection {
+            connections[slot] = last
+            last.slot = slot
+        }
+        connection.slot = -1
         context.counters.openConnections.add(-1, ordering: .relaxed)
         stopIfDrained()
     }
@@ -63,7 +73,7 @@ final class ServerLoop: @unchecked Sendable {
     func beginShutdown() {
         loop.assertInLoop()
         shuttingDown = true
-        for connection in Array(connections.values) {
+        for connection in connections {
             connection.shuttingDown = true
             connection.drainStream()
             if connection.isIdle, connection.output.count == 0 {
@@ -80,7 +90,7 @@ final class ServerLoop: @unchecked Sendable {
     func forceClose() {
         loop.assertInLoop()
         shuttingDown = true
-        for connection in Array(connections.values) { connection.close() }
+        for connection in connections { connection.close() }
         loop.stop()
     }
 
@@ -90,7 +100,7 @@ final class ServerLoop: @unchecked Sendable {
 
     /// The most unparsed request bytes any connection of this loop holds now (for tests). - Important: loop-confined.
     var largestBufferedInput: Int {
-        connections.values.lazy.map(\.parser.bufferedByteCount).max() ?? 0
+        connections.lazy.map(\.parser.bufferedByteCount).max() ?? 0
     }
 
     /// The heartbeat comment, one array shared by every stream's write buffer.
@@ -98,28 +108,33 @@ final class ServerLoop: @unchecked Sendable {
     /// The heartbeat compressed once, for every gzip-coded stream.
     private static let deflatedPing = DeflatedBlock(compressing: ping)
 
-    /// What is due for a connection in `state` (a stream's heartbeat, a pending answer's timeout) and whether it is
-    /// idle: read binding no payload, so the sweep need not copy the state (a retain and release of its writer or
-    /// task, each connection, each tick).
-    private static func due(_ state: Connection.State, now: ContinuousClock.Instant)
+    /// What is due for a connection of `timing` (a stream's heartbeat, a pending answer's timeout) and whether it
+    /// is idle. `Connection.timing` has no payload, so the sweep copies no state (reading `state` retained and
+    /// released its writer or task, each connection, each tick).
+    private static func due(_ timing: Connection.Timing, now: ContinuousClock.Instant)
         -> (heartbeat: Bool, answer: Bool, idle: Bool) {
-        switch state {
-        case .streaming(_, let due?): (due <= now, false, false)
-        case .waiting(let pending): (false, pending.deadline <= now, false)
+        switch timing {
+        case .streaming(let due?): (due <= now, false, false)
+        case .waiting(let deadline): (false, deadline <= now, false)
         case .idle: (false, false, true)
         case .streaming, .closed: (false, false, false)
         }
     }
 
     /// Heartbeats for event streams; idle, request-head and stalled-write timeouts.
-    /// Every connection, every tick: its state is read once (binding no payload), not once per check; a read that
-    /// copies the state retains and releases its writer or task, which with 10,000 streams was most of a sweep.
+    /// Every connection, every tick: its `timing` is read once, not its state (a read that copies the state retains
+    /// and releases its writer or task, which with 10,000 streams was most of a sweep). The list is walked from its
+    /// end without a copy: a connection closed here moves the last one, already seen, into its slot.
     private func sweep() {
         let now = ContinuousClock.now
         let config = context.configuration
         context.freedMemory?.observe(openConnections: context.counters.openConnections.load(ordering: .relaxed))
-        for connection in Array(connections.values) {
-            let (heartbeatDue, answerDue, idle) = Self.due(connection.state, now: now)
+        var index = connections.count
+        while index > 0 {
+            index -= 1
+            guard index < connections.count else { continue }
+            let connection = connections[index]
+            let (heartbeatDue, answerDue, idle) = Self.due(connection.timing, now: now)
             if heartbeatDue {
                 if case .streaming(let writer, _) = connection.state {
                     connection.state = .streaming(writer, heartbeatDue: now + config.heartbeatInterval)

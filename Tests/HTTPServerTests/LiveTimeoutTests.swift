@@ -34,6 +34,26 @@ import TestSupport
         }
     }
 
+    /// A loop's connections are one list, each at its slot (``ServerLoop``; a removal moves the last one into the
+    /// gap). After the first of three hangs up (the third moves into its slot), the idle sweep still finds and closes
+    /// the other two, and none is left counted: a slot not moved with its connection kept one listed and open.
+    @Test func theSweepFindsEveryConnectionAfterOneClosesOutOfOrder() async throws {
+        try await withLiveServer({ $0.eventLoopCount = 1; $0.idleTimeout = .milliseconds(300) },
+                                 responder: okResponder) { server, port in
+            var clients: [TestConnection] = []
+            defer { for client in clients { client.closeNow() } }
+            for _ in 0..<3 {
+                let client = try TestConnection(port: port)
+                try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+                #expect(try await client.readResponse().body == "ok")
+                clients.append(client)
+            }
+            clients[0].closeNow()
+            for client in clients.dropFirst() { #expect(try await client.isClosedByServer()) }
+            #expect(await eventually { server.statistics.openConnections == 0 })
+        }
+    }
+
     @Test func http10ClosesUnlessKeepAliveIsAsked() async throws {
         try await withServer({ _ in }) { port in
             let plain = try TestConnection(port: port)

@@ -172,11 +172,15 @@ struct ServerRoutes {
         // Live changes are of the table as configured: a viewer who sorted or filtered it does not get them.
         let feed = query.isEmpty ? try feeds.feed(for: table.name, viewer: viewer) : nil
         let answering = rowRequest()
-        let open: @Sendable () -> HTTPResponse = { [self] in
+        guard lastEventID.map({ !$0.isEmpty }) == true else {
+            // No token: answered here, without a closure that copies the routes (a retain of each of their parts).
+            return .now(streamResponse(table: table, lastEventID: lastEventID, query: query, feed: feed,
+                                       dialect: dialect, request: answering))
+        }
+        return .later { [self] in
             streamResponse(table: table, lastEventID: lastEventID, query: query, feed: feed, dialect: dialect,
                            request: answering)
         }
-        return lastEventID.map { !$0.isEmpty } == true ? .later(open) : .now(open())
     }
 
     /// The stream of `stream(_:table:)` from the client's token (nil: none), with the live changes of `feed`, its
