@@ -25,6 +25,14 @@ extension Connection {
             if held { return }
             // Waiting for EPOLLOUT means the socket was full at the last try: no point trying again before it.
             if watchedEvents & csystem_EPOLLOUT == 0 { flush() }
+        } else if let ring = owner.sendRing {
+            // Batched: prepared now, submitted with the loop's other sends at the end of its iteration; the bytes
+            // stay queued (shared, not copied) until `sendCompleted` consumes what the kernel took.
+            output.append(bytes)
+            sendInFlight = output.withFirstUnsentBytes { ring.send($0, for: self) }
+            if !sendInFlight { flush() }
+            settle()
+            return
         } else {
             let sent = sendNow(bytes)
             if sent == bytes.count { return }  // the usual case: nothing queued, nothing more to watch
@@ -55,6 +63,32 @@ extension Connection {
         if output.count == 0 { lastWriteProgress = .now }  // the stall timeout counts from when bytes start waiting
         output.append(head)
         writeShared(bytes)
+    }
+
+    /// A send through the loop's ``SendRing`` completed: `result` bytes of the queue's front were sent, or -errno.
+    /// The rest (a partial send's tail, writes queued meanwhile) continues through `flush()`'s `sendmsg` and
+    /// EPOLLOUT, as on the `sendmsg` path; an error closes the connection. Runs for a closed connection too (its
+    /// send was in flight when it closed): then only lets go of the bytes.
+    /// - Important: Must be called on `owner.loop`.
+    func sendCompleted(_ result: Int32) {
+        owner.loop.assertInLoop()
+        sendInFlight = false
+        guard !isClosed else { return }
+        if result > 0 {
+            output.consume(Int(result))
+        } else if result != -EAGAIN && result != -EINTR && result != 0 {
+            return close()
+        }
+        if output.count > 0 {
+            context.counters.ioUringSendsContinued.add(1, ordering: .relaxed)
+            lastWriteProgress = .now  // the stall timeout counts from when bytes started waiting
+            flush()
+        } else {
+            if requestStartedAt != nil { requestStartedAt = .now }
+            releaseRoomIfDrained()
+            runWrittenNotices()
+        }
+        settle()
     }
 
     /// One `send` of `bytes`: the count sent, 0 when the socket is full, -1 on a connection error.

@@ -40,6 +40,9 @@ final class Connection: EventHandler, @unchecked Sendable {
     var inputClosed = false
     var shuttingDown = false
     var watchedEvents: UInt32 = 0
+    /// A send of the front of `output` is in the loop's ``SendRing`` (prepared or submitted, not yet completed):
+    /// nothing else may send until `sendCompleted` (one send in flight per socket keeps its bytes in order).
+    var sendInFlight = false
     /// When the connection last became idle, and when the first byte of a pending request arrived.
     var idleSince = ContinuousClock.now
     var requestStartedAt: ContinuousClock.Instant?
@@ -241,7 +244,7 @@ final class Connection: EventHandler, @unchecked Sendable {
     /// Writes as much buffered output as the socket takes.
     func flush() {
         owner.loop.assertInLoop()
-        while !isClosed, output.count > 0 {
+        while !isClosed, !sendInFlight, output.count > 0 {
             // One gathering send of the queued arrays (a response head and its body go out together).
             let (sent, offered) = output.withUnsentVectors { vectors in
                 var message = msghdr()
@@ -286,7 +289,7 @@ final class Connection: EventHandler, @unchecked Sendable {
         case .streaming, .closed: true  // a stream's peer is read (and discarded) to see it hang up
         }
         if !inputClosed && (!closeWhenFlushed || lingerUntil != nil) && roomToRead { wanted |= csystem_EPOLLIN }
-        if output.count > 0 { wanted |= csystem_EPOLLOUT }
+        if output.count > 0, !sendInFlight { wanted |= csystem_EPOLLOUT }  // in flight: its completion flushes
         if wanted != watchedEvents {
             watchedEvents = wanted
             owner.loop.modify(fd, events: wanted)
@@ -328,6 +331,8 @@ final class Connection: EventHandler, @unchecked Sendable {
         }
         state = .closed
         writtenNotices = []
+        // A prepared send names this fd: submit it first, so the kernel holds the socket before the number is reused.
+        if sendInFlight { owner.sendRing?.submitPrepared() }
         owner.loop.forget(fd)  // closing the fd takes it out of the epoll set
         Glibc.close(fd)
         context.admission.release(address)
