@@ -118,6 +118,10 @@ let package = Package(
         .executableTarget(name: "rowstream-bench-locks", dependencies: ["Locking"], path: "Bench/Locks",
                           swiftSettings: strict),
 
+        // Loopback floor for Scripts/bench fanout: the kernel's TCP alone, CPU per event written (send and io_uring).
+        .executableTarget(name: "rowstream-bench-floor", dependencies: ["CSystem", "CURing"], path: "Bench/Floor",
+                          swiftSettings: strict),
+
         // Tests mirror Sources. TestSupport: the plain socket HTTP and SSE clients the live tests share.
         .target(name: "TestSupport", dependencies: ["Locking", "HTTPServerTesting", "CZlib"], path: "Tests/Support", swiftSettings: strict),
         .testTarget(name: "JSONTests", dependencies: ["TestSupport", "JSON"], swiftSettings: strict),

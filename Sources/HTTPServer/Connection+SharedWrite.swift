@@ -10,7 +10,7 @@ extension Connection {
     /// `maxWriteBufferBytes` (a slow consumer). Ignored unless streaming.
     /// - Important: Must be called on `owner.loop`.
     func writeShared(_ identity: [UInt8], deflated: DeflatedBlock? = nil) {
-        guard case .streaming = state, !identity.isEmpty else { return }
+        guard phase == .streaming, !identity.isEmpty else { return }
         var bytes = identity
         if gzipStream != nil {
             let block = deflated ?? DeflatedBlock(compressing: identity)
@@ -54,7 +54,7 @@ extension Connection {
     /// - Important: Must be called on `owner.loop`.
     func writeShared(_ bytes: [UInt8], after head: [UInt8], deflated: DeflatedBlock? = nil,
                      deflatedHead: DeflatedBlock? = nil) {
-        guard case .streaming = state else { return }
+        guard phase == .streaming else { return }
         guard !head.isEmpty else { return writeShared(bytes, deflated: deflated) }
         if gzipStream != nil {
             writeShared(head, deflated: deflatedHead)

@@ -15,6 +15,20 @@ final class Connection: EventHandler, @unchecked Sendable {
         case closed
     }
 
+    /// `State`'s cases alone. Thread-safe: a value type.
+    enum Phase {
+        case idle, waiting, streaming, closed
+
+        init(_ state: State) {
+            switch state {
+            case .idle: self = .idle
+            case .waiting: self = .waiting
+            case .streaming: self = .streaming
+            case .closed: self = .closed
+            }
+        }
+    }
+
     /// A `.later` answer being produced. `id` tells its completion from a later request's (after a timeout).
     struct Pending {
         let id: UInt64
@@ -29,7 +43,12 @@ final class Connection: EventHandler, @unchecked Sendable {
     let address: UInt32
     unowned let owner: ServerLoop
     var context: ServerContext { owner.context }
-    var state = State.idle
+    var state = State.idle {
+        didSet { phase = Phase(state) }
+    }
+    /// `state`'s case without its payload, kept with it: what every write and check reads, since matching `state`
+    /// itself copies it (a retain and release of its writer or task per connection per event, ~4% of a fan-out).
+    private(set) var phase = Phase.idle
     var parser: HTTPRequestParser
     var output = WriteBuffer()
     /// The open stream's gzip state when it is gzip-coded (nil otherwise): 8 bytes, no compressor.
@@ -65,8 +84,8 @@ final class Connection: EventHandler, @unchecked Sendable {
         parser = HTTPRequestParser(limits: owner.context.configuration.limits)
     }
 
-    var isClosed: Bool { if case .closed = state { true } else { false } }
-    var isIdle: Bool { if case .idle = state { true } else { false } }
+    var isClosed: Bool { phase == .closed }
+    var isIdle: Bool { phase == .idle }
 
     func handleEvents(_ events: UInt32) {
         owner.loop.assertInLoop()
