@@ -29,7 +29,11 @@ extension Connection {
             // Batched: prepared now, submitted with the loop's other sends at the end of its iteration; the bytes
             // stay queued (shared, not copied) until `sendCompleted` consumes what the kernel took.
             output.append(bytes)
-            sendInFlight = output.withFirstUnsentBytes { ring.send($0, for: self) }
+            // In flight before the entry is prepared: a write made meanwhile (by a completion `send` reaps when
+            // the queue is full) queues behind these bytes instead of sending them itself.
+            sendInFlight = true
+            let front = output.withFirstUnsentBytes { $0 }  // stays valid while queued (see the method)
+            sendInFlight = ring.send(front, for: self)
             if !sendInFlight { flush() }
             settle()
             return

@@ -18,6 +18,9 @@ public struct HTTPServerConfiguration: Sendable {
     /// one system call); where the kernel refuses io_uring (ENOSYS, EPERM), or this is false, sends use `sendmsg`
     /// as before. Default: true unless the environment has `ROWSTREAM_IO_URING=off`.
     public var ioUring: Bool = SendRing.enabledByEnvironment
+    /// Tests only: the io_uring submission queue's entries (small, to fill it within one broadcast; 0, which the
+    /// kernel refuses with EINVAL, to see the fallback to `sendmsg`).
+    var ioUringEntries = SendRing.defaultEntries
     /// Tests only: SO_SNDBUF of each accepted socket (small, to force partial sends); nil keeps the kernel's.
     var sendBufferBytes: Int32?
     /// How often open event streams get a `: ping` comment.

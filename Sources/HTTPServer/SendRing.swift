@@ -31,8 +31,9 @@ final class SendRing: EventHandler, @unchecked Sendable {
     var counters: ServerCounters?
     /// Sends prepared or submitted whose completion is not reaped yet (each holds a retained connection).
     private(set) var inFlight = 0
-    /// Entries in the submission queue (its completion queue is twice that, so one full batch always fits).
-    static let entries: UInt32 = 1024
+    /// Entries in the submission queue by default (its completion queue is twice that, so one full batch always
+    /// fits): a broadcast to more of a loop's connections submits each full queue as it goes.
+    static let defaultEntries: UInt32 = 1024
 
     /// Whether sends go through io_uring, by default: yes unless `ROWSTREAM_IO_URING` is `off`.
     static var enabledByEnvironment: Bool {
@@ -43,7 +44,7 @@ final class SendRing: EventHandler, @unchecked Sendable {
     /// Makes a ring for `loop` and registers its fd there, or returns nil with the errno (the kernel has no
     /// io_uring: ENOSYS; it is refused by sysctl `kernel.io_uring_disabled` or seccomp: EPERM; ENOMEM), so the
     /// loop's connections keep the `sendmsg` path. - Important: loop-confined.
-    static func make(on loop: EventLoop) -> Result<SendRing, SendRingRefusal> {
+    static func make(on loop: EventLoop, entries: UInt32 = defaultEntries) -> Result<SendRing, SendRingRefusal> {
         loop.assertInLoop()
         var error: Int32 = 0
         guard let ring = curing_create(entries, &error) else { return .failure(SendRingRefusal(errnoCode: error)) }
@@ -75,7 +76,8 @@ final class SendRing: EventHandler, @unchecked Sendable {
         let length = UInt32(clamping: bytes.count)
         if curing_prepare_send(ring, connection.fd, bytes.baseAddress, length, tag) != 0 {
             submitAndReap()
-            guard curing_prepare_send(ring, connection.fd, bytes.baseAddress, length, tag) == 0 else {
+            // A completion reaped just now may have closed this connection: its fd number is no longer its own.
+            guard !connection.isClosed, curing_prepare_send(ring, connection.fd, bytes.baseAddress, length, tag) == 0 else {
                 unmanaged.release()
                 return false
             }

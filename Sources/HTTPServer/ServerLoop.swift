@@ -22,7 +22,7 @@ final class ServerLoop: @unchecked Sendable {
     /// loop's io_uring for sends (else its connections keep `sendmsg`). - Important: loop-confined.
     func startSweeping() {
         loop.assertInLoop()
-        if context.configuration.ioUring, case .success(let ring) = SendRing.make(on: loop) {
+        if context.configuration.ioUring, case .success(let ring) = SendRing.make(on: loop, entries: context.configuration.ioUringEntries) {
             ring.counters = context.counters
             sendRing = ring
             context.counters.ioUringLoops.add(1, ordering: .relaxed)

@@ -246,7 +246,8 @@ private final class BroadcastFixture {
     static func configuration(path: SendPath = .ioUring, loops: Int, maxWriteBufferBytes: Int = 1024 * 1024,
                               sendBufferBytes: Int32? = nil) -> HTTPServerConfiguration {
         var config = HTTPServerConfiguration()
-        config.ioUring = path == .ioUring
+        config.ioUring = path != .sendmsg
+        config.ioUringEntries = path == .refused ? 0 : 8
         config.sendBufferBytes = sendBufferBytes
         config.port = 0
         config.eventLoopCount = loops
@@ -299,7 +300,11 @@ private final class BroadcastFixture {
 
 /// Which way a server's sends go: batched through io_uring, or one `sendmsg` each (`ioUring` off, or refused).
 enum SendPath: CaseIterable, Sendable {
-    case ioUring, sendmsg
+    /// io_uring with a submission queue of 8 entries, so a broadcast fills it and submits as it goes.
+    case ioUring
+    case sendmsg
+    /// io_uring asked for, and refused by the kernel (a queue of 0 entries: EINVAL, as ENOSYS or EPERM would be).
+    case refused
 }
 
 /// How many of a fixture's streams have closed. Thread-safe (an atomic).
