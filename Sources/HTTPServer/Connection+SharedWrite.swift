@@ -25,7 +25,7 @@ extension Connection {
             if held { return }
             // Waiting for EPOLLOUT means the socket was full at the last try: no point trying again before it.
             if watchedEvents & csystem_EPOLLOUT == 0 { flush() }
-        } else if let ring = owner.sendRing {
+        } else if let ring = sendRing {
             // Batched: prepared now, submitted with the loop's other sends at the end of its iteration; the bytes
             // stay queued (shared, not copied) until `sendCompleted` consumes what the kernel took.
             output.append(bytes)
@@ -34,9 +34,9 @@ extension Connection {
             sendInFlight = true
             let front = output.withFirstUnsentBytes { $0 }  // stays valid while queued (see the method)
             sendInFlight = ring.send(front, for: self)
-            if !sendInFlight { flush() }
-            settle()
-            return
+            if sendInFlight { return }  // the watched events stay as they were: its completion flushes the rest
+            flush()
+            return settle()
         } else {
             let sent = sendNow(bytes)
             if sent == bytes.count { return }  // the usual case: nothing queued, nothing more to watch
@@ -91,6 +91,9 @@ extension Connection {
             if requestStartedAt != nil { requestStartedAt = .now }
             releaseRoomIfDrained()
             runWrittenNotices()
+            // Drained: the watched events are those of before the send (EPOLLOUT is never watched with a send in
+            // flight), unless the stream finished or its peer hung up meanwhile.
+            guard closeWhenFlushed || inputClosed || isClosed else { return }
         }
         settle()
     }

@@ -42,6 +42,8 @@ final class Connection: EventHandler, @unchecked Sendable {
     /// The client's IPv4 address (host order; 0 if unknown), released to `context.admission` on close.
     let address: UInt32
     unowned let owner: ServerLoop
+    /// The loop's io_uring for sends (nil: `sendmsg`), held here so a write need not load it through `owner`.
+    let sendRing: SendRing?
     var context: ServerContext { owner.context }
     var state = State.idle {
         didSet { phase = Phase(state) }
@@ -81,6 +83,7 @@ final class Connection: EventHandler, @unchecked Sendable {
         self.fd = fd
         self.address = address
         self.owner = owner
+        sendRing = owner.sendRing
         parser = HTTPRequestParser(limits: owner.context.configuration.limits)
     }
 
@@ -351,7 +354,7 @@ final class Connection: EventHandler, @unchecked Sendable {
         state = .closed
         writtenNotices = []
         // A prepared send names this fd: submit it first, so the kernel holds the socket before the number is reused.
-        if sendInFlight { owner.sendRing?.submitPrepared() }
+        if sendInFlight { sendRing?.submitPrepared() }
         owner.loop.forget(fd)  // closing the fd takes it out of the epoll set
         Glibc.close(fd)
         context.admission.release(address)
