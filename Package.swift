@@ -3,8 +3,8 @@
 // Dependencies point one way, down: rowstream -> Dashboard -> {RowstreamKit, Upstream, Redis}; RowstreamKit (the library)
 // -> {HTTPServer, Batches, Tables, Sealing, Access}; Access -> {HTTPServer, Sealing, Tables, CCrypt}; Upstream -> {Sealing, CCurl, JSON, Tables, Batches}; leaves JSON, Metrics, Sealing -> CCrypto,
 // Locking (every lock: Metrics, Batches, EventLoop, HTTPServer, Upstream, Access, RowstreamKit and Dashboard use it),
-// HTTPServer -> {EventLoop, CSystem, CZlib}, Redis -> {EventLoop, CSystem} (the one epoll loop type they share),
-// EventLoop -> {Locking, CSystem}. Sealing (one base64url, one sealing type) holds what tokens need, so the library does not link libcurl. Only Upstream imports CCurl; only Sealing imports CCrypto; only Access imports CCrypt; only EventLoop, HTTPServer and Redis import CSystem; only HTTPServer (and TestSupport, to decode) imports CZlib.
+// HTTPServer -> {EventLoop, CSystem, CZlib, CURing}, Redis -> {EventLoop, CSystem} (the one epoll loop type they share),
+// EventLoop -> {Locking, CSystem}. Sealing (one base64url, one sealing type) holds what tokens need, so the library does not link libcurl. Only Upstream imports CCurl; only Sealing imports CCrypto; only Access imports CCrypt; only EventLoop, HTTPServer and Redis import CSystem; only HTTPServer (and TestSupport, to decode) imports CZlib; only HTTPServer imports CURing.
 // Each target depends on exactly what its files import. RowstreamTesting -> HTTPServerTesting: in-process tests.
 import PackageDescription
 
@@ -38,6 +38,9 @@ let package = Package(
         .systemLibrary(name: "CSystem"),
         // zlib: gzip responses and event streams (HTTPServer), negotiated by Accept-Encoding.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // liburing (Debian's liburing-dev, 2.3): HTTPServer's batched sends (SendRing). A C target, not a system
+        // module: liburing.h includes <sys/socket.h>, so it stays inside curing.c and only stdint types reach Swift.
+        .target(name: "CURing", linkerSettings: [.linkedLibrary("uring")]),
 
         // Leaves.
         // Locking: every lock (`Lock`, a `Mutex` that ThreadSanitizer sees through).
@@ -48,7 +51,8 @@ let package = Package(
         .target(name: "Tables", dependencies: ["JSON"], swiftSettings: strict),
         // One epoll thread with timers and a work queue (eventfd wake-up): the loops of HTTPServer and Redis.
         .target(name: "EventLoop", dependencies: ["Locking", "CSystem"], swiftSettings: strict),
-        .target(name: "HTTPServer", dependencies: ["Locking", "EventLoop", "CSystem", "CZlib"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["Locking", "EventLoop", "CSystem", "CZlib", "CURing"],
+                swiftSettings: strict),
         // Redis client (RESP on an EventLoop of its own, `package` API): the shared engine of issue 15.
         .target(name: "Redis", dependencies: ["EventLoop", "CSystem"], swiftSettings: strict),
         // Tokens and sealing: one base64url, one sealing type (AES-256-SIV), shared by Upstream and RowstreamKit.
@@ -113,6 +117,10 @@ let package = Package(
 
         // Lock benchmark for Scripts/bench: a Lock against the Mutex it wraps, uncontended.
         .executableTarget(name: "rowstream-bench-locks", dependencies: ["Locking"], path: "Bench/Locks",
+                          swiftSettings: strict),
+
+        // Loopback floor for Scripts/bench fanout: the kernel's TCP alone, CPU per event written (send and io_uring).
+        .executableTarget(name: "rowstream-bench-floor", dependencies: ["CSystem", "CURing"], path: "Bench/Floor",
                           swiftSettings: strict),
 
         // Tests mirror Sources. TestSupport: the plain socket HTTP and SSE clients the live tests share.

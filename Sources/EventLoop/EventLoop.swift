@@ -25,6 +25,10 @@ package final class EventLoop: @unchecked Sendable {
     private var handlers: [Int32: any EventHandler] = [:]
     private var timers = RepeatingTimers()
     private var running = true
+    /// Run at the end of every iteration, after handlers, work items and timers, before the next `epoll_wait`.
+    private var iterationEndHooks: [() -> Void] = []
+    /// Run once when the loop has stopped, before its handlers are let go.
+    private var exitHooks: [() -> Void] = []
     /// A reusable read buffer shared by this loop's connections.
     package var readBuffer = [UInt8](repeating: 0, count: 64 * 1024)
 
@@ -125,6 +129,21 @@ package final class EventLoop: @unchecked Sendable {
         timers.add(every: interval, body)
     }
 
+    /// Calls `body` at the end of every iteration, before the loop waits again: for work batched during the
+    /// iteration (HTTPServer's SendRing submits its prepared sends here, so they all go in one system call).
+    /// - Important: loop-confined.
+    package func addIterationEndHook(_ body: @escaping () -> Void) {
+        assertInLoop()
+        iterationEndHooks.append(body)
+    }
+
+    /// Calls `body` once on the loop thread when the loop has stopped, before its handlers are let go: for
+    /// operations still in flight in the kernel (SendRing drains its ring here). - Important: loop-confined.
+    package func addExitHook(_ body: @escaping () -> Void) {
+        assertInLoop()
+        exitHooks.append(body)
+    }
+
     /// Makes the loop return after the current iteration. - Important: loop-confined.
     package func stop() {
         assertInLoop()
@@ -146,7 +165,11 @@ package final class EventLoop: @unchecked Sendable {
             }
             for work in queue.take() { work() }
             for body in timers.takeDue() { body() }
+            for body in iterationEndHooks { body() }
         }
+        for body in exitHooks { body() }
+        exitHooks = []
+        iterationEndHooks = []
         queue.close()
         handlers = [:]
         timers.removeAll()

@@ -15,7 +15,7 @@ extension Connection {
     /// - Important: Must be called on `owner.loop`.
     func writeShared(_ body: [UInt8], after head: [UInt8], deflated: DeflatedBlock?, deflatedHead: DeflatedBlock?,
                      whenWritten notice: @escaping @Sendable (WrittenBytes) -> Void) {
-        guard case .streaming = state, !(head.isEmpty && body.isEmpty) else { return }
+        guard phase == .streaming, !(head.isEmpty && body.isEmpty) else { return }
         let written: WrittenBytes
         if gzipStream != nil {
             let headBlock = head.isEmpty ? nil : deflatedHead ?? DeflatedBlock(compressing: head)

@@ -32,6 +32,11 @@ final class Connection: EventHandler, @unchecked Sendable {
         }
     }
 
+    /// `State`'s cases alone (``phase``). Thread-safe: a value type.
+    enum Phase {
+        case idle, waiting, streaming, closed
+    }
+
     /// A `.later` answer being produced. `id` tells its completion from a later request's (after a timeout).
     struct Pending {
         let id: UInt64
@@ -45,6 +50,8 @@ final class Connection: EventHandler, @unchecked Sendable {
     /// The client's IPv4 address (host order; 0 if unknown), released to `context.admission` on close.
     let address: UInt32
     unowned let owner: ServerLoop
+    /// The loop's io_uring for sends (nil: `sendmsg`), held here so a write need not load it through `owner`.
+    let sendRing: SendRing?
     var context: ServerContext { owner.context }
     var state = State.idle { didSet { timing = Timing(state) } }
     /// What the sweep reads of `state`, kept beside it on every assignment: no payload to retain, so reading it for
@@ -53,6 +60,16 @@ final class Connection: EventHandler, @unchecked Sendable {
     private(set) var timing = Timing.idle
     /// This connection's index in its loop's list (``ServerLoop``), -1 when not listed. Loop-confined.
     var slot = -1
+    /// `state`'s case alone, read from `timing` (no payload copied): what every write and check reads, since
+    /// matching `state` itself copies it (a retain and release of its writer or task per connection per event).
+    var phase: Phase {
+        switch timing {
+        case .idle: .idle
+        case .waiting: .waiting
+        case .streaming: .streaming
+        case .closed: .closed
+        }
+    }
     var parser: HTTPRequestParser
     var output = WriteBuffer()
     /// The open stream's gzip state when it is gzip-coded (nil otherwise): 8 bytes, no compressor.
@@ -63,6 +80,9 @@ final class Connection: EventHandler, @unchecked Sendable {
     var inputClosed = false
     var shuttingDown = false
     var watchedEvents: UInt32 = 0
+    /// A send of the front of `output` is in the loop's ``SendRing`` (prepared or submitted, not yet completed):
+    /// nothing else may send until `sendCompleted` (one send in flight per socket keeps its bytes in order).
+    var sendInFlight = false
     /// When the connection last became idle, and when the first byte of a pending request arrived.
     var idleSince = ContinuousClock.now
     var requestStartedAt: ContinuousClock.Instant?
@@ -82,11 +102,12 @@ final class Connection: EventHandler, @unchecked Sendable {
         self.fd = fd
         self.address = address
         self.owner = owner
+        sendRing = owner.sendRing
         parser = HTTPRequestParser(limits: owner.context.configuration.limits)
     }
 
-    var isClosed: Bool { if case .closed = state { true } else { false } }
-    var isIdle: Bool { if case .idle = state { true } else { false } }
+    var isClosed: Bool { phase == .closed }
+    var isIdle: Bool { phase == .idle }
 
     func handleEvents(_ events: UInt32) {
         owner.loop.assertInLoop()
@@ -264,7 +285,7 @@ final class Connection: EventHandler, @unchecked Sendable {
     /// Writes as much buffered output as the socket takes.
     func flush() {
         owner.loop.assertInLoop()
-        while !isClosed, output.count > 0 {
+        while !isClosed, !sendInFlight, output.count > 0 {
             // One gathering send of the queued arrays (a response head and its body go out together).
             let (sent, offered) = output.withUnsentVectors { vectors in
                 var message = msghdr()
@@ -309,7 +330,7 @@ final class Connection: EventHandler, @unchecked Sendable {
         case .streaming, .closed: true  // a stream's peer is read (and discarded) to see it hang up
         }
         if !inputClosed && (!closeWhenFlushed || lingerUntil != nil) && roomToRead { wanted |= csystem_EPOLLIN }
-        if output.count > 0 { wanted |= csystem_EPOLLOUT }
+        if output.count > 0, !sendInFlight { wanted |= csystem_EPOLLOUT }  // in flight: its completion flushes
         if wanted != watchedEvents {
             watchedEvents = wanted
             owner.loop.modify(fd, events: wanted)
@@ -351,6 +372,8 @@ final class Connection: EventHandler, @unchecked Sendable {
         }
         state = .closed
         writtenNotices = []
+        // A prepared send names this fd: submit it first, so the kernel holds the socket before the number is reused.
+        if sendInFlight { sendRing?.submitPrepared() }
         owner.loop.forget(fd)  // closing the fd takes it out of the epoll set
         Glibc.close(fd)
         context.admission.release(address)

@@ -14,6 +14,15 @@ public struct HTTPServerConfiguration: Sendable {
     public var eventLoopCount: Int = UsableCPUs.count()
     /// Most unsent bytes a connection may hold; a stream write past it drops the connection (slow consumer).
     public var maxWriteBufferBytes: Int = 1 << 20
+    /// Whether each event loop submits its connections' sends in batches through io_uring (a broadcast's sends in
+    /// one system call); where the kernel refuses io_uring (ENOSYS, EPERM), or this is false, sends use `sendmsg`
+    /// as before. Default: true unless the environment has `ROWSTREAM_IO_URING=off`.
+    public var ioUring: Bool = SendRing.enabledByEnvironment
+    /// Tests only: the io_uring submission queue's entries (small, to fill it within one broadcast; 0, which the
+    /// kernel refuses with EINVAL, to see the fallback to `sendmsg`).
+    var ioUringEntries = SendRing.defaultEntries
+    /// Tests only: SO_SNDBUF of each accepted socket (small, to force partial sends); nil keeps the kernel's.
+    var sendBufferBytes: Int32?
     /// How often open event streams get a `: ping` comment.
     public var heartbeatInterval: Duration = .seconds(15)
     /// How long a stream's peer may leave sent bytes unacknowledged (or, with no heartbeat, stay silent to TCP

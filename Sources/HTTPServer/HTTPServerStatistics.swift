@@ -14,6 +14,13 @@ public struct HTTPServerStatistics: Sendable, Hashable {
     public var droppedSlowConsumers: Int
     /// Connections refused with 503 because a connection cap was reached.
     public var refusedConnections: Int
+    /// Event loops whose sends go through io_uring (``HTTPServerConfiguration/ioUring``); 0 on the `sendmsg` path.
+    public var ioUringLoops: Int = 0
+    /// Sends submitted through io_uring since start (each one connection's bytes).
+    public var ioUringSends: Int = 0
+    /// io_uring sends after whose completion bytes were left (a partial send, or writes queued behind it): each
+    /// continued through `sendmsg` and EPOLLOUT.
+    public var ioUringSendsContinued: Int = 0
 }
 
 /// The live counters behind `HTTPServerStatistics`. Thread-safe (atomics).
@@ -24,6 +31,9 @@ final class ServerCounters: Sendable {
     let totalRequests = Atomic<Int>(0)
     let droppedSlowConsumers = Atomic<Int>(0)
     let refusedConnections = Atomic<Int>(0)
+    let ioUringLoops = Atomic<Int>(0)
+    let ioUringSends = Atomic<Int>(0)
+    let ioUringSendsContinued = Atomic<Int>(0)
 
     var snapshot: HTTPServerStatistics {
         HTTPServerStatistics(
@@ -32,7 +42,10 @@ final class ServerCounters: Sendable {
             openStreams: openStreams.load(ordering: .relaxed),
             totalRequests: totalRequests.load(ordering: .relaxed),
             droppedSlowConsumers: droppedSlowConsumers.load(ordering: .relaxed),
-            refusedConnections: refusedConnections.load(ordering: .relaxed)
+            refusedConnections: refusedConnections.load(ordering: .relaxed),
+            ioUringLoops: ioUringLoops.load(ordering: .relaxed),
+            ioUringSends: ioUringSends.load(ordering: .relaxed),
+            ioUringSendsContinued: ioUringSendsContinued.load(ordering: .relaxed)
         )
     }
 }

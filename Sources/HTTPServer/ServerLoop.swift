@@ -12,15 +12,23 @@ final class ServerLoop: @unchecked Sendable {
     /// one hashes nothing, and the sweep walks the list without copying it.
     private var connections: [Connection] = []
     private var shuttingDown = false
+    /// This loop's io_uring for sends (``SendRing``); nil on the `sendmsg` path (turned off, or refused).
+    private(set) var sendRing: SendRing?
 
     init(loop: EventLoop, context: ServerContext) {
         self.loop = loop
         self.context = context
     }
 
-    /// Installs the sweep timer. - Important: loop-confined.
+    /// Installs the sweep timer and, when ``HTTPServerConfiguration/ioUring`` is on and the kernel allows it, the
+    /// loop's io_uring for sends (else its connections keep `sendmsg`). - Important: loop-confined.
     func startSweeping() {
         loop.assertInLoop()
+        if context.configuration.ioUring, case .success(let ring) = SendRing.make(on: loop, entries: context.configuration.ioUringEntries) {
+            ring.counters = context.counters
+            sendRing = ring
+            context.counters.ioUringLoops.add(1, ordering: .relaxed)
+        }
         let config = context.configuration
         let shortest = min(config.heartbeatInterval, config.idleTimeout, config.requestHeadTimeout,
                            config.responseTimeout, .seconds(1))
@@ -38,6 +46,9 @@ final class ServerLoop: @unchecked Sendable {
             return
         }
         // TCP_NODELAY comes from the listening socket (``ListeningSocket``).
+        if var size = context.configuration.sendBufferBytes {
+            _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         let connection = Connection(fd: fd, address: address, owner: self)
         do {
             try loop.register(fd, connection, events: csystem_EPOLLIN)
@@ -146,7 +157,8 @@ final class ServerLoop: @unchecked Sendable {
                 connection.timeOutResponse()
             } else if let until = connection.lingerUntil, until <= now {
                 connection.close()
-            } else if connection.output.count > 0, now - connection.lastWriteProgress > config.idleTimeout {
+            } else if connection.output.count > 0, !connection.sendInFlight,
+                      now - connection.lastWriteProgress > config.idleTimeout {
                 connection.close()
             } else if idle, !connection.closeWhenFlushed, connection.output.count == 0,
                       let started = connection.requestStartedAt, now - started > config.requestHeadTimeout {

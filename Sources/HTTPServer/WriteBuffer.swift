@@ -73,6 +73,14 @@ struct WriteBuffer {
         }
     }
 
+    /// Calls `body` with the first queued array's unsent bytes (none when empty). For a send through io_uring the
+    /// pointer outlives `body`: valid while that array stays queued, which it does until `consume` takes it (the
+    /// buffer only appends meanwhile, and an array's storage does not move while it is held and unchanged).
+    func withFirstUnsentBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        guard first < chunks.count else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return chunks[first].withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[firstOffset...])) }
+    }
+
     /// Calls `body` with the unsent bytes copied into one contiguous buffer (for tests and small callers).
     func withUnsentBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
         var joined: [UInt8] = []

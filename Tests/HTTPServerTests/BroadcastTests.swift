@@ -8,9 +8,9 @@ import TestSupport
 /// `StreamWriter.broadcast`: one job per event loop carrying shared bytes. Every viewer gets the exact bytes, in
 /// order with its own writes; finished and closed streams are skipped; a slow consumer is dropped mid-broadcast.
 @Suite(.serialized) struct BroadcastTests {
-    @Test func everyViewerOnEveryLoopGetsTheExactBytesInOrder() async throws {
+    @Test(arguments: SendPath.allCases) func everyViewerOnEveryLoopGetsTheExactBytesInOrder(_ path: SendPath) async throws {
         try await offPool {
-            let fixture = try BroadcastFixture(viewers: 6, loops: 2)
+            let fixture = try BroadcastFixture(path: path, viewers: 6, loops: 2)
             defer { fixture.server.shutdown() }
             // Sizes from one byte to well past a socket buffer, so some sends are partial and queue a tail.
             let events = [1, 100, 2_350, 70_000, 3, 600_000, 2_350].enumerated().map { index, size in
@@ -21,12 +21,43 @@ import TestSupport
                 for bytes in events { #expect(try readExactly(bytes.count, from: client) == bytes) }
             }
             #expect(fixture.server.statistics.droppedSlowConsumers == 0)
+            #expect(fixture.server.statistics.ioUringLoops == (path == .ioUring ? 2 : 0))
+            #expect((fixture.server.statistics.ioUringSends > 0) == (path == .ioUring))
         }
     }
 
-    @Test func aBroadcastStaysBehindWritesAlreadyQueuedForAViewer() async throws {
+    /// Many viewers through small socket send buffers (4 KB): most sends are partial, so on the io_uring path a
+    /// completion leaves a tail that `sendmsg` and EPOLLOUT continue, while later broadcasts queue behind the send
+    /// in flight. Every viewer must get every event exactly once, whole and in order.
+    @Test(arguments: SendPath.allCases) func manyViewersGetEveryBroadcastOnceInOrderThroughSmallSendBuffers(
+        _ path: SendPath
+    ) async throws {
         try await offPool {
-            let fixture = try BroadcastFixture(viewers: 3, loops: 2, maxWriteBufferBytes: 32 * 1024 * 1024,
+            let fixture = try BroadcastFixture(path: path, viewers: 40, loops: 2, maxWriteBufferBytes: 4 * 1024 * 1024,
+                                               sendBufferBytes: 4096)
+            defer { fixture.server.shutdown() }
+            let events = (0..<30).map { event($0, size: 200 + ($0 * 7_919) % 30_000) }
+            for bytes in events { StreamWriter.broadcast(bytes, to: fixture.writers) }
+            let expected = events.flatMap { $0 }
+            for client in fixture.clients { #expect(try readExactly(expected.count, from: client) == expected) }
+            // One more, read alone: nothing was doubled before it (a doubled event would shift these bytes).
+            let last = event(99, size: 600)
+            StreamWriter.broadcast(last, to: fixture.writers)
+            for client in fixture.clients { #expect(try readExactly(last.count, from: client) == last) }
+            let statistics = fixture.server.statistics
+            #expect(statistics.droppedSlowConsumers == 0)
+            if path == .ioUring {
+                #expect(statistics.ioUringSends > 0)
+                #expect(statistics.ioUringSendsContinued > 0, "no send was partial: the test proved nothing")
+            } else {
+                #expect(statistics.ioUringSends == 0)
+            }
+        }
+    }
+
+    @Test(arguments: SendPath.allCases) func aBroadcastStaysBehindWritesAlreadyQueuedForAViewer(_ path: SendPath) async throws {
+        try await offPool {
+            let fixture = try BroadcastFixture(path: path, viewers: 3, loops: 2, maxWriteBufferBytes: 32 * 1024 * 1024,
                                                receiveBufferBytes: [4096])
             defer { fixture.server.shutdown() }
             // Viewer 0 gets an 8 MB batch it does not read yet: past the kernel's buffers, the rest waits in the
@@ -53,9 +84,9 @@ import TestSupport
         }
     }
 
-    @Test func finishedAndClosedStreamsAreSkipped() async throws {
+    @Test(arguments: SendPath.allCases) func finishedAndClosedStreamsAreSkipped(_ path: SendPath) async throws {
         try await offPool {
-            let fixture = try BroadcastFixture(viewers: 3, loops: 1)
+            let fixture = try BroadcastFixture(path: path, viewers: 3, loops: 1)
             defer { fixture.server.shutdown() }
             // Viewer 2's client hangs up (the fd itself is closed by the client's deinit); once the server has
             // seen it, its writer is closed.
@@ -73,9 +104,9 @@ import TestSupport
         }
     }
 
-    @Test func aSlowConsumerIsDroppedDuringABroadcastWhileOthersGetEveryEvent() async throws {
+    @Test(arguments: SendPath.allCases) func aSlowConsumerIsDroppedDuringABroadcastWhileOthersGetEveryEvent(_ path: SendPath) async throws {
         try await offPool {
-            let fixture = try BroadcastFixture(viewers: 2, loops: 1, maxWriteBufferBytes: 64 * 1024,
+            let fixture = try BroadcastFixture(path: path, viewers: 2, loops: 1, maxWriteBufferBytes: 64 * 1024,
                                                receiveBufferBytes: [nil, 4096])
             defer { fixture.server.shutdown() }
             // Viewer 1 never reads: kernel buffers fill (a few MB at most), then its queue passes 64 KB.
@@ -104,9 +135,9 @@ import TestSupport
     /// A batch many viewers get at one place: one body array in every viewer's event, each with its own head
     /// (its resume id), sent through the shared-write path; each viewer gets its head then the body, whole and in
     /// order with its other writes and the broadcasts, however partly the sends go.
-    @Test func eventsSharingOneBodyEachArriveWithTheirOwnHead() async throws {
+    @Test(arguments: SendPath.allCases) func eventsSharingOneBodyEachArriveWithTheirOwnHead(_ path: SendPath) async throws {
         try await offPool {
-            let fixture = try BroadcastFixture(viewers: 4, loops: 2, maxWriteBufferBytes: 4 * 1024 * 1024)
+            let fixture = try BroadcastFixture(path: path, viewers: 4, loops: 2, maxWriteBufferBytes: 4 * 1024 * 1024)
             defer { fixture.server.shutdown() }
             var expected: [[UInt8]] = Array(repeating: [], count: fixture.writers.count)
             for (round, size) in [40, 2_350, 600_000, 5].enumerated() {
@@ -213,8 +244,12 @@ private final class BroadcastFixture {
     let writers: [StreamWriter]
     private let closed = ClosedStreams()
 
-    static func configuration(loops: Int, maxWriteBufferBytes: Int = 1024 * 1024) -> HTTPServerConfiguration {
+    static func configuration(path: SendPath = .ioUring, loops: Int, maxWriteBufferBytes: Int = 1024 * 1024,
+                              sendBufferBytes: Int32? = nil) -> HTTPServerConfiguration {
         var config = HTTPServerConfiguration()
+        config.ioUring = path != .sendmsg
+        config.ioUringEntries = path == .refused ? 0 : 8
+        config.sendBufferBytes = sendBufferBytes
         config.port = 0
         config.eventLoopCount = loops
         config.maxWriteBufferBytes = maxWriteBufferBytes
@@ -223,8 +258,8 @@ private final class BroadcastFixture {
         return config
     }
 
-    init(viewers: Int, loops: Int, maxWriteBufferBytes: Int = 1024 * 1024,
-         receiveBufferBytes: [Int32?] = []) throws {
+    init(path: SendPath, viewers: Int, loops: Int, maxWriteBufferBytes: Int = 1024 * 1024,
+         receiveBufferBytes: [Int32?] = [], sendBufferBytes: Int32? = nil) throws {
         let box = Lock<[ObjectIdentifier: StreamWriter]>([:])
         let closed = closed
         var builder = RouterBuilder()
@@ -234,7 +269,9 @@ private final class BroadcastFixture {
                 box.withLock { $0[ObjectIdentifier(writer)] = writer }
             })
         }
-        server = HTTPServer(configuration: Self.configuration(loops: loops, maxWriteBufferBytes: maxWriteBufferBytes),
+        server = HTTPServer(configuration: Self.configuration(path: path, loops: loops,
+                                                              maxWriteBufferBytes: maxWriteBufferBytes,
+                                                              sendBufferBytes: sendBufferBytes),
                             responder: builder.build())
         let port = try server.start()
         var clients: [TestConnection] = []
@@ -260,6 +297,15 @@ private final class BroadcastFixture {
     }
 
     func closedCount() -> Int { closed.count.load(ordering: .relaxed) }
+}
+
+/// Which way a server's sends go: batched through io_uring, or one `sendmsg` each (`ioUring` off, or refused).
+enum SendPath: CaseIterable, Sendable {
+    /// io_uring with a submission queue of 8 entries, so a broadcast fills it and submits as it goes.
+    case ioUring
+    case sendmsg
+    /// io_uring asked for, and refused by the kernel (a queue of 0 entries: EINVAL, as ENOSYS or EPERM would be).
+    case refused
 }
 
 /// How many of a fixture's streams have closed. Thread-safe (an atomic).

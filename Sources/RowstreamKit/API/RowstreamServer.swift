@@ -121,6 +121,7 @@ public final class RowstreamServer: Sendable {
         serverConfiguration.host = configuration.host
         serverConfiguration.port = configuration.port
         serverConfiguration.reusePort = configuration.reusePort
+        if let ioUring = configuration.ioUring { serverConfiguration.ioUring = ioUring }
         serverConfiguration.heartbeatInterval = configuration.heartbeatInterval
         serverConfiguration.deadPeerTimeout = configuration.deadPeerTimeout
         serverConfiguration.drainWindow = configuration.drainWindow

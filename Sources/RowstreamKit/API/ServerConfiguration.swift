@@ -20,6 +20,10 @@ public struct ServerConfiguration: Sendable {
     /// spreads new connections over them; with a ``demandRelay`` each answers any request (docs/SCALING.md, "Any
     /// instance answers any request"). Off by default: a port in use is an error.
     public var reusePort = false
+    /// Send through io_uring (each event loop's sends batched into one system call: a live change to many viewers
+    /// costs less CPU), falling back to `sendmsg` where the kernel refuses it. nil: on, unless the environment has
+    /// `ROWSTREAM_IO_URING=off` (docs/OPERATING.md).
+    public var ioUring: Bool? = nil
     /// The folder holding the page template (index.html) and its CSS and scripts: Rowstream's `Public/`.
     /// Found by default (see ``defaultPublicDirectory(executablePath:)``).
     public var publicDirectory = ServerConfiguration.defaultPublicDirectory()
