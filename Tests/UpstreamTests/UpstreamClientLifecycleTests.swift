@@ -62,14 +62,8 @@ import Testing
     @Test func transfersBeyondTheCapWaitTheirTurn() async throws {
         // The upstream holds every reply until the test releases it: the cap must fill (2 held at once) and then
         // let exactly one more request through per reply released, never a third at once.
-        let gate = ReplyGate()
-        let server = try FixtureServer { _ in .held(gate, .json("{}")) }
-        defer { server.stop() }
-        var configuration = UpstreamClientConfiguration()
-        configuration.maxConcurrentTransfers = 2
-        configuration.lowSpeedSeconds = 600  // a held reply sends nothing: no slot may be freed by a timeout
-        let client = try UpstreamClient(configuration: configuration)
-        defer { client.shutdown() }
+        let (gate, server, client) = try heldUpstream(slots: 2)
+        defer { server.stop(); client.shutdown() }
 
         try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<8 {
@@ -96,14 +90,8 @@ import Testing
     /// A fetch waiting for a slot (the one slot held) is failed by the engine from its queue when its task is
     /// cancelled: resumed once, with `.cancelled`, never sent; the held one still completes.
     @Test func cancellingAQueuedFetchFailsItUnsent() async throws {
-        let gate = ReplyGate()
-        let server = try FixtureServer { _ in .held(gate, .json("{}")) }
-        defer { server.stop() }
-        var configuration = UpstreamClientConfiguration()
-        configuration.maxConcurrentTransfers = 1
-        configuration.lowSpeedSeconds = 600  // a held reply sends nothing: the slot is not freed by a timeout
-        let client = try UpstreamClient(configuration: configuration)
-        defer { client.shutdown() }
+        let (gate, server, client) = try heldUpstream(slots: 1)
+        defer { server.stop(); client.shutdown() }
         var held = UpstreamRequest(url: server.baseURL + "/held")
         held.timeout = .seconds(120)
         let request = held
@@ -140,5 +128,21 @@ import Testing
         }
         client.shutdown()
         await #expect(throws: UpstreamError.shutdown) { try await client.fetch(request) }
+    }
+
+    /// An upstream that holds every reply until its gate lets it go, and a client with `slots` transfers at once
+    /// (a held reply sends nothing, so no slot is freed by the low-speed timeout). The caller stops both.
+    private func heldUpstream(slots: Int) throws -> (ReplyGate, FixtureServer, UpstreamClient) {
+        let gate = ReplyGate()
+        let server = try FixtureServer { _ in .held(gate, .json("{}")) }
+        var configuration = UpstreamClientConfiguration()
+        configuration.maxConcurrentTransfers = slots
+        configuration.lowSpeedSeconds = 600
+        do {
+            return (gate, server, try UpstreamClient(configuration: configuration))
+        } catch {
+            server.stop()
+            throw error
+        }
     }
 }
