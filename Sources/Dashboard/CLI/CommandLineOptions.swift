@@ -40,7 +40,7 @@ public enum CommandLineOptions {
       --demo-refresh-seconds N  the live demo tables refresh themselves every N seconds (default: the
                               --demo-live-seconds interval; 0: only on POST /tables/{name}/refresh)
       --demo-layout grid      the demo table as cards in a grid (default: rows)
-      --demo-controls on      sort and status controls and a search by name above the demo table
+      --demo-controls on|off  sort and status controls and a search by name above the demo table (default on)
       --demo-page on|off      the page /pages/overview: the demo table, by city and as cards on one stream (default on)
       --demo-sections FIELD   the demo table sorted by FIELD (city, status, plan, ...) in sections, MRR summed
       --bench-stamp on        bench mode: the demo table is live and every demo page's names carry ts=<unix us>
@@ -115,6 +115,7 @@ public enum CommandLineOptions {
         var parsed = Parsed.run
         var refreshGiven = false
         configuration.demo.page = true   // the command line serves the demo page unless --demo-page off
+        configuration.demo.controls = true   // and the demo table's sort, status and search unless --demo-controls off
         while let flag = remaining.popFirst() {
             if flag == "-h" || flag == "--help" { return .help }
             if flag == "keygen" {   // last, so that Scripts/run keygen (after its --public) works too
