@@ -3,6 +3,14 @@
 // near the viewport again its batch is fetched again (GET {table}/rows?after=TOKEN, docs/PROTOCOL.md) and
 // put back in its place. Imported by table.js.
 //
+// A table with sort, filter or search controls is pruned too: each batch keeps the controls' query its rows were shown
+// with (`p.sort=city&p.q=lam`, options.query() when the batch is recorded), and its refill carries it
+// (`rows?after=TOKEN&p.q=lam`): a token does not carry the query it was made under, the server checks the `p.*`
+// values as the stream's (400 for one outside the config's rules). A start-over (a new choice, a Reload, a `reset`)
+// calls reset(): every batch, spacer and pending refill of the old walk is dropped. Each reset begins a new generation:
+// a refill's answer is inserted only if the generation it was asked in is still the current one (and the old
+// generation's fetches are aborted, its retry timers cleared), so rows of an old query never show after a new one's.
+//
 // A live table is never pruned: a refill re-reads `rows?after=` from the upstream as it is now and keeps the rows of
 // the batch's index range, but after live inserts or removes above, that range holds other rows (a key twice, one
 // missing). Dropping refilled keys already shown would hide the duplicates but not bring back the missing ones, so
@@ -21,18 +29,22 @@
 //     options.credentials the re-fetch's credentials (config.js)
 //     options.onChange    () => void: rows were pruned or restored (the table's end may have moved: demand.js)
 //     options.isLive      () => boolean: the table gets live changes (once true, it is never pruned)
+//     options.query       () => string: the controls' query the rows being recorded were shown with ('' for none)
 //   Pruner.record(rows, before)  a batch was appended: its rows and the resume token before it
 //   Pruner.prune()               prunes if over the limit (call after appending, and on scroll)
-//   Pruner.reset()               forgets every batch (after a reset or reload)
+//   Pruner.reset()               forgets every batch and drops every pending refill (a start-over: new query, reload)
 //   Pruner.stats()               {batches, pruned, liveRows, refetched}
-/** @typedef {{first: number, count: number, before: string, rows: HTMLTableRowElement[],
- *             spacer: HTMLTableRowElement | null, height: number, fetching: boolean, failures: number,
- *             waiting: boolean, refused: boolean}} Batch
+/** @typedef {{first: number, count: number, before: string, query: string, generation: number,
+ *             rows: HTMLTableRowElement[], spacer: HTMLTableRowElement | null, height: number, fetching: boolean,
+ *             failures: number, waiting: boolean, refused: boolean}} Batch
  *  @typedef {{rowsURL: string, maxRows: number, margin: number, parseRows: (html: string) => HTMLTableRowElement[],
  *             columns: () => number, scroller: HTMLElement | null,
- *             credentials: RequestCredentials, onChange: () => void, isLive: () => boolean}} PruneOptions
+ *             credentials: RequestCredentials, onChange: () => void, isLive: () => boolean,
+ *             query: () => string}} PruneOptions
  *  @typedef {{batches: number, pruned: number, liveRows: number, refetched: number}} PruneStats
  *  @typedef {ReturnType<typeof attachPruner>} Pruner */
+
+import { withQuery } from './urls.js';
 
 /** ms before a failed refill is tried again: doubled on every failure of that batch, up to retryMaxDelay */
 const retryDelay = 2000;
@@ -42,6 +54,10 @@ const retryMaxDelay = 60000;
 export function attachPruner(options) {
   /** @type {Batch[]} batches in index order */ let batches = [];
   let refetched = 0;
+  /** the walk the batches belong to: reset() starts a new one; a refill answer of another is never inserted */
+  let generation = 0;
+  /** aborts the current generation's refills at reset() */ let aborter = new AbortController();
+  /** @type {Set<number>} the current generation's retry timers, cleared at reset() */ const timers = new Set();
   /** the table has been seen live: it is pruned no more */ let live = false;
   const scroller = options.scroller;
   const observer = new IntersectionObserver(onSpacers, { root: scroller, rootMargin: options.margin + 'px 0px' });
@@ -49,8 +65,8 @@ export function attachPruner(options) {
   /** @param {HTMLTableRowElement[]} rows @param {string} before */
   function record(rows, before) {
     if (rows.length === 0) return;
-    batches.push({ first: Number(rows[0].dataset.index), count: rows.length, before, rows,
-      spacer: null, height: 0, fetching: false, failures: 0, waiting: false, refused: false });
+    batches.push({ first: Number(rows[0].dataset.index), count: rows.length, before, query: options.query(),
+      generation, rows, spacer: null, height: 0, fetching: false, failures: 0, waiting: false, refused: false });
   }
 
   /** @returns {number} real rows in the DOM */
@@ -118,20 +134,26 @@ export function attachPruner(options) {
     }
   }
 
-  /** Fetches a pruned batch again and puts its rows where its spacer is.
+  /** @param {Batch} batch @returns {boolean} the batch belongs to the walk shown now (no start-over since) */
+  function current(batch) { return batch.generation === generation && batches.includes(batch); }
+
+  /** Fetches a pruned batch again, under the query its rows were shown with, and puts its rows where its spacer is.
    *  @param {Batch} batch @returns {Promise<void>} */
   async function refill(batch) {
     batch.fetching = true;
     let status = 0;
     try {
-      const url = options.rowsURL + '?after=' + encodeURIComponent(batch.before);
-      const response = await fetch(url, { credentials: options.credentials });
+      const url = withQuery(options.rowsURL + '?after=' + encodeURIComponent(batch.before), batch.query);
+      const response = await fetch(url, { credentials: options.credentials, signal: aborter.signal });
       status = response.status;
       if (!response.ok) throw new Error('rowstream: GET ' + url + ' -> ' + response.status);
-      const rows = options.parseRows(await response.text())
+      const html = await response.text();
+      // Checked when the answer lands: after a start-over it is of an old walk (its query), and never inserted.
+      if (!current(batch) || !batch.spacer) return;
+      const rows = options.parseRows(html)
         .filter((row) => Number(row.dataset.index) >= batch.first
           && Number(row.dataset.index) < batch.first + batch.count);
-      if (!batch.spacer || !batches.includes(batch) || rows.length === 0) return;
+      if (rows.length === 0) return;
       observer.unobserve(batch.spacer);
       batch.spacer.replaceWith(...rows);
       batch.spacer = null;
@@ -141,16 +163,18 @@ export function attachPruner(options) {
       options.onChange();
       prune();
     } catch {
-      if (!batch.spacer || !batches.includes(batch)) return;
+      if (!batch.spacer || !current(batch)) return;
       if (status >= 400 && status < 500) return refuse(batch, status);
       const delay = Math.min(retryMaxDelay, retryDelay * 2 ** batch.failures);
       batch.failures += 1;
       batch.waiting = true;
       // Observed again: the observer reports the spacer afresh, and a refill follows only if it is still near.
-      setTimeout(() => {
+      const timer = window.setTimeout(() => {
+        timers.delete(timer);
         batch.waiting = false;
-        if (batch.spacer && batches.includes(batch)) { observer.unobserve(batch.spacer); observer.observe(batch.spacer); }
+        if (batch.spacer && current(batch)) { observer.unobserve(batch.spacer); observer.observe(batch.spacer); }
       }, delay);
+      timers.add(timer);
     } finally {
       batch.fetching = false;
     }
@@ -171,10 +195,16 @@ export function attachPruner(options) {
     }
   }
 
-  /** Forgets every batch (after a reset or reload). */
+  /** A start-over: forgets every batch (their spacers go with the rows the table drops), aborts every refill on its
+   *  way and clears every retry timer; a new generation begins. */
   function reset() {
     observer.disconnect();
     batches = [];
+    generation += 1;
+    aborter.abort();
+    aborter = new AbortController();
+    for (const timer of timers) window.clearTimeout(timer);
+    timers.clear();
   }
 
   /** @returns {PruneStats} */

@@ -144,14 +144,15 @@ export function createTable(options) {
   /** The bounded DOM (prune.js): at most config.maxRows real rows; far batches become spacers. */
   const pruner = attachPruner({
     rowsURL: (table.dataset.stream || '').replace(/\/stream$/, '/rows'),
-    // sections, grids and tables with sort or filter controls are not pruned (yet)
-    maxRows: sections.enabled || table.dataset.layout === 'grid' || controls.present ? 0 : config.maxRows,
+    // sections and grids are not pruned (yet); a table with controls is: each batch is refilled under its query
+    maxRows: sections.enabled || table.dataset.layout === 'grid' ? 0 : config.maxRows,
     margin: config.pruneMargin,
     parseRows,
     columns: () => view.columnCount(),
     scroller,
     credentials: config.credentials,
     onChange: demand.recheck, isLive: () => Boolean(state.session && state.session.live),
+    query: () => state.query,
   });
 
   // ---- Small helpers ---------------------------------------------------------------------

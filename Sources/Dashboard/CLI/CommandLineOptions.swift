@@ -40,7 +40,8 @@ public enum CommandLineOptions {
       --demo-refresh-seconds N  the live demo tables refresh themselves every N seconds (default: the
                               --demo-live-seconds interval; 0: only on POST /tables/{name}/refresh)
       --demo-layout grid      the demo table as cards in a grid (default: rows)
-      --demo-controls on      sort and status controls and a search by name above the demo table
+      --demo-controls on|off  sort and status controls and a search by name above the demo table (default on,
+                              but off with --demo-sections)
       --demo-page on|off      the page /pages/overview: the demo table, by city and as cards on one stream (default on)
       --demo-sections FIELD   the demo table sorted by FIELD (city, status, plan, ...) in sections, MRR summed
       --bench-stamp on        bench mode: the demo table is live and every demo page's names carry ts=<unix us>
@@ -118,6 +119,7 @@ public enum CommandLineOptions {
         var parsed = Parsed.run
         var refreshGiven = false
         configuration.demo.page = true   // the command line serves the demo page unless --demo-page off
+        var controlsGiven = false
         while let flag = remaining.popFirst() {
             if flag == "-h" || flag == "--help" { return .help }
             if flag == "keygen" {   // last, so that Scripts/run keygen (after its --public) works too
@@ -171,6 +173,7 @@ public enum CommandLineOptions {
             case "--demo-controls":
                 guard value == "on" || value == "off" else { throw ParseError(description: "--demo-controls takes on or off") }
                 configuration.demo.controls = value == "on"
+                controlsGiven = true
             case "--demo-refresh-seconds":
                 let seconds = try integer(flag, value, in: 0...86_400)
                 configuration.demo.refreshEvery = seconds == 0 ? nil : .seconds(seconds)
@@ -220,6 +223,9 @@ public enum CommandLineOptions {
             }
         }
         // Live mode changes the demo data; without a refresh the tables would never show it.
+        // The demo table's sort, status and search unless --demo-controls off; not by default with sections (their
+        // order is the section field's: a sort control would scatter them).
+        if !controlsGiven { configuration.demo.controls = configuration.demo.sectionField == nil }
         if !refreshGiven, let every = configuration.demo.liveEvery { configuration.demo.refreshEvery = every }
         return parsed
     }

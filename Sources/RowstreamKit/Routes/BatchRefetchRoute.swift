@@ -6,7 +6,9 @@ import HTTPServer
 /// The page uses it to bring back rows it pruned from a bounded DOM: it keeps, per batch, the token of the
 /// batch before (empty for the first batch). One batch (one loader call) per request, like a batch of the stream; the
 /// viewer's stream and session are not touched. `TOKEN` may also be a page stream's id (``DashboardPageToken``): its entry
-/// for this table is used. A pure function of the table: safe from any thread.
+/// for this table is used. The rows are loaded under the request's `p.*` choice and search (the route checks them as the
+/// stream's: a token does not carry the query it was made under), so a pruned batch comes back as it was shown. A pure
+/// function of the table: safe from any thread.
 struct BatchRefetchRoute: Sendable {
     let table: TableBinding
     /// Who asked: the rows are loaded for them.

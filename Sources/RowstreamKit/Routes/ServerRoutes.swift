@@ -88,7 +88,11 @@ struct ServerRoutes {
                                         query: query).respond(to: request)
         }
         router.get("/tables/{name}/rows") { request, parameters throws(HTTPError) in
-            try BatchRefetchRoute(table: try table(parameters["name"]), rows: rowRequest()).respond(to: request)
+            // The controls' choice and search the rows were shown with (`p.*`, checked as the stream's: 400 for a value
+            // outside the config's rules, before any upstream request): a refill re-reads its batch under that query.
+            let table = try table(parameters["name"])
+            let query = try controlQuery(request, table: table)
+            return try BatchRefetchRoute(table: table, rows: rowRequest(.viewer(query: query))).respond(to: request)
         }
         for format in ExportFormat.allCases {
             router.get("/tables/{name}/export.\(format.fileExtension)") { request, parameters throws(HTTPError) in

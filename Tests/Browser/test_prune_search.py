@@ -1,0 +1,153 @@
+"""The bounded DOM on a searchable table (issue 28 part 4; Public/prune.js): the demo table has its controls and search
+by default, and is pruned like any other. A pruned batch comes back under the search its rows were shown with (its
+refill carries `p.q`, the server's rows route reads it); a refill whose answer lands after the search changed is never
+inserted (prune.js's generation, checked when the answer lands)."""
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+
+from support import TIMEOUT, server_fixture, wait_until
+from test_bounded_dom import load_rows, stats
+
+# No --demo-controls: the demo table has its sort, status and search controls by default.
+searchable = server_fixture("--demo-items", 1500, "--batch-size", 50, "--demo-latency-ms", 10)
+
+SMALL = "{maxRows: 150, pruneMargin: 200}"
+BOX = "#rs-controls input[type=search]"
+REFILL = "/rows?after="
+
+# Every row in the table, in DOM order, read in one step: [index, key, name].
+ROWS = """() => Array.from(document.querySelectorAll('#rs-rows tr[data-index]'))
+  .map((r) => [Number(r.dataset.index), r.dataset.key, r.cells[1].textContent])"""
+# Some spacer is near the viewport (it is about to be refilled, or is being refilled).
+SPACER_NEAR = """() => Array.from(document.querySelectorAll('#rs-rows tr.rs-gap'))
+  .some((g) => { const r = g.getBoundingClientRect(); return r.bottom > -200 && r.top < innerHeight + 200; })"""
+
+
+def matching(server, text):
+    """Every record id the demo upstream has for search `text`, in its order, straight from it."""
+    ids, cursor = [], ""
+    for _ in range(1000):
+        query = urllib.parse.urlencode({"limit": 100, "q": text, "cursor": cursor})
+        url = "http://127.0.0.1:%d/v1/customers?%s" % (server.demo_port, query)
+        with urllib.request.urlopen(url, timeout=TIMEOUT) as response:
+            page = json.load(response)
+        ids += [str(item["id"]) for item in page["data"]]
+        if not page["has_more"]:
+            return ids
+        cursor = page["next_cursor"]
+    raise AssertionError("the upstream never ended")
+
+
+def status_of(server, path):
+    try:
+        with urllib.request.urlopen(server.url + path, timeout=TIMEOUT) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+def test_pruned_rows_of_a_search_come_back_as_that_search_showed_them(searchable, open_page):
+    """Deep enough to prune under the search "a", then back to the top: every spacer is refilled with the rows of "a"
+    (every row once, in order, each the upstream's row of that index for "a"); the refills carried the search. Without
+    it (the refill re-read the table as configured, whose cursor offsets count other rows) the keys would differ.
+    The rows route checks the search as the stream does: 400 and no upstream request for a value outside the rules."""
+    before = searchable.upstream_requests()
+    assert status_of(searchable, "/tables/customers/rows?after=&p.q=" + "x" * 101) == 400
+    assert status_of(searchable, "/tables/customers/rows?after=&p.sort=password") == 400
+    assert status_of(searchable, "/tables/customers/rows?after=&p.status=bogus") == 400
+    assert searchable.upstream_requests() == before, "a refused refill asked the upstream"
+
+    expected = matching(searchable, "a")
+    assert 600 < len(expected) < 1500, "the search filters, and leaves enough rows to prune"
+    probe = open_page(searchable.url + "/tables/customers?p.q=a", init_config=SMALL)
+    assert probe.page.input_value(BOX) == "a"
+    load_rows(probe, 500)
+    assert stats(probe)["pruned"] > 0, "a table with controls and search is pruned"
+    for _ in range(300):                                          # back up, 400 px a step, each near spacer refilled
+        if probe.page.evaluate("window.scrollY") == 0:
+            break
+        probe.page.evaluate("window.scrollBy(0, -400)")
+        wait_until(lambda: not probe.page.evaluate(SPACER_NEAR), message="spacers near the viewport to be refilled")
+    assert probe.page.evaluate("window.scrollY") == 0
+    assert stats(probe)["refetched"] > 0
+    rows = probe.page.evaluate(ROWS)
+    indexes = [index for index, _, _ in rows]
+    assert indexes == sorted(set(indexes)), "a row twice, or out of order"
+    assert indexes[:50] == list(range(50)), "the first batch is back"
+    assert [key for _, key, _ in rows] == [expected[index] for index in indexes], "a row of another query"
+    assert all("a" in name.lower() for _, _, name in rows)
+    refills = [url for method, url in probe.requests if REFILL in url]
+    assert refills and all(urllib.parse.parse_qs(urllib.parse.urlparse(url).query)["p.q"] == ["a"] for url in refills)
+
+
+# Refills (`rows?after=`) recorded, each answered to prune.js only once the test lets its route go on; their abort
+# signal is dropped, so the answer lands even after a start-over (what is tested is prune.js's own check when it
+# lands, not the abort). `landed` turns true a task after prune.js had the answer's text: its check has run by then.
+LANDING = """
+window.__refills = [];
+const originalFetch = window.fetch;
+window.fetch = async function (input, init) {
+  const url = String(input);
+  if (!url.includes('/rows?after=')) return originalFetch.call(this, input, init);
+  const entry = { url, landed: false };
+  window.__refills.push(entry);
+  const options = Object.assign({}, init || {});
+  delete options.signal;
+  const response = await originalFetch.call(this, input, options);
+  const body = await response.text();
+  return { ok: response.ok, status: response.status,
+    text: () => { setTimeout(() => { entry.landed = true; }, 0); return Promise.resolve(body); } };
+};
+"""
+# The table's state and the keys of its rows, read in one step.
+SHOWN = """() => [document.getElementById('rs-table').dataset.state,
+  Array.from(document.querySelectorAll('#rs-rows tr[data-key]')).map((r) => r.dataset.key)]"""
+# Every row added to the table from now on, [key, name].
+WATCH_ROWS = """() => {
+  window.__added = [];
+  new MutationObserver((records) => {
+    for (const record of records) for (const node of record.addedNodes) {
+      if (node instanceof HTMLTableRowElement && node.dataset.key) window.__added.push([node.dataset.key, node.cells[1].textContent]);
+    }
+  }).observe(document.getElementById('rs-rows'), { childList: true });
+}"""
+
+
+def test_a_refill_answered_after_the_search_changed_is_never_inserted(searchable, open_page):
+    """Pruned under "a"; back to the top, the refills' answers are held in a route; the search becomes "ber" (a
+    start-over: the table shows only "ber"'s rows); then the held answers go on and land. None is inserted: no row
+    is added, the refill count stays, the table still shows exactly "ber"'s rows."""
+    probe = open_page(searchable.url + "/tables/customers?p.q=a", init_config=SMALL, init_scripts=[LANDING])
+    page = probe.page
+    load_rows(probe, 400)
+    assert stats(probe)["pruned"] > 0
+    held = []
+    page.route("**/rows?after=*", lambda route: held.append(route))
+    page.evaluate("window.scrollTo(0, 0)")
+    wait_until(lambda: page.evaluate("window.__refills.length") > 0 and held, message="a refill held in its route")
+    refetched = stats(probe)["refetched"]
+
+    page.evaluate(WATCH_ROWS)
+    page.fill(BOX, "ber")
+    page.press(BOX, "Enter")
+    expected = matching(searchable, "ber")
+    assert 0 < len(expected) < 150, "the new search's rows are not pruned"
+
+    def shows_ber():
+        state, keys = page.evaluate(SHOWN)
+        return state in ("idle", "complete") and len(keys) >= 50 and keys == expected[:len(keys)]
+    wait_until(shows_ber, message="the rows of 'ber'")
+    assert page.evaluate("window.__refills.some((r) => r.landed)") is False
+
+    assert page.evaluate("window.__refills.length") == len(held), "every refill is held"
+    for route in held:
+        route.continue_()
+    wait_until(lambda: page.evaluate("window.__refills.every((r) => r.landed)"), message="the held answers landed")
+    assert stats(probe)["refetched"] == refetched, "a refill of the old search was put back"
+    _, keys = page.evaluate(SHOWN)
+    assert keys == expected[:len(keys)], "a row of the old search shows"
+    added = page.evaluate("window.__added")
+    assert added and all(key in expected and "ber" in name.lower() for key, name in added), "an old row was added"
+    page.unroute("**/rows?after=*")
