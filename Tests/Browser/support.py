@@ -135,7 +135,8 @@ class CutProxy:
     `hold()` swallows new stream requests (never answered) until `release()`; `pause()` keeps new stream
     requests waiting, unforwarded, until `resume()` sends them on (a first batch that cannot come before the
     test lets it); `delay(needle)` keeps the server's bytes on connections whose request line contains `needle`
-    (late answers) until `undelay()` sends them on (to a browser that may have closed them meanwhile). Threads stop on
+    (late answers) until `undelay()` sends them on (to a browser that may have closed them meanwhile; an answer the
+    server ended meanwhile goes on whole, then the close). Threads stop on
     `close()`; usable as a context manager."""
 
     def __init__(self, target_port):
@@ -187,16 +188,21 @@ class CutProxy:
             while not self.stopping:
                 if link.get("late") and not (self.delaying and self.delaying in link["line"]):
                     client.sendall(b"".join(link.pop("late")))                 # undelayed: send the answer on
+                    if link.get("ended"):
+                        return                                                 # and then the server's close
                 if link.get("waiting") is not None and not self.pausing:   # resumed: send the request on
                     upstream.sendall(b"".join(link["waiting"]))
                     link["waiting"] = None
-                watched = [client] if link.get("severed") else [client, upstream]
+                watched = [client] if link.get("severed") or link.get("ended") else [client, upstream]
                 ready, _, _ = select.select(watched, [], [], 0.05)
                 for sock in ready:
                     if sock is upstream and link.get("severed"):
                         continue
                     data = sock.recv(65536)
                     if not data:
+                        if sock is upstream and link.get("late"):
+                            link["ended"] = True   # a delayed answer the server has ended: whole at undelay()
+                            continue
                         return
                     if sock is client:
                         if data.split(b" ", 1)[0] in (b"GET", b"POST", b"HEAD"):
