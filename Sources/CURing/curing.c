@@ -46,6 +46,12 @@ int32_t curing_reap(struct curing_ring *ring, uint64_t *user_data, int32_t *resu
     struct io_uring_cqe *cqe;
     unsigned head;
     int32_t count = 0;
+    // Completions the queue had no room for wait on the kernel's overflow list (the ring sets IORING_SQ_CQ_OVERFLOW)
+    // until a call into the kernel moves them over: reading the queue alone never sees them (they stayed there for
+    // good, the ring's fd polling readable all the while: a busy loop). Once the queue is empty, move them.
+    if (io_uring_cq_ready(&ring->ring) == 0 && io_uring_cq_has_overflow(&ring->ring)) {
+        io_uring_get_events(&ring->ring);
+    }
     io_uring_for_each_cqe(&ring->ring, head, cqe) {
         if (count == max) break;
         user_data[count] = io_uring_cqe_get_data64(cqe);

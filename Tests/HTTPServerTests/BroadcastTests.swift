@@ -132,6 +132,29 @@ import TestSupport
         }
     }
 
+    /// Closing a connection with its send prepared submits the ring without reaping it, so one broadcast that drops
+    /// many viewers (each written twice past its limit: the first write's send prepared, the second over the limit)
+    /// posts more completions than the completion queue holds (4 for a ring of 2 entries). The kernel keeps the
+    /// rest on its overflow list, and only a call into it moves them to the queue: the last viewer's completion must
+    /// still be reaped, so its event is written and not left in flight for good.
+    @Test func completionsPastTheCompletionQueueAreStillReaped() async throws {
+        try await offPool {
+            let fixture = try BroadcastFixture(path: .ioUring, viewers: 9, loops: 1, maxWriteBufferBytes: 1_000,
+                                               ioUringEntries: 2)
+            defer { fixture.server.shutdown() }
+            let change = event(0, size: 600)
+            let dropped = fixture.writers.dropLast().flatMap { [$0, $0] }
+            StreamWriter.broadcast(change, to: dropped + [fixture.writers[8]])
+            // The kernel sent these bytes at submission; their completion is what may be left on the overflow list.
+            #expect(try readExactly(change.count, from: fixture.clients[8]) == change)
+            #expect(fixture.server.statistics.droppedSlowConsumers == 8)
+            // Unreaped, the send would stay in flight: this change would queue behind it and never be sent.
+            let next = event(1, size: 300)  // with the first still queued, under the limit
+            StreamWriter.broadcast(next, to: [fixture.writers[8]])
+            #expect(try readExactly(next.count, from: fixture.clients[8]) == next)
+        }
+    }
+
     /// A batch many viewers get at one place: one body array in every viewer's event, each with its own head
     /// (its resume id), sent through the shared-write path; each viewer gets its head then the body, whole and in
     /// order with its other writes and the broadcasts, however partly the sends go.
@@ -245,10 +268,10 @@ private final class BroadcastFixture {
     private let closed = ClosedStreams()
 
     static func configuration(path: SendPath = .ioUring, loops: Int, maxWriteBufferBytes: Int = 1024 * 1024,
-                              sendBufferBytes: Int32? = nil) -> HTTPServerConfiguration {
+                              sendBufferBytes: Int32? = nil, ioUringEntries: UInt32 = 8) -> HTTPServerConfiguration {
         var config = HTTPServerConfiguration()
         config.ioUring = path != .sendmsg
-        config.ioUringEntries = path == .refused ? 0 : 8
+        config.ioUringEntries = path == .refused ? 0 : ioUringEntries
         config.sendBufferBytes = sendBufferBytes
         config.port = 0
         config.eventLoopCount = loops
@@ -259,7 +282,7 @@ private final class BroadcastFixture {
     }
 
     init(path: SendPath, viewers: Int, loops: Int, maxWriteBufferBytes: Int = 1024 * 1024,
-         receiveBufferBytes: [Int32?] = [], sendBufferBytes: Int32? = nil) throws {
+         receiveBufferBytes: [Int32?] = [], sendBufferBytes: Int32? = nil, ioUringEntries: UInt32 = 8) throws {
         let box = Lock<[ObjectIdentifier: StreamWriter]>([:])
         let closed = closed
         var builder = RouterBuilder()
@@ -271,7 +294,8 @@ private final class BroadcastFixture {
         }
         server = HTTPServer(configuration: Self.configuration(path: path, loops: loops,
                                                               maxWriteBufferBytes: maxWriteBufferBytes,
-                                                              sendBufferBytes: sendBufferBytes),
+                                                              sendBufferBytes: sendBufferBytes,
+                                                              ioUringEntries: ioUringEntries),
                             responder: builder.build())
         let port = try server.start()
         var clients: [TestConnection] = []

@@ -26,7 +26,8 @@ int32_t curing_prepare_send(struct curing_ring *ring, int32_t fd, const void *by
 int32_t curing_submit(struct curing_ring *ring);
 
 /** Takes up to `max` completions without waiting: `user_data[i]` and `results[i]` (bytes sent, or -errno).
- *  Returns the count taken. */
+ *  Returns the count taken. When the queue is empty and completions overflowed it (held by the kernel), moves
+ *  them into the queue first (one io_uring_enter), so calling this until it returns 0 takes every completion. */
 int32_t curing_reap(struct curing_ring *ring, uint64_t *user_data, int32_t *results, int32_t max);
 
 /** Waits up to `timeout_ms` for at least one completion. Returns 0 when one is ready, -ETIME on timeout, or -errno. */
