@@ -15,6 +15,7 @@ import threading
 import zlib
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -91,11 +92,15 @@ class RowstreamServer:
         match = re.search(r"^%s (\S+)$" % re.escape(name), text, re.M)
         return int(float(match.group(1))) if match else None
 
-    def upstream_keys(self):
-        """Every record id of the demo upstream, fetched directly from it, page by page."""
+    def upstream_keys(self, search=None):
+        """Every record id of the demo upstream (those matching `search`, if given), fetched directly from it, page
+        by page."""
         keys, cursor = [], ""
         for _ in range(10_000):
-            url = "http://127.0.0.1:%d/v1/customers?limit=500&cursor=%s" % (self.demo_port, cursor)
+            query = {"limit": 500, "cursor": cursor}
+            if search is not None:
+                query["q"] = search
+            url = "http://127.0.0.1:%d/v1/customers?%s" % (self.demo_port, urllib.parse.urlencode(query))
             with urllib.request.urlopen(url, timeout=30) as response:
                 page = json.load(response)
             keys += [str(item["id"]) for item in page["data"]]

@@ -2,7 +2,6 @@
 by default, and is pruned like any other. A pruned batch comes back under the search its rows were shown with (its
 refill carries `p.q`, the server's rows route reads it); a refill whose answer lands after the search changed is never
 inserted (prune.js's generation, checked when the answer lands)."""
-import json
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -25,21 +24,6 @@ SPACER_NEAR = """() => Array.from(document.querySelectorAll('#rs-rows tr.rs-gap'
   .some((g) => { const r = g.getBoundingClientRect(); return r.bottom > -200 && r.top < innerHeight + 200; })"""
 
 
-def matching(server, text):
-    """Every record id the demo upstream has for search `text`, in its order, straight from it."""
-    ids, cursor = [], ""
-    for _ in range(1000):
-        query = urllib.parse.urlencode({"limit": 100, "q": text, "cursor": cursor})
-        url = "http://127.0.0.1:%d/v1/customers?%s" % (server.demo_port, query)
-        with urllib.request.urlopen(url, timeout=TIMEOUT) as response:
-            page = json.load(response)
-        ids += [str(item["id"]) for item in page["data"]]
-        if not page["has_more"]:
-            return ids
-        cursor = page["next_cursor"]
-    raise AssertionError("the upstream never ended")
-
-
 def status_of(server, path):
     try:
         with urllib.request.urlopen(server.url + path, timeout=TIMEOUT) as response:
@@ -59,7 +43,7 @@ def test_pruned_rows_of_a_search_come_back_as_that_search_showed_them(searchable
     assert status_of(searchable, "/tables/customers/rows?after=&p.status=bogus") == 400
     assert searchable.upstream_requests() == before, "a refused refill asked the upstream"
 
-    expected = matching(searchable, "a")
+    expected = searchable.upstream_keys("a")
     assert 600 < len(expected) < 1500, "the search filters, and leaves enough rows to prune"
     probe = open_page(searchable.url + "/tables/customers?p.q=a", init_config=SMALL)
     assert probe.page.input_value(BOX) == "a"
@@ -132,7 +116,7 @@ def test_a_refill_answered_after_the_search_changed_is_never_inserted(searchable
     page.evaluate(WATCH_ROWS)
     page.fill(BOX, "ber")
     page.press(BOX, "Enter")
-    expected = matching(searchable, "ber")
+    expected = searchable.upstream_keys("ber")
     assert 0 < len(expected) < 150, "the new search's rows are not pruned"
 
     def shows_ber():
