@@ -20,6 +20,8 @@ public final class Dashboard: Sendable {
     private let demoServer: HTTPServer
     private let client: UpstreamClient
     private let cluster: SharedCluster?
+    /// Signalled once the cluster's shutdown (started by `shutdown()`) has ended.
+    private let clusterStopped = DispatchSemaphore(value: 0)
 
     private init(port: Int, demoPort: Int, demo: DemoUpstream, server: RowstreamServer, demoServer: HTTPServer,
                  client: UpstreamClient, cluster: SharedCluster?) {
@@ -156,11 +158,25 @@ public final class Dashboard: Sendable {
         server.shutdown()
         client.shutdown()
         demoServer.shutdown()
-        if let cluster { Task { await cluster.shutdown() } }
+        if let cluster {
+            let stopped = clusterStopped
+            Task {
+                await cluster.shutdown()
+                stopped.signal()
+            }
+        }
     }
 
-    /// Blocks until `shutdown()` has completed.
+    /// Blocks until `shutdown()` has completed: the server's, then the cluster's (its Redis client closed, its
+    /// listeners read out), bounded by `clusterStopTime`. A process that exits after this holds no Redis traffic
+    /// in flight (before, it exited while the cluster was still stopping, and LeakSanitizer reported the replies
+    /// and messages a drained instance was still reading).
     public func waitUntilShutdown() {
         server.waitUntilShutdown()
+        if cluster != nil { _ = clusterStopped.wait(timeout: .now() + Self.clusterStopTime) }
     }
+
+    /// The longest `waitUntilShutdown()` waits for the cluster after the server: its Redis commands are bounded by
+    /// their own timeout, so this is only a backstop.
+    static let clusterStopTime: DispatchTimeInterval = .seconds(10)
 }

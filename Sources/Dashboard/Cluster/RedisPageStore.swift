@@ -103,9 +103,12 @@ final class RedisPageStore: SharedPageStore {
     }
 
     /// Ends the subscription and closes the client's connections.
+    /// Ends the landing subscription and waits for its listener to read out what was already delivered (as the
+    /// demand relay's `stop` does): a listener cancelled instead left those events in the stream's buffer at the
+    /// process's exit, which LeakSanitizer reported from a drained instance (their payloads, parsed off Redis).
     func shutdown() async {
-        subscription.cancel()
-        listener.cancel()
+        subscription.cancel()   // no event after this; the listener's loop ends once it has read those before
+        await listener.value
         await client.shutdown()
     }
 
