@@ -542,18 +542,50 @@ WATCH_LIVE = """() => {
   document.addEventListener('rowstream:live', (e) => window.__live.events.push(e.detail));
 }"""
 
+# The `insert` events WATCH_LIVE saw (the page's `rowstream:live` of kind insert).
+INSERTS = "window.__live.events.filter((e) => e.kind === 'insert').length"
+
+
+def refresh(server, table="customers"):
+    """One POST of the table's refresh: its summary, or None when the table's refresh rate limit refused it (429)."""
+    request = urllib.request.Request(server.url + "/tables/%s/refresh" % table, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
+            return json.load(response)
+    except urllib.error.HTTPError as error:
+        if error.code == 429:
+            return None
+        raise
+
 
 def refresh_until_changed(server, table="customers"):
     """POSTs the table's refresh until the demo's live mode has moved on (a generation per second; bounded);
     returns the refresh's summary."""
     def changed():
-        request = urllib.request.Request(server.url + "/tables/%s/refresh" % table, method="POST")
-        try:
-            with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
-                summary = json.load(response)
-        except urllib.error.HTTPError as error:
-            if error.code == 429:  # the table's refresh rate limit: the next poll asks again
-                return None
-            raise
-        return summary if summary["inserted"] > 0 and summary["updated"] > 0 else None
+        summary = refresh(server, table)     # None (429): the next poll asks again
+        return summary if summary and summary["inserted"] > 0 and summary["updated"] > 0 else None
     return wait_until(changed, interval=0.3, message="a live change")
+
+
+def refresh_until_new_on_top(server, inserts, first, table="customers"):
+    """Refreshes the table until one of its inserts is new to the tab, and returns (the tab's first row, that
+    refresh's summary). The demo's list moves each second whether refreshed or not, so a tab that loaded late may
+    hold the row the next refresh inserts already (the page then updates it in place: no new row on top).
+
+    `inserts()` counts the `insert` events the tab applied to this table, `first()` reads the tab's top row as
+    [key, has data-live] in one step. Each refresh that inserted sent exactly one `insert` event to the tab (the
+    server broadcasts before it answers; nothing else refreshes a LIVE_DEMO table), so the tab has applied every
+    one of them once it counts start + their number: its top row is then read after the last, never before."""
+    start = inserts()
+    sent = []
+
+    def step():
+        summary = refresh(server, table)
+        if not summary or summary["inserted"] == 0:
+            return None                      # refused, or the same second: nothing inserted
+        sent.append(summary)
+        wait_until(lambda: inserts() >= start + len(sent), message="the refresh's insert applied")
+        top = first()
+        return top if top[1] else None
+    top = wait_until(step, interval=0.3, message="an insert new to the tab, on top")
+    return top, sent[-1]

@@ -14,7 +14,8 @@ from conftest import figure
 from engines import busy_loops, engine_fixture
 from lanes import (INDEXES, STATE, asked_once_per_batch, assert_every_row_once, fills_without_scrolling, scroll_to_rows, scroll_until,
                    stays_where_scrolled)
-from support import LIVE_DEMO, CutProxy, RowstreamServer, refresh_until_changed, server_fixture, stop_process, wait_until
+from support import (LIVE_DEMO, CutProxy, RowstreamServer, refresh_until_new_on_top, server_fixture, stop_process,
+                     wait_until)
 from test_embed import host  # noqa: F401 (the host site's fixture)
 from test_login import users_server
 
@@ -182,20 +183,11 @@ def test_an_upstream_error_shows_retry_and_retry_recovers(failing, engine, tabs)
 def test_a_live_insert_and_update(live, engine, tabs):
     tab = tabs(engine, live.url)
     idle_with_rows(tab, 30)
-    # The demo's list moves on each second whether refreshed or not, so the tab's first batch may already hold
-    # what the next refresh inserts (the page then has nothing to add): refresh until an insert is new to the tab.
-    summaries = []
-
-    def inserted_on_top():
-        summaries.append(refresh_until_changed(live))
-        wait_until(lambda: len([e for e in tab.events("live") if e.get("kind") == "insert"]) >= len(summaries),
-                   message="the refresh's insert applied")
-        first = tab.js("const r = document.querySelector('#rs-rows tr'); return [r.dataset.key, r.hasAttribute('data-live')]")
-        return first if first[1] else None
-    first = wait_until(inserted_on_top, message="a live insert on top")
+    first, summary = refresh_until_new_on_top(
+        live, lambda: len([e for e in tab.events("live") if e.get("kind") == "insert"]),
+        lambda: tab.js("const r = document.querySelector('#rs-rows tr'); return [r.dataset.key, r.hasAttribute('data-live')]"))
     assert int(first[0]) > 300, "the new customer on top: %r" % first
     assert {e.get("kind") for e in tab.events("live")} >= {"insert", "update"}
-    summary = summaries[-1]
     updated = tab.js("return document.querySelectorAll('#rs-rows tr.rs-updated').length")
     assert updated >= 1 and summary["updated"] >= 1
     keys = tab.js("return Array.from(document.querySelectorAll('#rs-rows tr[data-key]'), (r) => r.dataset.key)")

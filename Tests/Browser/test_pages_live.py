@@ -1,7 +1,7 @@
 """A page of several tables keeps what a table's own page does, per table and in its scroll box: live changes
 (flash, rows inserted above do not move the rows in view) and the bounded DOM (pruned batches come back)."""
-from support import (LIVE_DEMO, WATCH_LIVE, CutProxy, after_frames, refresh_until_changed, scroll_until,
-                     server_fixture, wait_until)
+from support import (INSERTS, LIVE_DEMO, WATCH_LIVE, CutProxy, after_frames, refresh_until_changed,
+                     refresh_until_new_on_top, scroll_until, server_fixture, wait_until)
 from test_pages import counts, indexes, open_overview, settled
 
 live = server_fixture(*LIVE_DEMO)
@@ -34,17 +34,16 @@ def test_live_changes_on_a_page_flash_and_keep_the_rows_in_view(live, open_page)
     scrolled = probe.page.evaluate("document.getElementById('rs-scroll--customers').scrollTop")
     page_scroll = probe.page.evaluate("window.scrollY")
     assert scrolled > 0
-    refresh_until_changed(live, "customers")
-    wait_until(lambda: {e["kind"] for e in probe.page.evaluate("window.__live.events")} >= {"insert", "update"},
-               message="insert and update applied")
+    first, _ = refresh_until_new_on_top(live, lambda: probe.page.evaluate(INSERTS), lambda: probe.page.eval_on_selector(
+        "#rs-rows--customers tr", "r => [r.dataset.key, r.hasAttribute('data-live')]"))
+    assert {e["kind"] for e in probe.page.evaluate("window.__live.events")} >= {"insert", "update"}
     assert {e["table"] for e in probe.page.evaluate("window.__live.events")} == {"customers"}, "that table only"
     after = probe.page.evaluate(OFFSET, key)
     assert abs(after - top) < 1, "the rows in view moved by %.1f px" % (after - top)
     assert probe.page.evaluate("document.getElementById('rs-scroll--customers').scrollTop") > scrolled, \
         "the box scrolled by the inserted rows' height"
     assert probe.page.evaluate("window.scrollY") == page_scroll, "the page itself did not move"
-    first = probe.page.eval_on_selector("#rs-rows--customers tr", "r => [r.dataset.key, r.hasAttribute('data-live')]")
-    assert first[1] and int(first[0]) > 300, "the new customer is on top: %r" % first
+    assert int(first[0]) > 300, "the new customer is on top: %r" % first
     wait_until(lambda: probe.page.evaluate("window.__live.flashes") > 0, message="a flash")
     shown = probe.page.eval_on_selector_all("#rs-rows--customers tr[data-key]", "rows => rows.map(r => r.dataset.key)")
     assert len(shown) == len(set(shown)), "no key twice"

@@ -2,8 +2,8 @@
 section with its header count and sum footer, batches that continue a section append to it, skeletons with a
 section header; live changes flash (not under reduced motion) and rows inserted above do not move the rows the
 viewer is looking at."""
-from support import (LIVE_DEMO, TIMEOUT_MS, WATCH_LIVE, after_frames, refresh_until_changed, scroll_until,
-                     server_fixture, wait_until)
+from support import (INSERTS, LIVE_DEMO, TIMEOUT_MS, WATCH_LIVE, after_frames, refresh_until_changed,
+                     refresh_until_new_on_top, scroll_until, server_fixture, wait_until)
 
 SECTIONS = """() => Array.from(document.querySelectorAll('#rs-table tbody.rs-section')).map((body) => {
   const rows = Array.from(body.querySelectorAll('tr[data-key]'));
@@ -82,14 +82,13 @@ def test_live_changes_flash_and_inserts_above_do_not_move_the_view(live, open_pa
     key, top = probe.page.evaluate(ANCHOR)
     scrolled = probe.page.evaluate("window.scrollY")
     assert scrolled > 0
-    summary = refresh_until_changed(live)
-    wait_until(lambda: {e["kind"] for e in probe.page.evaluate("window.__live.events")} >= {"insert", "update"},
-               message="insert and update applied")
+    first, summary = refresh_until_new_on_top(live, lambda: probe.page.evaluate(INSERTS), lambda: probe.page.evaluate(
+        "() => (r => [r.dataset.key, r.hasAttribute('data-live')])(document.querySelector('#rs-rows tr'))"))
+    assert {e["kind"] for e in probe.page.evaluate("window.__live.events")} >= {"insert", "update"}
     after = probe.page.evaluate("(k) => document.querySelector('#rs-rows tr[data-key=\"' + k + '\"]').getBoundingClientRect().top", key)
     assert abs(after - top) < 1, "the rows in view moved by %.1f px" % (after - top)
     assert probe.page.evaluate("window.scrollY") > scrolled, "the page scrolled by the inserted rows' height"
-    first = probe.page.eval_on_selector("#rs-rows tr", "r => [r.dataset.key, r.hasAttribute('data-live')]")
-    assert first[1] and int(first[0]) > 300, "the new customer is on top: %r" % first
+    assert int(first[0]) > 300, "the new customer is on top: %r" % first
     assert probe.page.eval_on_selector_all("#rs-rows tr.rs-updated", "rows => rows.length") >= summary["updated"] // 2
     wait_until(lambda: probe.page.evaluate("window.__live.flashes") > 0, message="a flash")
     keys = probe.keys()
