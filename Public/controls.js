@@ -26,9 +26,16 @@ import { watchSearch } from './search.js';
 /** @typedef {ReturnType<typeof attachControls>} Controls */
 /** @typedef {HTMLSelectElement | HTMLInputElement} Field a select, or the search box */
 
+/** @type {WeakMap<HTMLInputElement, string>} each search box's value as the server rendered it (its `value` attribute
+ *  follows the choice from then on: keepInBox) */
+const renderedValue = new WeakMap();
+
 /** @param {Field} select @returns {string} the value the server rendered as chosen */
 function defaultValue(select) {
-  if (select instanceof HTMLInputElement) return select.defaultValue;
+  if (select instanceof HTMLInputElement) {
+    if (!renderedValue.has(select)) renderedValue.set(select, select.defaultValue);
+    return renderedValue.get(select) || '';
+  }
   const chosen = Array.from(select.options).find((option) => option.defaultSelected);
   return chosen ? chosen.value : (select.options[0] ? select.options[0].value : '');
 }
@@ -50,6 +57,16 @@ function hasOption(select, value) {
   return Array.from(select.options).some((option) => option.value === value);
 }
 
+/** The search box's `value` attribute follows its text (the choice): WebKit resets an `autocomplete=off` box to that
+ *  attribute when it restores the page from the back/forward cache (a task after `pageshow`), which would show an empty
+ *  box over the rows of the search. The server's own value is kept in renderedValue.
+ *  @param {Field[]} selects */
+function keepInBox(selects) {
+  for (const select of selects) {
+    if (select instanceof HTMLInputElement) { defaultValue(select); select.defaultValue = select.value; }
+  }
+}
+
 /** Sets each control from the page URL's parameters (or to its default).
  *  @param {Field[]} selects @param {string} prefix @returns {boolean} some control is not at its default */
 function readURL(selects, prefix) {
@@ -60,6 +77,7 @@ function readURL(selects, prefix) {
     select.value = wanted !== null && hasOption(select, wanted) ? wanted : defaultValue(select);
     if (valueOf(select) !== defaultValue(select)) chosen = true;
   }
+  keepInBox(selects);
   return chosen;
 }
 
@@ -93,6 +111,7 @@ export function attachControls(form, table, urlPrefix = null) {
   function changed() {
     if (encode(true) === applied) return;
     applied = encode(true);
+    keepInBox(selects());
     if (urlPrefix !== null) writeURL(selects(), urlPrefix);
     handlers.forEach((handler) => handler());
   }

@@ -20,6 +20,7 @@ cookies are cleared. Every verb is the same in each engine:
     tab.errors()          what went wrong in the page: errors and unhandled rejections and CSP violations the page
                           saw since `watch()` (installed by `open`), plus the engine's own console errors where it
                           has them (Chromium, Firefox; WebKitWebDriver has no log)
+    tab.back()            the browser's Back (returns once the page is shown again; the watch installed again)
     tab.cookies(), tab.url(), tab.close()
 
 WebDriver has no script that runs before the page's own, so `watch()` is installed by the test right after a page
@@ -74,7 +75,7 @@ return new Promise((done) => {
 
 
 class Tab:
-    """One tab of an engine. Subclasses implement `_run`, `_click`, `_fill`, `_navigate`, `cookies`, `url`,
+    """One tab of an engine. Subclasses implement `_run`, `_click`, `_fill`, `_navigate`, `_back`, `cookies`, `url`,
     `_engine_errors` and `_close`."""
 
     def __init__(self, engine):
@@ -96,6 +97,14 @@ class Tab:
     def open(self, url):
         """Navigates this tab to `url` (returns once it has loaded) and installs the watch."""
         self._navigate(url)
+        self.watch()
+        return self
+
+    def back(self):
+        """The browser's Back; returns once the page is shown (from the back/forward cache or loaded again), its
+        watch installed (the restored page keeps the one it had)."""
+        self._back()
+        self.wait("return document.readyState === 'complete'", message="the page after Back")
         self.watch()
         return self
 
@@ -157,6 +166,9 @@ class ChromiumTab(Tab):
 
     def _navigate(self, url):
         self.page.goto(url, wait_until="load")
+
+    def _back(self):
+        self.page.go_back(wait_until="load")
 
     def _click(self, selector):
         self.page.click(selector)
@@ -248,6 +260,9 @@ class WebKitTab(WebDriverTab):
 
     def _navigate(self, url):
         self._driver().get(url)
+
+    def _back(self):
+        self._driver().back()
 
     def _click(self, selector):
         from selenium.webdriver.common.by import By
@@ -357,6 +372,9 @@ class FirefoxTab(WebDriverTab):
 
     def _navigate(self, url):
         self._client().navigate(url)
+
+    def _back(self):
+        self._client().go_back()
 
     def _click(self, selector):
         self._client().find_element("css selector", selector).click()

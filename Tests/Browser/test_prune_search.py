@@ -6,6 +6,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+from engines import engine_fixture
+from lanes import scroll_until
 from support import TIMEOUT, server_fixture, wait_until
 from test_bounded_dom import load_rows, stats
 
@@ -135,3 +137,70 @@ def test_a_refill_answered_after_the_search_changed_is_never_inserted(searchable
     added = page.evaluate("window.__added")
     assert added and all(key in expected and "ber" in name.lower() for key, name in added), "an old row was added"
     page.unroute("**/rows?after=*")
+
+
+# ---- WebKit and Firefox (engines.py): the page's own limits, no init script ------------------------------
+
+engine = engine_fixture("webkit", "firefox")
+# WebDriver runs no script before the page's, so these engines prune at the page's defaults (config.js: 2,000 rows,
+# a 1,200 px margin): 500-row batches, so that a few suffice; "a" matches 3,104 of the 4,000 customers.
+deep = server_fixture("--demo-items", 4000, "--batch-size", 500, "--demo-latency-ms", 10)
+DEFAULT_ROWS, DEEP_BATCH = 2000, 500
+
+# The rows (index, key, name) and the spacers, the search box, the table's state and the pruner's figures, in one step.
+TABLE = """const table = document.getElementById('rs-table');
+return { rows: Array.from(document.querySelectorAll('#rs-rows tr[data-index]'),
+           (r) => [Number(r.dataset.index), r.dataset.key, r.cells[1].textContent]),
+         gaps: document.querySelectorAll('#rs-rows tr.rs-gap').length,
+         box: document.querySelector('#rs-controls input[type=search]').value, state: table.dataset.state,
+         pending: window.Rowstream ? window.Rowstream.snapshot().pending : true,
+         pruning: window.Rowstream ? window.Rowstream.pruning() : null };"""
+
+
+def rows_of(engine, seen, expected, text):
+    """Every row shown is at most once, in order, and the upstream's row of its index for the search `text`."""
+    indexes = [index for index, _, _ in seen["rows"]]
+    assert indexes == sorted(set(indexes)), "%s: a row twice, or out of order" % engine
+    assert [key for _, key, _ in seen["rows"]] == [expected[i] for i in indexes], "%s: a row of another query" % engine
+    assert all(text in name.lower() for _, _, name in seen["rows"]), engine
+
+
+def test_a_search_prunes_refills_its_own_rows_and_stays_across_back_and_reload(deep, engine, tabs):
+    """Under the search "a": deep enough to prune (the page's own limits), then back to the top, where the pruned
+    batch comes back with the rows of "a" only (each the upstream's row of its index for "a"). Reload, and Back from
+    another search, keep "a": its text in the box, only its rows."""
+    expected = deep.upstream_keys("a")
+    tab = tabs(engine, deep.url + "/tables/customers?p.q=a")
+    tab.wait("return window.Rowstream && document.querySelector('#rs-controls input[type=search]').value === 'a'",
+             message="the search in its box")
+    scroll_until(tab, lambda: tab.js(TABLE)["pruning"]["pruned"] > 0, message="a batch pruned under the search")
+    pruned = tab.js(TABLE)
+    assert pruned["box"] == "a" and pruned["gaps"] > 0 and 0 not in [i for i, _, _ in pruned["rows"]], pruned["pruning"]
+    assert pruned["pruning"]["liveRows"] <= DEFAULT_ROWS + DEEP_BATCH
+    rows_of(engine.name, pruned, expected, "a")
+    tab.scroll_to(0, 0)
+    back = tab.wait("const t = (function () {%s})(); return t.rows.length && t.rows[0][0] === 0 && "
+                    "t.pruning.refetched > 0 && t;" % TABLE, message="the first batch refilled at the top")
+    rows_of(engine.name, back, expected, "a")
+    assert back["rows"][:DEEP_BATCH] == [[i, expected[i], back["rows"][i][2]] for i in range(DEEP_BATCH)]
+
+    def settled(text):
+        last = []
+
+        def done():
+            now = tab.js(TABLE)
+            last[:] = [dict(now, rows=len(now["rows"]), url=tab.url())]
+            return now if now["box"] == text and now["state"] in ("idle", "complete") and not now["pending"] \
+                and now["rows"] else None
+        try:
+            return wait_until(done, message="the rows of %r" % text)
+        except AssertionError as error:
+            raise AssertionError("%s: %s; the page: %r" % (engine.name, error, last)) from None
+    url = tab.url()
+    tab.open(url)                                                                  # Reload
+    rows_of(engine.name, settled("a"), expected, "a")
+    tab.open(deep.url + "/tables/customers?p.q=ber")
+    rows_of(engine.name, settled("ber"), deep.upstream_keys("ber"), "ber")
+    tab.back()
+    assert tab.url() == url
+    rows_of(engine.name, settled("a"), expected, "a")
