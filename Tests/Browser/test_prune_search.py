@@ -6,6 +6,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+from conftest import PageProbe
 from engines import engine_fixture
 from lanes import scroll_until
 from support import TIMEOUT, server_fixture, wait_until
@@ -51,21 +52,52 @@ def test_pruned_rows_of_a_search_come_back_as_that_search_showed_them(searchable
     assert probe.page.input_value(BOX) == "a"
     load_rows(probe, 500)
     assert stats(probe)["pruned"] > 0, "a table with controls and search is pruned"
-    for _ in range(300):                                          # back up, 400 px a step, each near spacer refilled
-        if probe.page.evaluate("window.scrollY") == 0:
-            break
-        probe.page.evaluate("window.scrollBy(0, -400)")
-        wait_until(lambda: not probe.page.evaluate(SPACER_NEAR), message="spacers near the viewport to be refilled")
-    assert probe.page.evaluate("window.scrollY") == 0
+    wait_until(lambda: step_up(probe), timeout=2 * TIMEOUT, interval=0, message="back at the top")
+    check_refilled(probe, expected, "a")
+
+
+def step_up(probe):
+    """One step back up (400 px), then each spacer near the viewport refilled; true once at the top."""
+    if probe.page.evaluate("window.scrollY") == 0:
+        return True
+    probe.page.evaluate("window.scrollBy(0, -400)")
+    wait_until(lambda: not probe.page.evaluate(SPACER_NEAR), message="spacers near the viewport to be refilled")
+    return False
+
+
+def check_refilled(probe, expected, text):
+    """At the top after pruning under the search `text`: the first batch is back, every row at most once, in order,
+    each the upstream's row of its index for `text`; every refill of this tab carried `p.q=text`."""
     assert stats(probe)["refetched"] > 0
     rows = probe.page.evaluate(ROWS)
     indexes = [index for index, _, _ in rows]
     assert indexes == sorted(set(indexes)), "a row twice, or out of order"
     assert indexes[:50] == list(range(50)), "the first batch is back"
     assert [key for _, key, _ in rows] == [expected[index] for index in indexes], "a row of another query"
-    assert all("a" in name.lower() for _, _, name in rows)
+    assert all(text in name.lower() for _, _, name in rows)
     refills = [url for method, url in probe.requests if REFILL in url]
-    assert refills and all(urllib.parse.parse_qs(urllib.parse.urlparse(url).query)["p.q"] == ["a"] for url in refills)
+    assert refills and all(urllib.parse.parse_qs(urllib.parse.urlparse(url).query)["p.q"] == [text] for url in refills)
+
+
+def test_two_tabs_with_two_searches_each_prune_and_refill_their_own_rows(searchable, open_page):
+    """Two tabs of one browser profile (cookies, storage and the server's sessions side by side), one under "a", the
+    other under "e": both pruned deep down, then scrolled back up a step at a time in turn, each spacer refilled with
+    its own tab's search's rows (each refill carrying that tab's `p.q`)."""
+    first = open_page(searchable.url + "/tables/customers?p.q=a", init_config=SMALL)
+    second = PageProbe(first.context)                           # a second tab: the context's init scripts run in it
+    second.page.goto(searchable.url + "/tables/customers?p.q=e", wait_until="domcontentloaded")
+    try:
+        tabs = {"a": first, "e": second}
+        for probe in tabs.values():
+            load_rows(probe, 400)
+            assert stats(probe)["pruned"] > 0
+        assert second.page.input_value(BOX) == "e" and first.page.input_value(BOX) == "a"
+        wait_until(lambda: all([step_up(probe) for probe in tabs.values()]), timeout=2 * TIMEOUT, interval=0,
+                   message="both tabs back at the top")
+        for text, probe in tabs.items():
+            check_refilled(probe, searchable.upstream_keys(text), text)
+    finally:
+        assert second.errors == [], "console or page errors in the second tab: %r" % second.errors
 
 
 # Refills (`rows?after=`) recorded, each answered to prune.js only once the test lets its route go on; their abort
