@@ -33,7 +33,8 @@ import { watchHealth } from './health.js';
  */
 
 /** The event types of one table (docs/PROTOCOL.md). */
-const types = ['session', 'loading', 'rows', 'complete', 'reset', 'error', 'insert', 'update', 'remove', 'total'];
+const types = ['session', 'loading', 'rows', 'complete', 'reset', 'error', 'insert', 'update', 'remove', 'fresh',
+  'total'];
 
 /** @param {StreamOptions} options */
 export function openStream(options) {

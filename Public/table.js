@@ -325,8 +325,8 @@ export function createTable(options) {
   /** A live table's "Updated 3 s ago" (freshness.js). */
   const freshness = attachFreshness({ count: byId('rs-count'), id: 'rs-fresh' + suffix });
 
-  /** The events after which a live table's rows are current. */
-  const freshening = new Set(['session', 'rows', 'reset', 'complete', 'insert', 'update', 'remove']);
+  /** The events after which a live table's rows are current (`fresh`: a refresh found no change). */
+  const freshening = new Set(['session', 'rows', 'reset', 'complete', 'insert', 'update', 'remove', 'fresh']);
 
   /** Handles one event of this table.
    *  @param {string} type @param {MessageEvent<string>} event */

@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from support import (LIVE_DEMO, CutProxy, RowstreamServer, assert_stable_layout, events, refresh_until_changed,
+from support import (LIVE_DEMO, CutProxy, RowstreamServer, assert_stable_layout, events, refresh, refresh_until_changed,
                      scroll_to_end, server_fixture, wait_until)
 
 live = server_fixture(*LIVE_DEMO)
@@ -148,3 +148,38 @@ def test_counts_say_what_they_are_and_a_configured_zone_wins(configured, open_pa
     status, body = configured.get("/api/tables/uncounted/pages")
     assert status == 200 and "total" not in json.loads(body)
     assert events(probe, "error") == []
+
+
+# A live demo whose list stays as it is for the test (its next generation is an hour away): each refresh finds no change.
+unchanging = server_fixture("--demo-items", 300, "--batch-size", 30, "--demo-latency-ms", 20,
+                            "--demo-live-seconds", 3600, "--demo-refresh-seconds", 0)
+# A table's freshness: when it was last set back (data-updated, ms), its text, and whether the table is idle.
+FRESHNESS = """(suffix) => {
+  const fresh = document.getElementById('rs-fresh' + suffix);
+  const table = document.getElementById('rs-table' + suffix);
+  return { at: fresh ? Number(fresh.dataset.updated) : 0, text: fresh ? fresh.textContent : '',
+           idle: table.dataset.state === 'idle' && table.getAttribute('aria-busy') === 'false' };
+}"""
+
+
+def ticking(freshness):
+    return freshness if freshness["idle"] and re.fullmatch(r"Updated [1-9]\d* s ago", freshness["text"]) else None
+
+
+def test_a_refresh_that_finds_no_change_sets_updated_back(unchanging, open_page):
+    """"Updated N s ago" says when the rows were last confirmed current: a refresh that finds the head unchanged sends
+    `fresh` (docs/PROTOCOL.md) and sets it back, on a table's own page and on a page of several tables (`NAME:fresh`).
+    Each table is idle first (nothing asked, no refresh but the test's): nothing else can set it back."""
+    viewers = [(open_page(unchanging.url), ""),
+               (open_page(unchanging.url + "/pages/overview", wait_for_rows=False), "--customers")]
+    ticked = [wait_until(lambda: ticking(probe.page.evaluate(FRESHNESS, suffix)), message="idle, Updated N s ago")
+              for probe, suffix in viewers]
+    summary = refresh(unchanging)
+    assert summary and (summary["inserted"], summary["updated"], summary["removed"], summary["baseline"]) == (
+        0, 0, 0, False), summary
+    assert summary["viewers"] == 2
+    for (probe, suffix), before in zip(viewers, ticked):
+        wait_until(lambda: probe.page.evaluate(FRESHNESS, suffix)["at"] > before["at"],
+                   message="the unchanged refresh to set %r back" % before["text"])
+    for probe, _ in viewers:
+        assert probe.page.evaluate("document.querySelectorAll('tr[data-live], tr.rs-updated').length") == 0, "a change"

@@ -241,7 +241,12 @@ final class LiveFeed: Sendable {
         let viewers = writers.count + taggedWriters.count + dialectViewers.count
         guard let old else { return LiveSummary(viewers: viewers, baseline: true) }
         let diff = LiveDiff(old: old, new: new.rows, newIsWholeList: new.isWholeList)
-        guard !diff.isEmpty else { return LiveSummary(diff: diff, viewers: viewers) }
+        guard !diff.isEmpty else {
+            // No change: `fresh` tells the viewers their rows are current as of now (docs/PROTOCOL.md); not to dialects.
+            StreamWriter.broadcast(fresh(), to: writers)
+            StreamWriter.broadcast(fresh(prefix: table.name + ":"), to: taggedWriters.lazy.filter { $0.wants() }.map(\.writer))
+            return LiveSummary(diff: diff, viewers: viewers)
+        }
         // Encoded once per form; the same bytes go to every viewer of that form.
         StreamWriter.broadcast(encode(diff), to: writers)
         if !taggedWriters.isEmpty {
@@ -263,6 +268,13 @@ final class LiveFeed: Sendable {
             table.renderer.appendRow(row, index: nil, to: &html, lineBreak: SSEEvent.dataLineBreak)
             return LiveRow(key: text, html: html)
         }
+    }
+
+    /// The `fresh` event: a refresh found the head unchanged.
+    private func fresh(prefix: String = "") -> [UInt8] {
+        var bytes: [UInt8] = []
+        SSEEvent(event: prefix + "fresh", data: "{}").encode(into: &bytes)
+        return bytes
     }
 
     /// The change events, back to back, encoded once: `remove`, `update`, `insert` (docs/PROTOCOL.md). The rows'
