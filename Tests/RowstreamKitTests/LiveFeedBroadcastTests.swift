@@ -52,6 +52,14 @@ import Testing
         store.set(changed)
         _ = await feed.refresh()
         #expect(received.of("out").count == 1 && received.of("in").count == 2)
+
+        // A refresh that finds no change says so (`fresh`: the rows are current as of now), encoded once per group.
+        let unchanged = try #require(await feed.refresh().summary)
+        #expect(unchanged.inserted == 0 && unchanged.updated == 0 && unchanged.removed == 0 && !unchanged.baseline)
+        #expect(received.of("a").count == 3 && received.of("b").count == 3 && received.of("in").count == 3)
+        #expect(received.of("a").last == Array("event: fresh\ndata: {}\n\n".utf8))
+        #expect(received.of("in").last == Array("event: live:fresh\ndata: {}\n\n".utf8))
+        #expect(received.of("out").last == received.of("in").last)
         feed.stop()
     }
 }
