@@ -50,7 +50,7 @@ def shoot(browser, url, scheme, path, held=None, search=None):
                 wait_until(lambda: page.evaluate(FOUND, search), message="the rows of %r" % search)
             page.mouse.move(400, 460)
         page.evaluate("document.fonts.ready")
-        page.screenshot(path=path)
+        page.screenshot(path=path, animations="disabled")   # the shimmer at its start: the same image each run
     finally:
         context.close()
     print("%s (%d bytes)" % (os.path.relpath(path, ROOT), os.path.getsize(path)))
