@@ -17,14 +17,9 @@ final class Listener: EventHandler, @unchecked Sendable {
     /// refuse the waiting client; otherwise level-triggered epoll would report the listener ready forever.
     private var spare: Int32 = Listener.openSpare()
 
-    /// The listening socket defers accepts until a connection has bytes (``ListeningSocket``): each accepted
-    /// connection is read at once, in the same pass, instead of after the next `epoll_wait` reports it.
-    private let readsOnAccept: Bool
-
     init(fd: Int32, loops: [ServerLoop]) {
         self.fd = fd
         self.loops = loops
-        readsOnAccept = ListeningSocket.defersAccept(fd)
     }
 
     private var context: ServerContext { loops[0].context }
@@ -47,12 +42,11 @@ final class Listener: EventHandler, @unchecked Sendable {
             }
             let target = loops[next % loops.count]
             next &+= 1
-            let readNow = readsOnAccept
             if target.loop.inEventLoop {
-                target.adopt(accepted, address: address, readNow: readNow)
+                target.adopt(accepted, address: address)
             } else {
                 let peer = address
-                target.loop.execute { target.adopt(accepted, address: peer, readNow: readNow) }
+                target.loop.execute { target.adopt(accepted, address: peer) }
             }
         }
     }

@@ -3,23 +3,10 @@ import Foundation
 
 /// Opens the listening socket: IPv4, non-blocking, close-on-exec, SO_REUSEADDR (and SO_REUSEPORT when asked: other
 /// processes of this user may then listen on the same port, and the kernel spreads connections over all of them),
-/// backlog 4096, and TCP_NODELAY, which Linux copies to every accepted socket (no `setsockopt` per connection), and
-/// TCP_DEFER_ACCEPT: the kernel hands a connection to `accept` once its first bytes have arrived, not at the
-/// handshake (a client that connects and sends nothing is accepted all the same after about
-/// ``deferAcceptSeconds``, when the kernel's retransmitted SYN-ACK is acknowledged; its request timeout runs from then).
+/// backlog 4096, and TCP_NODELAY, which Linux copies to every accepted socket (no `setsockopt` per connection).
 /// Returns the fd and the bound port.
 /// Thread-safe (no shared state).
 enum ListeningSocket {
-    /// How long the kernel holds a connection that sent nothing before it is accepted anyway (TCP_DEFER_ACCEPT).
-    static let deferAcceptSeconds: Int32 = 1
-
-    /// Whether `fd`, a listening socket, accepts connections only once they have bytes to read (TCP_DEFER_ACCEPT on).
-    static func defersAccept(_ fd: Int32) -> Bool {
-        var value: Int32 = 0
-        var length = socklen_t(MemoryLayout<Int32>.size)
-        return getsockopt(fd, Int32(IPPROTO_TCP), TCP_DEFER_ACCEPT, &value, &length) == 0 && value > 0
-    }
-
     static func open(host: String, port: Int, reusePort: Bool = false) throws(HTTPServerError) -> (fd: Int32, port: Int) {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -41,11 +28,6 @@ enum ListeningSocket {
             guard setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size)) == 0 else {
                 throw .system("setsockopt(TCP_NODELAY)")
             }
-            // Accept only once the client's first bytes (its request) are in: the listener reports a connection
-            // with something to read, so the loop reads it right after `accept4` (``Listener``). Best effort: without
-            // it connections are accepted at the handshake and read when epoll reports them.
-            var deferSeconds = Self.deferAcceptSeconds
-            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_DEFER_ACCEPT, &deferSeconds, socklen_t(MemoryLayout<Int32>.size))
             let bound = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                     bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))

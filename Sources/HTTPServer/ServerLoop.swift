@@ -37,9 +37,7 @@ final class ServerLoop: @unchecked Sendable {
 
     /// Takes ownership of an accepted fd. - Important: loop-confined.
     /// `address` was admitted by `context.admission`; it is released when the connection closes.
-    /// `readNow`: the fd was accepted with bytes waiting (TCP_DEFER_ACCEPT), so they are read and answered here,
-    /// without waiting for `epoll_wait` to report them (a storm's arrival: one pass, no second wake-up).
-    func adopt(_ fd: Int32, address: UInt32, readNow: Bool = false) {
+    func adopt(_ fd: Int32, address: UInt32) {
         loop.assertInLoop()
         context.counters.totalConnections.add(1, ordering: .relaxed)
         guard !shuttingDown else {
@@ -63,8 +61,6 @@ final class ServerLoop: @unchecked Sendable {
         connection.slot = connections.count
         connections.append(connection)
         context.counters.openConnections.add(1, ordering: .relaxed)
-        // Registered first: answering may close it (it is then forgotten) or change its watched events.
-        if readNow { connection.handleEvents(csystem_EPOLLIN) }
     }
 
     /// Forgets a closed connection. - Important: loop-confined.
