@@ -60,12 +60,20 @@ package struct SessionID: Hashable, Sendable {
         self.init(high: high, low: low)
     }
 
-    /// 32 lowercase hex digits.
-    package var text: String { Self.hex(high) + Self.hex(low) }
+    /// 32 lowercase hex digits, written into the string's one buffer (one allocation per session, not five).
+    package var text: String {
+        String(unsafeUninitializedCapacity: 32) { buffer in
+            Self.writeHex(high, into: buffer, at: 0)
+            Self.writeHex(low, into: buffer, at: 16)
+            return 32
+        }
+    }
 
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+    private static func writeHex(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+        for index in 0..<16 {
+            let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xf
+            buffer[start + index] = nibble < 10 ? 48 + nibble : 87 + nibble
+        }
     }
 
     private static func parse(_ digits: ArraySlice<UInt8>) -> UInt64? {
