@@ -1,13 +1,17 @@
+import Locking
+
 /// How the data source changes: one transition of its machine under the lock, then its effects outside it (a load
 /// started in a task of its own, a stale flight stopped, the events drained to `onEvent`); a load's outcome is the next
 /// transition.
 extension BatchesDataSource {
     /// What to do outside the lock after one transition.
-    struct Effects {
+    @usableFromInline struct Effects {
         /// A load to start, with the loader current when it was decided.
-        var start: (request: Machine.LoadRequest, loader: Loader)?
-        var cancel: Flight?
-        var drain = false
+        @usableFromInline var start: (request: Machine.LoadRequest, loader: Loader)?
+        @usableFromInline var cancel: Flight?
+        @usableFromInline var drain = false
+
+        @inlinable init() {}
     }
 
     /// Runs one machine transition under the lock, queues its events, then acts outside the lock.
@@ -17,7 +21,7 @@ extension BatchesDataSource {
     ///   it in ``Locked/discardedOutcomes``.
     /// - Parameter loader: replaces the loader before the transition (a reload with another choice).
     /// - Parameter onCaller: a load it starts runs on this thread until it first suspends (``loadNextOnCaller()``).
-    func transition(items: [Item] = [], isOutcome: Bool = false, loader: Loader? = nil, onCaller: Bool = false,
+    @inlinable func transition(items: [Item] = [], isOutcome: Bool = false, loader: Loader? = nil, onCaller: Bool = false,
                     _ change: (inout Machine) -> Machine.Action) {
         let effects = state.withLock { locked -> Effects in
             if let loader { locked.loader = loader }
@@ -31,7 +35,7 @@ extension BatchesDataSource {
     }
 
     /// Turns an action into queued events and effects. Called under the lock.
-    private static func apply(_ action: Machine.Action, items: [Item], to locked: inout Locked) -> Effects {
+    @inlinable static func apply(_ action: Machine.Action, items: [Item], to locked: inout Locked) -> Effects {
         var effects = Effects()
         switch action {
         case .none:
@@ -65,7 +69,7 @@ extension BatchesDataSource {
 
     /// Delivers queued events one at a time, outside the lock, until the outbox is empty.
     /// Only one caller drains at a time (``Locked/isDraining``); events queued meanwhile are picked up here.
-    private func drain() {
+    @inlinable func drain() {
         while true {
             let next = state.withLock { locked -> Event? in
                 if locked.outbox.isEmpty {
@@ -83,12 +87,18 @@ extension BatchesDataSource {
     // MARK: Loads (a transition's effect, and a load's outcome the next transition)
 
     /// The running parts of one load: its task and its timeout timer. Thread-safe: immutable.
-    struct Flight: Sendable {
-        let id: Machine.LoadID
-        let task: Task<Void, Never>
-        let cancelTimer: @Sendable () -> Void
+    @usableFromInline struct Flight: Sendable {
+        @usableFromInline let id: Machine.LoadID
+        @usableFromInline let task: Task<Void, Never>
+        @usableFromInline let cancelTimer: @Sendable () -> Void
 
-        func cancel() {
+        @inlinable init(id: Machine.LoadID, task: Task<Void, Never>, cancelTimer: @escaping @Sendable () -> Void) {
+            self.id = id
+            self.task = task
+            self.cancelTimer = cancelTimer
+        }
+
+        @inlinable func cancel() {
             cancelTimer()
             task.cancel()
         }
@@ -97,7 +107,7 @@ extension BatchesDataSource {
     /// Runs `loader` for `request` in a task, arms its timeout, and records both as the flight.
     /// `onCaller`: the task starts on this thread (`Task.immediate`); a load over before it suspends (delivered
     /// already) arms no timeout. Called outside the lock.
-    func start(_ request: Machine.LoadRequest, with loader: @escaping Loader, onCaller: Bool = false) {
+    @inlinable func start(_ request: Machine.LoadRequest, with loader: @escaping Loader, onCaller: Bool = false) {
         let run: @Sendable () async -> Void = { [weak self] in
             let outcome: Result<LoadResult<Item, Token>, any Error>
             do {
@@ -132,7 +142,7 @@ extension BatchesDataSource {
     }
 
     /// Feeds a load's outcome to the machine; a stale one (reloaded, timed out, cancelled) is ignored.
-    private func finish(_ id: Machine.LoadID, _ outcome: Result<LoadResult<Item, Token>, any Error>) {
+    @inlinable func finish(_ id: Machine.LoadID, _ outcome: Result<LoadResult<Item, Token>, any Error>) {
         switch outcome {
         case .success(.items(let items, let next)):
             transition(items: items, isOutcome: true) { $0.loadSucceeded(id, count: items.count, next: next) }

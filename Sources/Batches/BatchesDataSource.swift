@@ -23,34 +23,39 @@ public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable
     /// Loads the batch for a token. Should honour task cancellation, but need not: a cancelled load's
     /// result is discarded either way.
     public typealias Loader = @Sendable (Token) async throws -> LoadResult<Item, Token>
-    typealias Machine = BatchesStateMachine<Token>
-    typealias Event = BatchesEvent<Item, Token>
+    @usableFromInline typealias Machine = BatchesStateMachine<Token>
+    @usableFromInline typealias Event = BatchesEvent<Item, Token>
 
-    let onEvent: @Sendable (Event) -> Void
-    let clock: any BatchesClock
-    let loadTimeout: Duration
-    let state: Lock<Locked>
+    @usableFromInline let onEvent: @Sendable (Event) -> Void
+    @usableFromInline let clock: any BatchesClock
+    @usableFromInline let loadTimeout: Duration
+    @usableFromInline let state: Lock<Locked>
 
     /// Everything mutable, guarded by ``state``.
-    struct Locked: Sendable {
-        var machine: Machine
+    @usableFromInline struct Locked: Sendable {
+        @usableFromInline var machine: Machine
         /// Loads every batch from now on; ``reload(with:)`` swaps it. Read when a load is decided.
-        var loader: Loader
+        @usableFromInline var loader: Loader
         /// Events decided but not yet delivered, oldest first.
-        var outbox: [Event] = []
+        @usableFromInline var outbox: [Event] = []
         /// Someone is delivering the outbox; others only append.
-        var isDraining = false
+        @usableFromInline var isDraining = false
         /// The task and timer of the load in flight (or of one just finished, until swept).
-        var flight: Flight?
+        @usableFromInline var flight: Flight?
         /// Load outcomes that arrived after their load was reloaded, timed out or cancelled, and were dropped.
-        var discardedOutcomes = 0
+        @usableFromInline var discardedOutcomes = 0
+
+        @inlinable init(machine: Machine, loader: @escaping Loader) {
+            self.machine = machine
+            self.loader = loader
+        }
     }
 
     /// `start` lets a resumed viewer continue: the first loadNext loads `start.token` and offsets continue
     /// from `start.offset`; reload always goes back to `initialToken` and offset 0.
     ///
     /// Nothing loads until the first ``loadNext()``. A `loadTimeout` of zero or less disables timeouts.
-    public init(
+    @inlinable public init(
         initialToken: Token, start: (token: Token, offset: Int)? = nil, loadTimeout: Duration = .seconds(30),
         clock: any BatchesClock = SystemBatchesClock(), loader: @escaping Loader,
         onEvent: @escaping @Sendable (BatchesEvent<Item, Token>) -> Void
@@ -67,7 +72,7 @@ public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable
 
     /// Loads the next batch. No-op while loading, once completed or after cancel; after a failure
     /// retries the same token.
-    public func loadNext() {
+    @inlinable public func loadNext() {
         transition { $0.loadNext() }
     }
 
@@ -78,29 +83,29 @@ public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable
     ///
     /// For a caller that may do the loader's synchronous part itself (a viewer's first batch, opened on the event
     /// loop: issue 17, arrivals). The loader must not block before its first suspension.
-    public func loadNextOnCaller() {
+    @inlinable public func loadNextOnCaller() {
         transition(onCaller: true) { $0.loadNext() }
     }
 
     /// Emits `.reset`, cancels and discards the load in flight, and loads `initialToken` at offset 0.
-    public func reload() {
+    @inlinable public func reload() {
         transition { $0.reload() }
     }
 
     /// ``reload()`` with another loader: the reload's load and every later one use `loader` (a viewer's new sort
     /// or filter choice). The load in flight, if any, is cancelled and discarded as in ``reload()``.
-    public func reload(with loader: @escaping Loader) {
+    @inlinable public func reload(with loader: @escaping Loader) {
         transition(loader: loader) { $0.reload() }
     }
 
     /// The viewer is gone: cancels the load in flight, drops undelivered events, emits nothing more.
     /// (An `onEvent` call already running on another thread finishes.)
-    public func cancel() {
+    @inlinable public func cancel() {
         transition { $0.cancel() }
     }
 
     /// `isLoading`, `isCompleted`, `error`, `offset` (items so far) and `nextToken`, as of now.
-    public var snapshot: BatchesSnapshot<Token> {
+    @inlinable public var snapshot: BatchesSnapshot<Token> {
         state.withLock { $0.machine.snapshot }
     }
 

@@ -15,7 +15,7 @@ public struct BatchesSnapshot<Token: Sendable>: Sendable {
     public var isCancelled: Bool
 
     /// Creates a snapshot.
-    public init(isLoading: Bool, isCompleted: Bool, error: LoadFailure?, offset: Int, nextToken: Token?,
+    @inlinable public init(isLoading: Bool, isCompleted: Bool, error: LoadFailure?, offset: Int, nextToken: Token?,
                 isCancelled: Bool = false) {
         self.isLoading = isLoading
         self.isCompleted = isCompleted

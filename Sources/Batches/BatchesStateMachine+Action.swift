@@ -6,7 +6,7 @@ extension BatchesStateMachine {
         public let rawValue: UInt64
 
         /// Wraps a raw id.
-        public init(rawValue: UInt64) { self.rawValue = rawValue }
+        @inlinable public init(rawValue: UInt64) { self.rawValue = rawValue }
 
         public var description: String { "load#\(rawValue)" }
     }
@@ -22,7 +22,7 @@ extension BatchesStateMachine {
         public let offset: Int
 
         /// Creates a request.
-        public init(id: LoadID, token: Token, offset: Int) {
+        @inlinable public init(id: LoadID, token: Token, offset: Int) {
             self.id = id
             self.token = token
             self.offset = offset

@@ -9,7 +9,7 @@
 ///
 /// - Important: a value type, not thread-safe by itself; the owner serialises access (one `Lock`).
 public struct BatchesStateMachine<Token: Sendable & Equatable>: Sendable {
-    private enum State: Sendable {
+    @usableFromInline enum State: Sendable {
         /// Nothing in flight; the next loadNext loads `token` (after a failure, the same token again).
         case ready(token: Token, offset: Int, failure: LoadFailure?)
         /// `request` is in flight.
@@ -20,13 +20,13 @@ public struct BatchesStateMachine<Token: Sendable & Equatable>: Sendable {
         case cancelled(offset: Int)
     }
 
-    private var state: State
-    private var lastID: UInt64 = 0
-    private let initialToken: Token
+    @usableFromInline var state: State
+    @usableFromInline var lastID: UInt64 = 0
+    @usableFromInline let initialToken: Token
 
     /// A machine whose first loadNext loads `start.token` at `start.offset` (resuming a viewer), or
     /// `initialToken` at offset 0. Reload always goes back to `initialToken` and offset 0.
-    public init(initialToken: Token, start: (token: Token, offset: Int)? = nil) {
+    @inlinable public init(initialToken: Token, start: (token: Token, offset: Int)? = nil) {
         self.initialToken = initialToken
         let start = start ?? (initialToken, 0)
         precondition(start.offset >= 0, "resume offset must not be negative")
@@ -35,7 +35,7 @@ public struct BatchesStateMachine<Token: Sendable & Equatable>: Sendable {
 
     /// The viewer wants more: loads the next token when idle (retrying the same one after a failure);
     /// does nothing while loading, once completed, or after cancel.
-    public mutating func loadNext() -> Action {
+    @inlinable public mutating func loadNext() -> Action {
         guard case .ready(let token, let offset, _) = state else { return .none }
         let request = makeRequest(token: token, offset: offset)
         state = .loading(request)
@@ -44,7 +44,7 @@ public struct BatchesStateMachine<Token: Sendable & Equatable>: Sendable {
 
     /// Start over: voids everything delivered, drops the load in flight and loads `initialToken` at 0.
     /// Does nothing after cancel.
-    public mutating func reload() -> Action {
+    @inlinable public mutating func reload() -> Action {
         let stale: LoadID?
         switch state {
         case .cancelled: return .none
@@ -57,7 +57,7 @@ public struct BatchesStateMachine<Token: Sendable & Equatable>: Sendable {
     }
 
     /// The viewer is gone: drops the load in flight; every later call does nothing.
-    public mutating func cancel() -> Action {
+    @inlinable public mutating func cancel() -> Action {
         switch state {
         case .cancelled: return .none
         case .loading(let request):
@@ -73,7 +73,7 @@ public struct BatchesStateMachine<Token: Sendable & Equatable>: Sendable {
     ///
     /// A `next` equal to the token just loaded is treated as the end of the list: loading it again
     /// would fetch the same page twice (an upstream whose cursor does not advance).
-    public mutating func loadSucceeded(_ id: LoadID, count: Int, next: Token?) -> Action {
+    @inlinable public mutating func loadSucceeded(_ id: LoadID, count: Int, next: Token?) -> Action {
         guard case .loading(let request) = state, request.id == id else { return .none }
         precondition(count >= 0, "a batch cannot have a negative count")
         let total = request.offset + count
@@ -86,7 +86,7 @@ public struct BatchesStateMachine<Token: Sendable & Equatable>: Sendable {
     }
 
     /// Load `id` failed; the next loadNext retries the same token.
-    public mutating func loadFailed(_ id: LoadID, _ failure: LoadFailure) -> Action {
+    @inlinable public mutating func loadFailed(_ id: LoadID, _ failure: LoadFailure) -> Action {
         guard case .loading(let request) = state, request.id == id else { return .none }
         state = .ready(token: request.token, offset: request.offset, failure: failure)
         return .fail(failure, offset: request.offset, cancelling: nil)
@@ -94,20 +94,20 @@ public struct BatchesStateMachine<Token: Sendable & Equatable>: Sendable {
 
     /// Load `id` outlived its timeout: it fails as ``LoadFailure/timedOut`` and its task should be
     /// cancelled; a result arriving later is stale.
-    public mutating func loadTimedOut(_ id: LoadID) -> Action {
+    @inlinable public mutating func loadTimedOut(_ id: LoadID) -> Action {
         guard case .loading(let request) = state, request.id == id else { return .none }
         state = .ready(token: request.token, offset: request.offset, failure: .timedOut)
         return .fail(.timedOut, offset: request.offset, cancelling: id)
     }
 
     /// The load in flight, if any.
-    public var currentLoad: LoadRequest? {
+    @inlinable public var currentLoad: LoadRequest? {
         guard case .loading(let request) = state else { return nil }
         return request
     }
 
     /// The outputs as of now.
-    public var snapshot: BatchesSnapshot<Token> {
+    @inlinable public var snapshot: BatchesSnapshot<Token> {
         switch state {
         case .ready(let token, let offset, let failure):
             BatchesSnapshot(isLoading: false, isCompleted: false, error: failure, offset: offset, nextToken: token)
@@ -122,7 +122,7 @@ public struct BatchesStateMachine<Token: Sendable & Equatable>: Sendable {
         }
     }
 
-    private mutating func makeRequest(token: Token, offset: Int) -> LoadRequest {
+    @inlinable mutating func makeRequest(token: Token, offset: Int) -> LoadRequest {
         lastID += 1
         return LoadRequest(id: LoadID(rawValue: lastID), token: token, offset: offset)
     }

@@ -42,20 +42,39 @@ public struct HTTPResponse: Sendable {
     public static func eventStream(
         retryMilliseconds: Int = 2000, open: @escaping @Sendable (StreamWriter) -> Void
     ) -> HTTPResponse {
-        let headers: HTTPHeaders = [
-            HTTPFieldName.contentType: "text/event-stream",
-            HTTPFieldName.cacheControl: "no-cache",
-            HTTPFieldName.xAccelBuffering: "no",
-        ]
-        return HTTPResponse(status: .ok, headers: headers, body: .stream { writer in
-            writer.write(Array("retry: \(max(0, retryMilliseconds))\n\n".utf8))
+        let retry = retryMilliseconds == 2000 ? Self.defaultRetryField : Self.retryField(retryMilliseconds)
+        return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders, body: .stream { writer in
+            writer.write(retry)
             open(writer)
         })
     }
 
-    /// Whether this is an event stream (gets heartbeats).
+    /// An event stream's headers, built once: every stream's response shares them (a storm's arrivals built them
+    /// each, three fields and their arrays).
+    private static let eventStreamHeaders: HTTPHeaders = [
+        HTTPFieldName.contentType: "text/event-stream",
+        HTTPFieldName.cacheControl: "no-cache",
+        HTTPFieldName.xAccelBuffering: "no",
+    ]
+
+    /// The `retry:` field of an event stream with the default reconnect delay, encoded once.
+    private static let defaultRetryField = retryField(2000)
+
+    private static func retryField(_ milliseconds: Int) -> [UInt8] {
+        Array("retry: \(max(0, milliseconds))\n\n".utf8)
+    }
+
+    /// Whether this is an event stream (gets heartbeats): its content type starts with `text/event-stream`, in any
+    /// case. Compared byte by byte (no lowercased copy of the header per response).
     var isEventStream: Bool {
         guard case .stream = body, let type = headers[HTTPFieldName.contentType] else { return false }
-        return type.lowercased().hasPrefix("text/event-stream")
+        let prefix = "text/event-stream".utf8
+        var bytes = type.utf8.makeIterator()
+        for expected in prefix {
+            guard let byte = bytes.next() else { return false }
+            let lowercased = (65...90).contains(byte) ? byte | 0x20 : byte   // ASCII A-Z to a-z
+            guard lowercased == expected else { return false }
+        }
+        return true
     }
 }

@@ -12,8 +12,9 @@ package struct SessionID: Hashable, Sendable {
     private let low: UInt64
 
     /// A new random id; with `tag`, its first byte (the first two hex digits) is `tag` and 120 bits are random.
-    /// Its 16 bytes come from one call of `fill` (``systemRandom(_:)``: one `getrandom`; a seam for tests).
-    static func make(tag: UInt8? = nil, fill: (UnsafeMutableRawBufferPointer) -> Void = systemRandom) -> SessionID {
+    /// Its 16 bytes come from one call of `fill` (``pooledRandom(_:)``: the kernel's bytes, one `getrandom` per 16 ids;
+    /// a seam for tests).
+    static func make(tag: UInt8? = nil, fill: (UnsafeMutableRawBufferPointer) -> Void = pooledRandom) -> SessionID {
         var words: (high: UInt64, low: UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &words) { fill($0) }
         guard let tag else { return SessionID(high: words.high, low: words.low) }
@@ -21,7 +22,7 @@ package struct SessionID: Hashable, Sendable {
     }
 
     /// A new id of the instance `instance` (its first 32 bits; 96 bits random, from `fill` as in ``make(tag:fill:)``).
-    static func make(instance: UInt32, fill: (UnsafeMutableRawBufferPointer) -> Void = systemRandom) -> SessionID {
+    static func make(instance: UInt32, fill: (UnsafeMutableRawBufferPointer) -> Void = pooledRandom) -> SessionID {
         var words: (high: UInt64, low: UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &words) { fill($0) }
         return SessionID(high: UInt64(instance) << 32 | words.high & 0xffff_ffff, low: words.low)
@@ -29,6 +30,11 @@ package struct SessionID: Hashable, Sendable {
 
     /// The first 32 bits: the instance that made it when it was made with a relay (``make(instance:fill:)``).
     package var instance: UInt32 { UInt32(truncatingIfNeeded: high >> 32) }
+
+    /// Fills `buffer` from ``RandomPool/shared``: the kernel's bytes, fetched 256 at a time (the default of `make`).
+    static func pooledRandom(_ buffer: UnsafeMutableRawBufferPointer) {
+        RandomPool.shared.fill(buffer)
+    }
 
     /// Fills `buffer` (at most 256 bytes) from the kernel's generator: one `getentropy(3)`, which is one
     /// `getrandom(2)` call (`SystemRandomNumberGenerator` makes one per 8 bytes). Should it fail, the standard
@@ -54,12 +60,20 @@ package struct SessionID: Hashable, Sendable {
         self.init(high: high, low: low)
     }
 
-    /// 32 lowercase hex digits.
-    package var text: String { Self.hex(high) + Self.hex(low) }
+    /// 32 lowercase hex digits, written into the string's one buffer (one allocation per session, not five).
+    package var text: String {
+        String(unsafeUninitializedCapacity: 32) { buffer in
+            Self.writeHex(high, into: buffer, at: 0)
+            Self.writeHex(low, into: buffer, at: 16)
+            return 32
+        }
+    }
 
-    private static func hex(_ value: UInt64) -> String {
-        let digits = String(value, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+    private static func writeHex(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+        for index in 0..<16 {
+            let nibble = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xf
+            buffer[start + index] = nibble < 10 ? 48 + nibble : 87 + nibble
+        }
     }
 
     private static func parse(_ digits: ArraySlice<UInt8>) -> UInt64? {
