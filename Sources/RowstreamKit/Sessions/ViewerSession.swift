@@ -148,11 +148,11 @@ final class ViewerSession: Sendable {
     /// the `reset` that follows carries it in its resume token. A choice the page's stream refuses (its position
     /// could not carry it) changes nothing and is thrown. Thread-safe.
     func reload(choosing query: QueryChoice.Query) throws(HTTPError) {
-        let loader = table.loader(for: request.using(.viewer(query: query)), timing: metrics.upstream)
         let onChoice = onChoice
-        try choice.choose(query, admit: { (query) throws(HTTPError) in try onChoice?(query) }) { _ in
+        try choice.choose(query, admit: { (query) throws(HTTPError) in try onChoice?(query) }) { query in
             // Another list: the old one's total goes before the new walk starts (which may report its own at once).
             request.total.forgetReported()
+            let loader = table.loader(for: request.using(.viewer(query: query)), timing: metrics.upstream)
             channel.reopen()
             dataSource.reload(with: loader)
         }
