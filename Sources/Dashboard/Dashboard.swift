@@ -19,12 +19,10 @@ public final class Dashboard: Sendable {
     private let server: RowstreamServer
     private let demoServer: HTTPServer
     private let client: UpstreamClient
-    private let cluster: SharedCluster?
-    /// Signalled once the cluster's shutdown (started by `shutdown()`) has ended.
-    private let clusterStopped = DispatchSemaphore(value: 0)
+    private let cluster: ClusterStop?
 
     private init(port: Int, demoPort: Int, demo: DemoUpstream, server: RowstreamServer, demoServer: HTTPServer,
-                 client: UpstreamClient, cluster: SharedCluster?) {
+                 client: UpstreamClient, cluster: ClusterStop?) {
         self.port = port
         self.demoPort = demoPort
         self.demo = demo
@@ -128,13 +126,19 @@ public final class Dashboard: Sendable {
                 : try RowstreamServer.inProcess(tables, pages: pages, configuration: serverConfiguration,
                                                 registry: registry)
         } catch {
-            if let cluster { Task { await cluster.shutdown() } }
             client.shutdown()
             demoServer.shutdown()
+            // Stopped before the error is thrown, as `waitUntilShutdown()` waits for a running dashboard's: a caller
+            // that exits on this error holds no Redis traffic in flight (its shutdown was once a task nobody awaited).
+            if let cluster {
+                let stop = ClusterStop(cluster, stopped: configuration.clusterStopped)
+                stop.start()
+                stop.wait(bound: Self.clusterStopTime)
+            }
             throw DashboardError.serverStart(error)
         }
         return Dashboard(port: server.port, demoPort: demoPort, demo: demo, server: server, demoServer: demoServer,
-                         client: client, cluster: cluster)
+                         client: client, cluster: cluster.map { ClusterStop($0, stopped: configuration.clusterStopped) })
     }
 
     /// The keys of the key file `--secret-file` or `ROWSTREAM_SECRET_FILE` names, else the config's `secretFile`;
@@ -158,13 +162,7 @@ public final class Dashboard: Sendable {
         server.shutdown()
         client.shutdown()
         demoServer.shutdown()
-        if let cluster {
-            let stopped = clusterStopped
-            Task {
-                await cluster.shutdown()
-                stopped.signal()
-            }
-        }
+        cluster?.start()
     }
 
     /// Blocks until `shutdown()` has completed: the server's, then the cluster's (its Redis client closed, its
@@ -173,10 +171,10 @@ public final class Dashboard: Sendable {
     /// and messages a drained instance was still reading).
     public func waitUntilShutdown() {
         server.waitUntilShutdown()
-        if cluster != nil { _ = clusterStopped.wait(timeout: .now() + Self.clusterStopTime) }
+        cluster?.wait(bound: Self.clusterStopTime)
     }
 
-    /// The longest `waitUntilShutdown()` waits for the cluster after the server: its Redis commands are bounded by
-    /// their own timeout, so this is only a backstop.
+    /// The longest `waitUntilShutdown()` (or a start that fails once the cluster is made) waits for the cluster's
+    /// shutdown: its Redis commands are bounded by their own timeout, so this is only a backstop.
     static let clusterStopTime: DispatchTimeInterval = .seconds(10)
 }

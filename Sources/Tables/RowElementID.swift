@@ -1,6 +1,6 @@
 /// Element ids derived from a table's name and a row's key, for clients that find rows by id (the htmx, Turbo and
 /// Datastar dialects of the stream: docs/DIALECTS.md). An id is `rs-TABLE-k-KEY` (a row), `rs-TABLE-body` (the rows'
-/// container) or `rs-TABLE-more` (the demand sentinel), each name escaped: ASCII letters and digits stay, every
+/// container), `rs-TABLE-more` (the demand sentinel) or `rs-TABLE-total` (the list's total), each name escaped: ASCII letters and digits stay, every
 /// other byte of its UTF-8 becomes `_HH` (upper-case hex). So an id is the same for the same key, never the same
 /// for two keys, and holds nothing that HTML attributes or CSS selectors (`#id`) would need to escape.
 ///
@@ -17,6 +17,9 @@ public enum RowElementID {
 
     /// The id of the element that asks for the next batch when it is revealed.
     public static func more(table: String) -> String { "rs-" + escaped(table) + "-more" }
+
+    /// The id of the element that shows how many rows the whole list holds (the dialects' `total`).
+    public static func total(table: String) -> String { "rs-" + escaped(table) + "-total" }
 
     /// `text` with every byte other than an ASCII letter or digit written as `_HH`.
     public static func escaped(_ text: String) -> String {

@@ -40,7 +40,7 @@ import Testing
             Issue.record("the session is not open")
             return
         }
-        session.reload(choosing: [(name: "sort", value: "name")])
+        try session.reload(choosing: [(name: "sort", value: "name")])
         // The new choice's first rows came: everything after the reset is in one read.
         #expect(await eventually { (written.value.split(separator: "event: reset\n").last ?? "").contains("event: rows\n") })
         let events = written.value.split(separator: "\n\n").compactMap { $0.firstMatch(of: /event: (\w+)/)?.output.1 }

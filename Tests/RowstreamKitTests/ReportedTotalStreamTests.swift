@@ -81,3 +81,39 @@ import Testing
         #expect(totals == [#"a:total {"total":2500}"#, #"b:total {"total":2500}"#])
     }
 }
+
+/// The total on a dialect's stream (docs/DIALECTS.md): in the dialect's own form, before the rows it counts, and
+/// again after a reset (the list is counted again).
+@Suite struct DialectTotalTests {
+    @Test(arguments: [
+        ("htmx", "total", #"<span hx-swap-oob="true" id="rs-people-total">2500</span>"#),
+        ("turbo", "message", #"<turbo-stream action="update" target="rs-people-total"><template>2500</template></turbo-stream>"#),
+        ("datastar", "datastar-patch-signals", #"signals {"rs_people_total":2500}"#),
+    ])
+    func theTotalInTheDialectsForm(dialect: String, type: String, data: String) async throws {
+        let server = try testServer([peopleTable(ReportedTotalStreamTests.source { _ in 2500 })])
+        defer { server.shutdown() }
+        let stream = try await server.client.stream("/tables/people/stream?dialect=\(dialect)")
+        defer { stream.close() }
+        var received: [String] = []
+        func upToRows() async throws {
+            for _ in 0..<20 {
+                let event = try #require(try await stream.nextEvent())
+                if event.event == "loading" || event.event == "heartbeat" { continue }
+                received.append(event.event + " " + event.data)
+                if event.event == DialectTests.type(dialect, "rows"), event.data.contains("data-index") { return }
+            }
+        }
+        try await upToRows()
+        let totals = received.filter { $0.contains("2500") }
+        #expect(totals == ["\(type) \(data)"], "one total, in the dialect's form: \(received)")
+        #expect(received.firstIndex(of: "\(type) \(data)") == received.count - 2, "just before the rows it counts")
+        // The rows' sentinel names the session (Datastar's comes as the next event): its reload starts the list over.
+        let sentinel = dialect == "datastar" ? try #require(try await stream.nextEvent()).data : received.last ?? ""
+        let next = try DialectTests.nextURL(sentinel, table: "people")
+        #expect(await server.client.post(next.replacingOccurrences(of: "/next", with: "/reload")).status == .accepted)
+        received = []
+        try await upToRows()
+        #expect(received.filter { $0.contains("2500") } == ["\(type) \(data)"], "counted again after the reset: \(received)")
+    }
+}

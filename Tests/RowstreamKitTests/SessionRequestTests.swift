@@ -72,7 +72,7 @@ struct SessionRequestTests {
             Issue.record("the session is not open")
             return walks.all
         }
-        session.reload(choosing: [(name: "sort", value: "name")])
+        try session.reload(choosing: [(name: "sort", value: "name")])
         return walks.all
     }
 

@@ -70,6 +70,27 @@ import Testing
         }
     }
 
+    @Test func aPageFromTheStoreKeepsItsTotal() async throws {
+        let server = InProcessUpstream { _ in .json(#"{"data": [{"id": 1}], "next": null, "count": 2500}"#) }
+        defer { server.stop() }
+        let store = MemoryPageStore()
+        var checks = PageChecks()
+        checks.totalPath = try JSONPath("count")
+        let sources = try (0..<2).map { _ in
+            let keys = SharedPageKeys(table: "t", scope: [], storeKey: Self.clusterKey)
+            let cache = PageCache<JSONValue>(ttl: .seconds(60), prefetch: false,
+                                             shared: SharedPages(store: store.view(), keys: keys, observer: { _ in }))
+            return PageSource<JSONValue>(client: server, template: PageRequestTemplate(url: server.baseURL + "/i"),
+                                         itemsPath: try JSONPath("data"),
+                                         style: .cursor(parameter: "cursor", nextCursorPath: try JSONPath("next")),
+                                         checks: checks).caching(in: cache)
+        }
+        #expect(try await sources[0].fetchPage(cursor: nil).total == 2500)
+        let shared = try await sources[1].fetchPage(cursor: nil)
+        #expect(server.requests.count == 1, "the second instance read the page from the store")
+        #expect(shared.total == 2500, "with the total its upstream reported")
+    }
+
     @Test func theLeaseLoserGetsThePageWhenItLands() async throws {
         let gate = ReplyGate()
         try await Self.withUpstream(held: gate) { server, store in

@@ -10,14 +10,28 @@ import Testing
                                             "ratio": 1.0, "tags": ["x", nil, true]]],
                                    nextCursor: "https://api.example/v1?page=2&token=s3cret")
 
-    @Test(arguments: [page.nextCursor, "", nil]) func valuesRoundTrip(cursor: String?) throws {
+    @Test(arguments: [page.nextCursor, "", nil], [nil, 0, 2_500, Int.max])
+    func valuesRoundTrip(cursor: String?, total: Int?) throws {
         var page = Self.page
         page.nextCursor = cursor
+        page.total = total
         let decoded = try #require(SharedPageCodec.decode(SharedPageCodec.encode(page, fetchedAt: 1_700_000_000_123),
                                                           maxBytes: 1 << 20, reader: .json))
         #expect(decoded.page.items == page.items)
         #expect(decoded.page.nextCursor == cursor)
+        #expect(decoded.page.total == total, "the list's total (\"150 of 2,500\") is kept for the other instances")
         #expect(decoded.fetchedAt == 1_700_000_000_123)
+    }
+
+    @Test func aValueWithoutATotalAsWrittenBeforeReadsAsNone() throws {
+        // The layout before totals were kept: flags 0x01 (a cursor) or 0x00, nothing else.
+        var old: [UInt8] = [SharedPageCodec.format] + Array(repeating: 0, count: 7) + [42, 0x01, 0, 0, 0, 1]
+        old += Array("n[{\"id\":1}]".utf8)
+        let decoded = try #require(SharedPageCodec.decode(old, maxBytes: 1 << 20, reader: .json))
+        #expect(decoded.page.nextCursor == "n" && decoded.page.total == nil && decoded.page.items == [["id": 1]])
+        var unknownFlag = SharedPageCodec.encode(Self.page, fetchedAt: 42)
+        unknownFlag[9] |= 0x04
+        #expect(SharedPageCodec.decode(unknownFlag, maxBytes: 1 << 20, reader: .json) == nil, "a flag it does not know: a miss")
     }
 
     @Test func theStoreKeepsTheUpstreamsTextsAndTheReaderReadsThem() throws {

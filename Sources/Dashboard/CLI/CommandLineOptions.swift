@@ -168,11 +168,9 @@ public enum CommandLineOptions {
                 guard value == "rows" || value == "grid" else { throw ParseError(description: "--demo-layout takes rows or grid") }
                 configuration.demo.grid = value == "grid"
             case "--demo-page":
-                guard value == "on" || value == "off" else { throw ParseError(description: "--demo-page takes on or off") }
-                configuration.demo.page = value == "on"
+                configuration.demo.page = try onOff(flag, value)
             case "--demo-controls":
-                guard value == "on" || value == "off" else { throw ParseError(description: "--demo-controls takes on or off") }
-                configuration.demo.controls = value == "on"
+                configuration.demo.controls = try onOff(flag, value)
                 controlsGiven = true
             case "--demo-refresh-seconds":
                 let seconds = try integer(flag, value, in: 0...86_400)
@@ -181,11 +179,9 @@ public enum CommandLineOptions {
             case "--demo-live-seconds":
                 configuration.demo.liveEvery = .seconds(try integer(flag, value, in: 1...86_400))
             case "--bench-stamp":
-                guard value == "on" || value == "off" else { throw ParseError(description: "--bench-stamp takes on or off") }
-                configuration.demo.benchStamp = value == "on"
+                configuration.demo.benchStamp = try onOff(flag, value)
             case "--io-uring":
-                guard value == "on" || value == "off" else { throw ParseError(description: "--io-uring takes on or off") }
-                configuration.server.ioUring = value == "on"
+                configuration.server.ioUring = try onOff(flag, value)
             case "--heartbeat-seconds":
                 configuration.server.heartbeatInterval = .seconds(try integer(flag, value, in: 1...3_600))
             case "--dead-peer-seconds":
@@ -216,8 +212,7 @@ public enum CommandLineOptions {
                 guard !origins.isEmpty else { throw ParseError(description: "--allowed-origins takes origins, e.g. https://portal.example") }
                 configuration.allowedOrigins = origins
             case "--allow-credentials":
-                guard value == "on" || value == "off" else { throw ParseError(description: "--allow-credentials takes on or off") }
-                configuration.allowCredentials = value == "on"
+                configuration.allowCredentials = try onOff(flag, value)
             default:
                 throw ParseError(description: "unknown option \(flag) (see --help)")
             }
@@ -228,6 +223,12 @@ public enum CommandLineOptions {
         if !controlsGiven { configuration.demo.controls = configuration.demo.sectionField == nil }
         if !refreshGiven, let every = configuration.demo.liveEvery { configuration.demo.refreshEvery = every }
         return parsed
+    }
+
+    /// `on` as true, `off` as false; anything else is an error naming the flag.
+    private static func onOff(_ flag: String, _ value: String) throws(ParseError) -> Bool {
+        guard value == "on" || value == "off" else { throw ParseError(description: "\(flag) takes on or off") }
+        return value == "on"
     }
 
     private static func integer(_ flag: String, _ value: String, in range: ClosedRange<Int>) throws(ParseError) -> Int {

@@ -102,7 +102,6 @@ final class RedisPageStore: SharedPageStore {
         }
     }
 
-    /// Ends the subscription and closes the client's connections.
     /// Ends the landing subscription and waits for its listener to read out what was already delivered (as the
     /// demand relay's `stop` does): a listener cancelled instead left those events in the stream's buffer at the
     /// process's exit, which LeakSanitizer reported from a drained instance (their payloads, parsed off Redis).

@@ -31,6 +31,10 @@ public struct DashboardConfiguration: Sendable {
     /// `--response-timeout-seconds`: before the config's `responseTimeoutSeconds`; nil: the config's, else a default
     /// that outlasts every table's slowest upstream fetch (``ResponseTimeout``).
     public var responseTimeout: Duration?
+    /// Awaited once the cluster's shutdown has ended, as part of it (after `Dashboard.shutdown()`, or in a start that
+    /// fails once the cluster is made, before it throws): lets a test see that no shutdown outlives the call that
+    /// waits for it.
+    package var clusterStopped: (@Sendable () async -> Void)?
 
     public init() {}
 }

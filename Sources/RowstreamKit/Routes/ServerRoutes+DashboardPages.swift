@@ -100,7 +100,7 @@ extension ServerRoutes {
                 ViewerSession.open(
                     table: plan.table, channel: stream.channel(for: plan.table), resume: plan.resume,
                     resetFirst: resetFirst, registry: registry, metrics: metrics, batchTimeout: timeout,
-                    feed: liveFeeds[name], query: plan.query, onChoice: { stream.choose($0, table: name) },
+                    feed: liveFeeds[name], query: plan.query, onChoice: { (query) throws(HTTPError) in try stream.choose(query, table: name) },
                     request: request
                 )
             }
@@ -147,6 +147,6 @@ extension ServerRoutes {
         guard session.acceptsChoices, !choice.isEmpty else { return session.reload() }
         var merged = Dictionary(session.query.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
         merged.merge(choice) { _, new in new }
-        session.reload(choosing: try Self.controlQuery(merged, table: session.table))
+        try session.reload(choosing: try Self.controlQuery(merged, table: session.table))
     }
 }

@@ -43,7 +43,9 @@ extension ServerRoutes {
             case .accepted: return done
             case .ended, .unreachable: return Self.sessionEnded(ended)
             case .otherTable: return Self.noSuchSession.response
-            case .badChoice: return HTTPError(.badRequest, "the choice is not one of the table's options").response
+            case .badChoice:
+                return HTTPError(.badRequest, "the choice was refused: not one of the table's options, or the searches "
+                    + "on this page too long together to keep its place").response
             }
         }
     }

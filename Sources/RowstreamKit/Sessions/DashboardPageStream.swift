@@ -60,10 +60,21 @@ final class DashboardPageStream: Sendable {
         feed.subscribeTagged(writer, when: { [weak self] in self?.hasChoice(table) == false })
     }
 
-    /// `table`'s session starts over with `query`: the `reset` that follows carries it in its id.
-    func choose(_ query: QueryChoice.Query, table: String) {
+    /// `table`'s session starts over with `query`: the `reset` that follows carries it in its id. Refused (400, and
+    /// nothing changes) when the page's choices together would no longer fit its token
+    /// (``DashboardPageToken/maxChoicesLength``): a position it could not read back would lose every choice.
+    func choose(_ query: QueryChoice.Query, table: String) throws(HTTPError) {
         let choice = Dictionary(query.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last })
-        state.withLock { $0.queries[table] = choice.isEmpty ? nil : choice }
+        try state.withLock { (state) throws(HTTPError) in
+            var queries = state.queries
+            queries[table] = choice.isEmpty ? nil : choice
+            let length = DashboardPageToken.choicesLength(page: page, queries)
+            guard length <= DashboardPageToken.maxChoicesLength else {
+                throw HTTPError(.badRequest, "the searches on this page are too long together to keep its place "
+                    + "(\(length) bytes in its position, at most \(DashboardPageToken.maxChoicesLength)): shorten one")
+            }
+            state.queries = queries
+        }
     }
 
     private func hasChoice(_ table: String) -> Bool { state.withLock { $0.queries[table] != nil } }

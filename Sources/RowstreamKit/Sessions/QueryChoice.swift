@@ -18,10 +18,13 @@ final class QueryChoice: Sendable {
 
     var query: Query { current.withLock { $0 } }
 
-    /// Switches to `query`, then runs `reload` with it, before any other choice switches. `reload` may deliver
-    /// events that read ``query`` (another lock), but must not choose again.
-    func choose(_ query: Query, reload: (Query) -> Void) {
-        choosing.withLock { _ in
+    /// Switches to `query`, then runs `reload` with it, before any other choice switches; unless `admit` refuses it
+    /// first (throws), when nothing changes. `reload` may deliver events that read ``query`` (another lock), but
+    /// neither closure may choose again.
+    func choose<Failure: Error>(_ query: Query, admit: (Query) throws(Failure) -> Void,
+                                reload: (Query) -> Void) throws(Failure) {
+        try choosing.withLock { (_) throws(Failure) in
+            try admit(query)
             current.withLock { $0 = query }
             reload(query)
         }

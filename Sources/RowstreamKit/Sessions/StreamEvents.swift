@@ -114,9 +114,9 @@ struct StreamEvents: Sendable {
     }
 
     /// `total` `{"total": N}`: how many rows the whole list holds, as the source reported it, sent before the rows of
-    /// the batch that reported it (docs/PROTOCOL.md); nil on a dialect's stream (its pages count no totals).
-    func total(_ total: Int) -> FramedSSEEvent? {
-        guard dialect == nil else { return nil }
+    /// the batch that reported it (docs/PROTOCOL.md); on a dialect's stream, in its form (``StreamDialect/total(table:total:)``).
+    func total(_ total: Int) -> FramedSSEEvent {
+        if let dialect { return dialect.dialect.total(table: table.name, total: total) }
         return FramedSSEEvent(SSEEvent(event: "total", data: Self.text(["total": .int(Int64(total))])))
     }
 
@@ -167,7 +167,7 @@ extension StreamEvents {
         // The head as sent, before it is sent: a refresh that follows diffs against it (the table as configured only).
         if offset == 0, let feed = delivery.feed, delivery.choice.query.isEmpty { feed.observeFirstBatch(rows) }
         // The list's total, when the source reported a new one: before the rows it counts (issue 28).
-        if let reported = delivery.total.takeChange(), let told = total(reported) { delivery.channel.send(told) }
+        if let reported = delivery.total.takeChange() { delivery.channel.send(total(reported)) }
         let rendering = ContinuousClock.now
         let framed = self.rows(rows, startIndex: offset, next: next)
         // The id holds the sealed next position now; the session keeps only the open token.

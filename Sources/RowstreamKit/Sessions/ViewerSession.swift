@@ -20,16 +20,16 @@ final class ViewerSession: Sendable {
     private let channel: any EventChannel
     /// The sort and filter choice it loads with (the data source holds its loader).
     private let choice: QueryChoice
-    /// On a page's stream: told of a new choice before the table starts over (nil: a table's own stream, whose
-    /// choice is in its URL and never changes).
-    private let onChoice: (@Sendable (QueryChoice.Query) -> Void)?
+    /// On a page's stream: told of a new choice before the table starts over, which it may refuse (400: the page's
+    /// position could not carry it); nil: a table's own stream, whose choice is in its URL and never changes.
+    private let onChoice: (@Sendable (QueryChoice.Query) throws(HTTPError) -> Void)?
     /// The table's histograms (a new choice's loader is timed too).
     private let metrics: TableMetrics
     /// What its rows are loaded for (the viewer who opened it); a new choice loads for the same.
     private let request: RowRequest
 
     private init(id: SessionID, table: TableBinding, dataSource: BatchesDataSource<Row, TablePosition>,
-                 channel: any EventChannel, choice: QueryChoice, onChoice: (@Sendable (QueryChoice.Query) -> Void)?,
+                 channel: any EventChannel, choice: QueryChoice, onChoice: (@Sendable (QueryChoice.Query) throws(HTTPError) -> Void)?,
                  metrics: TableMetrics, request: RowRequest) {
         self.id = id
         self.request = request
@@ -76,7 +76,7 @@ final class ViewerSession: Sendable {
         batchTimeout: Duration,
         feed: LiveFeed?,
         query: [(name: String, value: String)],
-        onChoice: (@Sendable (QueryChoice.Query) -> Void)?,
+        onChoice: (@Sendable (QueryChoice.Query) throws(HTTPError) -> Void)?,
         dialect: StreamDialect? = nil,
         request: RowRequest
     ) {
@@ -145,14 +145,15 @@ final class ViewerSession: Sendable {
     var query: QueryChoice.Query { choice.query }
 
     /// Starts over with another sort and filter choice (a page's table): the page's stream learns it first, so
-    /// the `reset` that follows carries it in its resume token. Thread-safe.
-    func reload(choosing query: QueryChoice.Query) {
-        // Another list: the old one's total goes before the new walk starts (which may report its own at once).
-        request.total.forgetReported()
-        let loader = table.loader(for: request.using(.viewer(query: query)), timing: metrics.upstream)
-        choice.choose(query) { query in
+    /// the `reset` that follows carries it in its resume token. A choice the page's stream refuses (its position
+    /// could not carry it) changes nothing and is thrown. Thread-safe.
+    func reload(choosing query: QueryChoice.Query) throws(HTTPError) {
+        let onChoice = onChoice
+        try choice.choose(query, admit: { (query) throws(HTTPError) in try onChoice?(query) }) { query in
+            // Another list: the old one's total goes before the new walk starts (which may report its own at once).
+            request.total.forgetReported()
+            let loader = table.loader(for: request.using(.viewer(query: query)), timing: metrics.upstream)
             channel.reopen()
-            onChoice?(query)
             dataSource.reload(with: loader)
         }
     }

@@ -22,9 +22,13 @@ struct DashboardPageToken: Sendable, Equatable {
     var tables: [String: Entry]
 
     fileprivate static let prefix = "p1."
-    /// Room for 8 tables' tokens with their dedup windows (about 1.4 KB each, docs/PROTOCOL.md); the HTTP
-    /// server's header section limit (16 KB) is larger.
-    private static let maxEncodedLength = 12_288
+    /// The most the tables' choices (sorts, filters, searches) may take of a token: as the encoded length of a token
+    /// holding only them (``choicesLength(page:_:)``). A choice that would pass it is refused where it is made (a
+    /// page's `reload`, 400), so a long search never makes a token this server cannot read back.
+    static let maxChoicesLength = 2_048
+    /// Room for 8 tables' tokens with their dedup windows (about 1.4 KB each, docs/PROTOCOL.md) and the choices;
+    /// the HTTP server's header section limit (16 KB) is larger, with room for the request's other headers.
+    private static let maxEncodedLength = 12_288 + maxChoicesLength
 
     init(page: String, tables: [String: Entry]) {
         self.page = page
@@ -70,6 +74,11 @@ struct DashboardPageToken: Sendable, Equatable {
 }
 
 extension DashboardPageToken {
+    /// The encoded length of a token of `page` that holds only `queries` (by table): what the choices take.
+    static func choicesLength(page: String, _ queries: [String: [String: String]]) -> Int {
+        DashboardPageToken(page: page, tables: queries.mapValues { Entry(resume: "", query: $0) }).encoded().utf8.count
+    }
+
     /// The resume token of `table` inside the page token `token` (of any page); nil if unreadable or absent.
     static func resume(in token: String, table: String) -> String? {
         guard token.hasPrefix(prefix), let bytes = Base64URL.decode(token.dropFirst(prefix.count)),
