@@ -41,6 +41,8 @@ package enum RouteSegment: Sendable, Hashable {
         let ascii = utf8.withContiguousStorageIfAvailable { bytes -> Bool in
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return false }
             var start = bytes.first == UInt8(ascii: "/") ? 1 : 0
+            // One allocation, not one per doubling.
+            segments.reserveCapacity(bytes[start...].reduce(1) { $1 == UInt8(ascii: "/") ? $0 + 1 : $0 })
             for offset in start..<bytes.count where bytes[offset] == UInt8(ascii: "/") {
                 segments.append(path[index(start)..<index(offset)])
                 start = offset + 1

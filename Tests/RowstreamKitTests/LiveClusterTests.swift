@@ -37,9 +37,9 @@ struct LiveClusterTests {
             let table = Self.table(store, fetches: fetches)
             for instance in 0..<3 {
                 let handle = cluster.handle("live", forwardTimeout: forwardTimeout)
-                let feed = LiveFeed(table: table, channel: handle)
+                let feed = LiveFeed(table: table, channel: handle, logger: logger)
                 for viewer in 0..<2 { feed.subscribe(received.writer("\(instance).\(viewer)")) }
-                RowstreamLogging.$current.withValue(logger) { feed.start() }
+                feed.start()
                 feeds.append(feed)
                 handles.append(handle)
             }

@@ -34,10 +34,3 @@ public struct StandardErrorLogger: RowstreamLogger {
         FileHandle.standardError.write(Data("rowstream: \(message)\n".utf8))
     }
 }
-
-/// The logger of the server whose work is running, as a task-local value: the server binds its configured logger
-/// around each request's handling, its stream openings and its live feeds (``LoggedResponder``), and the tasks
-/// started there (loads, refreshes) inherit it. Outside any server: ``StandardErrorLogger``.
-package enum RowstreamLogging {
-    @TaskLocal package static var current: any RowstreamLogger = StandardErrorLogger()
-}

@@ -139,7 +139,7 @@ public final class RowstreamServer: Sendable {
         // The answers the HTTP server makes itself (a malformed request, a timeout, the connection cap) too.
         serverConfiguration.ownAnswerHeaders = securityHeaders.fields
         let responder = GuardedResponder(
-            inner: LoggedResponder(inner: access, logger: configuration.logger),
+            inner: access,
             rule: SameOriginRule(allowedOrigins: configuration.allowedOrigins,
                                  allowsCredentials: configuration.allowCredentials),
             headers: securityHeaders)
@@ -159,7 +159,7 @@ public final class RowstreamServer: Sendable {
         // Weak: the server's responder owns this registry, so a strong reference would be a cycle.
         metrics.observe(statistics: { [weak server] in server?.statistics }, sessions: sessions,
                         feeds: Array(feeds.shared.values), partitions: feeds.partitioned)
-        RowstreamLogging.$current.withValue(configuration.logger) { feeds.start() }
+        feeds.start()
         configuration.demandRelay?.serve { routes.answer(relayed: $0) }
         return RowstreamServer(port: port, responder: responder, server: server, feeds: feeds, heartbeats: heartbeats)
     }

@@ -33,6 +33,8 @@ extension TableBinding {
         let sharedBatches = SharedBatchBodies()
         /// The `session` event without its id, made once (``SessionEventTemplate``).
         let sessionEvents = SessionEventTemplate()
+        /// ``TableBinding/resumeScope(_:)`` of the table, made once (not per arrival).
+        let resumeScope: String
 
         init(spec: TableSpec, renderer: TableRenderer, columnsJSON: JSONValue, batchSize: Int, seal: SealingKeys,
              pipeline: any RowLoading, settable: Settable) {
@@ -43,6 +45,7 @@ extension TableBinding {
             self.seal = seal
             self.pipeline = pipeline
             self.settable = settable
+            resumeScope = TableBinding.resumeScope(spec.name)
         }
 
         /// A new box whose tokens are sealed with `keys`.

@@ -200,7 +200,10 @@ public struct TableBinding: Sendable {
 
     /// The seal scope of positions in this table's resume tokens (`id:` of events, `Last-Event-ID`, `?after=`); of a
     /// partitioned table, for `viewer`.
-    func resumeScope(for viewer: Viewer) -> String { Self.resumeScope(name) + viewerScope(viewer) }
+    func resumeScope(for viewer: Viewer) -> String {
+        let own = viewerScope(viewer)
+        return own.isEmpty ? storage.resumeScope : storage.resumeScope + own
+    }
     /// The resume scope of table `name` (of a partitioned table, before the viewer's part).
     static func resumeScope(_ name: String) -> String { "resume:\(name)" }
     /// The seal scope of this table's JSON proxy cursors (`/api/tables/NAME/pages?cursor=`); of a partitioned

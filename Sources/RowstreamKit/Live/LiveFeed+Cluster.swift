@@ -175,7 +175,7 @@ extension LiveFeed {
             }
         }
         if refreshedAlone { try await channel.requestRefresh(UUID().uuidString) }
-        if wasAlone { RowstreamLogging.current.log(.info, "live table \(table.name): refreshes are shared again (one refresher for the cluster)") }
+        if wasAlone { logger.log(.info, "live table \(table.name): refreshes are shared again (one refresher for the cluster)") }
         return head?.position.cursor
     }
 
@@ -227,7 +227,7 @@ extension LiveFeed {
             return !state.cluster.loggedAlone
         }
         if log {
-            RowstreamLogging.current.log(.warning, "live table \(table.name): the shared store is unreachable (\(error)): "
+            logger.log(.warning, "live table \(table.name): the shared store is unreachable (\(error)): "
                 + "refreshing on this instance until it returns")
         }
     }

@@ -35,8 +35,9 @@ final class RecentBatches<Item: Sendable, Token: Sendable & Equatable>: Sendable
     func entry(for items: [Item], now: ContinuousClock.Instant = .now) -> Entry? {
         guard !items.isEmpty else { return nil }
         return entries.withLock { entries in
-            entries.removeAll { now - $0.made > Self.lifetime }
-            return entries.last { $0.items.holds(items) }
+            Self.dropExpired(from: &entries, now: now)
+            for index in entries.indices.reversed() where entries[index].items.holds(items) { return entries[index] }
+            return nil
         }
     }
 
@@ -46,9 +47,19 @@ final class RecentBatches<Item: Sendable, Token: Sendable & Equatable>: Sendable
         guard !items.isEmpty, items.count <= Self.maxItems else { return }
         let entry = Entry(items: HeldBuffer(items), rows: rows, next: next, position: position, made: now)
         entries.withLock { entries in
-            entries.removeAll { now - $0.made > Self.lifetime }
+            Self.dropExpired(from: &entries, now: now)
             if entries.count >= Self.capacity { entries.removeFirst(entries.count - Self.capacity + 1) }
             entries.append(entry)
+        }
+    }
+
+    /// Removes the entries older than ``lifetime``. Index loops, not `removeAll(where:)` and `last(where:)`: this
+    /// class is not specialized (its pipeline is generic over the source), and the standard library's unspecialized
+    /// algorithms put each element of a generic type in a heap buffer (4 mallocs an arrival in a storm).
+    private static func dropExpired(from entries: inout [Entry], now: ContinuousClock.Instant) {
+        var index = entries.startIndex
+        while index < entries.endIndex {
+            if now - entries[index].made > lifetime { entries.remove(at: index) } else { index += 1 }
         }
     }
 
