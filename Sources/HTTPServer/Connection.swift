@@ -8,44 +8,6 @@ import Foundation
 /// `@unchecked Sendable` only so work items and tasks can carry it back to that loop.
 /// Ownership: the connection owns its fd and closes it exactly once in `close()`.
 final class Connection: EventHandler, @unchecked Sendable {
-    enum State {
-        case idle
-        case waiting(Pending)
-        case streaming(StreamWriter, heartbeatDue: ContinuousClock.Instant?)
-        case closed
-    }
-
-    /// The deadlines of a `State`, without its payload (``timing``). Trivially copyable.
-    enum Timing {
-        case idle
-        case waiting(deadline: ContinuousClock.Instant)
-        case streaming(heartbeatDue: ContinuousClock.Instant?)
-        case closed
-
-        init(_ state: State) {
-            switch state {
-            case .idle: self = .idle
-            case .waiting(let pending): self = .waiting(deadline: pending.deadline)
-            case .streaming(_, let due): self = .streaming(heartbeatDue: due)
-            case .closed: self = .closed
-            }
-        }
-    }
-
-    /// `State`'s cases alone (``phase``). Thread-safe: a value type.
-    enum Phase {
-        case idle, waiting, streaming, closed
-    }
-
-    /// A `.later` answer being produced. `id` tells its completion from a later request's (after a timeout).
-    struct Pending {
-        let id: UInt64
-        let task: Task<Void, Never>
-        let deadline: ContinuousClock.Instant
-        let head: Bool
-        let version: HTTPVersion
-    }
-
     let fd: Int32
     /// The client's IPv4 address (host order; 0 if unknown), released to `context.admission` on close.
     let address: UInt32
@@ -60,16 +22,6 @@ final class Connection: EventHandler, @unchecked Sendable {
     private(set) var timing = Timing.idle
     /// This connection's index in its loop's list (``ServerLoop``), -1 when not listed. Loop-confined.
     var slot = -1
-    /// `state`'s case alone, read from `timing` (no payload copied): what every write and check reads, since
-    /// matching `state` itself copies it (a retain and release of its writer or task per connection per event).
-    var phase: Phase {
-        switch timing {
-        case .idle: .idle
-        case .waiting: .waiting
-        case .streaming: .streaming
-        case .closed: .closed
-        }
-    }
     var parser: HTTPRequestParser
     var output = WriteBuffer()
     /// The open stream's gzip state when it is gzip-coded (nil otherwise): 8 bytes, no compressor.
@@ -105,9 +57,6 @@ final class Connection: EventHandler, @unchecked Sendable {
         sendRing = owner.sendRing
         parser = HTTPRequestParser(limits: owner.context.configuration.limits)
     }
-
-    var isClosed: Bool { phase == .closed }
-    var isIdle: Bool { phase == .idle }
 
     func handleEvents(_ events: UInt32) {
         owner.loop.assertInLoop()
