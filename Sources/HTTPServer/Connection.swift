@@ -35,6 +35,15 @@ final class Connection: EventHandler, @unchecked Sendable {
     /// A send of the front of `output` is in the loop's ``SendRing`` (prepared or submitted, not yet completed):
     /// nothing else may send until `sendCompleted` (one send in flight per socket keeps its bytes in order).
     var sendInFlight = false
+    /// The gathering sendmsg of the send in flight, when it covers several arrays (its ``SendRing`` frees it).
+    var ringSlot: SendSlot?
+    /// In its loop's end-of-pass flush list (``ServerLoop/flushAtEndOfPass(_:)``).
+    var flushQueued = false
+    /// Stream writes queued since the queue was last empty (``countDrainedWrites()``).
+    var writesUnsent = 0
+    /// Closed with a send in flight: the fd stays open (out of the epoll set, shut both ways) until the send's
+    /// completion, so a prepared entry never names a number `close` freed (``closeDeferredFD()``).
+    private(set) var fdOpenForSend = false
     /// When the connection last became idle, and when the first byte of a pending request arrived.
     var idleSince = ContinuousClock.now
     var requestStartedAt: ContinuousClock.Instant?
@@ -244,6 +253,7 @@ final class Connection: EventHandler, @unchecked Sendable {
             }
             if sent > 0 {
                 output.consume(sent)
+                if output.count == 0 { countDrainedWrites() }
                 lastWriteProgress = .now
                 // Drained with request bytes held back meanwhile: the next request's time starts now (see `sweep`).
                 if output.count == 0, requestStartedAt != nil { requestStartedAt = lastWriteProgress }
@@ -321,16 +331,31 @@ final class Connection: EventHandler, @unchecked Sendable {
         }
         state = .closed
         writtenNotices = []
-        // A prepared send names this fd: submit it first, so the kernel holds the socket before the number is reused.
-        if sendInFlight { sendRing?.submitPrepared() }
-        owner.loop.forget(fd)  // closing the fd takes it out of the epoll set
-        Glibc.close(fd)
+        if sendInFlight {
+            // A send names this fd (prepared, or in the kernel). Submit it now (its bytes go out first), but keep the
+            // fd open until its completion: a submit the kernel refused leaves the entry prepared, naming this number.
+            sendRing?.submitPrepared()
+            owner.loop.deregister(fd)
+            _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))  // the peer sees the close now
+            fdOpenForSend = true
+        } else {
+            owner.loop.forget(fd)  // closing the fd takes it out of the epoll set
+            Glibc.close(fd)
+        }
         context.admission.release(address)
         owner.remove(self)
     }
 }
 
 extension Connection {
+    /// Closes the fd `close()` kept open for the send in flight, now completed. - Important: loop-confined.
+    func closeDeferredFD() {
+        owner.loop.assertInLoop()
+        guard fdOpenForSend else { return }
+        fdOpenForSend = false
+        Glibc.close(fd)
+    }
+
     /// The request did not arrive in time: 408 and close.
     func timeOutRequest() {
         owner.loop.assertInLoop()

@@ -14,6 +14,9 @@ final class ServerLoop: @unchecked Sendable {
     private var shuttingDown = false
     /// This loop's io_uring for sends (``SendRing``); nil on the `sendmsg` path (turned off, or refused).
     private(set) var sendRing: SendRing?
+    /// Connections written this pass, to send at its end (``flushAtEndOfPass(_:)``), and the list being flushed.
+    private var toFlush: [Connection] = []
+    private var flushing: [Connection] = []
 
     init(loop: EventLoop, context: ServerContext) {
         self.loop = loop
@@ -24,6 +27,7 @@ final class ServerLoop: @unchecked Sendable {
     /// loop's io_uring for sends (else its connections keep `sendmsg`). - Important: loop-confined.
     func startSweeping() {
         loop.assertInLoop()
+        loop.addIterationEndHook { [self] in flushPass() }
         if context.configuration.ioUring, case .success(let ring) = SendRing.make(on: loop, entries: context.configuration.ioUringEntries) {
             ring.counters = context.counters
             sendRing = ring
@@ -33,6 +37,36 @@ final class ServerLoop: @unchecked Sendable {
         let shortest = min(config.heartbeatInterval, config.idleTimeout, config.requestHeadTimeout,
                            config.responseTimeout, .seconds(1))
         loop.addRepeatingTimer(every: max(shortest / 2, .milliseconds(10))) { [self] in sweep() }
+    }
+
+    /// Queues `connection` for the end of this pass: its writes of the pass then leave in one send.
+    ///
+    /// Thread rules (the end-of-pass flush): everything here is loop-confined. A pass runs the epoll events, then the
+    /// work items queued before it began (``EventLoop``: items queued meanwhile wait for the next pass, so jobs cannot
+    /// starve it), then timers, then this flush, every pass, before the loop waits again. So a write waits at most
+    /// for the rest of the pass it was made in: no timer, no added wait. A connection's bytes stay in order: one queue
+    /// per connection, one send in flight at most. - Important: loop-confined.
+    func flushAtEndOfPass(_ connection: Connection) {
+        loop.assertInLoop()
+        guard !connection.flushQueued else { return }
+        connection.flushQueued = true
+        toFlush.append(connection)
+    }
+
+    /// The end-of-pass flush: one send per connection written this pass (io_uring entries submitted together, their
+    /// completions reaped). Writes made while it runs (a written notice, a completion) are flushed too, in up to 8
+    /// rounds; past them (a notice that writes forever) they wait for the next pass.
+    private func flushPass() {
+        for _ in 0..<8 {
+            swap(&toFlush, &flushing)
+            for connection in flushing {
+                connection.flushQueued = false
+                connection.flushAtEndOfPass()
+            }
+            flushing.removeAll(keepingCapacity: true)
+            sendRing?.submitAndReap()
+            if toFlush.isEmpty { return }
+        }
     }
 
     /// Takes ownership of an accepted fd. - Important: loop-confined.
