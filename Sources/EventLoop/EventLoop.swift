@@ -130,7 +130,9 @@ package final class EventLoop: @unchecked Sendable {
     }
 
     /// Calls `body` at the end of every iteration, before the loop waits again: for work batched during the
-    /// iteration (HTTPServer's SendRing submits its prepared sends here, so they all go in one system call).
+    /// iteration (HTTPServer's end-of-pass flush sends each connection's writes of the pass here, in one send each,
+    /// and submits its io_uring entries in one system call). An iteration runs the work items queued before it
+    /// began (later ones wait for the next), so a stream of work items never keeps these hooks from running.
     /// - Important: loop-confined.
     package func addIterationEndHook(_ body: @escaping () -> Void) {
         assertInLoop()
