@@ -139,6 +139,18 @@ package final class EventLoop: @unchecked Sendable {
         iterationEndHooks.append(body)
     }
 
+    /// Runs the work items queued so far, now, within the current iteration, and returns how many ran: for an
+    /// iteration-end hook whose batch work arriving meanwhile should join (HTTPServer's end-of-pass flush lets a
+    /// broadcast that arrives while it sends share the sends not yet made). Items queued while these run wait for the
+    /// next call or iteration. - Important: loop-confined.
+    @discardableResult
+    package func runQueuedWork() -> Int {
+        assertInLoop()
+        let work = queue.take()
+        for item in work { item() }
+        return work.count
+    }
+
     /// Calls `body` once on the loop thread when the loop has stopped, before its handlers are let go: for
     /// operations still in flight in the kernel (SendRing drains its ring here). - Important: loop-confined.
     package func addExitHook(_ body: @escaping () -> Void) {

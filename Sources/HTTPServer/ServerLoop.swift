@@ -54,12 +54,17 @@ final class ServerLoop: @unchecked Sendable {
     }
 
     /// The end-of-pass flush: one send per connection written this pass (io_uring entries submitted together, their
-    /// completions reaped). Writes made while it runs (a written notice, a completion) are flushed too, in up to 8
-    /// rounds; past them (a notice that writes forever) they wait for the next pass.
+    /// completions reaped). Work that arrived since the pass took its work items runs first, and again every
+    /// `workPollInterval` connections: a broadcast handed to the loop while it sends joins the sends not yet made (a
+    /// viewer not yet flushed gets both events in one send; one already flushed gets a send in the next round), instead
+    /// of waiting for the next pass and a send of its own per viewer. Writes made while it runs are flushed in up to 8
+    /// rounds; past them (work that keeps writing), the loop is woken so the next pass flushes them at once.
     private func flushPass() {
         for _ in 0..<8 {
+            loop.runQueuedWork()
             swap(&toFlush, &flushing)
-            for connection in flushing {
+            for (index, connection) in flushing.enumerated() {
+                if index % Self.workPollInterval == Self.workPollInterval - 1 { loop.runQueuedWork() }
                 connection.flushQueued = false
                 connection.flushAtEndOfPass()
             }
@@ -67,7 +72,11 @@ final class ServerLoop: @unchecked Sendable {
             sendRing?.submitAndReap()
             if toFlush.isEmpty { return }
         }
+        loop.execute {}  // writes are left: the next pass must not wait in epoll for them
     }
+
+    /// How many connections the end-of-pass flush sends to between looks at the loop's work queue (a look is one lock).
+    static let workPollInterval = 256
 
     /// Takes ownership of an accepted fd. - Important: loop-confined.
     /// `address` was admitted by `context.admission`; it is released when the connection closes.

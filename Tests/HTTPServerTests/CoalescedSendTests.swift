@@ -41,6 +41,35 @@ import TestSupport
         }
     }
 
+    /// A broadcast handed to the loop after the pass took its work items (here: queued by that pass's own job; in the
+    /// bench, a publish arriving while the loop sends the previous one) runs in the end-of-pass flush and joins its
+    /// sends: each viewer gets both events, in order, in one send, instead of a second send in the next pass.
+    @Test(arguments: SendPath.allCases) func aBroadcastArrivingWhileTheLoopSendsJoinsTheSendsNotYetMade(
+        _ path: SendPath
+    ) async throws {
+        try await offPool {
+            let fixture = try BroadcastFixture(path: path, viewers: 3, loops: 1)
+            defer { fixture.server.shutdown() }
+            let writers = fixture.writers
+            guard case .connection(_, let loop) = writers[0].target else {
+                Issue.record("no loop")
+                return
+            }
+            let (first, second) = (event(1, size: 2_350), event(2, size: 900))
+            let before = fixture.server.statistics.sendsCoalesced
+            try onLoop(of: writers[0]) {
+                StreamWriter.broadcast(first, to: writers)
+                loop.execute { StreamWriter.broadcast(second, to: writers) }
+            }
+            for client in fixture.clients {
+                #expect(try readExactly(first.count + second.count, from: client) == first + second)
+            }
+            try onLoop(of: writers[0]) {}
+            _ = eventuallyBlocking { fixture.server.statistics.sendsCoalesced - before >= writers.count }
+            #expect(fixture.server.statistics.sendsCoalesced - before == writers.count)
+        }
+    }
+
     /// A fast reader written 200 KB in each of several passes, past a 64 KB limit, reads everything and is kept:
     /// each pass's send takes it all (a large socket send buffer). A viewer that never reads is still dropped once
     /// what stays unsent passes the limit. (On io_uring the fast reader was dropped: every write after the first of a

@@ -60,7 +60,7 @@ struct ServerMetrics: Sendable {
             stats()?.droppedSlowConsumers ?? 0
         }
         registry.counterFunction(
-            "rowstream_sends_coalesced_total", help: "Stream writes sent with an earlier one queued in the same pass."
+            "rowstream_sends_coalesced_total", help: "Stream writes sent in one send with an earlier one."
         ) {
             stats()?.sendsCoalesced ?? 0
         }
