@@ -42,9 +42,9 @@ final class ServerLoop: @unchecked Sendable {
     /// Queues `connection` for the end of this pass: its writes of the pass then leave in one send.
     ///
     /// Thread rules (the end-of-pass flush): everything here is loop-confined. A pass runs the epoll events, then the
-    /// work items queued before it began (``EventLoop``: items queued meanwhile wait for the next pass, so jobs cannot
-    /// starve it), then timers, then this flush, every pass, before the loop waits again. So a write waits at most
-    /// for the rest of the pass it was made in: no timer, no added wait. A connection's bytes stay in order: one queue
+    /// work items queued before it began, then timers, then this flush, every pass, before the loop waits again
+    /// (``flushPass()`` runs work arriving meanwhile too, bounded, so jobs cannot starve it). So a write waits at
+    /// most for the rest of the pass it was made in: no timer, no added wait. A connection's bytes stay in order: one queue
     /// per connection, one send in flight at most. - Important: loop-confined.
     func flushAtEndOfPass(_ connection: Connection) {
         loop.assertInLoop()
