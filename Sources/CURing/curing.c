@@ -38,6 +38,14 @@ int32_t curing_prepare_send(struct curing_ring *ring, int32_t fd, const void *by
     return 0;
 }
 
+int32_t curing_prepare_sendmsg(struct curing_ring *ring, int32_t fd, const void *message, uint64_t user_data) {
+    struct io_uring_sqe *sqe = io_uring_get_sqe(&ring->ring);
+    if (sqe == NULL) return -1;
+    io_uring_prep_sendmsg(sqe, fd, message, MSG_NOSIGNAL | MSG_DONTWAIT);
+    io_uring_sqe_set_data64(sqe, user_data);
+    return 0;
+}
+
 int32_t curing_submit(struct curing_ring *ring) {
     return io_uring_submit(&ring->ring);
 }

@@ -130,11 +130,25 @@ package final class EventLoop: @unchecked Sendable {
     }
 
     /// Calls `body` at the end of every iteration, before the loop waits again: for work batched during the
-    /// iteration (HTTPServer's SendRing submits its prepared sends here, so they all go in one system call).
+    /// iteration (HTTPServer's end-of-pass flush sends each connection's writes of the pass here, in one send each,
+    /// and submits its io_uring entries in one system call). An iteration runs the work items queued before it
+    /// began (later ones wait for the next), so a stream of work items never keeps these hooks from running.
     /// - Important: loop-confined.
     package func addIterationEndHook(_ body: @escaping () -> Void) {
         assertInLoop()
         iterationEndHooks.append(body)
+    }
+
+    /// Runs the work items queued so far, now, within the current iteration, and returns how many ran: for an
+    /// iteration-end hook whose batch work arriving meanwhile should join (HTTPServer's end-of-pass flush lets a
+    /// broadcast that arrives while it sends share the sends not yet made). Items queued while these run wait for the
+    /// next call or iteration. - Important: loop-confined.
+    @discardableResult
+    package func runQueuedWork() -> Int {
+        assertInLoop()
+        let work = queue.take()
+        for item in work { item() }
+        return work.count
     }
 
     /// Calls `body` once on the loop thread when the loop has stopped, before its handlers are let go: for

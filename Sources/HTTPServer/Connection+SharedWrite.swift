@@ -4,10 +4,12 @@ import Glibc
 extension Connection {
     /// Writes `identity` (an encoded event, often one array shared by many streams) to the open stream, after
     /// what is already queued for it. A gzip-coded stream writes `deflated` instead (the bytes compressed once for
-    /// every stream sharing them; compressed here when nil) and adds it to its running checksum. With nothing
-    /// queued, the bytes go straight from the shared array to the socket (no copy, no queue); only an unsent tail
-    /// is queued, as the array itself with an offset. Drops the connection when its unsent bytes pass
-    /// `maxWriteBufferBytes` (a slow consumer). Ignored unless streaming.
+    /// every stream sharing them; compressed here when nil) and adds it to its running checksum, in write order.
+    ///
+    /// The bytes are queued (the array itself, shared, not copied) and sent at the end of the loop's pass
+    /// (``flushAtEndOfPass()``), with everything else the pass queued for this connection: one gathering send for
+    /// all of them. With no backlog that is one event per send, as before, sent a little later in the same pass; when
+    /// broadcasts queue up behind each other, N events to a viewer cost one send. Ignored unless streaming.
     /// - Important: Must be called on `owner.loop`.
     func writeShared(_ identity: [UInt8], deflated: DeflatedBlock? = nil) {
         guard phase == .streaming, !identity.isEmpty else { return }
@@ -17,34 +19,51 @@ extension Connection {
             gzipStream?.append(block)
             bytes = block.bytes
         }
-        // A stream that is opening (`corked`) queues its first writes, up to `roomThreshold`: its opener flushes
-        // them with the response head in one send, then settles.
-        let held = corked && output.count + bytes.count <= roomThreshold
-        if output.count > 0 || held {
-            output.append(bytes)
-            if held { return }
-            // Waiting for EPOLLOUT means the socket was full at the last try: no point trying again before it.
-            if watchedEvents & csystem_EPOLLOUT == 0 { flush() }
-        } else if let ring = sendRing {
-            // Batched: prepared now, submitted with the loop's other sends at the end of its iteration; the bytes
-            // stay queued (shared, not copied) until `sendCompleted` consumes what the kernel took.
-            output.append(bytes)
-            // In flight before the entry is prepared: a write made meanwhile (by a completion `send` reaps when
-            // the queue is full) queues behind these bytes instead of sending them itself.
-            sendInFlight = true
-            let front = output.withFirstUnsentBytes { $0 }  // stays valid while queued (see the method)
-            sendInFlight = ring.send(front, for: self)
-            if sendInFlight { return }  // the watched events stay as they were: its completion flushes the rest
+        if output.count == 0 { lastWriteProgress = .now }  // the stall timeout counts from when bytes start waiting
+        output.append(bytes)
+        writesUnsent &+= 1
+        // A stream that is opening (`corked`) is flushed by its opener, with the response head, in one send.
+        owner.flushAtEndOfPass(self)
+    }
+
+    /// Sends what this pass queued (``ServerLoop``'s end-of-pass flush calls it once per connection that was
+    /// written): one gathering `sendmsg`, or one io_uring entry, for every array queued, up to
+    /// ``WriteBuffer/maxVectors``. Then drops the connection when its unsent bytes pass `maxWriteBufferBytes` (a
+    /// slow consumer): what stays unsent after this send counts, not what the pass queued, so a fast reader written
+    /// past the limit within one pass is kept. On io_uring that check waits for the send's completion
+    /// (``sendCompleted(_:)``), reaped in the same end-of-pass flush.
+    /// - Important: Must be called on `owner.loop`.
+    func flushAtEndOfPass() {
+        owner.loop.assertInLoop()
+        guard !isClosed, !sendInFlight else { return }  // in flight: its completion sends the rest and checks
+        let limit = context.configuration.maxWriteBufferBytes
+        // Waiting for EPOLLOUT means the socket was full at the last try: no point trying again before it, unless
+        // the bytes are over the limit (one more try before dropping).
+        if output.count > 0, watchedEvents & csystem_EPOLLOUT == 0 || output.count > limit {
+            if let ring = sendRing {
+                // In flight before the entry is prepared: a write made meanwhile (by a completion `sendQueued` reaps
+                // when the submission queue is full) queues behind these bytes instead of sending them itself.
+                sendInFlight = true
+                sendInFlight = ring.sendQueued(of: self)
+                if sendInFlight { return }  // the watched events stay as they were: its completion flushes the rest
+            }
             flush()
-            return settle()
-        } else {
-            let sent = sendNow(bytes)
-            if sent == bytes.count { return }  // the usual case: nothing queued, nothing more to watch
-            if sent < 0 { return close() }
-            output.append(bytes, from: sent)
-            lastWriteProgress = .now  // the stall timeout counts from when bytes started waiting
         }
-        if output.count > context.configuration.maxWriteBufferBytes {
+        checkLimitAndSettle()
+    }
+
+    /// A send drained the queue: the stream writes it held beyond the first left together
+    /// (``HTTPServerStatistics/sendsCoalesced``). - Important: Must be called on `owner.loop`.
+    func countDrainedWrites() {
+        if writesUnsent > 1 { context.counters.sendsCoalesced.add(writesUnsent - 1, ordering: .relaxed) }
+        writesUnsent = 0
+    }
+
+    /// After a send: drops the connection when its unsent bytes pass `maxWriteBufferBytes` (a slow consumer), else
+    /// settles its watched events. - Important: Must be called on `owner.loop`.
+    func checkLimitAndSettle() {
+        guard !isClosed else { return }
+        if output.count > context.configuration.maxWriteBufferBytes, phase == .streaming {
             context.counters.droppedSlowConsumers.add(1, ordering: .relaxed)
             return close()
         }
@@ -60,6 +79,7 @@ extension Connection {
                      deflatedHead: DeflatedBlock? = nil) {
         guard phase == .streaming else { return }
         guard !head.isEmpty else { return writeShared(bytes, deflated: deflated) }
+        guard !bytes.isEmpty else { return writeShared(head, deflated: deflatedHead) }
         if gzipStream != nil {
             writeShared(head, deflated: deflatedHead)
             return writeShared(bytes, deflated: deflated)
@@ -77,9 +97,13 @@ extension Connection {
     func sendCompleted(_ result: Int32) {
         owner.loop.assertInLoop()
         sendInFlight = false
-        guard !isClosed else { return }
+        guard !isClosed else {
+            if fdOpenForSend { closeDeferredFD() }
+            return
+        }
         if result > 0 {
             output.consume(Int(result))
+            if output.count == 0 { countDrainedWrites() }
         } else if result != -EAGAIN && result != -EINTR && result != 0 {
             return close()
         }
@@ -95,16 +119,6 @@ extension Connection {
             // flight), unless the stream finished or its peer hung up meanwhile.
             guard closeWhenFlushed || inputClosed || isClosed else { return }
         }
-        settle()
-    }
-
-    /// One `send` of `bytes`: the count sent, 0 when the socket is full, -1 on a connection error.
-    private func sendNow(_ bytes: [UInt8]) -> Int {
-        while true {
-            let sent = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent >= 0 { return sent }
-            if errno == EINTR { continue }
-            return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1
-        }
+        checkLimitAndSettle()
     }
 }

@@ -8,44 +8,6 @@ import Foundation
 /// `@unchecked Sendable` only so work items and tasks can carry it back to that loop.
 /// Ownership: the connection owns its fd and closes it exactly once in `close()`.
 final class Connection: EventHandler, @unchecked Sendable {
-    enum State {
-        case idle
-        case waiting(Pending)
-        case streaming(StreamWriter, heartbeatDue: ContinuousClock.Instant?)
-        case closed
-    }
-
-    /// The deadlines of a `State`, without its payload (``timing``). Trivially copyable.
-    enum Timing {
-        case idle
-        case waiting(deadline: ContinuousClock.Instant)
-        case streaming(heartbeatDue: ContinuousClock.Instant?)
-        case closed
-
-        init(_ state: State) {
-            switch state {
-            case .idle: self = .idle
-            case .waiting(let pending): self = .waiting(deadline: pending.deadline)
-            case .streaming(_, let due): self = .streaming(heartbeatDue: due)
-            case .closed: self = .closed
-            }
-        }
-    }
-
-    /// `State`'s cases alone (``phase``). Thread-safe: a value type.
-    enum Phase {
-        case idle, waiting, streaming, closed
-    }
-
-    /// A `.later` answer being produced. `id` tells its completion from a later request's (after a timeout).
-    struct Pending {
-        let id: UInt64
-        let task: Task<Void, Never>
-        let deadline: ContinuousClock.Instant
-        let head: Bool
-        let version: HTTPVersion
-    }
-
     let fd: Int32
     /// The client's IPv4 address (host order; 0 if unknown), released to `context.admission` on close.
     let address: UInt32
@@ -60,16 +22,6 @@ final class Connection: EventHandler, @unchecked Sendable {
     private(set) var timing = Timing.idle
     /// This connection's index in its loop's list (``ServerLoop``), -1 when not listed. Loop-confined.
     var slot = -1
-    /// `state`'s case alone, read from `timing` (no payload copied): what every write and check reads, since
-    /// matching `state` itself copies it (a retain and release of its writer or task per connection per event).
-    var phase: Phase {
-        switch timing {
-        case .idle: .idle
-        case .waiting: .waiting
-        case .streaming: .streaming
-        case .closed: .closed
-        }
-    }
     var parser: HTTPRequestParser
     var output = WriteBuffer()
     /// The open stream's gzip state when it is gzip-coded (nil otherwise): 8 bytes, no compressor.
@@ -83,6 +35,15 @@ final class Connection: EventHandler, @unchecked Sendable {
     /// A send of the front of `output` is in the loop's ``SendRing`` (prepared or submitted, not yet completed):
     /// nothing else may send until `sendCompleted` (one send in flight per socket keeps its bytes in order).
     var sendInFlight = false
+    /// The gathering sendmsg of the send in flight, when it covers several arrays (its ``SendRing`` frees it).
+    var ringSlot: SendSlot?
+    /// In its loop's end-of-pass flush list (``ServerLoop/flushAtEndOfPass(_:)``).
+    var flushQueued = false
+    /// Stream writes queued since the queue was last empty (``countDrainedWrites()``).
+    var writesUnsent = 0
+    /// Closed with a send in flight: the fd stays open (out of the epoll set, shut both ways) until the send's
+    /// completion, so a prepared entry never names a number `close` freed (``closeDeferredFD()``).
+    private(set) var fdOpenForSend = false
     /// When the connection last became idle, and when the first byte of a pending request arrived.
     var idleSince = ContinuousClock.now
     var requestStartedAt: ContinuousClock.Instant?
@@ -105,9 +66,6 @@ final class Connection: EventHandler, @unchecked Sendable {
         sendRing = owner.sendRing
         parser = HTTPRequestParser(limits: owner.context.configuration.limits)
     }
-
-    var isClosed: Bool { phase == .closed }
-    var isIdle: Bool { phase == .idle }
 
     func handleEvents(_ events: UInt32) {
         owner.loop.assertInLoop()
@@ -295,6 +253,7 @@ final class Connection: EventHandler, @unchecked Sendable {
             }
             if sent > 0 {
                 output.consume(sent)
+                if output.count == 0 { countDrainedWrites() }
                 lastWriteProgress = .now
                 // Drained with request bytes held back meanwhile: the next request's time starts now (see `sweep`).
                 if output.count == 0, requestStartedAt != nil { requestStartedAt = lastWriteProgress }
@@ -372,16 +331,31 @@ final class Connection: EventHandler, @unchecked Sendable {
         }
         state = .closed
         writtenNotices = []
-        // A prepared send names this fd: submit it first, so the kernel holds the socket before the number is reused.
-        if sendInFlight { sendRing?.submitPrepared() }
-        owner.loop.forget(fd)  // closing the fd takes it out of the epoll set
-        Glibc.close(fd)
+        if sendInFlight {
+            // A send names this fd (prepared, or in the kernel). Submit it now (its bytes go out first), but keep the
+            // fd open until its completion: a submit the kernel refused leaves the entry prepared, naming this number.
+            sendRing?.submitPrepared()
+            owner.loop.deregister(fd)
+            _ = Glibc.shutdown(fd, Int32(SHUT_RDWR))  // the peer sees the close now
+            fdOpenForSend = true
+        } else {
+            owner.loop.forget(fd)  // closing the fd takes it out of the epoll set
+            Glibc.close(fd)
+        }
         context.admission.release(address)
         owner.remove(self)
     }
 }
 
 extension Connection {
+    /// Closes the fd `close()` kept open for the send in flight, now completed. - Important: loop-confined.
+    func closeDeferredFD() {
+        owner.loop.assertInLoop()
+        guard fdOpenForSend else { return }
+        fdOpenForSend = false
+        Glibc.close(fd)
+    }
+
     /// The request did not arrive in time: 408 and close.
     func timeOutRequest() {
         owner.loop.assertInLoop()

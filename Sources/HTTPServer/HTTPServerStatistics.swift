@@ -21,6 +21,10 @@ public struct HTTPServerStatistics: Sendable, Hashable {
     /// io_uring sends after whose completion bytes were left (a partial send, or writes queued behind it): each
     /// continued through `sendmsg` and EPOLLOUT.
     public var ioUringSendsContinued: Int = 0
+    /// Stream writes that left in one send with an earlier one: queued behind it while unsent (writes of one loop
+    /// pass go out together at its end, ``ServerLoop``), then sent by a send that emptied the queue. N events to a
+    /// viewer in one send count N - 1. Grows only when writes queue up: broadcasts behind each other, a full socket.
+    public var sendsCoalesced: Int = 0
 }
 
 /// The live counters behind `HTTPServerStatistics`. Thread-safe (atomics).
@@ -34,6 +38,7 @@ final class ServerCounters: Sendable {
     let ioUringLoops = Atomic<Int>(0)
     let ioUringSends = Atomic<Int>(0)
     let ioUringSendsContinued = Atomic<Int>(0)
+    let sendsCoalesced = Atomic<Int>(0)
 
     var snapshot: HTTPServerStatistics {
         HTTPServerStatistics(
@@ -45,7 +50,8 @@ final class ServerCounters: Sendable {
             refusedConnections: refusedConnections.load(ordering: .relaxed),
             ioUringLoops: ioUringLoops.load(ordering: .relaxed),
             ioUringSends: ioUringSends.load(ordering: .relaxed),
-            ioUringSendsContinued: ioUringSendsContinued.load(ordering: .relaxed)
+            ioUringSendsContinued: ioUringSendsContinued.load(ordering: .relaxed),
+            sendsCoalesced: sendsCoalesced.load(ordering: .relaxed)
         )
     }
 }

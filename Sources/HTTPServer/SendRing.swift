@@ -3,10 +3,10 @@ import CURing
 import EventLoop
 import Glibc
 
-/// One event loop's io_uring for socket sends: a broadcast's sends to the loop's connections are prepared one per
-/// connection as the broadcast runs, and submitted together at the end of the loop's iteration (one system call for
-/// a batch instead of one `send` each); their completions are reaped at once after, and whenever the ring's fd
-/// (registered in the loop's epoll) says more are waiting.
+/// One event loop's io_uring for socket sends: at the end of the loop's pass (``ServerLoop``'s end-of-pass flush) one
+/// send is prepared per connection with bytes queued, covering every event the pass queued for it, and they are
+/// submitted together (one system call for a batch instead of one `send` each); their completions are reaped at once
+/// after (``submitAndReap()``, called by that flush), and whenever the ring's fd (in the loop's epoll) says more wait.
 ///
 /// Every send is `MSG_DONTWAIT`: the kernel does it at submission and completes it at once, with the count it took
 /// (a partial send when the socket's buffer filled) or -EAGAIN; it never waits inside the kernel for room. The
@@ -27,6 +27,10 @@ final class SendRing: EventHandler, @unchecked Sendable {
     private unowned let loop: EventLoop
     /// Entries prepared and not yet submitted.
     private var prepared = 0
+    /// Gathering sendmsg headers and vectors not in use, kept for the next (as many as sends were in flight at once).
+    private var freeSlots: [SendSlot] = []
+    /// Tests only: `submitPrepared` submits nothing, as when the kernel refuses a submit (EBUSY, ENOMEM).
+    var refusesSubmits = false
     /// Where submitted sends are counted (``HTTPServerStatistics/ioUringSends``).
     var counters: ServerCounters?
     /// Sends prepared or submitted whose completion is not reaped yet (each holds a retained connection).
@@ -56,7 +60,6 @@ final class SendRing: EventHandler, @unchecked Sendable {
             curing_destroy(ring)
             return .failure(SendRingRefusal(errnoCode: errno))
         }
-        loop.addIterationEndHook { [sendRing] in sendRing.submitAndReap() }
         loop.addExitHook { [sendRing] in sendRing.drain() }
         return .success(sendRing)
     }
@@ -67,32 +70,57 @@ final class SendRing: EventHandler, @unchecked Sendable {
         fd = curing_fd(ring)
     }
 
-    /// Prepares one send of `bytes` (which the caller keeps alive and unchanged until `connection.sendCompleted`
-    /// runs) to `connection`'s socket; submitted at the end of this iteration, or now when the queue is full.
-    /// Returns false when no entry could be had (the caller sends another way). - Important: loop-confined.
-    func send(_ bytes: UnsafeRawBufferPointer, for connection: Connection) -> Bool {
+    /// Prepares one send of `connection`'s queued bytes, up to ``WriteBuffer/maxVectors`` arrays (one array: a plain
+    /// send; more: one gathering sendmsg, whose header and vectors this ring keeps in a slot until the completion), to
+    /// be submitted with the loop's other sends at the end of its pass, or now when the queue is full. The bytes stay
+    /// queued, unchanged (the queue only appends), until `connection.sendCompleted` consumes what the kernel took.
+    /// The caller has set `connection.sendInFlight`. Returns false when no entry could be had (the caller sends
+    /// another way). - Important: loop-confined.
+    func sendQueued(of connection: Connection) -> Bool {
         loop.assertInLoop()
+        let slot = freeSlots.popLast() ?? SendSlot()
+        let count = connection.output.fillVectors(slot.vectors)
+        guard count > 0 else {
+            freeSlots.append(slot)
+            return false
+        }
+        slot.message.pointee = msghdr()
+        slot.message.pointee.msg_iov = slot.vectors.baseAddress
+        slot.message.pointee.msg_iovlen = count
         let unmanaged = Unmanaged.passRetained(connection)
         let tag = UInt64(UInt(bitPattern: unmanaged.toOpaque()))
-        let length = UInt32(clamping: bytes.count)
-        if curing_prepare_send(ring, connection.fd, bytes.baseAddress, length, tag) != 0 {
+        if !prepare(slot, count: count, fd: connection.fd, tag: tag) {
             submitAndReap()
             // A completion reaped just now may have closed this connection: its fd number is no longer its own.
-            guard !connection.isClosed, curing_prepare_send(ring, connection.fd, bytes.baseAddress, length, tag) == 0 else {
+            guard !connection.isClosed, prepare(slot, count: count, fd: connection.fd, tag: tag) else {
                 unmanaged.release()
+                freeSlots.append(slot)
                 return false
             }
+        }
+        if count == 1 {
+            freeSlots.append(slot)  // a plain send: the kernel reads no header or vector later
+        } else {
+            connection.ringSlot = slot
         }
         prepared += 1
         inFlight += 1
         return true
     }
 
+    private func prepare(_ slot: SendSlot, count: Int, fd: Int32, tag: UInt64) -> Bool {
+        if count == 1 {
+            let vector = slot.vectors[0]
+            return curing_prepare_send(ring, fd, vector.iov_base, UInt32(clamping: vector.iov_len), tag) == 0
+        }
+        return curing_prepare_sendmsg(ring, fd, slot.message, tag) == 0
+    }
+
     /// Submits what is prepared now: a connection about to close its fd calls this first, so the kernel takes its
     /// own reference to the socket before the number can be reused. - Important: loop-confined.
     func submitPrepared() {
         loop.assertInLoop()
-        guard prepared > 0 else { return }
+        guard prepared > 0, !refusesSubmits else { return }
         let submitted = curing_submit(ring)
         guard submitted > 0 else { return }
         prepared -= min(prepared, Int(submitted))
@@ -125,7 +153,12 @@ final class SendRing: EventHandler, @unchecked Sendable {
                     for index in 0..<count {
                         inFlight -= 1
                         guard let pointer = UnsafeRawPointer(bitPattern: UInt(tags[index])) else { continue }
-                        Unmanaged<Connection>.fromOpaque(pointer).takeRetainedValue().sendCompleted(results[index])
+                        let connection = Unmanaged<Connection>.fromOpaque(pointer).takeRetainedValue()
+                        if let slot = connection.ringSlot {
+                            connection.ringSlot = nil
+                            freeSlots.append(slot)
+                        }
+                        connection.sendCompleted(results[index])
                     }
                 }
             }
@@ -145,6 +178,20 @@ final class SendRing: EventHandler, @unchecked Sendable {
         }
         guard inFlight == 0 else { return }
         curing_destroy(ring)
+        for slot in freeSlots { slot.deallocate() }
+        freeSlots = []
+    }
+}
+
+/// One gathering sendmsg's header and vectors, kept by a ``SendRing`` while the kernel may read them. Thread rules:
+/// confined to the ring's loop like the ring.
+struct SendSlot: @unchecked Sendable {
+    let message = UnsafeMutablePointer<msghdr>.allocate(capacity: 1)
+    let vectors = UnsafeMutableBufferPointer<iovec>.allocate(capacity: WriteBuffer.maxVectors)
+
+    func deallocate() {
+        message.deallocate()
+        vectors.deallocate()
     }
 }
 

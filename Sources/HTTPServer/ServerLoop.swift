@@ -14,6 +14,9 @@ final class ServerLoop: @unchecked Sendable {
     private var shuttingDown = false
     /// This loop's io_uring for sends (``SendRing``); nil on the `sendmsg` path (turned off, or refused).
     private(set) var sendRing: SendRing?
+    /// Connections written this pass, to send at its end (``flushAtEndOfPass(_:)``), and the list being flushed.
+    private var toFlush: [Connection] = []
+    private var flushing: [Connection] = []
 
     init(loop: EventLoop, context: ServerContext) {
         self.loop = loop
@@ -24,6 +27,7 @@ final class ServerLoop: @unchecked Sendable {
     /// loop's io_uring for sends (else its connections keep `sendmsg`). - Important: loop-confined.
     func startSweeping() {
         loop.assertInLoop()
+        loop.addIterationEndHook { [self] in flushPass() }
         if context.configuration.ioUring, case .success(let ring) = SendRing.make(on: loop, entries: context.configuration.ioUringEntries) {
             ring.counters = context.counters
             sendRing = ring
@@ -34,6 +38,45 @@ final class ServerLoop: @unchecked Sendable {
                            config.responseTimeout, .seconds(1))
         loop.addRepeatingTimer(every: max(shortest / 2, .milliseconds(10))) { [self] in sweep() }
     }
+
+    /// Queues `connection` for the end of this pass: its writes of the pass then leave in one send.
+    ///
+    /// Thread rules (the end-of-pass flush): everything here is loop-confined. A pass runs the epoll events, then the
+    /// work items queued before it began, then timers, then this flush, every pass, before the loop waits again
+    /// (``flushPass()`` runs work arriving meanwhile too, bounded, so jobs cannot starve it). So a write waits at
+    /// most for the rest of the pass it was made in: no timer, no added wait. A connection's bytes stay in order: one queue
+    /// per connection, one send in flight at most. - Important: loop-confined.
+    func flushAtEndOfPass(_ connection: Connection) {
+        loop.assertInLoop()
+        guard !connection.flushQueued else { return }
+        connection.flushQueued = true
+        toFlush.append(connection)
+    }
+
+    /// The end-of-pass flush: one send per connection written this pass (io_uring entries submitted together, their
+    /// completions reaped). Work that arrived since the pass took its work items runs first, and again every
+    /// `workPollInterval` connections: a broadcast handed to the loop while it sends joins the sends not yet made (a
+    /// viewer not yet flushed gets both events in one send; one already flushed gets a send in the next round), instead
+    /// of waiting for the next pass and a send of its own per viewer. Writes made while it runs are flushed in up to 8
+    /// rounds; past them (work that keeps writing), the loop is woken so the next pass flushes them at once.
+    private func flushPass() {
+        for _ in 0..<8 {
+            loop.runQueuedWork()
+            swap(&toFlush, &flushing)
+            for (index, connection) in flushing.enumerated() {
+                if index % Self.workPollInterval == Self.workPollInterval - 1 { loop.runQueuedWork() }
+                connection.flushQueued = false
+                connection.flushAtEndOfPass()
+            }
+            flushing.removeAll(keepingCapacity: true)
+            sendRing?.submitAndReap()
+            if toFlush.isEmpty { return }
+        }
+        loop.execute {}  // writes are left: the next pass must not wait in epoll for them
+    }
+
+    /// How many connections the end-of-pass flush sends to between looks at the loop's work queue (a look is one lock).
+    static let workPollInterval = 256
 
     /// Takes ownership of an accepted fd. - Important: loop-confined.
     /// `address` was admitted by `context.admission`; it is released when the connection closes.

@@ -16,8 +16,9 @@ struct WriteBuffer {
     /// Unsent byte count.
     private(set) var count = 0
 
-    /// At most this many arrays go into one `sendmsg` (the rest on the next call).
-    static let maxVectors = 16
+    /// At most this many arrays go into one `sendmsg` (the rest on the next call): under backlog, one end-of-pass
+    /// send covers every event a pass queued for a connection (``ServerLoop``), up to this many.
+    static let maxVectors = 64
 
     /// Bytes of storage held: the queued arrays' capacities plus the queue's own (for tests proving memory
     /// does not grow with the bytes sent, and is released when drained).
@@ -79,6 +80,21 @@ struct WriteBuffer {
     func withFirstUnsentBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
         guard first < chunks.count else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
         return chunks[first].withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[firstOffset...])) }
+    }
+
+    /// Writes vectors over up to `vectors.count` queued arrays' unsent bytes, oldest first, and returns how many. For
+    /// a send through io_uring the pointers outlive this call, like ``withFirstUnsentBytes(_:)``'s: each is valid
+    /// while its array stays queued, which it does until `consume` takes it.
+    func fillVectors(_ vectors: UnsafeMutableBufferPointer<iovec>) -> Int {
+        let end = min(chunks.count, first + vectors.count)
+        for index in first..<max(first, end) {
+            let skip = index == first ? firstOffset : 0
+            chunks[index].withUnsafeBytes { raw in
+                vectors[index - first] = iovec(iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + skip),
+                                               iov_len: raw.count - skip)
+            }
+        }
+        return max(0, end - first)
     }
 
     /// Calls `body` with the unsent bytes copied into one contiguous buffer (for tests and small callers).

@@ -55,6 +55,40 @@ import TestSupport
         }
     }
 
+    /// Broadcasts and a viewer's own events queued in one loop pass leave in one send (the end-of-pass flush): the
+    /// gzip viewer's blocks go out in the order they were added to its checksum, so the stream decodes whole, with its
+    /// trailer, to the events in write order.
+    @Test func eventsCoalescedInOnePassDecodeWholeOnAGzipStream() async throws {
+        try await offPool {
+            let fixture = try GzipFixture(acceptEncodings: ["gzip", nil])
+            defer { fixture.server.shutdown() }
+            let writers = fixture.writers
+            let events = (0..<4).map { rowsEvent($0, rows: [3, 40, 1, 500][$0]) }
+            let before = fixture.server.statistics.sendsCoalesced
+            try onLoop(of: writers[0]) {
+                StreamWriter.broadcast(events[0], to: writers)
+                writers[0].write(events[1])
+                StreamWriter.broadcast(events[2], to: writers)
+                writers[0].write(events[3])
+                writers[0].finish()
+            }
+            let decoder = GzipDecoder()
+            var decoded: [UInt8] = []
+            while !decoder.isFinished {
+                let bytes = try fixture.clients[0].readAvailableBlocking()
+                guard !bytes.isEmpty else { break }
+                decoded += try decoder.feed(bytes)
+            }
+            #expect(decoder.isFinished, "the trailer came and checked (CRC-32 and length over every block)")
+            #expect(decoded == Array("retry: 2000\n\n".utf8) + events.flatMap { $0 })
+            let plain = Array("retry: 2000\n\n".utf8) + events[0] + events[2]
+            #expect(try fixture.clients[1].readBytesBlocking(plain.count) == plain)
+            // Counted on the loop after the send, which a reader may see first.
+            _ = eventuallyBlocking { fixture.server.statistics.sendsCoalesced - before >= 3 + 1 }
+            #expect(fixture.server.statistics.sendsCoalesced - before == 3 + 1, "the writes were not coalesced")
+        }
+    }
+
     @Test func framedEventsWithASharedBodyDecodeOnGzipStreamsAndTheBodyIsCompressedOnce() async throws {
         try await offPool {
             let fixture = try GzipFixture(acceptEncodings: ["gzip", "gzip", nil])

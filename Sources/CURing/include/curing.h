@@ -22,6 +22,12 @@ int32_t curing_fd(const struct curing_ring *ring);
 int32_t curing_prepare_send(struct curing_ring *ring, int32_t fd, const void *bytes, uint32_t length,
                             uint64_t user_data);
 
+/** Prepares one gathering sendmsg of `message` (a `struct msghdr`, typed void so no socket type crosses into Swift)
+ *  to `fd`, with MSG_NOSIGNAL | MSG_DONTWAIT like `curing_prepare_send`. `message`, its iovecs and the bytes they
+ *  name must stay alive and unchanged until the completion carrying `user_data` is reaped. Returns 0, or -1 when the
+ *  submission queue is full (submit first). */
+int32_t curing_prepare_sendmsg(struct curing_ring *ring, int32_t fd, const void *message, uint64_t user_data);
+
 /** Submits every prepared entry (io_uring_submit). Returns the count submitted or -errno. */
 int32_t curing_submit(struct curing_ring *ring);
 

@@ -59,6 +59,11 @@ struct ServerMetrics: Sendable {
         ) {
             stats()?.droppedSlowConsumers ?? 0
         }
+        registry.counterFunction(
+            "rowstream_sends_coalesced_total", help: "Stream writes sent in one send with an earlier one."
+        ) {
+            stats()?.sendsCoalesced ?? 0
+        }
         registry.counterFunction("rowstream_connections_refused_total", help: "Connections refused (503) at a cap.") {
             stats()?.refusedConnections ?? 0
         }
