@@ -20,7 +20,9 @@ def test_event_source_reads_a_gzip_stream(server, open_page):
 
 
 def test_the_plain_table_streams_gzip_without_javascript(server, open_page):
-    probe = open_page(server.url, wait_for_rows=False, java_script_enabled=False)
+    # Not the main page: without scripts its <noscript> refresh goes to the same URL as the goto below, and the
+    # later of the two navigations interrupts the other.
+    probe = open_page("about:blank", wait_for_rows=False, java_script_enabled=False)
     with probe.page.expect_response(lambda r: "/tables/customers/html" in r.url) as info:
         probe.page.goto(server.url + "/tables/customers/html", wait_until="domcontentloaded")
     assert info.value.headers.get("content-encoding") == "gzip", info.value.headers
