@@ -1,6 +1,7 @@
 import CSystem
 import EventLoop
 import Foundation
+import Glibc
 
 /// One accepted TCP connection: reads requests, answers them in order, writes through a bounded buffer.
 ///
@@ -245,7 +246,11 @@ final class Connection: EventHandler, @unchecked Sendable {
         owner.loop.assertInLoop()
         while !isClosed, !sendInFlight, output.count > 0 {
             // One gathering send of the queued arrays (a response head and its body go out together).
+            // One array (a stream's usual pass: one event) goes with a plain `send`, the kernel's shorter path.
             let (sent, offered) = output.withUnsentVectors { vectors in
+                if vectors.count == 1 {
+                    return (Glibc.send(fd, vectors[0].iov_base, vectors[0].iov_len, Int32(MSG_NOSIGNAL)), vectors[0].iov_len)
+                }
                 var message = msghdr()
                 message.msg_iov = UnsafeMutablePointer(mutating: vectors.baseAddress)
                 message.msg_iovlen = vectors.count
