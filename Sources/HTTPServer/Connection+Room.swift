@@ -5,7 +5,7 @@ extension Connection {
     /// Resumes `writer`'s waiters now if the stream has room (or is no longer this connection's open stream: its
     /// end resumes them anyway), else once `flush` has sent enough. - Important: Must be called on `owner.loop`.
     func checkRoom(for writer: StreamWriter) {
-        owner.loop.assertInLoop()
+        assertOnLoop()
         guard case .streaming(let streaming, _) = state, streaming === writer, output.count > roomThreshold else {
             return writer.resumeRoomWaiters()
         }
@@ -15,7 +15,7 @@ extension Connection {
     /// After a flush: resumes the open stream's waiters once its unsent bytes are down to the threshold.
     /// - Important: Must be called on `owner.loop`.
     func releaseRoomIfDrained() {
-        owner.loop.assertInLoop()
+        assertOnLoop()
         guard roomWanted, output.count <= roomThreshold, case .streaming(let writer, _) = state else { return }
         roomWanted = false
         writer.resumeRoomWaiters()

@@ -34,7 +34,7 @@ extension Connection {
     /// (``sendCompleted(_:)``), reaped in the same end-of-pass flush.
     /// - Important: Must be called on `owner.loop`.
     func flushAtEndOfPass() {
-        owner.loop.assertInLoop()
+        assertOnLoop()
         guard !isClosed, !sendInFlight else { return }  // in flight: its completion sends the rest and checks
         let limit = context.configuration.maxWriteBufferBytes
         // Waiting for EPOLLOUT means the socket was full at the last try: no point trying again before it, unless
@@ -95,7 +95,7 @@ extension Connection {
     /// send was in flight when it closed): then only lets go of the bytes.
     /// - Important: Must be called on `owner.loop`.
     func sendCompleted(_ result: Int32) {
-        owner.loop.assertInLoop()
+        assertOnLoop()
         sendInFlight = false
         guard !isClosed else {
             if fdOpenForSend { closeDeferredFD() }

@@ -36,7 +36,7 @@ extension Connection {
 
     /// Runs the notices waiting for the buffer to drain, once it has. Called by `flush()`.
     func runWrittenNotices() {
-        owner.loop.assertInLoop()
+        assertOnLoop()
         guard output.count == 0, !writtenNotices.isEmpty else { return }
         let notices = writtenNotices
         writtenNotices = []

@@ -1,6 +1,7 @@
 import CSystem
 import EventLoop
 import Foundation
+import Glibc
 
 /// One accepted TCP connection: reads requests, answers them in order, writes through a bounded buffer.
 ///
@@ -14,7 +15,9 @@ final class Connection: EventHandler, @unchecked Sendable {
     unowned let owner: ServerLoop
     /// The loop's io_uring for sends (nil: `sendmsg`), held here so a write need not load it through `owner`.
     let sendRing: SendRing?
-    var context: ServerContext { owner.context }
+    /// The server's context, held here so a write need not load it through `owner` (an unowned load is a retain and
+    /// a release: per viewer per event on the fan-out path).
+    let context: ServerContext
     var state = State.idle { didSet { timing = Timing(state) } }
     /// What the sweep reads of `state`, kept beside it on every assignment: no payload to retain, so reading it for
     /// 10,000 connections every tick copies nothing (reading `state` itself copied the enum, a retain and release
@@ -59,16 +62,23 @@ final class Connection: EventHandler, @unchecked Sendable {
     /// Counts `.later` answers, to give each `Pending` its id.
     private var pendingCount: UInt64 = 0
 
+    /// Asserts the caller is on `owner.loop`, in debug builds only: in release not even `owner` is loaded (an
+    /// unowned load is a retain and a release, on the fan-out path per viewer per event).
+    @inline(__always) func assertOnLoop() {
+        assert(owner.loop.inEventLoop, "called off its loop's thread, which its thread rule forbids")
+    }
+
     init(fd: Int32, address: UInt32, owner: ServerLoop) {
         self.fd = fd
         self.address = address
         self.owner = owner
         sendRing = owner.sendRing
+        context = owner.context
         parser = HTTPRequestParser(limits: owner.context.configuration.limits)
     }
 
     func handleEvents(_ events: UInt32) {
-        owner.loop.assertInLoop()
+        assertOnLoop()
         if events & csystem_EPOLLERR != 0 { return close() }
         // Hung up both ways while not reading (a pending answer's input is full): nothing can be delivered.
         if events & csystem_EPOLLHUP != 0, readLimit == 0 { return close() }
@@ -112,7 +122,7 @@ final class Connection: EventHandler, @unchecked Sendable {
 
     /// Answers complete requests in order while idle and the write buffer has room, then writes.
     func processRequests() {
-        owner.loop.assertInLoop()
+        assertOnLoop()
         let bound = context.configuration.maxWriteBufferBytes
         while true {
             while isIdle, !closeWhenFlushed, output.count <= bound {
@@ -205,7 +215,7 @@ final class Connection: EventHandler, @unchecked Sendable {
 
     /// Applies a stream writer's output. Drops the connection when the buffer passes its limit.
     func streamOutput(_ item: StreamWriter.Output) {
-        owner.loop.assertInLoop()
+        assertOnLoop()
         switch item {
         case .bytes(let bytes):
             writeShared(bytes)
@@ -219,7 +229,7 @@ final class Connection: EventHandler, @unchecked Sendable {
     /// Ends the open stream at shutdown: an event stream first gets its own random `retry:` (`DrainHint`), so its
     /// viewer reconnects within the drain window and resumes after its last event id. No-op unless streaming.
     func drainStream() {
-        owner.loop.assertInLoop()
+        assertOnLoop()
         guard case .streaming(_, let heartbeatDue) = state else { return }
         if heartbeatDue != nil, let hint = DrainHint.retryField(window: context.configuration.drainWindow) {
             writeShared(hint)
@@ -229,7 +239,7 @@ final class Connection: EventHandler, @unchecked Sendable {
 
     /// Ends the open stream: its writer reports closed now; the connection closes once flushed.
     func finishStream() {
-        owner.loop.assertInLoop()
+        assertOnLoop()
         guard case .streaming(let writer, _) = state else { return }
         state = .idle
         closeWhenFlushed = true
@@ -242,10 +252,14 @@ final class Connection: EventHandler, @unchecked Sendable {
 
     /// Writes as much buffered output as the socket takes.
     func flush() {
-        owner.loop.assertInLoop()
+        assertOnLoop()
         while !isClosed, !sendInFlight, output.count > 0 {
             // One gathering send of the queued arrays (a response head and its body go out together).
+            // One array (a stream's usual pass: one event) goes with a plain `send`, the kernel's shorter path.
             let (sent, offered) = output.withUnsentVectors { vectors in
+                if vectors.count == 1 {
+                    return (Glibc.send(fd, vectors[0].iov_base, vectors[0].iov_len, Int32(MSG_NOSIGNAL)), vectors[0].iov_len)
+                }
                 var message = msghdr()
                 message.msg_iov = UnsafeMutablePointer(mutating: vectors.baseAddress)
                 message.msg_iovlen = vectors.count
@@ -271,7 +285,7 @@ final class Connection: EventHandler, @unchecked Sendable {
 
     /// Closes when finished, else updates the watched events.
     func settle() {
-        owner.loop.assertInLoop()
+        assertOnLoop()
         guard !isClosed else { return }
         // A peer that hung up cannot read a stream any more; nor, like nginx assumes by default, a pending answer:
         // closing cancels the work computing it (a client that half-closes and still reads loses that answer).
@@ -321,7 +335,7 @@ final class Connection: EventHandler, @unchecked Sendable {
     static let lingerTime: Duration = .seconds(1)
 
     func close() {
-        owner.loop.assertInLoop()
+        assertOnLoop()
         if isClosed { return }
         if case .waiting(let pending) = state { pending.task.cancel() }  // nobody can receive its answer now
         if case .streaming(let writer, _) = state {
@@ -350,7 +364,7 @@ final class Connection: EventHandler, @unchecked Sendable {
 extension Connection {
     /// Closes the fd `close()` kept open for the send in flight, now completed. - Important: loop-confined.
     func closeDeferredFD() {
-        owner.loop.assertInLoop()
+        assertOnLoop()
         guard fdOpenForSend else { return }
         fdOpenForSend = false
         Glibc.close(fd)
@@ -358,7 +372,7 @@ extension Connection {
 
     /// The request did not arrive in time: 408 and close.
     func timeOutRequest() {
-        owner.loop.assertInLoop()
+        assertOnLoop()
         send(context.ownAnswer(HTTPError(.requestTimeout, "Request timeout.")), head: false, keepAlive: false,
              version: .http1_1)
         flush()
@@ -368,7 +382,7 @@ extension Connection {
     /// A `.later` answer outlived `responseTimeout`: its task is cancelled (a late answer is dropped), the client
     /// gets 504 and the connection closes (pipelined requests after it are not answered).
     func timeOutResponse() {
-        owner.loop.assertInLoop()
+        assertOnLoop()
         guard case .waiting(let pending) = state else { return }
         pending.task.cancel()
         state = .idle

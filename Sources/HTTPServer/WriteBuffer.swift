@@ -8,8 +8,12 @@ import Glibc
 ///
 /// Thread rules: a value confined to its connection's loop.
 struct WriteBuffer {
-    /// Unsent arrays in order; `chunks[first]` is partly sent (`firstOffset` bytes of it).
+    /// Unsent arrays in order; `chunks[first]` is partly sent (`firstOffset` bytes of it). Empty while the queue
+    /// holds at most one array: that one is `solo`.
     private var chunks: [[UInt8]] = []
+    /// The only unsent array (`firstOffset` bytes of it sent) while `chunks` is empty: a stream's usual queue, one event
+    /// a pass, costs no allocation of its own (queueing it into `chunks` took a malloc and a free per event).
+    private var solo: [UInt8] = []
     private var first = 0
     private var firstOffset = 0
 
@@ -23,12 +27,25 @@ struct WriteBuffer {
     /// Bytes of storage held: the queued arrays' capacities plus the queue's own (for tests proving memory
     /// does not grow with the bytes sent, and is released when drained).
     var storageCapacity: Int {
-        chunks[first...].reduce(chunks.capacity * MemoryLayout<[UInt8]>.stride) { $0 + $1.capacity }
+        if chunks.isEmpty { return solo.capacity }
+        return chunks[first...].reduce(chunks.capacity * MemoryLayout<[UInt8]>.stride) { $0 + $1.capacity }
     }
 
     /// Queues `bytes` (shared, not copied).
     mutating func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
+        if chunks.isEmpty {
+            if count == 0 {
+                solo = bytes
+                firstOffset = 0
+                count = bytes.count
+                return
+            }
+            chunks.reserveCapacity(4)
+            chunks.append(solo)
+            solo = []
+            first = 0
+        }
         chunks.append(bytes)
         count += bytes.count
     }
@@ -40,8 +57,7 @@ struct WriteBuffer {
         guard offset > 0 else { return append(bytes) }
         guard offset < bytes.count else { return }
         guard count == 0 else { return append(bytes[offset...]) }
-        chunks = [bytes]
-        first = 0
+        solo = bytes
         firstOffset = offset
         count = bytes.count - offset
     }
@@ -54,6 +70,14 @@ struct WriteBuffer {
     /// Calls `body` with up to `maxVectors` vectors over the unsent bytes, oldest first (none when empty).
     /// The pointers are valid only inside `body`.
     func withUnsentVectors<R>(_ body: (UnsafeBufferPointer<iovec>) -> R) -> R {
+        if chunks.isEmpty {
+            guard count > 0 else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+            return solo.withUnsafeBytes { raw in
+                var vector = iovec(iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + firstOffset),
+                                   iov_len: raw.count - firstOffset)
+                return withUnsafePointer(to: &vector) { body(UnsafeBufferPointer(start: $0, count: 1)) }
+            }
+        }
         let end = min(chunks.count, first + Self.maxVectors)
         return withUnsafeTemporaryAllocation(of: iovec.self, capacity: Self.maxVectors) { vectors in
             gather(from: first, end: end, into: vectors, filled: 0, body)
@@ -78,6 +102,10 @@ struct WriteBuffer {
     /// pointer outlives `body`: valid while that array stays queued, which it does until `consume` takes it (the
     /// buffer only appends meanwhile, and an array's storage does not move while it is held and unchanged).
     func withFirstUnsentBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        if chunks.isEmpty {
+            guard count > 0 else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+            return solo.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[firstOffset...])) }
+        }
         guard first < chunks.count else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
         return chunks[first].withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[firstOffset...])) }
     }
@@ -86,6 +114,14 @@ struct WriteBuffer {
     /// a send through io_uring the pointers outlive this call, like ``withFirstUnsentBytes(_:)``'s: each is valid
     /// while its array stays queued, which it does until `consume` takes it.
     func fillVectors(_ vectors: UnsafeMutableBufferPointer<iovec>) -> Int {
+        if chunks.isEmpty {
+            guard count > 0, !vectors.isEmpty else { return 0 }
+            solo.withUnsafeBytes { raw in
+                vectors[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress! + firstOffset),
+                                   iov_len: raw.count - firstOffset)
+            }
+            return 1
+        }
         let end = min(chunks.count, first + vectors.count)
         for index in first..<max(first, end) {
             let skip = index == first ? firstOffset : 0
@@ -99,6 +135,7 @@ struct WriteBuffer {
 
     /// Calls `body` with the unsent bytes copied into one contiguous buffer (for tests and small callers).
     func withUnsentBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        if chunks.isEmpty { return Array(solo[firstOffset...]).withUnsafeBytes(body) }
         var joined: [UInt8] = []
         joined.reserveCapacity(count)
         for (index, chunk) in chunks[first...].enumerated() {
@@ -113,9 +150,14 @@ struct WriteBuffer {
         precondition(sent >= 0 && sent <= count, "consumed more than was queued")
         count -= sent
         if count == 0 {
-            chunks = []
+            if !chunks.isEmpty { chunks = [] }
+            solo = []
             first = 0
             firstOffset = 0
+            return
+        }
+        if chunks.isEmpty {
+            firstOffset += sent
             return
         }
         var left = sent

@@ -67,4 +67,29 @@ import Testing
         #expect(joined == Array("200 OK\r\n\r\nbody".utf8))
         #expect(vectored(buffer) == joined)
     }
+
+    /// A stream's usual queue, one event a pass: the array is held as it is, with no queue storage of its own (a
+    /// malloc and a free per viewer per event otherwise), and every view of it, partly sent or grown by a second
+    /// array, offers the same bytes in order.
+    @Test func aOneArrayQueueAllocatesNothingAndKeepsOrderAsItGrows() {
+        var buffer = WriteBuffer()
+        let event = Array("data: one\n\n".utf8)
+        buffer.append(event)
+        #expect(buffer.storageCapacity == event.capacity)
+        buffer.consume(6)
+        #expect(vectored(buffer) == Array("one\n\n".utf8))
+        #expect(buffer.withFirstUnsentBytes { Array($0) } == Array("one\n\n".utf8))
+        let filled = withUnsafeTemporaryAllocation(of: iovec.self, capacity: 4) { vectors in
+            let count = buffer.fillVectors(vectors)
+            return vectors[..<count].flatMap { Array(UnsafeRawBufferPointer(start: $0.iov_base, count: $0.iov_len)) }
+        }
+        #expect(filled == Array("one\n\n".utf8))
+        buffer.append(Array("data: two\n\n".utf8))
+        #expect(buffer.withUnsentBytes { Array($0) } == Array("one\n\ndata: two\n\n".utf8))
+        #expect(vectored(buffer) == Array("one\n\ndata: two\n\n".utf8))
+        buffer.consume(buffer.count)
+        #expect(buffer.storageCapacity == 0 && vectored(buffer).isEmpty)
+        buffer.append(event, from: 3)
+        #expect(vectored(buffer) == Array("a: one\n\n".utf8) && buffer.storageCapacity == event.capacity)
+    }
 }
