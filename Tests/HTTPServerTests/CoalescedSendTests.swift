@@ -120,8 +120,12 @@ import TestSupport
                 ring.refusesSubmits = true
                 connection.writeShared(change)
             }
+            // The test's next job can run inside that same pass, before its flush (the flush first runs work queued
+            // meanwhile): wait for the prepared send instead of assuming the flush came between the two jobs.
+            #expect(eventuallyBlocking { (try? onLoop(of: viewer) { connection.sendInFlight }) == true },
+                    "the send was not left prepared: the test proves nothing")
             let inode = try onLoop(of: viewer) { () -> UInt in
-                #expect(connection.sendInFlight, "the send was not left prepared: the test proves nothing")
+                #expect(connection.sendInFlight)
                 connection.close()  // a dropped viewer, a forced close
                 return socketInode(connection.fd)
             }
