@@ -496,6 +496,19 @@ def after_frames(page, frames=3):
     page.evaluate(FRAMES, frames)
 
 
+def wait_settled(probe, message="idle after the batches that fill the viewport"):
+    """Waits until the table has filled the viewport and stays idle, its end out of reach: idle with the same rows
+    a few frames on. An `idle` alone can be the moment between two batches of the fill, with the next asked at once."""
+    def settled():
+        shown = len(events(probe, "rows"))
+        if not shown or probe.table("data-state") != "idle":
+            return False
+        after_frames(probe.page)
+        return probe.table("data-state") == "idle" and len(events(probe, "rows")) == shown
+    wait_until(settled, message=message)
+    return probe
+
+
 def assert_stable_layout(probe):
     """The page's cumulative layout shift (instrument.js) is below 0.01, the suite's bound, since its first paint."""
     cls = probe.rs("window.__rs.cls")

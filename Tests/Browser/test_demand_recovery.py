@@ -4,7 +4,7 @@ again with backoff and recovers by itself once POSTs work; when they keep failin
 Retry; `online` and `visibilitychange` ask again at once. No batch is ever loaded twice."""
 import pytest
 
-from support import RowstreamServer, after_frames, wait_until
+from support import RowstreamServer, wait_settled, wait_until
 from test_stream_page import events, scroll_to_end
 
 BATCH = 10
@@ -30,16 +30,7 @@ def config(timeout=5000, attempts=8, backoff=200, cap=1000):
 
 def open_idle(open_page, server, init_config):
     """The page, once its table has filled the viewport and stays idle (its end out of reach) a few frames on."""
-    probe = open_page(server.url, allowed_console=ABORTED, init_config=init_config)
-
-    def settled():
-        shown = len(events(probe, "rows"))
-        if not shown or probe.table("data-state") != "idle":
-            return False
-        after_frames(probe.page)
-        return probe.table("data-state") == "idle" and len(events(probe, "rows")) == shown
-    wait_until(settled, message="idle after the batches that fill the viewport")
-    return probe
+    return wait_settled(open_page(server.url, allowed_console=ABORTED, init_config=init_config))
 
 
 def fail_posts(probe, pattern=NEXT):

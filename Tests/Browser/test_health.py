@@ -2,7 +2,7 @@
 `online` / `visibilitychange` reconnect a dead one; never more than one EventSource per page."""
 import pytest
 
-from support import CutProxy, events, read_sse, scroll_to_end, server_fixture, wait_until
+from support import CutProxy, events, read_sse, scroll_to_end, server_fixture, wait_settled, wait_until
 
 fast_heartbeat = server_fixture("--demo-items", 95, "--batch-size", 10, "--demo-latency-ms", 100, "--heartbeat-seconds", 1)
 slow_heartbeat = server_fixture("--demo-items", 95, "--batch-size", 10, "--demo-latency-ms", 100)
@@ -11,10 +11,9 @@ SILENCE_MS = 2.5 * HEARTBEAT_MS              # the watchdog's limit (health.js)
 
 
 def open_idle(open_page, url):
-    probe = open_page(url)
-    wait_until(lambda: probe.table("data-state") == "idle" and len(events(probe, "rows")) >= 2,
-               message="idle after two batches")
-    return probe
+    """The page once it has filled the viewport and stays idle: a `next` asked while a test cuts the stream would
+    wait for rows the cut stream never brings (the fill asks batch after batch, idle for a moment between them)."""
+    return wait_settled(open_page(url))
 
 
 def finish_and_compare(probe, server):
