@@ -15,9 +15,9 @@ final class Connection: EventHandler, @unchecked Sendable {
     unowned let owner: ServerLoop
     /// The loop's io_uring for sends (nil: `sendmsg`), held here so a write need not load it through `owner`.
     let sendRing: SendRing?
-    /// The server's context, held here so a write need not load it through `owner` (an unowned load is a retain and
-    /// a release: per viewer per event on the fan-out path).
-    let context: ServerContext
+    /// The server's context, through `owner`: not held here, since a context's responder may hold this connection's
+    /// stream writer (a reference cycle that outlived the server, which LeakSanitizer reported).
+    var context: ServerContext { owner.context }
     var state = State.idle { didSet { timing = Timing(state) } }
     /// What the sweep reads of `state`, kept beside it on every assignment: no payload to retain, so reading it for
     /// 10,000 connections every tick copies nothing (reading `state` itself copied the enum, a retain and release
@@ -73,7 +73,6 @@ final class Connection: EventHandler, @unchecked Sendable {
         self.address = address
         self.owner = owner
         sendRing = owner.sendRing
-        context = owner.context
         parser = HTTPRequestParser(limits: owner.context.configuration.limits)
     }
 
