@@ -340,13 +340,7 @@ struct LiveClusterTests {
         let follower = try #require(cluster.feeds.first { !$0.holdsLease })
         cluster.handles[holder].paused.store(true, ordering: .relaxed)   // the holder never sees the request
         // The answer comes after the channel's 300 ms, not a fixed 15 s (bounded well above the one, below the other).
-        let answered = await withTaskGroup(of: LiveSummary?.self) { group in
-            group.addTask { await follower.refresh().summary }
-            group.addTask { try? await Task.sleep(for: .seconds(10) * TestTime.scale); return nil }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        let answered = await Self.answer(within: .seconds(10)) { await follower.refresh().summary }
         let summary = try #require(answered, "no answer within 10 s: the channel's forward timeout was not used")
         #expect(summary.error == "the refreshing instance did not answer in time")
         #expect(summary.viewers == 2)
@@ -381,5 +375,62 @@ struct LiveClusterTests {
         let summary = try #require(await answer.value)
         #expect(summary.error == nil, "answered by the new holder, not by the forward timeout")
         #expect(!cluster.feeds[old].holdsLease)
+    }
+
+    /// Where the asker's log reads come back, against the holder's answer to its forwarded POST.
+    enum LostReadOrder: CaseIterable, Sendable {
+        /// The holder answers while the asker cannot read: the answering head is among the entries its rejoin skips.
+        case answeredWhileLost
+        /// The asker rejoins first (asking again), then the holder reads the request twice and answers.
+        case rejoinedBeforeTheAnswer
+    }
+
+    @Test("a forwarded POST whose asker lost its log reads around the answer is still answered, once, in either order",
+          arguments: LostReadOrder.allCases)
+    func forwardedRefreshSurvivesALostRead(_ order: LostReadOrder) async throws {
+        // The forward timeout is far beyond the test's bound: only an answer can end the wait in time.
+        let cluster = try await Cluster.settled(forwardTimeout: .seconds(3_600))
+        defer { cluster.stop() }
+        let holder = try #require(cluster.feeds.firstIndex { $0.holdsLease })
+        let asker = try #require(cluster.feeds.indices.first { $0 != holder })
+        let feed = cluster.feeds[asker]
+        cluster.handles[holder].paused.store(true, ordering: .relaxed)   // the holder reads the request when told
+        cluster.rename(3, "Asked for")
+        let answer = Task { await Self.answer(within: .seconds(10)) { await feed.refresh().summary } }
+        #expect(await eventually { cluster.cluster.unansweredRequests(table: "live") == 1 })
+        cluster.handles[asker].disconnected.store(true, ordering: .relaxed)
+        #expect(await eventually { !feed.isSharing })
+        func holderAnswers() {
+            cluster.handles[holder].paused.store(false, ordering: .relaxed)
+            cluster.cluster.store("live").wakeReaders()
+        }
+        switch order {
+        case .answeredWhileLost:
+            holderAnswers()
+            #expect(await cluster.waitForHead(2, on: cluster.feeds.indices.filter { $0 != asker }.map { cluster.feeds[$0] }))
+            cluster.handles[asker].disconnected.store(false, ordering: .relaxed)
+        case .rejoinedBeforeTheAnswer:
+            cluster.handles[asker].disconnected.store(false, ordering: .relaxed)
+            #expect(await eventually { feed.isSharing && cluster.cluster.madeRequests(table: "live") == 1 })
+            #expect(await eventually {
+                cluster.cluster.store("live").entries(after: nil).count { if case .refreshRequest = $0 { true } else { false } } == 2
+            }, "asked again under the same id as it rejoined")
+            holderAnswers()
+        }
+        let summary = try #require(await answer.value, "the POST was not answered: its answer was skipped")
+        #expect(summary.error == nil)
+        #expect(await cluster.viewersGot(1), "every viewer got the change once")
+        #expect(await eventually { cluster.cluster.unansweredRequests(table: "live") == 0 })
+    }
+
+    /// What `work` returns, or nil past `bound` (scaled): a hang is a test failure, not a stuck run.
+    static func answer(within bound: Duration, _ work: @escaping @Sendable () async -> LiveSummary?) async -> LiveSummary? {
+        await withTaskGroup(of: LiveSummary?.self) { group in
+            group.addTask { await work() }
+            group.addTask { try? await Task.sleep(for: bound * TestTime.scale); return nil }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
     }
 }

@@ -155,16 +155,22 @@ extension LiveFeed {
     /// asks the holder for a fresh refresh, whose head re-syncs every instance. Otherwise (the log could not be read
     /// for a while: a lost connection, a Redis restart) the head is applied like a log entry: whatever was
     /// published meanwhile reaches the viewers. Returns where to read the log from.
+    ///
+    /// The log between the last entry read and the head is skipped, and with it any head that answered a POST this
+    /// instance forwarded and still waits for: each such request is asked for again, under its id, so the holder's
+    /// next publication answers it (correct whichever came first, the answer or the lost read; an answer that
+    /// arrives twice is taken once).
     private func join(_ channel: any LiveChannel) async throws -> String? {
         let head = try await channel.head()
-        let (wasAlone, refreshedAlone, isFirst) = state.withLock { state in
+        let (wasAlone, refreshedAlone, isFirst, waiting) = state.withLock { state in
             defer {
                 state.cluster.isJoined = true
                 state.cluster.everJoined = true
                 state.cluster.loggedAlone = false
                 state.cluster.refreshedAlone = false
             }
-            return (state.cluster.loggedAlone, state.cluster.refreshedAlone, !state.cluster.everJoined)
+            return (state.cluster.loggedAlone, state.cluster.refreshedAlone, !state.cluster.everJoined,
+                    Array(state.cluster.forwarded.keys))
         }
         if let head, !isFirst, !refreshedAlone {
             _ = advance(to: head.rows, at: head.position)
@@ -175,6 +181,7 @@ extension LiveFeed {
             }
         }
         if refreshedAlone { try await channel.requestRefresh(UUID().uuidString) }
+        for request in waiting { try await channel.requestRefresh(request) }
         if wasAlone { logger.log(.info, "live table \(table.name): refreshes are shared again (one refresher for the cluster)") }
         return head?.position.cursor
     }
