@@ -39,7 +39,7 @@ package protocol LiveChannel: Sendable {
     /// refuses a viewer.
     func takeRefreshToken(_ limit: RefreshLimit) async throws -> Duration?
     /// How long a POSTed refresh forwarded to the lease holder waits for the head that answers it; past it the POST
-    /// gets `200` with an `error` member (the holder may still refresh). ``LiveClusterDefaults/forwardTimeout``
+    /// gets `502` with an `error` member (the holder may still refresh). ``LiveClusterDefaults/forwardTimeout``
     /// unless the channel says otherwise.
     var forwardTimeout: Duration { get }
 }
