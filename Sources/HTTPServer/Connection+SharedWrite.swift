@@ -46,6 +46,9 @@ extension Connection {
                 sendInFlight = true
                 sendInFlight = ring.sendQueued(of: self)
                 if sendInFlight { return }  // the watched events stay as they were: its completion flushes the rest
+                // Not prepared, and a completion reaped meanwhile closed this connection: `close()` kept the fd for
+                // a send that now never comes, so it closes here.
+                if isClosed { return closeDeferredFD() }
             }
             flush()
         }
