@@ -16,7 +16,7 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxWriteBufferBytes: Int = 1 << 20
     /// Whether each event loop submits its connections' sends in batches through io_uring (a broadcast's sends in
     /// one system call); where the kernel refuses io_uring (ENOSYS, EPERM), or this is false, sends use `sendmsg`
-    /// as before. Default: false unless the environment has `ROWSTREAM_IO_URING=on`.
+    /// as before. Default: true unless the environment has `ROWSTREAM_IO_URING=off`.
     public var ioUring: Bool = SendRing.enabledByEnvironment
     /// Tests only: the io_uring submission queue's entries (small, to fill it within one broadcast; 0, which the
     /// kernel refuses with EINVAL, to see the fallback to `sendmsg`).

@@ -39,11 +39,11 @@ final class SendRing: EventHandler, @unchecked Sendable {
     /// fits): a broadcast to more of a loop's connections submits each full queue as it goes.
     static let defaultEntries: UInt32 = 1024
 
-    /// Whether sends go through io_uring, by default: no unless `ROWSTREAM_IO_URING` is `on` (opt-in until the
-    /// review's open findings are fixed: docs/OPERATING.md).
+    /// Whether sends go through io_uring, by default: yes unless `ROWSTREAM_IO_URING` is `off` (where the kernel
+    /// refuses a ring, a loop sends with `sendmsg` anyway: docs/OPERATING.md).
     static var enabledByEnvironment: Bool {
-        guard let value = getenv("ROWSTREAM_IO_URING") else { return false }
-        return String(cString: value) == "on"
+        guard let value = getenv("ROWSTREAM_IO_URING") else { return true }
+        return String(cString: value) != "off"
     }
 
     /// Makes a ring for `loop` and registers its fd there, or returns nil with the errno (the kernel has no

@@ -2,8 +2,8 @@
 import RowstreamKit
 import Testing
 
-/// `--io-uring on|off`: the server's send path (docs/OPERATING.md). Unset, the server's default holds (off, unless
-/// the environment says `ROWSTREAM_IO_URING=on`).
+/// `--io-uring on|off`: the server's send path (docs/OPERATING.md). Unset, the server's default holds (on, unless
+/// the environment says `ROWSTREAM_IO_URING=off`).
 @Suite("io_uring option")
 struct IOUringOptionTests {
     @Test("--io-uring off and on reach the server configuration; other values are refused")

@@ -64,8 +64,8 @@ public enum CommandLineOptions {
       --reuse-port            listen with SO_REUSEPORT: several instances on one port, the kernel spreading
                               new connections over them; needs --redis (or the config's redis), through which
                               each answers any request (docs/SCALING.md)
-      --io-uring on|off       send through io_uring, a loop's sends batched into one system call (default: off,
-                              or on when the environment has ROWSTREAM_IO_URING=on); where the kernel
+      --io-uring on|off       send through io_uring, a loop's sends batched into one system call (default: on,
+                              or off when the environment has ROWSTREAM_IO_URING=off); where the kernel
                               refuses io_uring, sendmsg as with off (docs/OPERATING.md)
       --max-connections N     connections open at once, past it 503 (default: open-file limit less 256)
       --max-connections-per-address N  from one client address, past it 503 (default 4096; 0: no cap; behind a

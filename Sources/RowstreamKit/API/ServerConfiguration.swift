@@ -21,8 +21,8 @@ public struct ServerConfiguration: Sendable {
     /// instance answers any request"). Off by default: a port in use is an error.
     public var reusePort = false
     /// Send through io_uring (each event loop's sends batched into one system call: a live change to many viewers
-    /// costs less CPU), falling back to `sendmsg` where the kernel refuses it. nil: off, unless the environment has
-    /// `ROWSTREAM_IO_URING=on` (docs/OPERATING.md).
+    /// costs less CPU), falling back to `sendmsg` where the kernel refuses it. nil: on, unless the environment has
+    /// `ROWSTREAM_IO_URING=off` (docs/OPERATING.md).
     public var ioUring: Bool? = nil
     /// The folder holding the page template (index.html) and its CSS and scripts: Rowstream's `Public/`.
     /// Found by default (see ``defaultPublicDirectory(executablePath:)``).
