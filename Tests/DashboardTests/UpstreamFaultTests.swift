@@ -71,7 +71,9 @@ struct UpstreamFaultTests {
             other.connection.closeNow()
         }
         #expect(try await fetch(port, "GET", "/healthz").status == 200)
-        #expect(!viewer.connection.hasInput(), "the hung batch ended before the others were served")
+        // What came meanwhile, if anything, in the message (a sanitized run once saw input here, of an unknown kind).
+        let early = viewer.connection.hasInput() ? (try? viewer.connection.readAvailableBlocking()) ?? [] : []
+        #expect(early.isEmpty, "the hung batch ended before the others were served: \(String(decoding: early, as: UTF8.self))")
 
         // The upstream goes away: the hung fetch fails, and the viewer gets its error.
         upstream.stop()
