@@ -54,14 +54,17 @@ final class ServerLoop: @unchecked Sendable {
     }
 
     /// The end-of-pass flush: one send per connection written this pass (io_uring entries submitted together, their
-    /// completions reaped). Work that arrived since the pass took its work items runs first, and again every
-    /// `workPollInterval` connections: a broadcast handed to the loop while it sends joins the sends not yet made (a
+    /// completions reaped). Work that arrived since the pass took its work items runs first (with the work it hands
+    /// the loop in turn, up to 8 batches: a job that broadcasts and queues the next broadcast gets both into one send
+    /// whether it ran in the pass or here), and again every `workPollInterval` connections: a broadcast handed to the
+    /// loop while it sends joins the sends not yet made (a
     /// viewer not yet flushed gets both events in one send; one already flushed gets a send in the next round), instead
     /// of waiting for the next pass and a send of its own per viewer. Writes made while it runs are flushed in up to 8
     /// rounds; past them (work that keeps writing), the loop is woken so the next pass flushes them at once.
     private func flushPass() {
         for _ in 0..<8 {
-            loop.runQueuedWork()
+            var batches = 0
+            while loop.runQueuedWork() > 0, batches < 8 { batches += 1 }
             swap(&toFlush, &flushing)
             for (index, connection) in flushing.enumerated() {
                 if index % Self.workPollInterval == Self.workPollInterval - 1 { loop.runQueuedWork() }

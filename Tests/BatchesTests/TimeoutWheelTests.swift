@@ -31,14 +31,17 @@ import TestSupport
     @Test func cancelledActionsNeverRunAndLeaveNothingPending() async throws {
         let wheel = TimeoutWheel(tickNanoseconds: 1_000_000)
         let fired = Fired()
+        // Due well after the 1,000 are scheduled and cancelled, even on a slow run (a sanitized one took more than
+        // 50 ms for them, and most had fired before their cancel).
+        let due = 500_000_000 * TestTime.scale
         let cancels = (0..<1_000).map { index in
-            wheel.schedule(afterNanoseconds: 50_000_000) { fired.record("cancelled \(index)") }
+            wheel.schedule(afterNanoseconds: due) { fired.record("cancelled \(index)") }
         }
         #expect(wheel.pendingCount == 1_000)
         for cancel in cancels { cancel() }
         #expect(wheel.pendingCount == 0, "a cancelled timeout keeps no entry")
         // One scheduled after them, later: when it has run, the cancelled ones' tick has long passed.
-        _ = wheel.schedule(afterNanoseconds: 100_000_000) { fired.record("kept") }
+        _ = wheel.schedule(afterNanoseconds: due + 200_000_000) { fired.record("kept") }
         try #require(await eventually { fired.order.count >= 1 })
         #expect(fired.order == ["kept"])
         cancels[0]()  // after the fact: nothing
