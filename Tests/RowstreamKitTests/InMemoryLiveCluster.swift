@@ -53,6 +53,8 @@ final class InMemoryLiveCluster: LiveCluster {
         let forwardTimeout: Duration
         /// Calls of `holdLease` through this handle.
         let leaseTries = Atomic<Int>(0)
+        /// This many of this instance's next publications throw (a store that fails between a read and a write).
+        let failingPublishes = Atomic<Int>(0)
 
         init(store: Store, forwardTimeout: Duration = LiveClusterDefaults.forwardTimeout) {
             self.store = store
@@ -89,6 +91,10 @@ final class InMemoryLiveCluster: LiveCluster {
         func publish(_ head: LiveHeadRows, answering requests: [String], owner: String, base: LiveHeadPosition?)
             async throws -> LiveHeadPosition? {
             try check()
+            if failingPublishes.load(ordering: .relaxed) > 0 {
+                failingPublishes.subtract(1, ordering: .relaxed)
+                throw Down()
+            }
             let position: LiveHeadPosition? = store.state.withLock { state in
                 guard let lease = state.lease, lease.owner == owner, lease.expires > state.now,
                       state.head?.position.epoch == base?.epoch, state.head?.position.sequence == base?.sequence

@@ -423,6 +423,25 @@ struct LiveClusterTests {
         #expect(await eventually { cluster.cluster.unansweredRequests(table: "live") == 0 })
     }
 
+    @Test("a forwarded POST whose holder's publication failed is answered by its next one, with no tick")
+    func forwardedRefreshSurvivesAFailedPublish() async throws {
+        let cluster = try await Cluster.settled(forwardTimeout: .seconds(3_600))
+        defer { cluster.stop() }
+        let holder = try #require(cluster.feeds.firstIndex { $0.holdsLease })
+        let asker = try #require(cluster.feeds.indices.first { $0 != holder })
+        let feed = cluster.feeds[asker]
+        cluster.handles[holder].failingPublishes.store(1, ordering: .relaxed)
+        cluster.rename(2, "Asked for")
+        // The holder takes the request on, fetches, fails to publish, and asks for the request again: its next
+        // refresh publishes the change and answers (no tick in this test, and no other POST).
+        let summary = try #require(await Self.answer(within: .seconds(10)) { await feed.refresh().summary },
+                                   "the POST was not answered: its answer was dropped with the failed publication")
+        #expect(summary.error == nil)
+        #expect(cluster.handles[holder].failingPublishes.load(ordering: .relaxed) == 0, "the publication did fail")
+        #expect(await cluster.viewersGot(1), "every viewer got the change once (the holder's own, sent alone, too)")
+        #expect(await eventually { cluster.cluster.unansweredRequests(table: "live") == 0 })
+    }
+
     /// What `work` returns, or nil past `bound` (scaled): a hang is a test failure, not a stuck run.
     static func answer(within bound: Duration, _ work: @escaping @Sendable () async -> LiveSummary?) async -> LiveSummary? {
         await withTaskGroup(of: LiveSummary?.self) { group in

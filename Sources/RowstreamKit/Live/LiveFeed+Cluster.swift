@@ -82,8 +82,14 @@ extension LiveFeed {
             }
             return summary(from: base, to: loaded)
         } catch {
+            // The channel failed midway: the requests this refresh took on are owed again, not dropped, and asked for
+            // again in the log under their ids (if the store answers now), so a publication answers them soon, ticker
+            // or not; an answer that comes twice (the failed publish may have happened) is taken once.
+            state.withLock { $0.cluster.owedAnswers += answers }
             noteRefreshedAlone()
-            return advance(to: loaded) ?? LiveSummary(viewers: viewerCount)
+            let summary = advance(to: loaded) ?? LiveSummary(viewers: viewerCount)
+            for request in answers { try? await channel.requestRefresh(request) }
+            return summary
         }
     }
 
@@ -195,7 +201,9 @@ extension LiveFeed {
             answers.forEach { answer($0, with: summary) }
         case .refreshRequest(let request, _):
             let holds = state.withLock { state in
-                if state.cluster.holdsLease { state.cluster.owedAnswers.append(request) }
+                if state.cluster.holdsLease, !state.cluster.owedAnswers.contains(request) {
+                    state.cluster.owedAnswers.append(request)
+                }
                 return state.cluster.holdsLease
             }
             if holds {
