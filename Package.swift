@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(name: "RedisTests", dependencies: ["Locking", "TestSupport", "Redis", "RowstreamKit", "Dashboard", "HTTPServerTesting", "Sealing"],
                     swiftSettings: strict),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
-        .testTarget(name: "AccessTests", dependencies: ["TestSupport", "Access", "Sealing", "HTTPServer", "HTTPServerTesting"],
+        .testTarget(name: "AccessTests", dependencies: ["Locking", "TestSupport", "Access", "Sealing", "HTTPServer", "HTTPServerTesting"],
                     swiftSettings: strict),
         .testTarget(name: "UpstreamTests", dependencies: ["Locking", "TestSupport", "Upstream", "JSON", "Sealing"], swiftSettings: strict),
         .testTarget(
