@@ -65,6 +65,9 @@ struct SharedCacheClusterTests {
                 configuration.server.logger = log
                 configuration.server.sealingKeys = Self.keys
                 configuration.redisCommandTimeout = .seconds(10)   // generous: a busy machine is not a slow Redis
+                // A holder's renewal (every 5 s by default) may be late on a sanitized run whose tasks wait for a
+                // thread: a lapsed lease lets a waiter fetch the held page too (page 0 fetched twice in one run).
+                configuration.sharedLeaseTime = .seconds(60 * TestTime.scale)
             }
         }
         defer { instances.forEach { $0.shutdown() } }

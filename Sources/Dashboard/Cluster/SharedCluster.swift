@@ -21,16 +21,19 @@ final class SharedCluster: Sendable {
     let relay: (any DemandRelay)?
     /// Names the pages' keys and binds their values to them (``SealingKeys/storeKey``).
     let storeKey: StoreKey
+    /// How long a page's fetch lease lasts unless renewed (``SharedPages/leaseTime``).
+    let leaseTime: Duration
     private let observer: @Sendable (SharedPages.Event) -> Void
     private let stop: @Sendable () async -> Void
 
     init(store: any SharedPageStore, live: (any LiveCluster)? = nil, relay: (any DemandRelay)? = nil,
-         storeKey: StoreKey, registry: MetricsRegistry,
+         storeKey: StoreKey, leaseTime: Duration = .seconds(15), registry: MetricsRegistry,
          logger: (any RowstreamLogger)? = nil, stop: @escaping @Sendable () async -> Void = {}) {
         self.store = store
         self.live = live
         self.relay = relay
         self.storeKey = storeKey
+        self.leaseTime = leaseTime
         self.stop = stop
         let count = DashboardMetrics.sharedPagesObserver(registry: registry)
         let refusals = logger.map { RateLimitedLog(logger: $0, every: .seconds(60)) }
@@ -50,7 +53,8 @@ final class SharedCluster: Sendable {
     /// random ones share nothing with another instance, which is logged). Connects in the background: a Redis that is
     /// down at start is the same as one that goes down later (this instance serves alone, and shares once it is up).
     /// `tag`: the instance's (``ServerConfiguration/instanceTag``), the first byte of its relay's id.
-    static func connect(_ url: RedisURL, keys: SealingKeys, commandTimeout: Duration, tag: UInt8? = nil,
+    static func connect(_ url: RedisURL, keys: SealingKeys, commandTimeout: Duration,
+                        leaseTime: Duration = .seconds(15), tag: UInt8? = nil,
                         registry: MetricsRegistry, logger: any RowstreamLogger) throws -> SharedCluster {
         let address: RedisAddress = switch url.address {
         case .tcp(let host, let port): .tcp(host: host, port: port)
@@ -86,7 +90,7 @@ final class SharedCluster: Sendable {
                                  help: "Relayed demands and answers in Redis that did not verify (forged or altered): dropped.") {
             relay.unverified
         }
-        return SharedCluster(store: store, live: live, relay: relay, storeKey: keys.storeKey,
+        return SharedCluster(store: store, live: live, relay: relay, storeKey: keys.storeKey, leaseTime: leaseTime,
                              registry: registry, logger: logger) {
             await relay.stop()
             await store.shutdown()
@@ -99,6 +103,7 @@ final class SharedCluster: Sendable {
         var shared = SharedPages(store: store, keys: SharedPageKeys(table: table, scope: [], storeKey: storeKey),
                                  observer: observer)
         shared.ignoresOrigin = ignoresOrigin
+        shared.leaseTime = leaseTime
         return shared
     }
 

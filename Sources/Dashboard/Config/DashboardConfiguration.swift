@@ -20,6 +20,9 @@ public struct DashboardConfiguration: Sendable {
     public var redis: RedisURL?
     /// The longest a Redis command may take before the instance serves without it (a slow Redis is a down one).
     public var redisCommandTimeout: Duration = .milliseconds(500)
+    /// How long an instance's lease to fetch a shared page lasts unless it renews it (every third of it while the
+    /// fetch lasts): an instance that dies fetching holds the others up this long at most (docs/SCALING.md).
+    public var sharedLeaseTime: Duration = .seconds(15)
     /// `--frame-ancestors`: before the config's `frameAncestors`; nil: the config's, else `server.frameAncestors`.
     public var frameAncestors: [String]?
     /// `--allowed-origins`: before the config's `allowedOrigins`; nil: the config's, else `server.allowedOrigins`.
