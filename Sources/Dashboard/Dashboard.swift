@@ -100,8 +100,8 @@ public final class Dashboard: Sendable {
         do {
             cluster = try (configuration.redis ?? config?.redis).map { url in
                 try SharedCluster.connect(url, keys: configuration.server.sealingKeys, commandTimeout: configuration.redisCommandTimeout,
-                                          leaseTime: configuration.sharedLeaseTime, tag: configuration.server.instanceTag, registry: registry,
-                                          logger: configuration.server.logger)
+                                          leaseTime: configuration.sharedLeaseTime, tag: configuration.server.instanceTag,
+                                          registry: registry, logger: configuration.server.logger)
             }
             var tables = try config.map { file in
                 file.tables.map { table in

@@ -42,9 +42,11 @@ final class SendRing: EventHandler, @unchecked Sendable {
     /// Whether sends go through io_uring, by default: yes unless `ROWSTREAM_IO_URING` is `off` (where the kernel
     /// refuses a ring, a loop sends with `sendmsg` anyway: docs/OPERATING.md).
     static var enabledByEnvironment: Bool {
-        guard let value = getenv("ROWSTREAM_IO_URING") else { return true }
-        return String(cString: value) != "off"
+        enabled(environmentValue: getenv("ROWSTREAM_IO_URING").map { String(cString: $0) })
     }
+
+    /// Whether `ROWSTREAM_IO_URING`'s value (nil: unset) leaves io_uring on: anything but `off`.
+    static func enabled(environmentValue value: String?) -> Bool { value != "off" }
 
     /// Makes a ring for `loop` and registers its fd there, or returns nil with the errno (the kernel has no
     /// io_uring: ENOSYS; it is refused by sysctl `kernel.io_uring_disabled` or seccomp: EPERM; ENOMEM), so the

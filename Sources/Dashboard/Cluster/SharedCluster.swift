@@ -27,7 +27,7 @@ final class SharedCluster: Sendable {
     private let stop: @Sendable () async -> Void
 
     init(store: any SharedPageStore, live: (any LiveCluster)? = nil, relay: (any DemandRelay)? = nil,
-         storeKey: StoreKey, leaseTime: Duration = .seconds(15), registry: MetricsRegistry,
+         storeKey: StoreKey, leaseTime: Duration = SharedPages.defaultLeaseTime, registry: MetricsRegistry,
          logger: (any RowstreamLogger)? = nil, stop: @escaping @Sendable () async -> Void = {}) {
         self.store = store
         self.live = live
@@ -54,7 +54,7 @@ final class SharedCluster: Sendable {
     /// down at start is the same as one that goes down later (this instance serves alone, and shares once it is up).
     /// `tag`: the instance's (``ServerConfiguration/instanceTag``), the first byte of its relay's id.
     static func connect(_ url: RedisURL, keys: SealingKeys, commandTimeout: Duration,
-                        leaseTime: Duration = .seconds(15), tag: UInt8? = nil,
+                        leaseTime: Duration = SharedPages.defaultLeaseTime, tag: UInt8? = nil,
                         registry: MetricsRegistry, logger: any RowstreamLogger) throws -> SharedCluster {
         let address: RedisAddress = switch url.address {
         case .tcp(let host, let port): .tcp(host: host, port: port)

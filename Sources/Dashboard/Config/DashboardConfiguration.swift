@@ -1,4 +1,5 @@
 import RowstreamKit
+import Upstream
 
 /// Everything the dashboard needs to start: the library's ``ServerConfiguration`` (address, `Public/`, stream
 /// pacing, connection limits; the one configuration type of both) and the dashboard's own knobs. A value: build
@@ -22,7 +23,7 @@ public struct DashboardConfiguration: Sendable {
     public var redisCommandTimeout: Duration = .milliseconds(500)
     /// How long an instance's lease to fetch a shared page lasts unless it renews it (every third of it while the
     /// fetch lasts): an instance that dies fetching holds the others up this long at most (docs/SCALING.md).
-    public var sharedLeaseTime: Duration = .seconds(15)
+    public var sharedLeaseTime: Duration = SharedPages.defaultLeaseTime
     /// `--frame-ancestors`: before the config's `frameAncestors`; nil: the config's, else `server.frameAncestors`.
     public var frameAncestors: [String]?
     /// `--allowed-origins`: before the config's `allowedOrigins`; nil: the config's, else `server.allowedOrigins`.

@@ -37,8 +37,12 @@ extension LiveFeed {
     /// refresh that would answer it): asked for again in the log, under the same ids, so the holder now answers them
     /// and each waiting POST gets its answer instead of the forward timeout's error.
     private func handOverOwedAnswers(_ channel: any LiveChannel) async {
-        let owed = state.withLock { $0.cluster.takeOwedAnswers() }
-        for request in owed { try? await channel.requestRefresh(request) }
+        await askAgain(for: state.withLock { $0.cluster.takeOwedAnswers() }, on: channel)
+    }
+
+    /// Adds `requests` to the log again, under their ids (best effort), so that the lease holder answers them.
+    private func askAgain(for requests: [String], on channel: any LiveChannel) async {
+        for request in requests { try? await channel.requestRefresh(request) }
     }
 
     /// Nobody watches here: give the lease up, so that an instance with viewers takes it.
@@ -88,7 +92,7 @@ extension LiveFeed {
             state.withLock { $0.cluster.owedAnswers += answers }
             noteRefreshedAlone()
             let summary = advance(to: loaded) ?? LiveSummary(viewers: viewerCount)
-            for request in answers { try? await channel.requestRefresh(request) }
+            await askAgain(for: answers, on: channel)
             return summary
         }
     }

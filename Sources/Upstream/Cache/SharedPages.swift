@@ -28,7 +28,9 @@ public struct SharedPages: Sendable {
     public var keys: SharedPageKeys
     /// How long a fetch lease lasts unless its holder renews it (every third of it while fetching): an instance
     /// that dies holding one holds up the others this long at most.
-    public var leaseTime: Duration = .seconds(15)
+    public var leaseTime: Duration = defaultLeaseTime
+    /// ``leaseTime``'s default: 15 s.
+    public static let defaultLeaseTime: Duration = .seconds(15)
     /// The longest an instance waits for another's fetch (renewed leases included) before it fetches itself.
     public var maxWait: Duration = .seconds(60)
     /// The largest value stored or read; a larger page stays in local memory.
