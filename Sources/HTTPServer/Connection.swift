@@ -140,6 +140,9 @@ final class Connection: EventHandler, @unchecked Sendable {
                 dispatch(request)
             }
             let heldBack = output.count > bound
+            // A stream just opened (its head and first events): sent with the pass's other sends, at its end (one
+            // io_uring submission for a storm of arrivals, and the readers woken once for many), not one by one.
+            if case .streaming = state, !heldBack, flushQueued { return }
             flush()
             // This write made room for the pipelined requests the bound held back: answer them now. Nothing else
             // would (their bytes are read and the output drained: no event comes), so they waited for the head
@@ -203,7 +206,6 @@ final class Connection: EventHandler, @unchecked Sendable {
             let writer = StreamWriter(connection: self, loop: owner.loop, coding: coding)
             let interval = context.configuration.heartbeatInterval
             state = .streaming(writer, heartbeatDue: response.isEventStream ? .now + interval : nil)
-            if let timeout = context.configuration.deadPeerTimeout { DeadPeerDetection.enable(on: fd, timeout: timeout) }
             context.counters.openStreams.add(1, ordering: .relaxed)
             corked = true
             open(writer)
@@ -302,7 +304,8 @@ final class Connection: EventHandler, @unchecked Sendable {
         case .streaming, .closed: true  // a stream's peer is read (and discarded) to see it hang up
         }
         if !inputClosed && (!closeWhenFlushed || lingerUntil != nil) && roomToRead { wanted |= csystem_EPOLLIN }
-        if output.count > 0, !sendInFlight { wanted |= csystem_EPOLLOUT }  // in flight: its completion flushes
+        // In flight: its completion flushes; queued for the end-of-pass flush: that sends (and settles) this pass.
+        if output.count > 0, !sendInFlight, !flushQueued { wanted |= csystem_EPOLLOUT }
         if wanted != watchedEvents {
             watchedEvents = wanted
             owner.loop.modify(fd, events: wanted)

@@ -13,20 +13,17 @@ import Foundation
 /// So a vanished event-stream peer is closed at most `heartbeatInterval + timeout` after it went away.
 /// Thread-safe: stateless.
 enum DeadPeerDetection {
-    /// Sets both timers on `fd`. Best effort: a failing `setsockopt` (not TCP, or an old kernel) leaves the
-    /// kernel's defaults, which only delays the detection. The keepalive timings come from the listening socket
-    /// (``prepareListener(_:timeout:)``, copied to every accepted socket); here only what turns the detection on.
-    static func enable(on fd: Int32, timeout: Duration) {
-        set(fd, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT, milliseconds(timeout))
-        set(fd, SOL_SOCKET, SO_KEEPALIVE, 1)
-    }
-
-    /// Sets the keepalive timings for `timeout` on a listening socket: Linux copies them to each accepted socket,
-    /// where they do nothing until ``enable(on:timeout:)`` turns keepalive on (a stream's socket). So each stream
-    /// opening costs two `setsockopt`s, not five.
+    /// Sets both timers, and turns them on, on a listening socket: Linux copies them to each socket it accepts, so
+    /// a connection costs no `setsockopt` (a storm of arrivals made two per stream before). Every connection has
+    /// them, not only streams: a plain request's connection idle past `timeout` gets a keepalive probe or two before
+    /// the idle timeout closes it, and one whose answer stays unacknowledged for `timeout` fails as a stream's would.
+    /// Best effort: a failing `setsockopt` (an old kernel) leaves the kernel's defaults, which only delays the
+    /// detection.
     static func prepareListener(_ fd: Int32, timeout: Duration) {
         let seconds = max(1, (milliseconds(timeout) + 999) / 1_000)
         let tcp = Int32(IPPROTO_TCP)
+        set(fd, tcp, TCP_USER_TIMEOUT, milliseconds(timeout))
+        set(fd, SOL_SOCKET, SO_KEEPALIVE, 1)
         set(fd, tcp, TCP_KEEPIDLE, seconds)
         set(fd, tcp, TCP_KEEPINTVL, max(1, seconds / 3))
         set(fd, tcp, TCP_KEEPCNT, 3)

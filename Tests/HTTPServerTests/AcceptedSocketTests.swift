@@ -53,10 +53,9 @@ import Testing
 }
 
 extension AcceptedSocketTests {
-    /// A stream's socket gets the dead-peer detection whole (`DeadPeerDetection`): its user timeout and keepalive set
-    /// when the stream opens, the keepalive timings copied from the listening socket. A plain request's socket has
-    /// keepalive off, so the timings it inherits do nothing.
-    @Test func aStreamSocketHasTheDeadPeerTimersAndAPlainOneNoKeepalive() async throws {
+    /// Every accepted socket has the dead-peer detection whole (`DeadPeerDetection`), copied by Linux from the
+    /// listening socket: a stream's and a plain request's alike, with no `setsockopt` per connection.
+    @Test func everyAcceptedSocketHasTheDeadPeerTimers() async throws {
         var builder = RouterBuilder()
         builder.get("/events") { _, _ in .now(.eventStream { _ in }) }
         builder.get("/plain") { _, _ in .now(.text("ok")) }
@@ -70,15 +69,26 @@ extension AcceptedSocketTests {
             #expect(try await stream.readHead().status == 200)
             #expect(await eventually { server.statistics.openStreams == 1 })
 
-            let streamSide = try #require(Self.serverSide(of: stream, port: port))
-            #expect(Self.option(streamSide, SOL_SOCKET, SO_KEEPALIVE) == 1)
-            #expect(Self.option(streamSide, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT) == 9_000)
-            #expect(Self.option(streamSide, Int32(IPPROTO_TCP), TCP_KEEPIDLE) == 9)
-            #expect(Self.option(streamSide, Int32(IPPROTO_TCP), TCP_KEEPINTVL) == 3)
-            #expect(Self.option(streamSide, Int32(IPPROTO_TCP), TCP_KEEPCNT) == 3)
-            let plainSide = try #require(Self.serverSide(of: plain, port: port))
-            #expect(Self.option(plainSide, SOL_SOCKET, SO_KEEPALIVE) == 0)
-            #expect(Self.option(plainSide, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT) == 0)
+            for client in [stream, plain] {
+                let side = try #require(Self.serverSide(of: client, port: port))
+                #expect(Self.option(side, SOL_SOCKET, SO_KEEPALIVE) == 1)
+                #expect(Self.option(side, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT) == 9_000)
+                #expect(Self.option(side, Int32(IPPROTO_TCP), TCP_KEEPIDLE) == 9)
+                #expect(Self.option(side, Int32(IPPROTO_TCP), TCP_KEEPINTVL) == 3)
+                #expect(Self.option(side, Int32(IPPROTO_TCP), TCP_KEEPCNT) == 3)
+            }
+        }
+    }
+
+    /// With the detection off (`deadPeerTimeout` nil) an accepted socket keeps the kernel's defaults.
+    @Test func withoutTheDetectionAnAcceptedSocketHasNoKeepalive() async throws {
+        try await withLiveServer({ $0.deadPeerTimeout = nil }, responder: okResponder) { _, port in
+            let plain = try TestConnection(port: port)
+            defer { plain.closeNow() }
+            #expect(try await plain.exchange("GET", "/").status == 200)
+            let side = try #require(Self.serverSide(of: plain, port: port))
+            #expect(Self.option(side, SOL_SOCKET, SO_KEEPALIVE) == 0)
+            #expect(Self.option(side, Int32(IPPROTO_TCP), TCP_USER_TIMEOUT) == 0)
         }
     }
 

@@ -170,3 +170,38 @@ func onLoop<T: Sendable>(of writer: StreamWriter, _ work: @escaping @Sendable ()
 private final class ResultBox<T: Sendable>: Sendable {
     let value = Lock<T?>(nil)
 }
+
+extension CoalescedSendTests {
+    /// A stream's opening (its response head and what it writes as it opens) leaves in one send at the end of the
+    /// loop's pass, with the pass's other sends: on io_uring that is one entry of the pass's submission, not a
+    /// `sendmsg` of its own (a storm of arrivals then costs one submission per pass).
+    @Test(arguments: SendPath.allCases) func aStreamsOpeningLeavesInOneSendAtTheEndOfThePass(_ path: SendPath) async throws {
+        try await offPool {
+            let (first, second) = (event(1, size: 400), event(2, size: 20_000))
+            var builder = RouterBuilder()
+            builder.get("/events") { _, _ in
+                .now(.eventStream { writer in
+                    writer.write(first)
+                    writer.write(second)
+                })
+            }
+            let server = HTTPServer(configuration: BroadcastFixture.configuration(path: path, loops: 1),
+                                    responder: builder.build())
+            let port = try server.start()
+            defer { server.shutdown() }
+            let before = server.statistics
+            let client = try TestConnection(port: port)
+            defer { client.closeNow() }
+            try client.send("GET /events HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try client.readBlocking(until: "\r\n\r\n")
+            _ = try client.readBlocking(until: "\n\n")  // retry:
+            #expect(Array(try client.readBlocking(until: "\n\n").utf8) == first)
+            #expect(Array(try client.readBlocking(until: "\n\n").utf8) == second)
+            // The retry field and both events were queued behind the head: two writes left with the first.
+            _ = eventuallyBlocking { server.statistics.sendsCoalesced - before.sendsCoalesced >= 2 }
+            let after = server.statistics
+            #expect(after.sendsCoalesced - before.sendsCoalesced == 2)
+            #expect(after.ioUringSends - before.ioUringSends == (path == .ioUring ? 1 : 0))
+        }
+    }
+}
