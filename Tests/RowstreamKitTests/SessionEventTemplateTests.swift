@@ -1,4 +1,4 @@
-import HTTPServer
+@testable import HTTPServer
 import RowstreamTesting
 import Tables
 import TestSupport
@@ -46,5 +46,20 @@ import Testing
             #expect(event.bytes == events.wholeSession(id: id).bytes)
         }
         #expect(made.count == 2 + 3, "no template kept: each event made whole")
+    }
+}
+
+extension SessionEventTemplateTests {
+    /// Every fresh viewer's `loading` at offset 0 is one event made once, byte for byte the one made for its offset,
+    /// its body one array (shared: a gzip-coded stream compresses it once); other offsets are made as they come.
+    @Test func theLoadingEventAtTheStartIsMadeOnce() {
+        let events = StreamEvents(table: Self.table())
+        let first = events.event(for: .loading(offset: 0)), again = events.event(for: .loading(offset: 0))
+        #expect(first.bytes == StreamEvents.loading(offset: 0).bytes)
+        #expect(String(decoding: first.bytes, as: UTF8.self) == "event: loading\ndata: {\"offset\":0}\n\n")
+        #expect(first.bodyIsShared)
+        first.body.withUnsafeBufferPointer { a in again.body.withUnsafeBufferPointer { b in #expect(a.baseAddress == b.baseAddress) } }
+        #expect(String(decoding: events.event(for: .loading(offset: 50)).bytes, as: UTF8.self)
+            == "event: loading\ndata: {\"offset\":50}\n\n")
     }
 }

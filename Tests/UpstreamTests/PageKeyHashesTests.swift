@@ -45,10 +45,10 @@ import Testing
         let shared = PageKeyHashes(key: .random())
         let pages: [ItemTexts] = (0..<(PageKeyHashes.capacity + 1)).map { ItemTexts([["id": .int(Int64($0))]]) }
         let path = try JSONPath("id")
-        for items in pages { _ = shared.hashes(of: items, keyPath: path) }
-        _ = shared.hashes(of: pages.last!, keyPath: path)
+        for items in pages { _ = shared.keys(of: items, keyPath: path) }
+        _ = shared.keys(of: pages.last!, keyPath: path)
         #expect(shared.computed == pages.count, "the newest is kept")
-        _ = shared.hashes(of: pages[0], keyPath: path)
+        _ = shared.keys(of: pages[0], keyPath: path)
         #expect(shared.computed == pages.count + 1, "the oldest went")
     }
 
@@ -64,12 +64,28 @@ import Testing
         ranges += [1..<9, 10..<18]
         do {
             let texts = ItemTexts(bytes: bytes, ranges: ranges)
-            #expect(shared.hashes(of: texts, keyPath: path) == shared.hashes(of: texts, keyPath: path))
+            #expect(shared.keys(of: texts, keyPath: path) == shared.keys(of: texts, keyPath: path))
             #expect(shared.computed == 1 && shared.live == 1, "hashed once while the page lives")
         }
         let before = ranges.withUnsafeBufferPointer { $0.baseAddress }
         ranges.append(18..<19)
         #expect(ranges.withUnsafeBufferPointer { $0.baseAddress } == before, "nothing else held the page's ranges")
         #expect(shared.live == 0)
+    }
+}
+
+extension PageKeyHashesTests {
+    /// A page's own repeats are found once (``PageKeys``); a walk with keys of earlier pages drops those too, in page
+    /// order, and a fresh walk drops the page's repeats alone.
+    @Test func aPagesKeysDropItsRepeatsAndWhatTheLastPagesHad() {
+        let keys = PageKeys(hashes: [1, 2, 1, nil, 3, 2, 4, 3])
+        #expect(keys.keyed == [1, 2, 1, 3, 2, 4, 3])
+        #expect(keys.repeats == [2, 5, 7])
+        #expect(keys.dropped(after: RecentKeys()) == [2, 5, 7])
+        var recent = RecentKeys()
+        recent.record(page: [3, 9])
+        #expect(keys.dropped(after: recent) == [2, 4, 5, 7])
+        recent.record(page: [1])
+        #expect(keys.dropped(after: recent) == [0, 2, 4, 5, 7])
     }
 }

@@ -51,7 +51,7 @@ struct StreamEvents: Sendable {
     func event(for batchEvent: BatchesEvent<Row, TablePosition>) -> FramedSSEEvent {
         switch batchEvent {
         case .loading(let offset):
-            return FramedSSEEvent(SSEEvent(event: "loading", data: Self.text(["offset": .int(Int64(offset))])))
+            return offset == 0 ? Self.loadingFromStart : Self.loading(offset: offset)
         case .batch(let rows, let offset, let next):
             return self.rows(rows, startIndex: offset, next: next)
         case .completed(let total):
@@ -68,6 +68,17 @@ struct StreamEvents: Sendable {
             return reset()
         }
     }
+
+    static func loading(offset: Int) -> FramedSSEEvent {
+        FramedSSEEvent(SSEEvent(event: "loading", data: text(["offset": .int(Int64(offset))])))
+    }
+
+    /// `loading` at offset 0, every fresh viewer's first event after `session`: made once, its body one array (a
+    /// gzip-coded stream's block of it compressed once too).
+    static let loadingFromStart: FramedSSEEvent = {
+        let made = loading(offset: 0)
+        return FramedSSEEvent(event: made.event, id: made.id, body: made.body)
+    }()
 
     /// The `rows` event of `rows` at `startIndex` whose next place is `next` (nil: the last batch). A table's own
     /// stream shares it (``SharedBatchBodies``): the event an entry holds when its rows are these very rows at the

@@ -6,6 +6,9 @@ import Synchronization
 /// broadcast": every viewer's walk of the first page from the page cache evaluated the key path of each item and
 /// hashed it under the same hash key).
 ///
+/// What it keeps of a page is its ``PageKeys``: the hashes and the page's own repeats, so that a walk starting
+/// with the page (every arrival's) builds no set of its keys either.
+///
 /// Keyed by identity: an entry is used only for the very texts it was made for (a page from the cache: its
 /// ``ItemTexts/identity``), and only by walks hashing with ``key``. Each item's hash, nil where the item has no key
 /// (missing or null). An entry holds its page's identity weakly and nothing else of the page: a page the cache
@@ -16,7 +19,7 @@ import Synchronization
 public final class PageKeyHashes: Sendable {
     private struct Entry {
         weak var page: ItemTextsIdentity?
-        let hashes: [UInt64?]
+        let keys: PageKeys
     }
 
     /// The hash key of every walk that may use these hashes (the table's ``WalkHashKey``).
@@ -32,21 +35,21 @@ public final class PageKeyHashes: Sendable {
     /// How many pages' hashes were computed (tests).
     var computed: Int { made.load(ordering: .relaxed) }
 
-    /// The hash of each item's key at `keyPath` under ``key`` (nil: no key), kept for the next walk of this page.
-    func hashes(of texts: ItemTexts, keyPath: JSONPath) -> [UInt64?] {
+    /// The keys of `texts` at `keyPath` under ``key`` (``PageKeys``), kept for the next walk of this page.
+    func keys(of texts: ItemTexts, keyPath: JSONPath) -> PageKeys {
         let page = texts.identity
-        if let found = entries.withLock({ entries in entries.last { $0.page === page }?.hashes }) {
+        if let found = entries.withLock({ entries in entries.last { $0.page === page }?.keys }) {
             return found
         }
-        let hashes = Self.hashes(of: texts, keyPath: keyPath, with: RecentKeys(key: key))
+        let keys = PageKeys(hashes: Self.hashes(of: texts, keyPath: keyPath, with: RecentKeys(key: key)))
         made.add(1, ordering: .relaxed)
-        guard !texts.ranges.isEmpty else { return hashes }
+        guard !texts.ranges.isEmpty else { return keys }
         entries.withLock { entries in
             entries.removeAll { $0.page == nil || $0.page === page }
             if entries.count >= Self.capacity { entries.removeFirst(entries.count - Self.capacity + 1) }
-            entries.append(Entry(page: page, hashes: hashes))
+            entries.append(Entry(page: page, keys: keys))
         }
-        return hashes
+        return keys
     }
 
     /// Entries whose page is still alive somewhere (tests).

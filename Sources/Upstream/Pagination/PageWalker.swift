@@ -120,22 +120,14 @@ public final class PageWalker<Item: Sendable>: Sendable {
                 throw .invalidPage("the upstream's next cursor repeats an earlier one (a loop)")
             }
             guard let keyPath else { return page }
-            // The table's hashes of this very page when the walk hashes with the table's key (a resumed walk may not).
-            let itemHashes = if let shared = self.pageHashes, state.recentKeys.hashKey == shared.key {
-                shared.hashes(of: page.texts, keyPath: keyPath)
+            // The table's keys of this very page when the walk hashes with the table's key (a resumed walk may not).
+            let keys = if let shared = self.pageHashes, state.recentKeys.hashKey == shared.key {
+                shared.keys(of: page.texts, keyPath: keyPath)
             } else {
-                PageKeyHashes.hashes(of: page.texts, keyPath: keyPath, with: state.recentKeys)
+                PageKeys(hashes: PageKeyHashes.hashes(of: page.texts, keyPath: keyPath, with: state.recentKeys))
             }
-            var pageHashes: [UInt64] = []
-            pageHashes.reserveCapacity(page.items.count)
-            var onThisPage = Set<UInt64>(minimumCapacity: page.items.count)
-            var dropped: [Int] = []
-            for (index, itemHash) in itemHashes.enumerated() {
-                guard let hash = itemHash else { continue }
-                pageHashes.append(hash)
-                if !(onThisPage.insert(hash).inserted && !state.recentKeys.contains(hash)) { dropped.append(index) }
-            }
-            state.recentKeys.record(page: pageHashes)
+            let dropped = keys.dropped(after: state.recentKeys)
+            state.recentKeys.record(page: keys.keyed)
             // Nothing dropped: the page as it came, its items the very array the page cache holds, so that viewers
             // reading the same cached page share what is made from it (RowstreamKit's RecentBatches).
             return page.dropping(dropped)
