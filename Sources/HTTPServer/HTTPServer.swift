@@ -69,6 +69,7 @@ public final class HTTPServer: Sendable {
         let first = loops[0]
         first.loop.execute {
             do { try first.loop.register(fd, listener, events: csystem_EPOLLIN) } catch { listener.close() }
+            first.loop.addIterationEndHook { listener.drainEachPass() }
         }
         return (loops, listener, port)
     }

@@ -24,8 +24,27 @@ final class Listener: EventHandler, @unchecked Sendable {
 
     private var context: ServerContext { loops[0].context }
 
+    /// While connections keep coming, the listener is drained again at the end of every pass (``drainEachPass()``).
+    private var arriving = false
+
     func handleEvents(_ events: UInt32) {
         loops[0].loop.assertInLoop()
+        arriving = acceptPending() > 0
+    }
+
+    /// Run at the end of each pass of loop 0: while the last round accepted connections (a storm of arrivals), accepts
+    /// again, so the listener is drained every pass. epoll reports at most 256 ready descriptors a pass, a ready
+    /// listener among thousands of readable connections only every few passes; meanwhile the backlog (4096) fills,
+    /// and the kernel drops the handshakes past it, which their clients retry a second later. When a round finds
+    /// none (one `accept4` answering `EAGAIN`), the listener waits for its epoll event again.
+    func drainEachPass() {
+        guard arriving else { return }
+        arriving = acceptPending() > 0
+    }
+
+    /// Accepts until `EAGAIN`; returns how many were accepted (refused ones too).
+    private func acceptPending() -> Int {
+        var count = 0
         while isOpen {
             var address: UInt32 = 0
             let accepted = csystem_accept_peer(fd, &address)
@@ -34,8 +53,9 @@ final class Listener: EventHandler, @unchecked Sendable {
                 // refuse one client with the spare fd; other errors stop this round.
                 if errno == ECONNABORTED || errno == EINTR || errno == EPROTO { continue }
                 if errno == EMFILE || errno == ENFILE { refuseWithSpare() }
-                return
+                return count
             }
+            count += 1
             guard context.admission.admit(address) else {
                 refuse(accepted)
                 continue
@@ -49,6 +69,7 @@ final class Listener: EventHandler, @unchecked Sendable {
                 target.loop.execute { target.adopt(accepted, address: peer) }
             }
         }
+        return count
     }
 
     /// Best-effort 503 (never blocks: the socket is non-blocking), then close.

@@ -333,6 +333,9 @@ final class BroadcastFixture {
         }
         self.clients = clients
         self.writers = writers
+        // A stream's opening leaves in an io_uring submission, counted just after the kernel took it: a reader may
+        // see the bytes first. A job on each loop runs after that count, so the test's counters start from here.
+        for writer in writers { try onLoop(of: writer) {} }
     }
 
     func closedCount() -> Int { closed.count.load(ordering: .relaxed) }

@@ -1,0 +1,57 @@
+import CSystem
+import Dispatch
+import EventLoop
+import Foundation
+import Testing
+import TestSupport
+@testable import HTTPServer
+
+/// A storm of arrivals: while its last round accepted connections, the listener is drained again at the end of every
+/// pass (``Listener/drainEachPass()``), not only when epoll reports it (which, among thousands of readable
+/// connections, it does every few passes while the backlog overflows). Once a round finds none, it waits for its
+/// event again. The listener here is never registered with epoll: only the calls the test makes accept.
+@Suite struct ListenerDrainTests {
+    @Test func aListenerThatAcceptedIsDrainedAgainEachPassUntilARoundFindsNone() async throws {
+        try await offPool {
+            let context = ServerContext(responder: okResponder, configuration: HTTPServerConfiguration())
+            let loop = try EventLoop(index: 0)
+            let serverLoop = ServerLoop(loop: loop, context: context)
+            let (fd, port) = try ListeningSocket.open(host: "127.0.0.1", port: 0)
+            let listener = Listener(fd: fd, loops: [serverLoop])
+            loop.start()
+            defer {
+                _ = try? onLoop(loop) { listener.close(); loop.stop() }
+                _ = loop.waitForExit(until: .now() + .seconds(30 * TestTime.scale))
+            }
+            let open = { context.counters.openConnections.load(ordering: .relaxed) }
+            var clients: [TestConnection] = []
+            func arrive() throws { clients.append(try TestConnection(port: port)) }
+
+            try arrive()
+            try onLoop(loop) { listener.handleEvents(csystem_EPOLLIN) }  // its epoll event: accepts, and is arriving
+            #expect(open() == 1)
+            try arrive()
+            try onLoop(loop) { listener.drainEachPass() }  // accepts with no event
+            #expect(open() == 2)
+            try onLoop(loop) { listener.drainEachPass() }  // finds none: waits for its event again
+            try arrive()
+            try onLoop(loop) { listener.drainEachPass() }
+            #expect(open() == 2, "a listener that found none accepts only on its event")
+            try onLoop(loop) { listener.handleEvents(csystem_EPOLLIN) }
+            #expect(open() == 3)
+            clients.forEach { $0.closeNow() }
+        }
+    }
+
+    /// Runs `work` on `loop` and waits for it (at most 30 s, scaled).
+    private func onLoop(_ loop: EventLoop, _ work: @escaping @Sendable () -> Void) throws {
+        let done = DispatchSemaphore(value: 0)
+        loop.execute {
+            work()
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + .seconds(30 * TestTime.scale)) == .success else {
+            throw TestConnection.Failure(description: "the loop did not run the job")
+        }
+    }
+}
