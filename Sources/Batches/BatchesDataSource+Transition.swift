@@ -6,8 +6,8 @@ import Locking
 extension BatchesDataSource {
     /// What to do outside the lock after one transition.
     @usableFromInline struct Effects {
-        /// A load to start, with the loader current when it was decided.
-        @usableFromInline var start: (request: Machine.LoadRequest, loader: Loader)?
+        /// A load to start, with the loaders current when it was decided.
+        @usableFromInline var start: (request: Machine.LoadRequest, loader: Loader, inMemory: InMemoryLoader?)?
         @usableFromInline var cancel: Flight?
         @usableFromInline var drain = false
 
@@ -24,13 +24,18 @@ extension BatchesDataSource {
     @inlinable func transition(items: [Item] = [], isOutcome: Bool = false, loader: Loader? = nil, onCaller: Bool = false,
                     _ change: (inout Machine) -> Machine.Action) {
         let effects = state.withLock { locked -> Effects in
-            if let loader { locked.loader = loader }
+            if let loader {
+                locked.loader = loader
+                locked.inMemory = nil  // the old loader's memory is not the new one's
+            }
             let action = change(&locked.machine)
             if isOutcome, case .none = action { locked.discardedOutcomes += 1 }
             return Self.apply(action, items: items, to: &locked)
         }
         effects.cancel?.cancel()
-        if let (request, loader) = effects.start { start(request, with: loader, onCaller: onCaller) }
+        if let (request, loader, inMemory) = effects.start {
+            start(request, with: loader, inMemory: onCaller ? inMemory : nil, onCaller: onCaller)
+        }
         if effects.drain { drain() }
     }
 
@@ -42,11 +47,11 @@ extension BatchesDataSource {
             return effects
         case .startLoad(let request):
             locked.outbox.append(.loading(offset: request.offset))
-            effects.start = (request, locked.loader)
+            effects.start = (request, locked.loader, locked.inMemory)
         case .reset(_, let request):
             locked.outbox.append(.reset)
             locked.outbox.append(.loading(offset: request.offset))
-            effects.start = (request, locked.loader)
+            effects.start = (request, locked.loader, locked.inMemory)
         case .deliver(let offset, let next, let completedTotal):
             locked.outbox.append(.batch(items: items, offset: offset, next: next))
             if let completedTotal { locked.outbox.append(.completed(total: completedTotal)) }
@@ -104,10 +109,13 @@ extension BatchesDataSource {
         }
     }
 
-    /// Runs `loader` for `request` in a task, arms its timeout, and records both as the flight.
-    /// `onCaller`: the task starts on this thread (`Task.immediate`); a load over before it suspends (delivered
-    /// already) arms no timeout. Called outside the lock.
-    @inlinable func start(_ request: Machine.LoadRequest, with loader: @escaping Loader, onCaller: Bool = false) {
+    /// Runs `loader` for `request` in a task, arms its timeout, and records both as the flight; first, `inMemory`'s
+    /// answer (if any) is the load's outcome at once, with no task and no timer. `onCaller`: the task starts on this
+    /// thread (`Task.immediate`); a load over before it suspends (delivered already) arms no timeout. Called outside
+    /// the lock.
+    @inlinable func start(_ request: Machine.LoadRequest, with loader: @escaping Loader, inMemory: InMemoryLoader? = nil,
+                          onCaller: Bool = false) {
+        if let inMemory, let result = inMemory(request.token) { return finish(request.id, .success(result)) }
         let run: @Sendable () async -> Void = { [weak self] in
             let outcome: Result<LoadResult<Item, Token>, any Error>
             do {

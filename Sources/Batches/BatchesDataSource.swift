@@ -23,6 +23,8 @@ public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable
     /// Loads the batch for a token. Should honour task cancellation, but need not: a cancelled load's
     /// result is discarded either way.
     public typealias Loader = @Sendable (Token) async throws -> LoadResult<Item, Token>
+    /// Answers a load from memory now, with no suspension and no blocking, or nil (the ``Loader`` then loads it).
+    public typealias InMemoryLoader = @Sendable (Token) -> LoadResult<Item, Token>?
     @usableFromInline typealias Machine = BatchesStateMachine<Token>
     @usableFromInline typealias Event = BatchesEvent<Item, Token>
 
@@ -36,6 +38,8 @@ public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable
         @usableFromInline var machine: Machine
         /// Loads every batch from now on; ``reload(with:)`` swaps it. Read when a load is decided.
         @usableFromInline var loader: Loader
+        /// Asked first by ``loadNextOnCaller()`` (the loader's own memory: ``reload(with:)`` drops it).
+        @usableFromInline var inMemory: InMemoryLoader?
         /// Events decided but not yet delivered, oldest first.
         @usableFromInline var outbox: [Event] = []
         /// Someone is delivering the outbox; others only append.
@@ -45,9 +49,10 @@ public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable
         /// Load outcomes that arrived after their load was reloaded, timed out or cancelled, and were dropped.
         @usableFromInline var discardedOutcomes = 0
 
-        @inlinable init(machine: Machine, loader: @escaping Loader) {
+        @inlinable init(machine: Machine, loader: @escaping Loader, inMemory: InMemoryLoader?) {
             self.machine = machine
             self.loader = loader
+            self.inMemory = inMemory
         }
     }
 
@@ -55,15 +60,17 @@ public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable
     /// from `start.offset`; reload always goes back to `initialToken` and offset 0.
     ///
     /// Nothing loads until the first ``loadNext()``. A `loadTimeout` of zero or less disables timeouts.
+    /// `inMemory` (the same loader's answer from memory, if it has one) is asked first by ``loadNextOnCaller()``.
     @inlinable public init(
         initialToken: Token, start: (token: Token, offset: Int)? = nil, loadTimeout: Duration = .seconds(30),
-        clock: any BatchesClock = SystemBatchesClock(), loader: @escaping Loader,
+        clock: any BatchesClock = SystemBatchesClock(), loader: @escaping Loader, inMemory: InMemoryLoader? = nil,
         onEvent: @escaping @Sendable (BatchesEvent<Item, Token>) -> Void
     ) {
         self.onEvent = onEvent
         self.clock = clock
         self.loadTimeout = loadTimeout
-        self.state = Lock(Locked(machine: Machine(initialToken: initialToken, start: start), loader: loader))
+        self.state = Lock(Locked(machine: Machine(initialToken: initialToken, start: start), loader: loader,
+                                 inMemory: inMemory))
     }
 
     deinit {
@@ -76,10 +83,11 @@ public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable
         transition { $0.loadNext() }
     }
 
-    /// ``loadNext()``, with the load it starts run on the calling thread until its loader first suspends
-    /// (`Task.immediate`). A loader that answers without suspending (a page from memory) has its batch delivered
-    /// before this returns: no task hop, no wake-up of another thread, no timeout armed. One that suspends goes on
-    /// as any load (on the cooperative pool after its first suspension, with its timeout).
+    /// ``loadNext()``, with the load it starts answered on the calling thread when the in-memory loader has the batch
+    /// (delivered before this returns: no task at all, no timeout armed), else run on the calling thread until its
+    /// loader first suspends (`Task.immediate`): a loader that answers without suspending has its batch delivered
+    /// before this returns too (no task hop, no wake-up of another thread). One that suspends goes on as any load
+    /// (on the cooperative pool after its first suspension, with its timeout).
     ///
     /// For a caller that may do the loader's synchronous part itself (a viewer's first batch, opened on the event
     /// loop: issue 17, arrivals). The loader must not block before its first suspension.

@@ -78,6 +78,15 @@ struct UpstreamRows: RowSource {
         }
     }
 
+    /// The first batch when the walk's source holds the first page in memory (``PageWalker/firstBatchInMemory(from:)``),
+    /// its reported total gone to the request; nil for any other position, a refused walk, or a page not in memory.
+    func batchInMemory(at position: WalkPosition?, in walk: Walk) -> LoadResult<Row, WalkPosition?>? {
+        guard position == nil, case .success(let walk) = walk,
+              let (batch, total) = walk.walker.firstBatchInMemory(from: walk.source) else { return nil }
+        if let total { walk.request.reportTotal(total) }
+        return batch
+    }
+
     /// The walk's next batch from `position`: ``PageWalker/nextBatch(from:at:)``'s, handed on as it came (the walk
     /// returns its rows as the pipeline takes them); the page's reported total goes to the request.
     func batch(at position: WalkPosition?, in walk: Walk) async throws -> LoadResult<Row, WalkPosition?> {

@@ -34,9 +34,15 @@ public protocol RowSource<Item>: Sendable {
     /// ``LoadFailure`` for what the viewer reads, `CancellationError` when the use ended, or any error (shown as
     /// "Loading rows failed").
     func batch(at token: Token, in walk: Walk) async throws -> LoadResult<Item, Token>
+    /// The batch at `token` of `walk` when it can be had from memory now, with no suspension and no blocking (a page
+    /// from a cache), else nil: ``batch(at:in:)`` then loads it as if this had not been asked. Asked first for a
+    /// viewer's first batch on the event loop (``startsOnCaller``), whose answer is then delivered with no task at
+    /// all. Default nil (always ``batch(at:in:)``).
+    func batchInMemory(at token: Token, in walk: Walk) -> LoadResult<Item, Token>?
 }
 
 extension RowSource {
     public var startsOnCaller: Bool { false }
+    public func batchInMemory(at token: Token, in walk: Walk) -> LoadResult<Item, Token>? { nil }
     public var readsViewerHeaders: Bool { true }
 }

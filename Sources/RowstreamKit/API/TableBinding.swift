@@ -58,7 +58,11 @@ public struct TableBinding: Sendable {
     /// rows and sealed next out (``RowPipeline``), each load observed in `timing` (nil: untimed). A partitioned
     /// table seals its positions for the request's viewer.
     func loader(for request: RowRequest, timing: Histogram? = nil) -> RowLoader {
-        storage.pipeline.loader(for: request, scope: resumeScope(for: request.viewer), timing: timing)
+        loaders(for: request, timing: timing).load
+    }
+    /// ``loader(for:timing:)`` with its walk's in-memory loader (``RowLoaders``).
+    func loaders(for request: RowRequest, timing: Histogram? = nil) -> RowLoaders {
+        storage.pipeline.loaders(for: request, scope: resumeScope(for: request.viewer), timing: timing)
     }
     /// Whether a viewer's first batch starts loading on the event loop opening its stream (``RowSource/startsOnCaller``).
     var firstBatchOnCaller: Bool { storage.pipeline.startsOnCaller }
@@ -116,6 +120,14 @@ public struct TableBinding: Sendable {
     public static let defaultExportMaxRows = 100_000
 
     typealias RowLoader = @Sendable (TablePosition) async throws -> LoadResult<Row, TablePosition>
+    /// A batch from memory now, with no suspension, or nil (then the ``RowLoader`` loads it): ``RowSource/batchInMemory(at:in:)``.
+    typealias InMemoryRowLoader = @Sendable (TablePosition) -> LoadResult<Row, TablePosition>?
+    /// One request's loaders over one walk: `load` for any batch, `inMemory` (nil: its source has none) asked first
+    /// for a viewer's first batch on the event loop.
+    struct RowLoaders: Sendable {
+        let load: RowLoader
+        let inMemory: InMemoryRowLoader?
+    }
     /// One upstream page for a raw (unsealed) cursor, for a request (its viewer): its raw items and raw next cursor
     /// (nil: the last page).
     package typealias UpstreamPageProxy = @Sendable (_ cursor: String?, _ request: RowRequest) async throws

@@ -46,18 +46,28 @@ final class RowPipeline<Source: RowSource>: RowLoading {
         RowPipeline(table: table, seal: keys, source: source, makeRows: makeRows)
     }
 
-    /// A loader for `request` (a walk of its own) whose positions are sealed in `scope`, each load observed in
-    /// `timing` (nil: untimed).
-    func loader(for request: RowRequest, scope: String, timing: Histogram?) -> TableBinding.RowLoader {
+    /// The loaders for `request` (one walk of its own) whose positions are sealed in `scope`, each load observed in
+    /// `timing` (nil: untimed): `load`, and `inMemory` when the source starts on the caller (the first batch from
+    /// memory: ``RowSource/batchInMemory(at:in:)``, its rows made or shared as `load` does).
+    func loaders(for request: RowRequest, scope: String, timing: Histogram?) -> TableBinding.RowLoaders {
         let walk = source.walk(for: request)
         let shared = scope == tableCodec.scope
         let codec = shared ? tableCodec : TokenCodec<Token>(seal: seal, scope: scope)
-        return { position in
+        let recent = shared ? recent : nil
+        let load: TableBinding.RowLoader = { position in
             let start = ContinuousClock.now
             defer { timing?.observe(since: start) }
-            return try await self.load(position, in: walk, codec: codec, sharing: shared ? self.recent : nil,
-                                       logger: request.logger)
+            return try await self.load(position, in: walk, codec: codec, sharing: recent, logger: request.logger)
         }
+        guard source.startsOnCaller else { return TableBinding.RowLoaders(load: load, inMemory: nil) }
+        return TableBinding.RowLoaders(load: load, inMemory: { position in
+            let start = ContinuousClock.now
+            guard let token = try? codec.token(at: position, initial: self.source.initialToken),
+                  let result = self.source.batchInMemory(at: token, in: walk) else { return nil }
+            defer { timing?.observe(since: start) }
+            // Rows that cannot be made or sealed here fail as `load` fails them: it loads the batch again.
+            return try? self.rows(of: result, codec: codec, sharing: recent)
+        })
     }
 
     /// Loads `position` (opened and the next sealed with `codec`) in `walk`; rows and next position shared through
@@ -80,6 +90,12 @@ final class RowPipeline<Source: RowSource>: RowLoading {
             if !Task.isCancelled { logger.log(.error, "table \(table): \(message)") }
             throw LoadFailure(message: message, isRetryable: true)
         }
+        return try rows(of: result, codec: codec, sharing: recent)
+    }
+
+    /// The rows batch of the source's `result`, its next position sealed with `codec` (both shared through `recent`).
+    private func rows(of result: LoadResult<Item, Token>, codec: TokenCodec<Token>,
+                      sharing recent: RecentBatches<Item, Token>?) throws -> LoadResult<Row, TablePosition> {
         switch result {
         case .items(let items, let next):
             let made = try rows(of: items, next: next, codec: codec, sharing: recent)
@@ -125,6 +141,6 @@ protocol RowLoading: Sendable {
     var readsViewerHeaders: Bool { get }
     /// The same pipeline sealing with `keys` (the server that mounts the table sets them).
     func sealing(with keys: SealingKeys) -> any RowLoading
-    /// A loader for `request`, positions sealed in `scope`, timed into `timing`.
-    func loader(for request: RowRequest, scope: String, timing: Histogram?) -> TableBinding.RowLoader
+    /// The loaders for `request` (one walk), positions sealed in `scope`, timed into `timing`.
+    func loaders(for request: RowRequest, scope: String, timing: Histogram?) -> TableBinding.RowLoaders
 }

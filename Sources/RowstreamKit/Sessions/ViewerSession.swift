@@ -101,11 +101,13 @@ final class ViewerSession: Sendable {
         let tableMetrics = metrics.table(table.name)
         let delivery = StreamEvents.Delivery(channel: channel, feed: feed, choice: choice, total: total,
                                              metrics: tableMetrics, batchesSent: metrics.batchesSent)
+        let loaders = table.loaders(for: request.using(.viewer(query: query)), timing: tableMetrics.upstream)
         let dataSource = BatchesDataSource<Row, TablePosition>(
             initialToken: .first,
             start: start,
             loadTimeout: batchTimeout,
-            loader: table.loader(for: request.using(.viewer(query: query)), timing: tableMetrics.upstream),
+            loader: loaders.load,
+            inMemory: loaders.inMemory,
             onEvent: { events.deliver($0, with: delivery) }
         )
         let session = ViewerSession(id: id, table: table, dataSource: dataSource, channel: channel, choice: choice,
@@ -122,7 +124,7 @@ final class ViewerSession: Sendable {
         if start == nil {
             if resetFirst { channel.send(events.reset()) }
             // A config table's first batch starts here, on the stream's loop: a page from memory (a storm of
-            // arrivals after the first) goes out before this returns, with no task hop (issue 17).
+            // arrivals after the first) goes out before this returns, with no task at all (issue 17).
             if table.firstBatchOnCaller { dataSource.loadNextOnCaller() } else { dataSource.loadNext() }
         }
     }

@@ -76,13 +76,25 @@ public final class PageCache<Item: Sendable>: Sendable {
         }
     }
 
+    /// The page for `cursor` if it is held fresh now (a hit, counted), else nil: nothing is fetched or joined.
+    /// Returns at once (takes the lock only); any thread.
+    public func freshPage(for cursor: String?) -> UpstreamPage<Item>? {
+        let key = Self.key(cursor)
+        let now = ContinuousClock.now
+        return state.withLock { state -> UpstreamPage<Item>? in
+            guard case .ready(let page, let expires)? = state.entries[key], expires > now else { return nil }
+            state.hits += 1
+            return page
+        }
+    }
+
     /// Starts fetching `cursor` into the cache unless it is there or on its way; returns at once.
     public func prefetch(_ cursor: String, reader: ItemReader<Item>, load: @escaping Load) {
         _ = answer(for: cursor, reader: reader, load: load)
     }
 
     private func answer(for cursor: String?, reader: ItemReader<Item>, load: @escaping Load) -> Answer {
-        let key = cursor.map { "c" + $0 } ?? "first"
+        let key = Self.key(cursor)
         let now = ContinuousClock.now
         return state.withLock { state -> Answer in
             switch state.entries[key] {
@@ -119,7 +131,7 @@ public final class PageCache<Item: Sendable>: Sendable {
         let result = await load()
         guard case .success(let page) = result, ttl > .zero else { return result }
         if let shared { await shared.keep(page, at: cursor, ttl: ttl, startedAt: started) }
-        let key = cursor.map { "c" + $0 } ?? "first"
+        let key = Self.key(cursor)
         let now = ContinuousClock.now
         state.withLock { insert(&$0, key: key, .ready(page, expires: now + ttl), now: now) }
         return result
@@ -132,7 +144,7 @@ public final class PageCache<Item: Sendable>: Sendable {
     /// level): called before this instance sends the refresh's changes, so a viewer who comes after them reads the
     /// refreshed page. Returns at once (takes the lock only); any thread.
     public func drop(_ cursor: String?) {
-        let key = cursor.map { "c" + $0 } ?? "first"
+        let key = Self.key(cursor)
         state.withLock { state in
             guard state.entries.removeValue(forKey: key) != nil else { return }
             state.order.removeAll { $0 == key }
@@ -154,6 +166,9 @@ public final class PageCache<Item: Sendable>: Sendable {
             }
         }
     }
+
+    /// The entries' key of `cursor`'s page.
+    private static func key(_ cursor: String?) -> String { cursor.map { "c" + $0 } ?? "first" }
 
     private func insert(_ state: inout State, key: String, _ entry: Entry, now: ContinuousClock.Instant) {
         if state.entries.updateValue(entry, forKey: key) == nil { state.order.append(key) }

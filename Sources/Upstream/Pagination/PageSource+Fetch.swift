@@ -24,6 +24,14 @@ extension PageSource {
         return page
     }
 
+    /// ``fetchPage(cursor:)``'s page when the cache holds it fresh now (its next page prefetched as there), else nil:
+    /// nothing is fetched. Returns at once, so a caller on an event loop may ask (``PageWalker/firstBatchInMemory(from:)``).
+    public func pageInMemory(cursor: String?) -> UpstreamPage<Item>? {
+        guard let cache, !refreshes, let page = cache.freshPage(for: cursor) else { return nil }
+        if cache.prefetch, let next = page.nextCursor { cache.prefetch(next, reader: reader, load: uncachedLoad(next)) }
+        return page
+    }
+
     /// The cache's fetch of `cursor`'s page: ``fetchUncached(cursor:)`` as a result.
     private func uncachedLoad(_ cursor: String?) -> PageCache<Item>.Load {
         { () async -> Result<UpstreamPage<Item>, UpstreamError> in

@@ -77,6 +77,26 @@ public final class PageWalker<Item: Sendable>: Sendable {
         return (next.map { .items(page.items, next: $0) } ?? .completed(page.items), page.total)
     }
 
+    /// ``nextBatch(from:at:)`` of the first page (a fresh walk) when `source` holds it in memory: done now, with no
+    /// suspension, so an event loop may ask (a viewer's first batch: issue 17, arrivals). nil when the page is not in
+    /// memory, or when its items all repeat and its cursor leads on (the walk would fetch the next page): then
+    /// ``nextBatch(from:at:)`` from nil loads it as if this had not been asked (it starts the walk afresh).
+    @_specialize(exported: true, where Item == Row)
+    public func firstBatchInMemory(from source: PageSource<Item>) -> (batch: LoadResult<Item, WalkPosition?>, total: Int?)? {
+        guard let page = source.pageInMemory(cursor: nil) else { return nil }
+        return state.withLock { state -> (batch: LoadResult<Item, WalkPosition?>, total: Int?)? in
+            state = State(recentKeys: RecentKeys(key: hashKey))
+            // A fresh walk's first page: no cursor to remember, none seen before to loop to.
+            guard let fresh = try? Self.admit(page, from: nil, keyPath: keyPath, pageHashes: pageHashes, into: &state),
+                  !(fresh.items.isEmpty && fresh.nextCursor != nil) else { return nil }
+            let next = fresh.nextCursor.map { cursor in
+                WalkPosition(cursor: cursor, window: keyPath == nil ? nil : state.recentKeys.window)
+            }
+            state.returned = next
+            return (next.map { .items(fresh.items, next: $0) } ?? .completed(fresh.items), fresh.total)
+        }
+    }
+
     /// Takes `position`'s key window as the walk's memory of keys, unless it is the position this walk returned
     /// last (then the walk goes on with its whole memory).
     func resume(from position: WalkPosition) {
@@ -115,22 +135,28 @@ public final class PageWalker<Item: Sendable>: Sendable {
     /// Records `page` as read from `cursor`: drops repeated items, fails on a cursor loop.
     func admit(_ page: UpstreamPage<Item>, from cursor: String?) throws(UpstreamError) -> UpstreamPage<Item> {
         try state.withLock { (state: inout State) throws(UpstreamError) -> UpstreamPage<Item> in
-            if let cursor { state.seenCursors.insert(RecentKeys.hash(cursor)) }
-            if let next = page.nextCursor, state.seenCursors.contains(RecentKeys.hash(next)) {
-                throw .invalidPage("the upstream's next cursor repeats an earlier one (a loop)")
-            }
-            guard let keyPath else { return page }
-            // The table's keys of this very page when the walk hashes with the table's key (a resumed walk may not).
-            let keys = if let shared = self.pageHashes, state.recentKeys.hashKey == shared.key {
-                shared.keys(of: page.texts, keyPath: keyPath)
-            } else {
-                PageKeys(hashes: PageKeyHashes.hashes(of: page.texts, keyPath: keyPath, with: state.recentKeys))
-            }
-            let dropped = keys.dropped(after: state.recentKeys)
-            state.recentKeys.record(page: keys.keyed)
-            // Nothing dropped: the page as it came, its items the very array the page cache holds, so that viewers
-            // reading the same cached page share what is made from it (RowstreamKit's RecentBatches).
-            return page.dropping(dropped)
+            try Self.admit(page, from: cursor, keyPath: keyPath, pageHashes: pageHashes, into: &state)
         }
+    }
+
+    /// ``admit(_:from:)`` under the lock, into `state`.
+    private static func admit(_ page: UpstreamPage<Item>, from cursor: String?, keyPath: JSONPath?,
+                              pageHashes: PageKeyHashes?, into state: inout State) throws(UpstreamError) -> UpstreamPage<Item> {
+        if let cursor { state.seenCursors.insert(RecentKeys.hash(cursor)) }
+        if let next = page.nextCursor, state.seenCursors.contains(RecentKeys.hash(next)) {
+            throw .invalidPage("the upstream's next cursor repeats an earlier one (a loop)")
+        }
+        guard let keyPath else { return page }
+        // The table's keys of this very page when the walk hashes with the table's key (a resumed walk may not).
+        let keys = if let shared = pageHashes, state.recentKeys.hashKey == shared.key {
+            shared.keys(of: page.texts, keyPath: keyPath)
+        } else {
+            PageKeys(hashes: PageKeyHashes.hashes(of: page.texts, keyPath: keyPath, with: state.recentKeys))
+        }
+        let dropped = keys.dropped(after: state.recentKeys)
+        state.recentKeys.record(page: keys.keyed)
+        // Nothing dropped: the page as it came, its items the very array the page cache holds, so that viewers
+        // reading the same cached page share what is made from it (RowstreamKit's RecentBatches).
+        return page.dropping(dropped)
     }
 }
