@@ -9,7 +9,7 @@ import Locking
 /// Keyed by cursor (nil = first page). Failures are not cached. At most `capacity` pages are kept; expired ones
 /// go first, then the oldest. A fresh page is answered from memory at once, on the caller's task. A fetch runs in
 /// a task of its own, so a waiter that goes away (its task cancelled) stops waiting at once without cancelling the
-/// fetch for the others (``SharedFetchWait``).
+/// fetch for the others (``FetchWaiters``).
 ///
 /// A live refresh reads its page past the cache and puts it in with ``replace(_:load:)`` (the shared level's copy
 /// too) before it returns, so before the refresh's changes go out; a fetch that was in flight when the refresh
@@ -20,18 +20,18 @@ import Locking
 /// Thread-safe: all state is in one `Lock`; fetches run outside it.
 public final class PageCache<Item: Sendable>: Sendable {
     public typealias Load = @Sendable () async -> Result<UpstreamPage<Item>, UpstreamError>
-    private typealias Fetch = Task<Result<UpstreamPage<Item>, UpstreamError>, Never>
 
     private enum Entry {
-        /// A fetch in flight; its number tells it from a later one for the same key (``store(_:key:age:fetch:)``).
-        case loading(Fetch, UInt64)
+        /// A fetch in flight and its waiters; its number tells it from a later one for the same key
+        /// (``store(_:key:age:fetch:)``).
+        case loading(FetchWaiters<Item>, UInt64)
         case ready(UpstreamPage<Item>, expires: ContinuousClock.Instant)
     }
 
     /// Where a request's page comes from: memory, or a fetch (in flight, or started for it).
     private enum Answer {
         case fresh(UpstreamPage<Item>)
-        case fetching(Fetch)
+        case fetching(FetchWaiters<Item>)
     }
 
     private struct State {
@@ -71,8 +71,8 @@ public final class PageCache<Item: Sendable>: Sendable {
         switch answer(for: cursor, reader: reader, load: load) {
         case .fresh(let page):
             return Task.isCancelled ? .failure(.cancelled) : .success(page)
-        case .fetching(let fetch):
-            return await SharedFetchWait.value(of: fetch)
+        case .fetching(let waiters):
+            return await waiters.wait()
         }
     }
 
@@ -101,23 +101,24 @@ public final class PageCache<Item: Sendable>: Sendable {
             case .ready(let page, let expires)? where expires > now:
                 state.hits += 1
                 return .fresh(page)
-            case .loading(let fetch, _)?:
+            case .loading(let waiters, _)?:
                 state.hits += 1
-                return .fetching(fetch)
+                return .fetching(waiters)
             default:
                 break
             }
             state.lastFetch += 1
             let number = state.lastFetch
-            let fetch = Fetch { [self] in
+            let waiters = FetchWaiters<Item>()
+            Task { [self] in
                 let outcome = if let shared { await shared.load(cursor, ttl: ttl, reader: reader, load: load) }
                     else { SharedPages.Outcome(result: await load()) }
                 store(outcome.result, key: key, age: outcome.age, fetch: number)
-                return outcome.result
+                waiters.finish(outcome.result)
             }
             state.fetches += 1
-            insert(&state, key: key, .loading(fetch, number), now: now)
-            return .fetching(fetch)
+            insert(&state, key: key, .loading(waiters, number), now: now)
+            return .fetching(waiters)
         }
     }
 
@@ -191,51 +192,4 @@ public final class PageCache<Item: Sendable>: Sendable {
 public enum PageCacheDefaults {
     /// How long a page stays fresh unless a table's config says otherwise.
     public static let ttl: Duration = .seconds(5)
-}
-
-/// A ``PageCache`` waiter's wait for the shared fetch's result (the fetch's page comes to its viewers here, the
-/// viewer who started it too), given up with ``UpstreamError/cancelled`` as soon as the waiting task is cancelled.
-/// The fetch itself goes on for its other waiters (and the cache).
-///
-/// Thread-safe: the continuation is resumed exactly once, under a `Lock`, by whichever comes first.
-enum SharedFetchWait<Item: Sendable> {
-    private final class Once: Sendable {
-        private let state = Lock<(continuation: CheckedContinuation<Result<UpstreamPage<Item>, UpstreamError>, Never>?, result: Result<UpstreamPage<Item>, UpstreamError>?)>((nil, nil))
-
-        /// Hands over the continuation; resumes it at once if a result (or a cancel) came first.
-        func attach(_ continuation: CheckedContinuation<Result<UpstreamPage<Item>, UpstreamError>, Never>) {
-            let early = state.withLock { state -> Result<UpstreamPage<Item>, UpstreamError>? in
-                guard let result = state.result else {
-                    state.continuation = continuation
-                    return nil
-                }
-                return result
-            }
-            if let early { continuation.resume(returning: early) }
-        }
-
-        /// Delivers `result` unless one was delivered already.
-        func resume(_ result: Result<UpstreamPage<Item>, UpstreamError>) {
-            let continuation = state.withLock { state -> CheckedContinuation<Result<UpstreamPage<Item>, UpstreamError>, Never>? in
-                guard state.result == nil else { return nil }
-                state.result = result
-                defer { state.continuation = nil }
-                return state.continuation
-            }
-            continuation?.resume(returning: result)
-        }
-    }
-
-    /// The fetch's result, or `.failure(.cancelled)` if the calling task is cancelled first.
-    static func value(of fetch: Task<Result<UpstreamPage<Item>, UpstreamError>, Never>) async -> Result<UpstreamPage<Item>, UpstreamError> {
-        let once = Once()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                once.attach(continuation)
-                Task { once.resume(await fetch.value) }
-            }
-        } onCancel: {
-            once.resume(.failure(.cancelled))
-        }
-    }
 }
