@@ -20,9 +20,10 @@ extension BatchesDataSource {
     /// - Parameter isOutcome: the transition is a load's outcome; if the machine ignores it (stale), count
     ///   it in ``Locked/discardedOutcomes``.
     /// - Parameter loader: replaces the loader before the transition (a reload with another choice).
-    /// - Parameter onCaller: a load it starts runs on this thread until it first suspends (``loadNextOnCaller()``).
+    /// - Parameter onCaller: a load it starts runs on this thread until it first suspends (``loadNextOnCaller(preferring:)``),
+    ///   then on `executor` (nil: the cooperative pool).
     @inlinable func transition(items: [Item] = [], isOutcome: Bool = false, loader: Loader? = nil, onCaller: Bool = false,
-                    _ change: (inout Machine) -> Machine.Action) {
+                               executor: (any TaskExecutor)? = nil, _ change: (inout Machine) -> Machine.Action) {
         let effects = state.withLock { locked -> Effects in
             if let loader {
                 locked.loader = loader
@@ -34,7 +35,7 @@ extension BatchesDataSource {
         }
         effects.cancel?.cancel()
         if let (request, loader, inMemory) = effects.start {
-            start(request, with: loader, inMemory: onCaller ? inMemory : nil, onCaller: onCaller)
+            start(request, with: loader, inMemory: onCaller ? inMemory : nil, onCaller: onCaller, executor: executor)
         }
         if effects.drain { drain() }
     }
@@ -114,7 +115,7 @@ extension BatchesDataSource {
     /// thread (`Task.immediate`); a load over before it suspends (delivered already) arms no timeout. Called outside
     /// the lock.
     @inlinable func start(_ request: Machine.LoadRequest, with loader: @escaping Loader, inMemory: InMemoryLoader? = nil,
-                          onCaller: Bool = false) {
+                          onCaller: Bool = false, executor: (any TaskExecutor)? = nil) {
         if let inMemory, let result = inMemory(request.token) { return finish(request.id, .success(result)) }
         let run: @Sendable () async -> Void = { [weak self] in
             let outcome: Result<LoadResult<Item, Token>, any Error>
@@ -125,7 +126,7 @@ extension BatchesDataSource {
             }
             self?.finish(request.id, outcome)
         }
-        let task = onCaller ? Task.immediate(operation: run) : Task(operation: run)
+        let task = onCaller ? Task.immediate(executorPreference: executor, operation: run) : Task(operation: run)
         // Finished (or reloaded) while starting on this thread: nothing to time, nothing to record.
         if onCaller, state.withLock({ $0.machine.currentLoad?.id != request.id }) {
             task.cancel()

@@ -38,7 +38,7 @@ public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable
         @usableFromInline var machine: Machine
         /// Loads every batch from now on; ``reload(with:)`` swaps it. Read when a load is decided.
         @usableFromInline var loader: Loader
-        /// Asked first by ``loadNextOnCaller()`` (the loader's own memory: ``reload(with:)`` drops it).
+        /// Asked first by ``loadNextOnCaller(preferring:)`` (the loader's own memory: ``reload(with:)`` drops it).
         @usableFromInline var inMemory: InMemoryLoader?
         /// Events decided but not yet delivered, oldest first.
         @usableFromInline var outbox: [Event] = []
@@ -60,7 +60,7 @@ public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable
     /// from `start.offset`; reload always goes back to `initialToken` and offset 0.
     ///
     /// Nothing loads until the first ``loadNext()``. A `loadTimeout` of zero or less disables timeouts.
-    /// `inMemory` (the same loader's answer from memory, if it has one) is asked first by ``loadNextOnCaller()``.
+    /// `inMemory` (the same loader's answer from memory, if it has one) is asked first by ``loadNextOnCaller(preferring:)``.
     @inlinable public init(
         initialToken: Token, start: (token: Token, offset: Int)? = nil, loadTimeout: Duration = .seconds(30),
         clock: any BatchesClock = SystemBatchesClock(), loader: @escaping Loader, inMemory: InMemoryLoader? = nil,
@@ -91,8 +91,11 @@ public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable
     ///
     /// For a caller that may do the loader's synchronous part itself (a viewer's first batch, opened on the event
     /// loop: issue 17, arrivals). The loader must not block before its first suspension.
-    @inlinable public func loadNextOnCaller() {
-        transition(onCaller: true) { $0.loadNext() }
+    ///
+    /// `executor`: where the load goes on after it suspends (nil: the cooperative pool). The caller's own executor, an
+    /// event loop, brings the batch back to it when the load's page lands.
+    @inlinable public func loadNextOnCaller(preferring executor: (any TaskExecutor)? = nil) {
+        transition(onCaller: true, executor: executor) { $0.loadNext() }
     }
 
     /// Emits `.reset`, cancels and discards the load in flight, and loads `initialToken` at offset 0.

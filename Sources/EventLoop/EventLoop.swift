@@ -17,7 +17,7 @@ package final class EventLoop: @unchecked Sendable {
     package let index: Int
     private let threadName: String
     private let epollFD: Int32
-    private let queue: WakeableQueue
+    let queue: WakeableQueue  // thread-safe; the TaskExecutor extension submits jobs
     private let threadID = Atomic<UInt>(0)
     private let exited = DispatchSemaphore(value: 0)
 
@@ -146,9 +146,10 @@ package final class EventLoop: @unchecked Sendable {
     @discardableResult
     package func runQueuedWork() -> Int {
         assertInLoop()
-        let work = queue.take()
+        let (work, jobs) = queue.take()
         for item in work { item() }
-        return work.count
+        runJobs(jobs)
+        return work.count + jobs.count
     }
 
     /// Calls `body` once on the loop thread when the loop has stopped, before its handlers are let go: for
@@ -177,14 +178,18 @@ package final class EventLoop: @unchecked Sendable {
                     handlers[fds[slot]]?.handleEvents(events[slot])
                 }
             }
-            for work in queue.take() { work() }
+            let (work, jobs) = queue.take()
+            for item in work { item() }
+            runJobs(jobs)
             for body in timers.takeDue() { body() }
             for body in iterationEndHooks { body() }
         }
         for body in exitHooks { body() }
         exitHooks = []
         iterationEndHooks = []
-        queue.close()
+        // Jobs of tasks that preferred this loop and were queued as it stopped still run (on the global executor
+        // from now on): a task never resumed would stay suspended, holding what it holds, forever.
+        for job in queue.close() { job.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor()) }
         handlers = [:]
         timers.removeAll()
     }

@@ -10,6 +10,8 @@ import Locking
 struct WakeableQueue: ~Copyable, Sendable {
     private struct State {
         var work: [@Sendable () -> Void] = []
+        /// Jobs of tasks that prefer the loop (``EventLoop``'s `TaskExecutor`), run after the work.
+        var jobs: [UnownedJob] = []
         /// Whether the eventfd was written since the loop last took the work.
         var woken = false
         var accepting = true
@@ -40,22 +42,45 @@ struct WakeableQueue: ~Copyable, Sendable {
         return accepted
     }
 
+    /// Queues a task's job as ``submit(_:)`` queues work; false once `close` ran (the caller runs it elsewhere).
+    /// Thread-safe.
+    func submit(_ job: UnownedJob) -> Bool {
+        let (accepted, wake) = state.withLock { state -> (Bool, Bool) in
+            guard state.accepting else { return (false, false) }
+            state.jobs.append(job)
+            defer { state.woken = true }
+            return (true, !state.woken)
+        }
+        if wake { _ = csystem_eventfd_signal(wakeFD) }
+        return accepted
+    }
+
     /// Resets the eventfd after `epoll_wait` reported it. - Important: loop thread only.
     func drainWakeUp() {
         _ = csystem_eventfd_drain(wakeFD)
     }
 
-    /// The work queued so far, in submission order, leaving the queue empty. - Important: loop thread only.
-    func take() -> [@Sendable () -> Void] {
+    /// The work and the jobs queued so far, each in submission order, leaving the queue empty. - Important: loop
+    /// thread only.
+    func take() -> (work: [@Sendable () -> Void], jobs: [UnownedJob]) {
         state.withLock { state in
             state.woken = false
-            defer { state.work = [] }
-            return state.work
+            defer {
+                state.work = []
+                state.jobs = []
+            }
+            return (state.work, state.jobs)
         }
     }
 
-    /// Refuses further work and drops what is queued (the loop has stopped). Thread-safe.
-    func close() {
-        state.withLock { $0.accepting = false; $0.work = [] }
+    /// Refuses further work and drops the work queued (the loop has stopped); returns the jobs queued, which must
+    /// still run (a task's job dropped would leave its task suspended forever). Thread-safe.
+    func close() -> [UnownedJob] {
+        state.withLock { state in
+            state.accepting = false
+            state.work = []
+            defer { state.jobs = [] }
+            return state.jobs
+        }
     }
 }

@@ -70,6 +70,7 @@ public final class HTTPServer: Sendable {
         first.loop.execute {
             do { try first.loop.register(fd, listener, events: csystem_EPOLLIN) } catch { listener.close() }
             first.loop.addIterationEndHook { listener.drainEachPass() }
+            first.drainArrivals = { [weak listener] in listener?.drainEachPass() }
         }
         return (loops, listener, port)
     }

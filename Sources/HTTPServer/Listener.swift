@@ -17,29 +17,39 @@ final class Listener: EventHandler, @unchecked Sendable {
     /// refuse the waiting client; otherwise level-triggered epoll would report the listener ready forever.
     private var spare: Int32 = Listener.openSpare()
 
-    init(fd: Int32, loops: [ServerLoop]) {
+    init(fd: Int32, loops: [ServerLoop], drainWindow: Duration = .seconds(1)) {
         self.fd = fd
         self.loops = loops
+        self.drainWindow = drainWindow
     }
 
     private var context: ServerContext { loops[0].context }
 
-    /// While connections keep coming, the listener is drained again at the end of every pass (``drainEachPass()``).
-    private var arriving = false
+    /// When the last connection was accepted: until ``drainWindow`` after it, the listener is drained again at the
+    /// end of every pass (``drainEachPass()``).
+    private var lastArrival: ContinuousClock.Instant?
+    /// How long after the last arrival the listener is drained every pass.
+    let drainWindow: Duration
 
     func handleEvents(_ events: UInt32) {
         loops[0].loop.assertInLoop()
-        arriving = acceptPending() > 0
+        if acceptPending() > 0 { lastArrival = .now }
     }
 
-    /// Run at the end of each pass of loop 0: while the last round accepted connections (a storm of arrivals), accepts
-    /// again, so the listener is drained every pass. epoll reports at most 256 ready descriptors a pass, a ready
-    /// listener among thousands of readable connections only every few passes; meanwhile the backlog (4096) fills,
-    /// and the kernel drops the handshakes past it, which their clients retry a second later. When a round finds
-    /// none (one `accept4` answering `EAGAIN`), the listener waits for its epoll event again.
+    /// Run at the end of each pass of loop 0: within ``drainWindow`` of the last arrival (a storm of arrivals), accepts
+    /// again, so the listener is drained every pass. epoll reports at most 256 ready descriptors a pass, and a
+    /// level-triggered listener that is ready again goes behind every other ready descriptor: among thousands of
+    /// readable connections it came round only every dozen passes; meanwhile the backlog (4096) filled, and the kernel
+    /// dropped the handshakes past it, which their clients retried a second later. A drain that finds none costs one
+    /// `accept4` answering `EAGAIN`; past the window the listener waits for its epoll event again.
     func drainEachPass() {
-        guard arriving else { return }
-        arriving = acceptPending() > 0
+        guard let last = lastArrival else { return }
+        let now = ContinuousClock.now
+        guard now - last < drainWindow else {
+            lastArrival = nil
+            return
+        }
+        if acceptPending() > 0 { lastArrival = now }
     }
 
     /// Accepts until `EAGAIN`; returns how many were accepted (refused ones too).

@@ -17,6 +17,10 @@ final class ServerLoop: @unchecked Sendable {
     /// Connections written this pass, to send at its end (``flushAtEndOfPass(_:)``), and the list being flushed.
     private var toFlush: [Connection] = []
     private var flushing: [Connection] = []
+    /// Loop 0's listener drain (``Listener/drainEachPass()``), run between the end-of-pass flush's chunks too: a flush
+    /// of thousands of first batches (a storm's waiters, when their page lands) takes tens of milliseconds, in which
+    /// arriving connections would fill the backlog. Nil on the other loops.
+    var drainArrivals: (() -> Void)?
 
     init(loop: EventLoop, context: ServerContext) {
         self.loop = loop
@@ -59,7 +63,8 @@ final class ServerLoop: @unchecked Sendable {
     /// whether it ran in the pass or here), and again every `workPollInterval` connections: a broadcast handed to the
     /// loop while it sends joins the sends not yet made (a
     /// viewer not yet flushed gets both events in one send; one already flushed gets a send in the next round), instead
-    /// of waiting for the next pass and a send of its own per viewer. Writes made while it runs are flushed in up to 8
+    /// of waiting for the next pass and a send of its own per viewer. On loop 0, each of those points also submits the
+    /// sends prepared so far and drains the listener (``drainArrivals``). Writes made while it runs are flushed in up to 8
     /// rounds; past them (work that keeps writing), the loop is woken so the next pass flushes them at once.
     private func flushPass() {
         for _ in 0..<8 {
@@ -67,7 +72,14 @@ final class ServerLoop: @unchecked Sendable {
             while loop.runQueuedWork() > 0, batches < 8 { batches += 1 }
             swap(&toFlush, &flushing)
             for (index, connection) in flushing.enumerated() {
-                if index % Self.workPollInterval == Self.workPollInterval - 1 { loop.runQueuedWork() }
+                if index % Self.workPollInterval == Self.workPollInterval - 1 {
+                    loop.runQueuedWork()
+                    // The sends prepared so far leave now, and the backlog is drained between the chunks.
+                    if let drainArrivals {
+                        sendRing?.submitAndReap()
+                        drainArrivals()
+                    }
+                }
                 connection.flushQueued = false
                 connection.flushAtEndOfPass()
             }

@@ -101,6 +101,13 @@ public final class StreamWriter: Sendable {
     /// Encodes and queues one event.
     public func send(_ event: SSEEvent) { write(event.encoded()) }
 
+    /// The connection's loop as a task executor (nil for a sink): a task the stream's opener starts preferring it
+    /// comes back to the loop after it suspends (``EventLoop``'s `TaskExecutor` conformance). Thread-safe.
+    package var taskExecutor: (any TaskExecutor)? {
+        guard case .connection(_, let loop) = target else { return nil }
+        return loop
+    }
+
     /// Queues one event as it was framed: its head, then its body (often one array shared by many viewers' events),
     /// in one gathering send through the connection's shared-write path (no copy of the body). A gzip-coded stream's
     /// body block is looked up or compressed here, on the calling thread: a shared body once for all its viewers

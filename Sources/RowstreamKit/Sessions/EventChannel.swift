@@ -26,6 +26,10 @@ protocol EventChannel: Sendable {
 
     /// Sends a live table's change events on this channel until the connection ends.
     func subscribe(_ feed: LiveFeed)
+
+    /// Its stream's loop as a task executor (nil: none, a test's sink): where a first batch started on the loop
+    /// goes on after it suspends (``StreamWriter/taskExecutor``).
+    var taskExecutor: (any TaskExecutor)? { get }
 }
 
 /// A table's own stream: the events as they were framed (`send`), `finish` and `onClose` are the writer's own.
@@ -45,6 +49,7 @@ struct DialectChannel: EventChannel {
     func send(_ event: FramedSSEEvent, whenWritten notice: @escaping @Sendable (WrittenBytes) -> Void) {
         writer.send(event, whenWritten: notice)
     }
+    var taskExecutor: (any TaskExecutor)? { writer.taskExecutor }
     func finish() { if !dialect.staysOpen { writer.finish() } }
     func onClose(_ callback: @escaping @Sendable () -> Void) { writer.onClose(callback) }
     func subscribe(_ feed: LiveFeed) { feed.subscribe(writer, dialect: dialect) }

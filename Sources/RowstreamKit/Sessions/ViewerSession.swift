@@ -125,7 +125,12 @@ final class ViewerSession: Sendable {
             if resetFirst { channel.send(events.reset()) }
             // A config table's first batch starts here, on the stream's loop: a page from memory (a storm of
             // arrivals after the first) goes out before this returns, with no task at all (issue 17).
-            if table.firstBatchOnCaller { dataSource.loadNextOnCaller() } else { dataSource.loadNext() }
+            // One whose page is being fetched goes on on this loop when the page lands (written at once, no hop).
+            if table.firstBatchOnCaller {
+                dataSource.loadNextOnCaller(preferring: channel.taskExecutor)
+            } else {
+                dataSource.loadNext()
+            }
         }
     }
 
