@@ -31,6 +31,7 @@ final class ServerLoop: @unchecked Sendable {
     /// loop's io_uring for sends (else its connections keep `sendmsg`). - Important: loop-confined.
     func startSweeping() {
         loop.assertInLoop()
+        ArenaReserve.reserve()  // this loop thread's malloc heap, grown once (no mprotect per page in a storm)
         loop.addIterationEndHook { [self] in flushPass() }
         if context.configuration.ioUring, case .success(let ring) = SendRing.make(on: loop, entries: context.configuration.ioUringEntries) {
             ring.counters = context.counters
