@@ -54,11 +54,10 @@ public struct SSEEvent: Sendable, Hashable {
 
     /// Appends the fields before the data (`event:`, `id:`, `retry:`) and the first `data: `.
     static func appendHead(event: String?, id: String?, retry: Int?, into buffer: inout [UInt8]) {
-        if let event {
-            let clean = singleLine(event)
-            if !clean.isEmpty { field("event", clean, into: &buffer) }
+        if let event, event.utf8.contains(where: { !isLineBreakOrNUL($0) }) {
+            field("event", singleLine: event, into: &buffer)
         }
-        if let id { field("id", singleLine(id), into: &buffer) }
+        if let id { field("id", singleLine: id, into: &buffer) }
         if let retry, retry >= 0 { field("retry", Array(String(retry).utf8), into: &buffer) }
         buffer.append(contentsOf: "data: ".utf8)
     }
@@ -101,9 +100,20 @@ public struct SSEEvent: Sendable, Hashable {
         buffer.append(lf)
     }
 
-    private static func singleLine(_ text: String) -> [UInt8] {
-        text.utf8.filter { $0 != cr && $0 != lf && $0 != 0 }
+    /// `name: text` on one line: `text` without its CR, LF and NUL bytes, appended as it is when it has none (an
+    /// event's name and id usually: no array made for them).
+    private static func field(_ name: String, singleLine text: String, into buffer: inout [UInt8]) {
+        buffer.append(contentsOf: name.utf8)
+        buffer.append(contentsOf: ": ".utf8)
+        if text.utf8.contains(where: isLineBreakOrNUL) {
+            for byte in text.utf8 where !isLineBreakOrNUL(byte) { buffer.append(byte) }
+        } else {
+            buffer.append(contentsOf: text.utf8)
+        }
+        buffer.append(lf)
     }
+
+    private static func isLineBreakOrNUL(_ byte: UInt8) -> Bool { byte == cr || byte == lf || byte == 0 }
 
     /// Calls `body` for each line of `bytes`, splitting on CRLF, CR and LF; always at least one line.
     private static func forEachLine(of bytes: [UInt8], _ body: (ArraySlice<UInt8>) -> Void) {
