@@ -70,7 +70,7 @@ public final class HTTPServer: Sendable {
         first.loop.execute {
             do { try first.loop.register(fd, listener, events: csystem_EPOLLIN) } catch { listener.close() }
             first.loop.addIterationEndHook { listener.drainEachPass() }
-            first.drainArrivals = { [weak listener] in listener?.drainEachPass() }
+            first.drainArrivals = { [weak listener] in listener?.drainEachPass() ?? false }
         }
         return (loops, listener, port)
     }

@@ -42,14 +42,17 @@ final class Listener: EventHandler, @unchecked Sendable {
     /// readable connections it came round only every dozen passes; meanwhile the backlog (4096) filled, and the kernel
     /// dropped the handshakes past it, which their clients retried a second later. A drain that finds none costs one
     /// `accept4` answering `EAGAIN`; past the window the listener waits for its epoll event again.
-    func drainEachPass() {
-        guard let last = lastArrival else { return }
+    /// Returns whether it is within the window (connections are arriving).
+    @discardableResult
+    func drainEachPass() -> Bool {
+        guard let last = lastArrival else { return false }
         let now = ContinuousClock.now
         guard now - last < drainWindow else {
             lastArrival = nil
-            return
+            return false
         }
         if acceptPending() > 0 { lastArrival = now }
+        return true
     }
 
     /// Accepts until `EAGAIN`; returns how many were accepted (refused ones too).

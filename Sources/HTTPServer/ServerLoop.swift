@@ -17,10 +17,10 @@ final class ServerLoop: @unchecked Sendable {
     /// Connections written this pass, to send at its end (``flushAtEndOfPass(_:)``), and the list being flushed.
     private var toFlush: [Connection] = []
     private var flushing: [Connection] = []
-    /// Loop 0's listener drain (``Listener/drainEachPass()``), run between the end-of-pass flush's chunks too: a flush
-    /// of thousands of first batches (a storm's waiters, when their page lands) takes tens of milliseconds, in which
-    /// arriving connections would fill the backlog. Nil on the other loops.
-    var drainArrivals: (() -> Void)?
+    /// Loop 0's listener drain (``Listener/drainEachPass()``, true while connections are arriving), run between the
+    /// end-of-pass flush's chunks too: a flush of thousands of first batches (a storm's waiters, when their page lands)
+    /// takes tens of milliseconds, in which arriving connections would fill the backlog. Nil on the other loops.
+    var drainArrivals: (() -> Bool)?
 
     init(loop: EventLoop, context: ServerContext) {
         self.loop = loop
@@ -64,8 +64,8 @@ final class ServerLoop: @unchecked Sendable {
     /// whether it ran in the pass or here), and again every `workPollInterval` connections: a broadcast handed to the
     /// loop while it sends joins the sends not yet made (a
     /// viewer not yet flushed gets both events in one send; one already flushed gets a send in the next round), instead
-    /// of waiting for the next pass and a send of its own per viewer. On loop 0, each of those points also submits the
-    /// sends prepared so far and drains the listener (``drainArrivals``). Writes made while it runs are flushed in up to 8
+    /// of waiting for the next pass and a send of its own per viewer. On loop 0, while connections arrive, each of those
+    /// points also drains the listener and submits the sends prepared so far (``drainArrivals``). Writes made while it runs are flushed in up to 8
     /// rounds; past them (work that keeps writing), the loop is woken so the next pass flushes them at once.
     private func flushPass() {
         for _ in 0..<8 {
@@ -75,11 +75,9 @@ final class ServerLoop: @unchecked Sendable {
             for (index, connection) in flushing.enumerated() {
                 if index % Self.workPollInterval == Self.workPollInterval - 1 {
                     loop.runQueuedWork()
-                    // The sends prepared so far leave now, and the backlog is drained between the chunks.
-                    if let drainArrivals {
-                        sendRing?.submitAndReap()
-                        drainArrivals()
-                    }
+                    // While connections arrive, the backlog is drained between chunks, and the sends prepared so far
+                    // leave now (the kernel's part of a chunk of sends is long too).
+                    if let drainArrivals, drainArrivals() { sendRing?.submitAndReap() }
                 }
                 connection.flushQueued = false
                 connection.flushAtEndOfPass()

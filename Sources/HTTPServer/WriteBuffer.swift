@@ -41,7 +41,7 @@ struct WriteBuffer {
                 count = bytes.count
                 return
             }
-            chunks.reserveCapacity(4)
+            chunks.reserveCapacity(8)  // a stream opening queues its head and three events: one allocation
             chunks.append(solo)
             solo = []
             first = 0
