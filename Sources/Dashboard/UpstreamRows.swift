@@ -79,12 +79,13 @@ struct UpstreamRows: RowSource {
     }
 
     /// The first batch when the walk's source holds the first page in memory (``PageWalker/firstBatchInMemory(from:)``),
-    /// its reported total gone to the request; nil for any other position, a refused walk, or a page not in memory.
-    func batchInMemory(at position: WalkPosition?, in walk: Walk) -> LoadResult<Row, WalkPosition?>? {
+    /// made from that page (its identity), its reported total gone to the request; nil for any other position, a
+    /// refused walk, or a page not in memory.
+    func batchInMemory(at position: WalkPosition?, in walk: Walk) -> InMemoryBatch<Row, WalkPosition?>? {
         guard position == nil, case .success(let walk) = walk,
-              let (batch, total) = walk.walker.firstBatchInMemory(from: walk.source) else { return nil }
+              let (batch, total, page) = walk.walker.firstBatchInMemory(from: walk.source) else { return nil }
         if let total { walk.request.reportTotal(total) }
-        return batch
+        return InMemoryBatch(batch, madeFrom: page)
     }
 
     /// The walk's next batch from `position`: ``PageWalker/nextBatch(from:at:)``'s, handed on as it came (the walk

@@ -41,6 +41,9 @@ import Testing
         }
         #expect(items == loadedItems && items.count == 10)
         #expect(next == loadedNext, "the same next position, key window included")
+        let thirdWalker = try Self.walker(key, hashes)
+        let samePage = thirdWalker.firstBatchInMemory(from: source).map { $0.page === taken.page } ?? false
+        #expect(samePage, "one cached page, one identity")
         // Each goes on from its own position to the same second batch.
         let afterFirst = try await first.nextBatch(from: source, at: loadedNext)
         let afterSecond = try await second.nextBatch(from: source, at: next)

@@ -38,11 +38,24 @@ public protocol RowSource<Item>: Sendable {
     /// from a cache), else nil: ``batch(at:in:)`` then loads it as if this had not been asked. Asked first for a
     /// viewer's first batch on the event loop (``startsOnCaller``), whose answer is then delivered with no task at
     /// all. Default nil (always ``batch(at:in:)``).
-    func batchInMemory(at token: Token, in walk: Walk) -> LoadResult<Item, Token>?
+    func batchInMemory(at token: Token, in walk: Walk) -> InMemoryBatch<Item, Token>?
 }
 
 extension RowSource {
     public var startsOnCaller: Bool { false }
-    public func batchInMemory(at token: Token, in walk: Walk) -> LoadResult<Item, Token>? { nil }
+    public func batchInMemory(at token: Token, in walk: Walk) -> InMemoryBatch<Item, Token>? { nil }
     public var readsViewerHeaders: Bool { true }
+}
+
+/// A batch a ``RowSource`` had in memory (``RowSource/batchInMemory(at:in:)``), and what it was made from: two answers
+/// of one source with the same `madeFrom` object are the same batch (the same cached page, walked afresh), so the
+/// table makes its rows and seals its position once for all of them (a storm of arrivals). nil: not known.
+public struct InMemoryBatch<Item: Sendable, Token: Sendable>: Sendable {
+    public let batch: LoadResult<Item, Token>
+    public let madeFrom: (any AnyObject & Sendable)?
+
+    public init(_ batch: LoadResult<Item, Token>, madeFrom: (any AnyObject & Sendable)? = nil) {
+        self.batch = batch
+        self.madeFrom = madeFrom
+    }
 }

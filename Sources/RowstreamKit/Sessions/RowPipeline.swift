@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Metrics
 import Sealing
 import Tables
@@ -30,6 +31,15 @@ final class RowPipeline<Source: RowSource>: RowLoading {
     private let tableCodec: TokenCodec<Token>
     /// The batches made last in the table's own scope, shared by viewers loading the same items at the same place.
     let recent = RecentBatches<Item, Token>()
+    /// The rows batch made last from an in-memory batch in the table's own scope, by what it was made from
+    /// (``InMemoryBatch/madeFrom``): the next viewer's in-memory batch from the same page is this batch, looked up with
+    /// no generic code (a storm of arrivals; the pipeline is generic over its source and not specialized).
+    private let lastInMemory = Lock<LastInMemory?>(nil)
+
+    struct LastInMemory: Sendable {
+        let madeFrom: any AnyObject & Sendable
+        let batch: LoadResult<Row, TablePosition>
+    }
 
     init(table: String, seal: SealingKeys, source: Source, makeRows: @escaping @Sendable ([Item]) -> [Row]) {
         self.table = table
@@ -63,10 +73,18 @@ final class RowPipeline<Source: RowSource>: RowLoading {
         return TableBinding.RowLoaders(load: load, inMemory: { position in
             let start = ContinuousClock.now
             guard let token = try? codec.token(at: position, initial: self.source.initialToken),
-                  let result = self.source.batchInMemory(at: token, in: walk) else { return nil }
+                  let answer = self.source.batchInMemory(at: token, in: walk) else { return nil }
             defer { timing?.observe(since: start) }
+            // The table's own scope: the batch made from the same page last time, if it was.
+            let madeFrom = recent == nil ? nil : answer.madeFrom
+            if let madeFrom, let last = self.lastInMemory.withLock({ $0 }), last.madeFrom === madeFrom {
+                if case .items(_, .open(let open)) = last.batch { open.markShared() }
+                return last.batch
+            }
             // Rows that cannot be made or sealed here fail as `load` fails them: it loads the batch again.
-            return try? self.rows(of: result, codec: codec, sharing: recent)
+            guard let batch = try? self.rows(of: answer.batch, codec: codec, sharing: recent) else { return nil }
+            if let madeFrom { self.lastInMemory.withLock { $0 = LastInMemory(madeFrom: madeFrom, batch: batch) } }
+            return batch
         })
     }
 

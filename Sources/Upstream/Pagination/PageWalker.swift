@@ -81,10 +81,14 @@ public final class PageWalker<Item: Sendable>: Sendable {
     /// suspension, so an event loop may ask (a viewer's first batch: issue 17, arrivals). nil when the page is not in
     /// memory, or when its items all repeat and its cursor leads on (the walk would fetch the next page): then
     /// ``nextBatch(from:at:)`` from nil loads it as if this had not been asked (it starts the walk afresh).
+    /// `page`: the cached page's identity (one object per page the cache holds): the same for every walk that took the
+    /// same page, whose batches are then the same.
     @_specialize(exported: true, where Item == Row)
-    public func firstBatchInMemory(from source: PageSource<Item>) -> (batch: LoadResult<Item, WalkPosition?>, total: Int?)? {
+    public func firstBatchInMemory(from source: PageSource<Item>)
+        -> (batch: LoadResult<Item, WalkPosition?>, total: Int?, page: any AnyObject & Sendable)?
+    {
         guard let page = source.pageInMemory(cursor: nil) else { return nil }
-        return state.withLock { state -> (batch: LoadResult<Item, WalkPosition?>, total: Int?)? in
+        return state.withLock { state -> (batch: LoadResult<Item, WalkPosition?>, total: Int?, page: any AnyObject & Sendable)? in
             state = State(recentKeys: RecentKeys(key: hashKey))
             // A fresh walk's first page: no cursor to remember, none seen before to loop to.
             guard let fresh = try? Self.admit(page, from: nil, keyPath: keyPath, pageHashes: pageHashes, into: &state),
@@ -93,7 +97,7 @@ public final class PageWalker<Item: Sendable>: Sendable {
                 WalkPosition(cursor: cursor, window: keyPath == nil ? nil : state.recentKeys.window)
             }
             state.returned = next
-            return (next.map { .items(fresh.items, next: $0) } ?? .completed(fresh.items), fresh.total)
+            return (next.map { .items(fresh.items, next: $0) } ?? .completed(fresh.items), fresh.total, page.texts.identity)
         }
     }
 
