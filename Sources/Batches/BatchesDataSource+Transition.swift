@@ -31,7 +31,10 @@ extension BatchesDataSource {
             }
             let action = change(&locked.machine)
             if isOutcome, case .none = action { locked.discardedOutcomes += 1 }
-            return Self.apply(action, items: items, to: &locked)
+            let effects = Self.apply(action, items: items, to: &locked)
+            // Asked once, by the caller's first load: an idle viewer holds no in-memory loader (its closure).
+            if onCaller, effects.start != nil { locked.inMemory = nil }
+            return effects
         }
         effects.cancel?.cancel()
         if let (request, loader, inMemory) = effects.start {

@@ -38,7 +38,8 @@ public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable
         @usableFromInline var machine: Machine
         /// Loads every batch from now on; ``reload(with:)`` swaps it. Read when a load is decided.
         @usableFromInline var loader: Loader
-        /// Asked first by ``loadNextOnCaller(preferring:)`` (the loader's own memory: ``reload(with:)`` drops it).
+        /// Asked first by ``loadNextOnCaller(preferring:)``, once: its load drops it, as ``reload(with:)`` does (the old
+        /// loader's memory is not the new one's).
         @usableFromInline var inMemory: InMemoryLoader?
         /// Events decided but not yet delivered, oldest first.
         @usableFromInline var outbox: [Event] = []

@@ -32,22 +32,20 @@ struct WakeableQueue: ~Copyable, Sendable {
     /// Dropped (returns false) once `close` ran.
     @discardableResult
     func submit(_ work: @escaping @Sendable () -> Void) -> Bool {
-        let (accepted, wake) = state.withLock { state -> (Bool, Bool) in
-            guard state.accepting else { return (false, false) }
-            state.work.append(work)
-            defer { state.woken = true }
-            return (true, !state.woken)
-        }
-        if wake { _ = csystem_eventfd_signal(wakeFD) }
-        return accepted
+        queue { $0.work.append(work) }
     }
 
     /// Queues a task's job as ``submit(_:)`` queues work; false once `close` ran (the caller runs it elsewhere).
     /// Thread-safe.
     func submit(_ job: UnownedJob) -> Bool {
+        queue { $0.jobs.append(job) }
+    }
+
+    /// Adds to the queue with `add` unless closed, and wakes the loop if it was not woken since it last took work.
+    private func queue(_ add: (inout State) -> Void) -> Bool {
         let (accepted, wake) = state.withLock { state -> (Bool, Bool) in
             guard state.accepting else { return (false, false) }
-            state.jobs.append(job)
+            add(&state)
             defer { state.woken = true }
             return (true, !state.woken)
         }

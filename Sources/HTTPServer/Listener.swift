@@ -17,7 +17,7 @@ final class Listener: EventHandler, @unchecked Sendable {
     /// refuse the waiting client; otherwise level-triggered epoll would report the listener ready forever.
     private var spare: Int32 = Listener.openSpare()
 
-    init(fd: Int32, loops: [ServerLoop], drainWindow: Duration = .seconds(1)) {
+    init(fd: Int32, loops: [ServerLoop], drainWindow: Duration = .milliseconds(250)) {
         self.fd = fd
         self.loops = loops
         self.drainWindow = drainWindow

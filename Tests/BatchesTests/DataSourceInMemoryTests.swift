@@ -37,6 +37,10 @@ import Testing
         #expect(calls.loads.withLock { $0 }.isEmpty, "the async loader was not asked")
         #expect(clock.scheduledCount == 0, "no timeout armed")
         #expect(source.snapshot.nextToken == "m" && !source.snapshot.isLoading)
+        // Asked once: the next load on the caller is the loader's (an idle viewer keeps no in-memory loader).
+        source.loadNextOnCaller()
+        #expect(calls.inMemory.withLock { $0 } == ["a"])
+        #expect(calls.loads.withLock { $0 } == ["m"])
     }
 
     @Test func noAnswerFromMemoryLeavesTheLoadToTheLoader() {

@@ -107,7 +107,7 @@ final class ViewerSession: Sendable {
             start: start,
             loadTimeout: batchTimeout,
             loader: loaders.load,
-            inMemory: loaders.inMemory,
+            inMemory: start == nil ? loaders.inMemory : nil,  // only a fresh viewer's first batch asks it
             onEvent: { events.deliver($0, with: delivery) }
         )
         let session = ViewerSession(id: id, table: table, dataSource: dataSource, channel: channel, choice: choice,
