@@ -5,13 +5,15 @@
 /// are not left to wait behind the pool's threads on a core they share with the loop.
 ///
 /// Thread rules: `enqueue` is thread-safe (the loop's work queue); the jobs run on the loop thread, one at a time,
-/// after each pass's work items. A job must not block (it holds up the loop's connections). Jobs queued as the loop
-/// stops, and any enqueued after, run on the global executor instead: a task is never left suspended.
+/// after each pass's work items (a job and a work item queued from different threads keep no order between them). A
+/// job must not block (it holds up the loop's connections). Jobs queued as the loop stops, and any enqueued after, go
+/// to the global executor instead: a task is never left suspended.
 extension EventLoop: TaskExecutor {
     package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        // A loop that has stopped runs no more jobs: the job runs here, on the global executor.
-        if !queue.submit(job) { job.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor()) }
+        // A loop that has stopped runs no more jobs: the global executor runs it (not this thread, which may hold a lock
+        // of the caller that resumed the task).
+        if !queue.submit(job) { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
     }
 
     /// Runs jobs the loop took from its queue. - Important: loop-confined.

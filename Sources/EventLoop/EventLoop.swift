@@ -189,7 +189,7 @@ package final class EventLoop: @unchecked Sendable {
         iterationEndHooks = []
         // Jobs of tasks that preferred this loop and were queued as it stopped still run (on the global executor
         // from now on): a task never resumed would stay suspended, holding what it holds, forever.
-        for job in queue.close() { job.runSynchronously(on: globalConcurrentExecutor.asUnownedTaskExecutor()) }
+        for job in queue.close() { globalConcurrentExecutor.enqueue(ExecutorJob(job)) }
         handlers = [:]
         timers.removeAll()
     }

@@ -304,8 +304,9 @@ final class Connection: EventHandler, @unchecked Sendable {
         case .streaming, .closed: true  // a stream's peer is read (and discarded) to see it hang up
         }
         if !inputClosed && (!closeWhenFlushed || lingerUntil != nil) && roomToRead { wanted |= csystem_EPOLLIN }
-        // In flight: its completion flushes; queued for the end-of-pass flush: that sends (and settles) this pass.
-        if output.count > 0, !sendInFlight, !flushQueued { wanted |= csystem_EPOLLOUT }
+        // In flight: its completion flushes; queued for the end-of-pass flush: that sends (and settles) this pass, unless
+        // the socket was full already (EPOLLOUT watched: kept, not taken off and put back).
+        if output.count > 0, !sendInFlight, !flushQueued || watchedEvents & csystem_EPOLLOUT != 0 { wanted |= csystem_EPOLLOUT }
         if wanted != watchedEvents {
             watchedEvents = wanted
             owner.loop.modify(fd, events: wanted)
