@@ -306,7 +306,9 @@ final class Connection: EventHandler, @unchecked Sendable {
         if !inputClosed && (!closeWhenFlushed || lingerUntil != nil) && roomToRead { wanted |= csystem_EPOLLIN }
         // In flight: its completion flushes; queued for the end-of-pass flush: that sends (and settles) this pass, unless
         // the socket was full already (EPOLLOUT watched: kept, not taken off and put back).
-        if output.count > 0, !sendInFlight, !flushQueued || watchedEvents & csystem_EPOLLOUT != 0 { wanted |= csystem_EPOLLOUT }
+        if output.count > 0, !sendInFlight, !flushQueued || watchedEvents & csystem_EPOLLOUT != 0 {
+            wanted |= csystem_EPOLLOUT
+        }
         if wanted != watchedEvents {
             watchedEvents = wanted
             owner.loop.modify(fd, events: wanted)

@@ -65,8 +65,9 @@ final class ServerLoop: @unchecked Sendable {
     /// loop while it sends joins the sends not yet made (a
     /// viewer not yet flushed gets both events in one send; one already flushed gets a send in the next round), instead
     /// of waiting for the next pass and a send of its own per viewer. On loop 0, while connections arrive, each of those
-    /// points also drains the listener and submits the sends prepared so far (``drainArrivals``). Writes made while it runs are flushed in up to 8
-    /// rounds; past them (work that keeps writing), the loop is woken so the next pass flushes them at once.
+    /// points also drains the listener and submits the sends prepared so far (``drainArrivals``). Writes made while it
+    /// runs are flushed in up to 8 rounds; past them (work that keeps writing), the loop is woken so the next pass
+    /// flushes them at once.
     private func flushPass() {
         for _ in 0..<8 {
             var batches = 0

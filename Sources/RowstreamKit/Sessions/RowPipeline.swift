@@ -34,12 +34,7 @@ final class RowPipeline<Source: RowSource>: RowLoading {
     /// The rows batch made last from an in-memory batch in the table's own scope, by what it was made from
     /// (``InMemoryBatch/madeFrom``): the next viewer's in-memory batch from the same page is this batch, looked up with
     /// no generic code (a storm of arrivals; the pipeline is generic over its source and not specialized).
-    private let lastInMemory = Lock<LastInMemory?>(nil)
-
-    struct LastInMemory: Sendable {
-        let madeFrom: any AnyObject & Sendable
-        let batch: LoadResult<Row, TablePosition>
-    }
+    private let lastInMemory = Lock<LastInMemoryBatch?>(nil)
 
     init(table: String, seal: SealingKeys, source: Source, makeRows: @escaping @Sendable ([Item]) -> [Row]) {
         self.table = table
@@ -83,7 +78,7 @@ final class RowPipeline<Source: RowSource>: RowLoading {
             }
             // Rows that cannot be made or sealed here fail as `load` fails them: it loads the batch again.
             guard let batch = try? self.rows(of: answer.batch, codec: codec, sharing: recent) else { return nil }
-            if let madeFrom { self.lastInMemory.withLock { $0 = LastInMemory(madeFrom: madeFrom, batch: batch) } }
+            if let madeFrom { self.lastInMemory.withLock { $0 = LastInMemoryBatch(madeFrom: madeFrom, batch: batch) } }
             return batch
         })
     }
@@ -149,6 +144,13 @@ final class RowPipeline<Source: RowSource>: RowLoading {
         if shared == nil { recent?.remember(items: items, rows: rows, next: next, position: position) }
         return (rows, position)
     }
+}
+
+/// A ``RowPipeline``'s last rows batch from an in-memory page and what it was made from. Not nested in the pipeline:
+/// a type nested in a generic class is generic too, and looking it up is the generic metadata this memo avoids.
+struct LastInMemoryBatch: Sendable {
+    let madeFrom: any AnyObject & Sendable
+    let batch: LoadResult<Row, TablePosition>
 }
 
 /// A table's ``RowPipeline`` without its source's type: what a ``TableBinding`` holds.

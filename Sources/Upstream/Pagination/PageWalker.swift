@@ -67,14 +67,17 @@ public final class PageWalker<Item: Sendable>: Sendable {
     ) async throws(UpstreamError) -> (batch: LoadResult<Item, WalkPosition?>, total: Int?) {
         if let position { resume(from: position) } else { state.withLock { $0 = State(recentKeys: RecentKeys(key: hashKey)) } }
         let page = try await walk(source, from: position?.cursor)
-        let next = state.withLock { state in
-            let next = page.nextCursor.map { cursor in
-                WalkPosition(cursor: cursor, window: keyPath == nil ? nil : state.recentKeys.window)
-            }
-            state.returned = next
-            return next
+        return (state.withLock { batch(of: page, returning: &$0) }, page.total)
+    }
+
+    /// The batch of `page`, just walked (its items, the position after them, or `.completed` for the last page),
+    /// recorded as the position this walk returned. Called under the lock.
+    private func batch(of page: UpstreamPage<Item>, returning state: inout State) -> LoadResult<Item, WalkPosition?> {
+        let next = page.nextCursor.map { cursor in
+            WalkPosition(cursor: cursor, window: keyPath == nil ? nil : state.recentKeys.window)
         }
-        return (next.map { .items(page.items, next: $0) } ?? .completed(page.items), page.total)
+        state.returned = next
+        return next.map { .items(page.items, next: $0) } ?? .completed(page.items)
     }
 
     /// ``nextBatch(from:at:)`` of the first page (a fresh walk) when `source` holds it in memory: done now, with no
@@ -93,11 +96,7 @@ public final class PageWalker<Item: Sendable>: Sendable {
             // A fresh walk's first page: no cursor to remember, none seen before to loop to.
             guard let fresh = try? Self.admit(page, from: nil, keyPath: keyPath, pageHashes: pageHashes, into: &state),
                   !(fresh.items.isEmpty && fresh.nextCursor != nil) else { return nil }
-            let next = fresh.nextCursor.map { cursor in
-                WalkPosition(cursor: cursor, window: keyPath == nil ? nil : state.recentKeys.window)
-            }
-            state.returned = next
-            return (next.map { .items(fresh.items, next: $0) } ?? .completed(fresh.items), fresh.total, page.texts.identity)
+            return (batch(of: fresh, returning: &state), fresh.total, page.texts.identity)
         }
     }
 
