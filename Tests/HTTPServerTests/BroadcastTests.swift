@@ -293,6 +293,9 @@ final class BroadcastFixture {
         config.maxWriteBufferBytes = maxWriteBufferBytes
         // These tests compare the exact bytes of each event; no `: ping` may fall between them, however slow the run.
         config.heartbeatInterval = .seconds(3_600)
+        // A viewer that never reads must be dropped by the write-buffer limit, not cut by the kernel's user timeout
+        // after 30 s of zero window (a starved sanitized run took 57 s to fill the buffers, and saw no drop).
+        config.deadPeerTimeout = nil
         return config
     }
 
