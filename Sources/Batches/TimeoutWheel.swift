@@ -20,6 +20,8 @@ final class TimeoutWheel: Sendable {
         var nextID: UInt64 = 0
         /// The tick the source is set to fire at; nil while it is set to never fire.
         var armedTick: UInt64?
+        /// Whether ``holdFiring()`` suspended the source.
+        var held = false
     }
 
     private let tickNanoseconds: UInt64
@@ -38,6 +40,26 @@ final class TimeoutWheel: Sendable {
     }
 
     deinit { source.cancel() }
+
+    /// Holds every firing until ``releaseFiring()``: what falls due meanwhile runs at the release. For tests that
+    /// must decide what happens before a deadline however slowly they run. A held wheel must be released before it
+    /// is freed (libdispatch traps on a suspended source's release).
+    func holdFiring() {
+        entries.withLock { locked in
+            guard !locked.held else { return }
+            locked.held = true
+            source.suspend()
+        }
+    }
+
+    /// Lets a held wheel fire again (see ``holdFiring()``); does nothing when it is not held.
+    func releaseFiring() {
+        entries.withLock { locked in
+            guard locked.held else { return }
+            locked.held = false
+            source.resume()
+        }
+    }
 
     /// Timeouts scheduled and neither run nor cancelled.
     var pendingCount: Int {

@@ -31,17 +31,22 @@ import TestSupport
     @Test func cancelledActionsNeverRunAndLeaveNothingPending() async throws {
         let wheel = TimeoutWheel(tickNanoseconds: 1_000_000)
         let fired = Fired()
-        // Due well after the 1,000 are scheduled and cancelled, even on a slow run (a sanitized one took more than
-        // 50 ms for them, and most had fired before their cancel).
-        let due = 500_000_000 * TestTime.scale
+        // Held, so nothing fires between the scheduling and the cancels however slow the run (a starved sanitized
+        // run once took more than 2 s for the 1,000, and some fired before their cancel).
+        wheel.holdFiring()
+        defer { wheel.releaseFiring() }
+        let due = 20_000_000
         let cancels = (0..<1_000).map { index in
             wheel.schedule(afterNanoseconds: due) { fired.record("cancelled \(index)") }
         }
         #expect(wheel.pendingCount == 1_000)
         for cancel in cancels { cancel() }
         #expect(wheel.pendingCount == 0, "a cancelled timeout keeps no entry")
-        // One scheduled after them, later: when it has run, the cancelled ones' tick has long passed.
-        _ = wheel.schedule(afterNanoseconds: due + 200_000_000) { fired.record("kept") }
+        // One scheduled after them, in the same or a later tick; the release comes when all their ticks are due.
+        _ = wheel.schedule(afterNanoseconds: due) { fired.record("kept") }
+        let allDue = DispatchTime.now().uptimeNanoseconds + UInt64(due) + 2_000_000
+        try #require(await eventually { DispatchTime.now().uptimeNanoseconds > allDue })
+        wheel.releaseFiring()
         try #require(await eventually { fired.order.count >= 1 })
         #expect(fired.order == ["kept"])
         cancels[0]()  // after the fact: nothing
