@@ -27,6 +27,9 @@ package final class EventLoop: @unchecked Sendable {
     private var running = true
     /// Run at the end of every iteration, after handlers, work items and timers, before the next `epoll_wait`.
     private var iterationEndHooks: [() -> Void] = []
+    /// Whether this iteration's wait reported as many descriptors as it takes (256): then others may be ready that
+    /// it did not report; else every ready one was reported (and handled) this iteration. - Important: loop-confined.
+    package private(set) var lastWaitFilled = false
     /// Run once when the loop has stopped, before its handlers are let go.
     private var exitHooks: [() -> Void] = []
     /// A reusable read buffer shared by this loop's connections.
@@ -171,6 +174,7 @@ package final class EventLoop: @unchecked Sendable {
         while running {
             let count = csystem_epoll_wait(epollFD, &fds, &events, 256, timers.timeoutMilliseconds())
             if count < 0 && errno != EINTR { break }
+            lastWaitFilled = Int(count) == fds.count
             for slot in 0..<max(0, Int(count)) {
                 if fds[slot] == queue.wakeFD {
                     queue.drainWakeUp()

@@ -69,7 +69,8 @@ public final class HTTPServer: Sendable {
         let first = loops[0]
         first.loop.execute {
             do { try first.loop.register(fd, listener, events: csystem_EPOLLIN) } catch { listener.close() }
-            first.loop.addIterationEndHook { listener.drainEachPass() }
+            // Only after a wait that filled its 256 slots: after any other, the listener was reported if it was ready.
+            first.loop.addIterationEndHook { if first.loop.lastWaitFilled { listener.drainEachPass() } }
             first.drainArrivals = { [weak listener] in listener?.drainEachPass() ?? false }
         }
         return (loops, listener, port)
