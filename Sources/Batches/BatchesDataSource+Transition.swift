@@ -95,31 +95,46 @@ extension BatchesDataSource {
 
     // MARK: Loads (a transition's effect, and a load's outcome the next transition)
 
-    /// The running parts of one load: its task and its timeout timer. Thread-safe: immutable.
+    /// The running parts of one load: its task (none while it waits for an in-memory loader's callback), its timeout
+    /// timer, and what stops that callback. Thread-safe: immutable.
     @usableFromInline struct Flight: Sendable {
         @usableFromInline let id: Machine.LoadID
-        @usableFromInline let task: Task<Void, Never>
+        @usableFromInline let task: Task<Void, Never>?
         @usableFromInline let cancelTimer: @Sendable () -> Void
+        @usableFromInline let stopWaiting: (@Sendable () -> Void)?
 
-        @inlinable init(id: Machine.LoadID, task: Task<Void, Never>, cancelTimer: @escaping @Sendable () -> Void) {
+        @inlinable init(id: Machine.LoadID, task: Task<Void, Never>?, cancelTimer: @escaping @Sendable () -> Void,
+                        stopWaiting: (@Sendable () -> Void)?) {
             self.id = id
             self.task = task
             self.cancelTimer = cancelTimer
+            self.stopWaiting = stopWaiting
         }
 
         @inlinable func cancel() {
             cancelTimer()
-            task.cancel()
+            task?.cancel()
+            stopWaiting?()
         }
     }
 
     /// Runs `loader` for `request` in a task, arms its timeout, and records both as the flight; first, `inMemory`'s
-    /// answer (if any) is the load's outcome at once, with no task and no timer. `onCaller`: the task starts on this
-    /// thread (`Task.immediate`); a load over before it suspends (delivered already) arms no timeout. Called outside
-    /// the lock.
+    /// answer (if any) is the load's outcome at once, with no task and no timer, or its promise (`.pending`) is the
+    /// flight, with no task (``landed(_:_:loader:executor:)``). `onCaller`: the task starts on this thread
+    /// (`Task.immediate`); a load over before it suspends (delivered already) arms no timeout. `executor`: where the
+    /// task goes on after it suspends. Called outside the lock.
     @inlinable func start(_ request: Machine.LoadRequest, with loader: @escaping Loader, inMemory: InMemoryLoader? = nil,
                           onCaller: Bool = false, executor: (any TaskExecutor)? = nil) {
-        if let inMemory, let result = inMemory(request.token) { return finish(request.id, .success(result)) }
+        if let inMemory {
+            let answer = inMemory(request.token) { [weak self] outcome in
+                self?.landed(request, outcome, loader: loader, executor: executor)
+            }
+            switch answer {
+            case .ready(let result): return finish(request.id, .success(result))
+            case .pending(let stop): return record(request, task: nil, stopWaiting: stop)
+            case .absent: break
+            }
+        }
         let run: @Sendable () async -> Void = { [weak self] in
             let outcome: Result<LoadResult<Item, Token>, any Error>
             do {
@@ -129,12 +144,21 @@ extension BatchesDataSource {
             }
             self?.finish(request.id, outcome)
         }
-        let task = onCaller ? Task.immediate(executorPreference: executor, operation: run) : Task(operation: run)
+        let task = onCaller ? Task.immediate(executorPreference: executor, operation: run)
+            : Task(executorPreference: executor, operation: run)
         // Finished (or reloaded) while starting on this thread: nothing to time, nothing to record.
         if onCaller, state.withLock({ $0.machine.currentLoad?.id != request.id }) {
             task.cancel()
             return
         }
+        record(request, task: task, stopWaiting: nil)
+    }
+
+    /// Arms `request`'s timeout and records it as the flight with `task` (nil: it waits for an in-memory callback,
+    /// which `stopWaiting` stops). A flight with a task takes the place of a waiting one of the same load (the
+    /// callback, which may come first, found no batch and started the task); a waiting one never takes the place of
+    /// another. The load may be over already (finished, reloaded, timed out): then what was started is stopped.
+    @inlinable func record(_ request: Machine.LoadRequest, task: Task<Void, Never>?, stopWaiting: (@Sendable () -> Void)?) {
         let cancelTimer: @Sendable () -> Void
         if loadTimeout > .zero {
             cancelTimer = clock.schedule(after: loadTimeout) { [weak self] in
@@ -143,14 +167,32 @@ extension BatchesDataSource {
         } else {
             cancelTimer = {}
         }
-        let flight = Flight(id: request.id, task: task, cancelTimer: cancelTimer)
-        // The load may already be over (finished, reloaded, timed out): then stop what was just started.
-        let isCurrent = state.withLock { locked in
-            guard locked.machine.currentLoad?.id == request.id else { return false }
-            locked.flight = flight
-            return true
+        let flight = Flight(id: request.id, task: task, cancelTimer: cancelTimer, stopWaiting: stopWaiting)
+        let (isCurrent, replaced) = state.withLock { locked -> (Bool, Flight?) in
+            guard locked.machine.currentLoad?.id == request.id else { return (false, nil) }
+            if let held = locked.flight, held.id == request.id, held.task != nil || task == nil { return (false, nil) }
+            defer { locked.flight = flight }
+            return (true, locked.flight)
         }
         if !isCurrent { flight.cancel() }
+        // The waiting flight this one replaces: its callback has come, only its timer is left.
+        replaced?.cancelTimer()
+    }
+
+    /// An in-memory loader's callback for `request`, from any thread: the batch or the failure is the load's outcome
+    /// (ignored if the load is over); nil (memory could not answer after all) starts the load's task, as if memory had
+    /// had nothing, if the load is still current.
+    @inlinable func landed(_ request: Machine.LoadRequest, _ outcome: Result<LoadResult<Item, Token>?, any Error>,
+                           loader: @escaping Loader, executor: (any TaskExecutor)?) {
+        switch outcome {
+        case .success(let result?):
+            finish(request.id, .success(result))
+        case .failure(let error):
+            finish(request.id, .failure(error))
+        case .success(nil):
+            guard state.withLock({ $0.machine.currentLoad?.id == request.id }) else { return }
+            start(request, with: loader, executor: executor)
+        }
     }
 
     /// Feeds a load's outcome to the machine; a stale one (reloaded, timed out, cancelled) is ignored.

@@ -1,3 +1,4 @@
+import Batches
 import JSON
 import RowstreamKit
 import Tables
@@ -78,14 +79,34 @@ struct UpstreamRows: RowSource {
         }
     }
 
-    /// The first batch when the walk's source holds the first page in memory (``PageWalker/firstBatchInMemory(from:)``),
-    /// made from that page (its identity), its reported total gone to the request; nil for any other position, a
-    /// refused walk, or a page not in memory.
-    func batchInMemory(at position: WalkPosition?, in walk: Walk) -> InMemoryBatch<Row, WalkPosition?>? {
-        guard position == nil, case .success(let walk) = walk,
-              let (batch, total, page) = walk.walker.firstBatchInMemory(from: walk.source) else { return nil }
-        if let total { walk.request.reportTotal(total) }
-        return InMemoryBatch(batch, madeFrom: page)
+    /// The first batch when the walk's source holds the first page in memory, made from that page (its identity), its
+    /// reported total gone to the request: `.ready`. While the cache fetches the first page, `.pending`: `whenFetched`
+    /// gets the first batch made from it, or the fetch's failure as ``batch(at:in:)`` throws it (logged, secrets
+    /// redacted), with no task (``PageWalker/firstBatchInMemory(from:orWhenFetched:)``). `.absent` for any other
+    /// position, a refused walk, or a page neither in memory nor on its way.
+    func batchInMemory(
+        at position: WalkPosition?, in walk: Walk,
+        orWhenFetched whenFetched: @escaping @Sendable (Result<InMemoryBatch<Row, WalkPosition?>?, any Error>) -> Void
+    ) -> InMemoryAnswer<InMemoryBatch<Row, WalkPosition?>> {
+        guard position == nil, case .success(let walk) = walk else { return .absent }
+        let table = table
+        return walk.walker.firstBatchInMemory(from: walk.source) { fetched in
+            switch fetched {
+            case .success(let first):
+                whenFetched(.success(first.map { Self.inMemoryBatch($0, of: walk) }))
+            case .failure(let error):
+                whenFetched(.failure(UpstreamTable.failure(error, table: table, redactor: walk.redactor,
+                                                           logger: walk.request.logger)))
+            }
+        }.flatMap { Self.inMemoryBatch($0, of: walk) }
+    }
+
+    /// A walk's first batch from memory, its reported total gone to the walk's request.
+    private static func inMemoryBatch(_ first: PageWalker<Row>.FirstBatch, of walk: UpstreamWalk)
+        -> InMemoryBatch<Row, WalkPosition?>
+    {
+        if let total = first.total { walk.request.reportTotal(total) }
+        return InMemoryBatch(first.batch, madeFrom: first.page)
     }
 
     /// The walk's next batch from `position`: ``PageWalker/nextBatch(from:at:)``'s, handed on as it came (the walk

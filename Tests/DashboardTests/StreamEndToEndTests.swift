@@ -115,6 +115,28 @@ struct StreamEndToEndTests {
         }
     }
 
+    @Test("viewers waiting for a fetch that fails all get its error, and the upstream is asked once")
+    func viewersWaitingForAFailedFetchShareItsError() async throws {
+        // The first viewer's load starts the fetch; the others wait for it with no task of their own (a callback on
+        // the fetch): its failure must reach them as the load's error, not as a second fetch.
+        try await withHeldTable(reply: .json("{\"error\":\"down\"}", status: 503)) { gate, upstream, dashboard in
+            var viewers: [SSEClient] = []
+            for _ in 0..<6 {
+                let viewer = try await SSEClient(port: dashboard.port, path: "/tables/held/stream")
+                _ = try await viewer.next(named: "loading")
+                viewers.append(viewer)
+            }
+            #expect(await eventually { gate.waiting >= 1 })
+            gate.releaseAll()
+            for viewer in viewers {
+                let error = try await viewer.next(named: "error").event
+                #expect(error.data.contains("503"), "\(error.data)")
+                viewer.connection.closeNow()
+            }
+            #expect(upstream.requests.count == 1)
+        }
+    }
+
     @Test("reload starts over with a reset and the first batch")
     func reloadStartsOver() async throws {
         let dashboard = try startDashboard(items: 50, batchSize: 10)
@@ -201,10 +223,12 @@ struct StreamEndToEndTests {
     }
 }
 
-/// A dashboard serving table `held` over a fixture upstream whose every reply waits for `gate` (the test releases it).
-private func withHeldTable(_ body: (ReplyGate, FixtureServer, Dashboard) async throws -> Void) async throws {
+/// A dashboard serving table `held` over a fixture upstream whose every reply (`reply`) waits for `gate` (the test
+/// releases it).
+private func withHeldTable(reply: FixtureReply = heldTablePage,
+                           _ body: (ReplyGate, FixtureServer, Dashboard) async throws -> Void) async throws {
     let gate = ReplyGate()
-    try await withDashboard(over: try FixtureServer { _ in .held(gate, heldTablePage) },
+    try await withDashboard(over: try FixtureServer { _ in .held(gate, reply) },
                             config: { heldTableConfig(port: $0.port) }, file: "held.json") { dashboard, upstream in
         try await body(gate, upstream, dashboard)
     }

@@ -1,3 +1,4 @@
+import Batches
 import Locking
 
 /// Many viewers, one upstream: concurrent requests for the same page share one fetch (coalescing), a fetched
@@ -76,15 +77,28 @@ public final class PageCache<Item: Sendable>: Sendable {
         }
     }
 
-    /// The page for `cursor` if it is held fresh now (a hit, counted), else nil: nothing is fetched or joined.
-    /// Returns at once (takes the lock only); any thread.
-    public func freshPage(for cursor: String?) -> UpstreamPage<Item>? {
+    /// The page for `cursor` if it is held fresh now (a hit, counted): `.ready`; when it is on its way (a fetch in
+    /// flight for it, counted a hit too), joins that fetch with a callback, no task: `.pending`, and `whenFetched` gets the fetch's result on the thread that finishes it (never
+    /// on this one, so possibly before this returns). `.absent`: neither held fresh nor on its way (nothing is
+    /// fetched). Returns at once (takes the locks only); any thread.
+    public func freshPage(for cursor: String?,
+                          orWhenFetched whenFetched: @escaping @Sendable (Result<UpstreamPage<Item>, UpstreamError>) -> Void)
+        -> InMemoryAnswer<UpstreamPage<Item>>
+    {
         let key = Self.key(cursor)
         let now = ContinuousClock.now
-        return state.withLock { state -> UpstreamPage<Item>? in
-            guard case .ready(let page, let expires)? = state.entries[key], expires > now else { return nil }
-            state.hits += 1
-            return page
+        let found = state.withLock { state in Self.held(key, in: &state, now: now) }
+        switch found {
+        case .fresh(let page)?:
+            return .ready(page)
+        case .fetching(let waiters)?:
+            switch waiters.whenFinished(whenFetched) {
+            case .registered(let stop): return .pending(stop: stop)
+            case .finished(.success(let page)): return .ready(page)   // landed meanwhile
+            case .finished(.failure): return .absent                   // failed meanwhile: the caller fetches again
+            }
+        case nil:
+            return .absent
         }
     }
 
@@ -97,16 +111,7 @@ public final class PageCache<Item: Sendable>: Sendable {
         let key = Self.key(cursor)
         let now = ContinuousClock.now
         return state.withLock { state -> Answer in
-            switch state.entries[key] {
-            case .ready(let page, let expires)? where expires > now:
-                state.hits += 1
-                return .fresh(page)
-            case .loading(let waiters, _)?:
-                state.hits += 1
-                return .fetching(waiters)
-            default:
-                break
-            }
+            if let held = Self.held(key, in: &state, now: now) { return held }
             state.lastFetch += 1
             let number = state.lastFetch
             let waiters = FetchWaiters<Item>()
@@ -149,6 +154,21 @@ public final class PageCache<Item: Sendable>: Sendable {
         state.withLock { state in
             guard state.entries.removeValue(forKey: key) != nil else { return }
             state.order.removeAll { $0 == key }
+        }
+    }
+
+    /// What the cache holds for `key` now: its fresh page, or the fetch in flight for it (either counted a hit), or
+    /// nil. Under the lock.
+    private static func held(_ key: String, in state: inout State, now: ContinuousClock.Instant) -> Answer? {
+        switch state.entries[key] {
+        case .ready(let page, let expires)? where expires > now:
+            state.hits += 1
+            return .fresh(page)
+        case .loading(let waiters, _)?:
+            state.hits += 1
+            return .fetching(waiters)
+        default:
+            return nil
         }
     }
 

@@ -1,3 +1,4 @@
+import Batches
 import JSON
 
 /// One upstream page, fetched and read in one flow: from the cache (shared fetch, prefetch) or the upstream, the
@@ -20,16 +21,31 @@ extension PageSource {
         guard let cache else { return try await fetchUncached(cursor: cursor) }
         if refreshes { return try await cache.replace(cursor, load: uncachedLoad(cursor)).get() }
         let page = try await cache.page(for: cursor, reader: reader, load: uncachedLoad(cursor)).get()
-        if cache.prefetch, let next = page.nextCursor { cache.prefetch(next, reader: reader, load: uncachedLoad(next)) }
+        prefetchNext(of: page, in: cache)
         return page
     }
 
-    /// ``fetchPage(cursor:)``'s page when the cache holds it fresh now (its next page prefetched as there), else nil:
-    /// nothing is fetched. Returns at once, so a caller on an event loop may ask (``PageWalker/firstBatchInMemory(from:)``).
-    public func pageInMemory(cursor: String?) -> UpstreamPage<Item>? {
-        guard let cache, !refreshes, let page = cache.freshPage(for: cursor) else { return nil }
+    /// ``fetchPage(cursor:)``'s page when the cache holds it fresh now (its next page prefetched as there): `.ready`,
+    /// nothing fetched, at once, so a caller on an event loop may ask (``PageWalker/firstBatchInMemory(from:orWhenFetched:)``).
+    /// When the cache is fetching the page, `.pending`: `whenFetched` gets what ``fetchPage(cursor:)`` would have
+    /// returned from that fetch (its next page prefetched too), on the thread that finishes it, with no task. `.absent`: not in memory nor on its way (nothing is fetched), or a source
+    /// without a cache, or a refreshing one.
+    public func pageInMemory(cursor: String?,
+                             orWhenFetched whenFetched: @escaping @Sendable (Result<UpstreamPage<Item>, UpstreamError>) -> Void)
+        -> InMemoryAnswer<UpstreamPage<Item>>
+    {
+        guard let cache, !refreshes else { return .absent }
+        let answer = cache.freshPage(for: cursor) { [self] result in
+            if case .success(let page) = result { prefetchNext(of: page, in: cache) }
+            whenFetched(result)
+        }
+        if case .ready(let page) = answer { prefetchNext(of: page, in: cache) }
+        return answer
+    }
+
+    /// Starts fetching `page`'s next page into `cache` when it prefetches.
+    private func prefetchNext(of page: UpstreamPage<Item>, in cache: PageCache<Item>) {
         if cache.prefetch, let next = page.nextCursor { cache.prefetch(next, reader: reader, load: uncachedLoad(next)) }
-        return page
     }
 
     /// The cache's fetch of `cursor`'s page: ``fetchUncached(cursor:)`` as a result.
