@@ -95,10 +95,14 @@ struct StreamEndToEndTests {
         }
     }
 
-    @Test("viewers who open a table together share one upstream request per page")
-    func viewersShareOneFetch() async throws {
-        // The upstream holds the page until all eight viewers are waiting for it, then the test releases it.
-        try await withHeldTable { gate, upstream, dashboard in
+    @Test("viewers who open a table together share one upstream request per page, its rows or its failure",
+          arguments: [true, false])
+    func viewersShareOneFetch(_ succeeds: Bool) async throws {
+        // The upstream holds the page until all eight viewers are waiting for it, then the test releases it. The
+        // first viewer's load starts the fetch; the others wait for it with no task of their own (a callback on the
+        // fetch): a failure must reach them as the load's error, not as a second fetch.
+        let reply = succeeds ? heldTablePage : .json("{\"error\":\"down\"}", status: 503)
+        try await withHeldTable(reply: reply) { gate, upstream, dashboard in
             var viewers: [SSEClient] = []
             for _ in 0..<8 {
                 let viewer = try await SSEClient(port: dashboard.port, path: "/tables/held/stream")
@@ -108,29 +112,12 @@ struct StreamEndToEndTests {
             #expect(await eventually { gate.waiting >= 1 })
             gate.releaseAll()
             for viewer in viewers {
-                #expect(rowKeys(try await viewer.next(named: "rows").event.data) == (1...10).map(String.init))
-                viewer.connection.closeNow()
-            }
-            #expect(upstream.requests.count == 1)
-        }
-    }
-
-    @Test("viewers waiting for a fetch that fails all get its error, and the upstream is asked once")
-    func viewersWaitingForAFailedFetchShareItsError() async throws {
-        // The first viewer's load starts the fetch; the others wait for it with no task of their own (a callback on
-        // the fetch): its failure must reach them as the load's error, not as a second fetch.
-        try await withHeldTable(reply: .json("{\"error\":\"down\"}", status: 503)) { gate, upstream, dashboard in
-            var viewers: [SSEClient] = []
-            for _ in 0..<6 {
-                let viewer = try await SSEClient(port: dashboard.port, path: "/tables/held/stream")
-                _ = try await viewer.next(named: "loading")
-                viewers.append(viewer)
-            }
-            #expect(await eventually { gate.waiting >= 1 })
-            gate.releaseAll()
-            for viewer in viewers {
-                let error = try await viewer.next(named: "error").event
-                #expect(error.data.contains("503"), "\(error.data)")
+                if succeeds {
+                    #expect(rowKeys(try await viewer.next(named: "rows").event.data) == (1...10).map(String.init))
+                } else {
+                    let error = try await viewer.next(named: "error").event
+                    #expect(error.data.contains("503"), "\(error.data)")
+                }
                 viewer.connection.closeNow()
             }
             #expect(upstream.requests.count == 1)
