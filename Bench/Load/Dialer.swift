@@ -78,8 +78,20 @@ enum ProcessProbe {
         pids.reduce(0) { $0 + (cpuMicros($1) ?? 0) }
     }
 
-    /// User plus system CPU time of `pid` in microseconds (fields 14 and 15 of /proc/PID/stat), or nil.
+    /// The CPU time of `pid` in microseconds, its exited threads' included, or nil: its process CPU clock
+    /// (`clock_getcpuclockid`, nanoseconds), else user plus system time from /proc/PID/stat (clock ticks: 10 ms, which
+    /// at 10,000 storm viewers made the CPU per viewer a whole number of microseconds).
     static func cpuMicros(_ pid: Int32) -> Int64? {
+        var clock = clockid_t()
+        var now = timespec()
+        if clock_getcpuclockid(pid, &clock) == 0, clock_gettime(clock, &now) == 0 {
+            return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1_000
+        }
+        return statMicros(pid)
+    }
+
+    /// User plus system CPU time of `pid` in microseconds (fields 14 and 15 of /proc/PID/stat), or nil.
+    static func statMicros(_ pid: Int32) -> Int64? {
         guard let text = read("/proc/\(pid)/stat"), let close = text.lastIndex(of: ")") else { return nil }
         let fields = text[text.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let user = Int64(fields[11]), let system = Int64(fields[12]) else { return nil }
