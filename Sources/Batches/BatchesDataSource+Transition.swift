@@ -1,8 +1,8 @@
 import Locking
 
 /// How the data source changes: one transition of its machine under the lock, then its effects outside it (a load
-/// started in a task of its own, a stale flight stopped, the events drained to `onEvent`); a load's outcome is the next
-/// transition.
+/// started, answered from memory, waiting for memory's callback or in a task of its own; a stale flight stopped; the
+/// events drained to `onEvent`); a load's outcome is the next transition.
 extension BatchesDataSource {
     /// What to do outside the lock after one transition.
     @usableFromInline struct Effects {
@@ -95,26 +95,23 @@ extension BatchesDataSource {
 
     // MARK: Loads (a transition's effect, and a load's outcome the next transition)
 
-    /// The running parts of one load: its task (none while it waits for an in-memory loader's callback), its timeout
-    /// timer, and what stops that callback. Thread-safe: immutable.
+    /// The running parts of one load: its task (none while it waits for an in-memory loader's callback) and what
+    /// stops its timeout timer (for a waiting load, its callback too: one closure, so that a data source, idle or not,
+    /// holds no more than it did before loads could wait). Thread-safe: immutable.
     @usableFromInline struct Flight: Sendable {
         @usableFromInline let id: Machine.LoadID
         @usableFromInline let task: Task<Void, Never>?
         @usableFromInline let cancelTimer: @Sendable () -> Void
-        @usableFromInline let stopWaiting: (@Sendable () -> Void)?
 
-        @inlinable init(id: Machine.LoadID, task: Task<Void, Never>?, cancelTimer: @escaping @Sendable () -> Void,
-                        stopWaiting: (@Sendable () -> Void)?) {
+        @inlinable init(id: Machine.LoadID, task: Task<Void, Never>?, cancelTimer: @escaping @Sendable () -> Void) {
             self.id = id
             self.task = task
             self.cancelTimer = cancelTimer
-            self.stopWaiting = stopWaiting
         }
 
         @inlinable func cancel() {
             cancelTimer()
             task?.cancel()
-            stopWaiting?()
         }
     }
 
@@ -126,8 +123,11 @@ extension BatchesDataSource {
     @inlinable func start(_ request: Machine.LoadRequest, with loader: @escaping Loader, inMemory: InMemoryLoader? = nil,
                           onCaller: Bool = false, executor: (any TaskExecutor)? = nil) {
         if let inMemory {
-            let answer = inMemory(request.token) { [weak self] outcome in
-                self?.landed(request, outcome, loader: loader, executor: executor)
+            if case .ready(let result) = inMemory(request.token, nil) { return finish(request.id, .success(result)) }
+            // Held strongly by the fetch until it lands or the flight stops it (a weak reference would give every
+            // data source a side table for its life).
+            let answer = inMemory(request.token) { made in
+                self.landed(request, made, loader: loader, executor: executor)
             }
             switch answer {
             case .ready(let result): return finish(request.id, .success(result))
@@ -154,20 +154,19 @@ extension BatchesDataSource {
         record(request, task: task, stopWaiting: nil)
     }
 
-    /// Arms `request`'s timeout and records it as the flight with `task` (nil: it waits for an in-memory callback,
-    /// which `stopWaiting` stops). A flight with a task takes the place of a waiting one of the same load (the
-    /// callback, which may come first, found no batch and started the task); a waiting one never takes the place of
-    /// another. The load may be over already (finished, reloaded, timed out): then what was started is stopped.
+    /// Records `request`'s flight with `task` (nil: it waits for an in-memory callback, which `stopWaiting` stops, with
+    /// its timer) and its timeout. A flight with a task takes the place of a waiting one of the same load (the callback, which may
+    /// come first, found no batch and started the task) and keeps its timer: the load's timeout still runs from its
+    /// start. A waiting one never takes the place of another. The load may be over already (finished, reloaded, timed
+    /// out): then what was started is stopped.
     @inlinable func record(_ request: Machine.LoadRequest, task: Task<Void, Never>?, stopWaiting: (@Sendable () -> Void)?) {
-        let cancelTimer: @Sendable () -> Void
-        if loadTimeout > .zero {
-            cancelTimer = clock.schedule(after: loadTimeout) { [weak self] in
-                self?.transition { $0.loadTimedOut(request.id) }
-            }
-        } else {
-            cancelTimer = {}
+        let waitingTimer: (@Sendable () -> Void)? = task == nil ? nil : state.withLock { locked in
+            guard let held = locked.flight, held.id == request.id, held.task == nil else { return nil }
+            return held.cancelTimer
         }
-        let flight = Flight(id: request.id, task: task, cancelTimer: cancelTimer, stopWaiting: stopWaiting)
+        let timer = waitingTimer ?? armTimeout(for: request)
+        let cancelTimer: @Sendable () -> Void = if let stopWaiting { { timer(); stopWaiting() } } else { timer }
+        let flight = Flight(id: request.id, task: task, cancelTimer: cancelTimer)
         let (isCurrent, replaced) = state.withLock { locked -> (Bool, Flight?) in
             guard locked.machine.currentLoad?.id == request.id else { return (false, nil) }
             if let held = locked.flight, held.id == request.id, held.task != nil || task == nil { return (false, nil) }
@@ -175,22 +174,32 @@ extension BatchesDataSource {
             return (true, locked.flight)
         }
         if !isCurrent { flight.cancel() }
-        // The waiting flight this one replaces: its callback has come, only its timer is left.
-        replaced?.cancelTimer()
+        // The waiting flight this one replaces: its callback has come; its timer is this one's (stopping it again also
+        // stops that callback, which did its work), or else stopped.
+        if waitingTimer == nil { replaced?.cancelTimer() }
     }
 
-    /// An in-memory loader's callback for `request`, from any thread: the batch or the failure is the load's outcome
-    /// (ignored if the load is over); nil (memory could not answer after all) starts the load's task, as if memory had
-    /// had nothing, if the load is still current.
-    @inlinable func landed(_ request: Machine.LoadRequest, _ outcome: Result<LoadResult<Item, Token>?, any Error>,
+    /// Arms `request`'s load timeout (a no-op canceller when timeouts are off).
+    @inlinable func armTimeout(for request: Machine.LoadRequest) -> @Sendable () -> Void {
+        guard loadTimeout > .zero else { return {} }
+        return clock.schedule(after: loadTimeout) { [weak self] in
+            self?.transition { $0.loadTimedOut(request.id) }
+        }
+    }
+
+    /// An in-memory loader's callback for `request`, from any thread: unless the load is over (then nothing is made:
+    /// a stale callback takes nothing from the page, the walk's memory and the reported total included), `made`
+    /// makes the outcome: the batch or the failure is the load's; nil (memory could not answer after all) starts the
+    /// load's task, as if memory had had nothing.
+    @inlinable func landed(_ request: Machine.LoadRequest, _ made: Landed<LoadResult<Item, Token>?, any Error>,
                            loader: @escaping Loader, executor: (any TaskExecutor)?) {
-        switch outcome {
+        guard state.withLock({ $0.machine.currentLoad?.id == request.id }) else { return }
+        switch made() {
         case .success(let result?):
             finish(request.id, .success(result))
         case .failure(let error):
             finish(request.id, .failure(error))
         case .success(nil):
-            guard state.withLock({ $0.machine.currentLoad?.id == request.id }) else { return }
             start(request, with: loader, executor: executor)
         }
     }

@@ -23,12 +23,13 @@ public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable
     /// Loads the batch for a token. Should honour task cancellation, but need not: a cancelled load's
     /// result is discarded either way.
     public typealias Loader = @Sendable (Token) async throws -> LoadResult<Item, Token>
-    /// Answers a load from memory now, with no suspension and no blocking (`.ready`); or promises it (`.pending`: the
-    /// value is being fetched, and the callback gets the batch, or the load's failure, or nil when memory could not
-    /// answer after all, from any thread, unless `stop` is called first); or has nothing (`.absent`). For `.absent`
-    /// and nil the ``Loader`` loads the batch.
+    /// Answers a load from memory now, with no suspension and no blocking (`.ready`); or, given a callback, promises it
+    /// (`.pending`: the value is being fetched; when it lands the callback is given, from any thread, what makes the
+    /// batch, or the load's failure, or nil when memory could not answer after all; unless `stop` is called first); or
+    /// has nothing (`.absent`). For `.absent` and nil the ``Loader`` loads the batch. Asked first with no callback
+    /// (nothing built to wait with, for the common answer from memory), then, unless it answered, with one.
     public typealias InMemoryLoader = @Sendable (
-        Token, _ whenFetched: @escaping @Sendable (Result<LoadResult<Item, Token>?, any Error>) -> Void
+        Token, _ whenFetched: (@Sendable (@escaping Landed<LoadResult<Item, Token>?, any Error>) -> Void)?
     ) -> InMemoryAnswer<LoadResult<Item, Token>>
     @usableFromInline typealias Machine = BatchesStateMachine<Token>
     @usableFromInline typealias Event = BatchesEvent<Item, Token>

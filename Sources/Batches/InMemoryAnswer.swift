@@ -2,9 +2,11 @@
 /// the value; or that it is on its way (a fetch in flight, which calls back the asker's callback when it lands, and
 /// `stop` forgets that callback); or that memory has nothing (the caller loads the value its own way).
 ///
-/// The callback that goes with a `.pending` answer gets the value, or nil when memory could not answer after all
-/// (then the caller loads it as if memory had said `.absent`), or the error the fetch failed with: the same error a
-/// load would have had from that fetch, so the waiters of a failed fetch never ask the upstream again.
+/// The callback that goes with a `.pending` answer is given, when the fetch lands, what makes the value
+/// (``Landed``): called (on the caller's own thread, after it checked the value is still wanted), it gives the value,
+/// or nil when memory could not answer after all (then the caller loads it as if memory had said `.absent`), or the
+/// error the fetch failed with: the same error a load would have had from that fetch, so the waiters of a failed
+/// fetch never ask the upstream again.
 public enum InMemoryAnswer<Value: Sendable>: Sendable {
     case ready(Value)
     case pending(stop: @Sendable () -> Void)
@@ -24,3 +26,8 @@ public enum InMemoryAnswer<Value: Sendable>: Sendable {
         }
     }
 }
+
+/// A promised value once its fetch has landed: made when called, by whoever calls it (an ``InMemoryAnswer``'s callback
+/// gets one, and calls it on its own thread, only if the value is still wanted: the fetch's thread does no waiter's
+/// work).
+public typealias Landed<Value, Failure: Error> = @Sendable () -> Result<Value, Failure>

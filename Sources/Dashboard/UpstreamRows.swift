@@ -80,25 +80,32 @@ struct UpstreamRows: RowSource {
     }
 
     /// The first batch when the walk's source holds the first page in memory, made from that page (its identity), its
-    /// reported total gone to the request: `.ready`. While the cache fetches the first page, `.pending`: `whenFetched`
-    /// gets the first batch made from it, or the fetch's failure as ``batch(at:in:)`` throws it (logged, secrets
-    /// redacted), with no task (``PageWalker/firstBatchInMemory(from:orWhenFetched:)``). `.absent` for any other
+    /// reported total gone to the request: `.ready`. While the cache fetches the first page, `.pending`: when it
+    /// lands, `whenFetched` is given what makes the first batch from it, or the fetch's failure as ``batch(at:in:)``
+    /// throws it (logged, secrets redacted), with no task (``PageWalker/firstBatchInMemory(from:orWhenFetched:)``). `.absent` for any other
     /// position, a refused walk, or a page neither in memory nor on its way.
     func batchInMemory(
         at position: WalkPosition?, in walk: Walk,
-        orWhenFetched whenFetched: @escaping @Sendable (Result<InMemoryBatch<Row, WalkPosition?>?, any Error>) -> Void
+        orWhenFetched whenFetched: (@Sendable (@escaping Landed<InMemoryBatch<Row, WalkPosition?>?, any Error>) -> Void)?
     ) -> InMemoryAnswer<InMemoryBatch<Row, WalkPosition?>> {
         guard position == nil, case .success(let walk) = walk else { return .absent }
         let table = table
-        return walk.walker.firstBatchInMemory(from: walk.source) { fetched in
-            switch fetched {
-            case .success(let first):
-                whenFetched(.success(first.map { Self.inMemoryBatch($0, of: walk) }))
-            case .failure(let error):
-                whenFetched(.failure(UpstreamTable.failure(error, table: table, redactor: walk.redactor,
-                                                           logger: walk.request.logger)))
+        var batching: (@Sendable (@escaping Landed<PageWalker<Row>.FirstBatch?, UpstreamError>) -> Void)? = nil
+        if let whenFetched {
+            batching = { landed in
+                whenFetched {
+                    switch landed() {
+                    case .success(let first):
+                        .success(first.map { Self.inMemoryBatch($0, of: walk) })
+                    case .failure(let error):
+                        .failure(UpstreamTable.failure(error, table: table, redactor: walk.redactor,
+                                                       logger: walk.request.logger))
+                    }
+                }
             }
-        }.flatMap { Self.inMemoryBatch($0, of: walk) }
+        }
+        return walk.walker.firstBatchInMemory(from: walk.source, orWhenFetched: batching)
+            .flatMap { Self.inMemoryBatch($0, of: walk) }
     }
 
     /// A walk's first batch from memory, its reported total gone to the walk's request.

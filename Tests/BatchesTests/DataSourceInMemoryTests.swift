@@ -13,7 +13,14 @@ import Testing
     final class Calls: Sendable {
         let loads = Lock<[String]>([])
         let inMemory = Lock<[String]>([])
-        let callback = Lock<(@Sendable (Result<LoadResult<Int, String>?, any Error>) -> Void)?>(nil)
+        let callback = Lock<(@Sendable (@escaping Landed<LoadResult<Int, String>?, any Error>) -> Void)?>(nil)
+        /// Calls the kept callback with `outcome`, as a fetch landing does; returns whether one was kept.
+        @discardableResult
+        func land(_ outcome: Result<LoadResult<Int, String>?, any Error>) -> Bool {
+            guard let callback = callback.withLock({ $0 }) else { return false }
+            callback { outcome }
+            return true
+        }
         let stops = Lock(0)
     }
 
@@ -41,10 +48,12 @@ import Testing
                 case .absent:
                     return .absent
                 case .pending:
+                    guard let whenFetched else { return .absent }  // asked without a callback: only what is held now
                     calls.callback.withLock { $0 = whenFetched }
                     return .pending(stop: stop)
                 case .pendingAfter(let outcome):
-                    whenFetched(outcome)
+                    guard let whenFetched else { return .absent }
+                    whenFetched { outcome }
                     return .pending(stop: stop)
                 }
             },
@@ -70,7 +79,7 @@ import Testing
         let calls = Calls(), recorder = EventRecorder<Int, String>()
         let source = Self.source(calls, memory: .absent, recorder: recorder)
         source.loadNextOnCaller()
-        #expect(calls.inMemory.withLock { $0 } == ["a"])
+        #expect(calls.inMemory.withLock { $0 } == ["a", "a"], "asked, then asked with a callback")
         #expect(calls.loads.withLock { $0 } == ["a"])
         #expect(recorder.events == [.loading(offset: 0), .batch(items: [10], offset: 0, next: "b")])
     }
@@ -98,9 +107,8 @@ import Testing
         source.loadNextOnCaller()
         #expect(recorder.events == [.loading(offset: 0)])
         #expect(clock.pendingDelays.count == 1, "its timeout armed")
-        let callback = try #require(calls.callback.withLock { $0 })
         // The page lands on another thread.
-        await Task.detached { callback(.success(.items([1, 2], next: "m"))) }.value
+        #expect(await Task.detached { calls.land(.success(.items([1, 2], next: "m"))) }.value)
         #expect(recorder.events == [.loading(offset: 0), .batch(items: [1, 2], offset: 0, next: "m")])
         #expect(calls.loads.withLock { $0 }.isEmpty, "the async loader was not asked")
         #expect(clock.pendingDelays.isEmpty, "its timeout cancelled")
@@ -112,7 +120,7 @@ import Testing
         let failing = Calls()
         let source = Self.source(failing, memory: .pending, clock: clock, recorder: recorder)
         source.loadNextOnCaller()
-        failing.callback.withLock { $0 }?(.failure(LoadFailure(message: "upstream down", isRetryable: true)))
+        failing.land(.failure(LoadFailure(message: "upstream down", isRetryable: true)))
         #expect(recorder.events == [.loading(offset: 0),
                                     .failed(LoadFailure(message: "upstream down", isRetryable: true), offset: 0)])
         #expect(failing.loads.withLock { $0 }.isEmpty, "the fetch's failure is the load's: no second fetch")
@@ -120,10 +128,14 @@ import Testing
         let unanswered = Calls(), second = EventRecorder<Int, String>()
         let other = Self.source(unanswered, memory: .pending, clock: clock, recorder: second)
         other.loadNextOnCaller()
-        unanswered.callback.withLock { $0 }?(.success(nil))
+        let timeout = clock.pendingDelays
+        unanswered.land(.success(nil))
         #expect(await eventually { second.events.count == 2 })
         #expect(unanswered.loads.withLock { $0 } == ["a"], "memory could not answer: the loader loads it (in a task)")
         #expect(second.events == [.loading(offset: 0), .batch(items: [10], offset: 0, next: "b")])
+        #expect(timeout.count == 1, "the waiting load's timeout")
+        #expect(await eventually { clock.pendingDelays.isEmpty }, "its task kept that timeout, then stopped it")
+        #expect(clock.scheduledCount == 2, "one timer each load, none armed again for the task")
     }
 
     /// The callback may come before the promise is returned (the fetch finished on another thread meanwhile): each
@@ -156,8 +168,10 @@ import Testing
         #expect(recorder.events == [.loading(offset: 0), .failed(.timedOut, offset: 0)])
         #expect(calls.stops.withLock { $0 } == 1, "the timed-out load stops waiting")
         // A late callback is stale.
-        calls.callback.withLock { $0 }?(.success(.items([1, 2], next: "m")))
+        let made = Lock(false)
+        calls.callback.withLock { $0 }? { made.withLock { $0 = true }; return .success(.items([1, 2], next: "m")) }
         #expect(recorder.events.count == 2)
+        #expect(!made.withLock { $0 }, "a stale callback makes nothing")
 
         let reloaded = Calls(), second = EventRecorder<Int, String>()
         let other = Self.source(reloaded, memory: .pending, clock: clock, recorder: second)

@@ -163,7 +163,7 @@ extension PageCacheTests {
         let fetching = Task { try? await source.fetchPage(cursor: nil) }
         #expect(await eventually { gate.waiting == 1 })
         let got = Lock<[Result<UpstreamPage<JSONValue>, UpstreamError>]>([])
-        guard case .pending = source.pageInMemory(cursor: nil, orWhenFetched: { result in got.withLock { $0.append(result) } }),
+        guard case .pending = source.pageInMemory(cursor: nil, orWhenFetched: { landed in got.withLock { $0.append(landed()) } }),
               case .pending(let stop) = source.pageInMemory(cursor: nil, orWhenFetched: { _ in
                   Issue.record("a stopped callback was called")
               }) else {

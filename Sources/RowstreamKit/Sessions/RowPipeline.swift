@@ -68,13 +68,22 @@ final class RowPipeline<Source: RowSource>: RowLoading {
         return TableBinding.RowLoaders(load: load, inMemory: { position, whenFetched in
             let start = ContinuousClock.now
             guard let token = try? codec.token(at: position, initial: self.source.initialToken) else { return .absent }
-            let answer = self.source.batchInMemory(at: token, in: walk) { fetched in
-                defer { timing?.observe(since: start) }
-                whenFetched(fetched.map { $0.flatMap { self.rows(of: $0, codec: codec, sharing: recent) } }
-                    .mapError { self.failure($0, logger: request.logger) })
+            var making: (@Sendable (@escaping Landed<InMemoryBatch<Item, Token>?, any Error>) -> Void)? = nil
+            if let whenFetched {
+                making = { landed in
+                    whenFetched {
+                        let made = landed().map { $0.flatMap { self.rows(of: $0, codec: codec, sharing: recent) } }
+                            .mapError { self.failure($0, logger: request.logger) }
+                        // Timed when it is the load's outcome (nil: `load` loads it, timed there).
+                        if case .success(nil) = made {} else { timing?.observe(since: start) }
+                        return made
+                    }
+                }
             }
+            let answer = self.source.batchInMemory(at: token, in: walk, orWhenFetched: making)
+                .flatMap { self.rows(of: $0, codec: codec, sharing: recent) }
             if case .ready = answer { timing?.observe(since: start) }
-            return answer.flatMap { self.rows(of: $0, codec: codec, sharing: recent) }
+            return answer
         })
     }
 

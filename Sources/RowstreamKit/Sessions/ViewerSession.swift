@@ -135,13 +135,14 @@ final class ViewerSession: Sendable {
         }
     }
 
-    /// `memory` with its promised batches delivered on `channel`'s loop: the fetch lands on another thread, and each
-    /// waiting viewer's batch is written in the loop's pass (one send each, drained between the loop's other work),
-    /// not one write hop per event from the fetch's thread.
+    /// `memory` with its promised batches made and delivered on `channel`'s loop: the fetch lands on another thread,
+    /// which only hands each waiter on; each waiting viewer's batch is made there (if still wanted) and written in the
+    /// loop's pass (one send each, drained between the loop's other work), not one write hop per event.
     private static func landingOnLoop(_ memory: @escaping TableBinding.InMemoryRowLoader,
                                       of channel: any EventChannel) -> TableBinding.InMemoryRowLoader {
         { position, whenFetched in
-            memory(position) { outcome in channel.onLoop { whenFetched(outcome) } }
+            guard let whenFetched else { return memory(position, nil) }
+            return memory(position) { landed in channel.onLoop { whenFetched(landed) } }
         }
     }
 

@@ -26,19 +26,26 @@ extension PageSource {
     }
 
     /// ``fetchPage(cursor:)``'s page when the cache holds it fresh now (its next page prefetched as there): `.ready`,
-    /// nothing fetched, at once, so a caller on an event loop may ask (``PageWalker/firstBatchInMemory(from:orWhenFetched:)``).
-    /// When the cache is fetching the page, `.pending`: `whenFetched` gets what ``fetchPage(cursor:)`` would have
-    /// returned from that fetch (its next page prefetched too), on the thread that finishes it, with no task. `.absent`: not in memory nor on its way (nothing is fetched), or a source
-    /// without a cache, or a refreshing one.
-    public func pageInMemory(cursor: String?,
-                             orWhenFetched whenFetched: @escaping @Sendable (Result<UpstreamPage<Item>, UpstreamError>) -> Void)
-        -> InMemoryAnswer<UpstreamPage<Item>>
-    {
+    /// nothing fetched, at once, so a caller on an event loop may ask
+    /// (``PageWalker/firstBatchInMemory(from:orWhenFetched:)``). When the cache is fetching the page, `.pending`:
+    /// when it lands, `whenFetched` is given what makes ``fetchPage(cursor:)``'s answer from that fetch (its next page
+    /// prefetched too, when called), with no task. With no `whenFetched`, only a page held now (nothing is built to
+    /// wait with). `.absent`: not in memory nor on its way (nothing is fetched), or a source without a cache, or a
+    /// refreshing one.
+    public func pageInMemory(
+        cursor: String?, orWhenFetched whenFetched: (@Sendable (@escaping Landed<UpstreamPage<Item>, UpstreamError>) -> Void)?
+    ) -> InMemoryAnswer<UpstreamPage<Item>> {
         guard let cache, !refreshes else { return .absent }
-        let answer = cache.freshPage(for: cursor) { [self] result in
-            if case .success(let page) = result { prefetchNext(of: page, in: cache) }
-            whenFetched(result)
+        var prefetching: (@Sendable (Result<UpstreamPage<Item>, UpstreamError>) -> Void)? = nil
+        if let whenFetched {
+            prefetching = { [self] result in
+                whenFetched {
+                    if case .success(let page) = result { prefetchNext(of: page, in: cache) }
+                    return result
+                }
+            }
         }
+        let answer = cache.freshPage(for: cursor, orWhenFetched: prefetching)
         if case .ready(let page) = answer { prefetchNext(of: page, in: cache) }
         return answer
     }

@@ -87,18 +87,21 @@ public final class PageWalker<Item: Sendable>: Sendable {
 
     /// ``nextBatch(from:at:)`` of the first page (a fresh walk) when `source` holds it in memory: `.ready`, done now,
     /// with no suspension, so an event loop may ask (a viewer's first batch: issue 17, arrivals). When the source's
-    /// cache is fetching the first page, `.pending`: the walk waits for it with no task, and `whenFetched` gets the
-    /// first batch made from it, or the fetch's error, on the thread that finishes the fetch. No batch (`.absent`, or
-    /// nil for `whenFetched`) when the page is neither, or when its items all repeat and its cursor leads on (the walk
+    /// cache is fetching the first page, `.pending`: the walk waits for it with no task, and when it lands
+    /// `whenFetched` is given what makes the first batch from it (or gives the fetch's error): the walk is taken only
+    /// when that is called, by a caller that still wants it. No batch (`.absent`, or nil) when the page is neither, or when its items all repeat and its cursor leads on (the walk
     /// would fetch the next page): then ``nextBatch(from:at:)`` from nil loads it as if this had not been asked (it
-    /// starts the walk afresh).
+    /// starts the walk afresh). With no `whenFetched`, only a page held now.
     @_specialize(exported: true, where Item == Row)
     public func firstBatchInMemory(
         from source: PageSource<Item>,
-        orWhenFetched whenFetched: @escaping @Sendable (Result<FirstBatch?, UpstreamError>) -> Void
+        orWhenFetched whenFetched: (@Sendable (@escaping Landed<FirstBatch?, UpstreamError>) -> Void)?
     ) -> InMemoryAnswer<FirstBatch> {
-        source.pageInMemory(cursor: nil) { [self] fetched in whenFetched(fetched.map(firstBatch(of:))) }
-            .flatMap(firstBatch(of:))
+        var walking: (@Sendable (@escaping Landed<UpstreamPage<Item>, UpstreamError>) -> Void)? = nil
+        if let whenFetched {
+            walking = { [self] landed in whenFetched { landed().map(self.firstBatch(of:)) } }
+        }
+        return source.pageInMemory(cursor: nil, orWhenFetched: walking).flatMap(firstBatch(of:))
     }
 
     /// The first batch of a fresh walk that starts with `page` (the first page), or nil if its items all repeat and
