@@ -53,7 +53,8 @@ final class RowPipeline<Source: RowSource>: RowLoading {
 
     /// The loaders for `request` (one walk of its own) whose positions are sealed in `scope`, each load observed in
     /// `timing` (nil: untimed): `load`, and `inMemory` when the source starts on the caller (the first batch from
-    /// memory: ``RowSource/batchInMemory(at:in:)``, its rows made or shared as `load` does).
+    /// memory, or promised by a fetch in flight: ``RowSource/batchInMemory(at:in:orWhenFetched:)``, its rows made or
+    /// shared as `load` does, its failure as `load` throws it).
     func loaders(for request: RowRequest, scope: String, timing: Histogram?) -> TableBinding.RowLoaders {
         let walk = source.walk(for: request)
         let shared = scope == tableCodec.scope
