@@ -23,14 +23,8 @@ public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable
     /// Loads the batch for a token. Should honour task cancellation, but need not: a cancelled load's
     /// result is discarded either way.
     public typealias Loader = @Sendable (Token) async throws -> LoadResult<Item, Token>
-    /// Answers a load from memory now, with no suspension and no blocking (`.ready`); or, given a callback, promises it
-    /// (`.pending`: the value is being fetched; when it lands the callback is given, from any thread, what makes the
-    /// batch, or the load's failure, or nil when memory could not answer after all; unless `stop` is called first); or
-    /// has nothing (`.absent`). For `.absent` and nil the ``Loader`` loads the batch. Asked first with no callback
-    /// (nothing built to wait with, for the common answer from memory), then, unless it answered, with one.
-    public typealias InMemoryLoader = @Sendable (
-        Token, _ whenFetched: (@Sendable (@escaping Landed<LoadResult<Item, Token>?, any Error>) -> Void)?
-    ) -> InMemoryAnswer<LoadResult<Item, Token>>
+    /// Answers a load from memory now, with no suspension and no blocking, or nil (the ``Loader`` then loads it).
+    public typealias InMemoryLoader = @Sendable (Token) -> LoadResult<Item, Token>?
     @usableFromInline typealias Machine = BatchesStateMachine<Token>
     @usableFromInline typealias Event = BatchesEvent<Item, Token>
 
@@ -91,12 +85,10 @@ public final class BatchesDataSource<Item: Sendable, Token: Sendable & Equatable
     }
 
     /// ``loadNext()``, with the load it starts answered on the calling thread when the in-memory loader has the batch
-    /// (delivered before this returns: no task at all, no timeout armed). When it promises the batch (`.pending`),
-    /// the load waits for its callback with no task, timed out as any load, and is delivered from the thread that
-    /// calls back. Else the load runs on the calling thread until its loader first suspends (`Task.immediate`): a
-    /// loader that answers without suspending has its batch delivered before this returns too (no task hop, no
-    /// wake-up of another thread). One that suspends goes on as any load (on `executor` after its first suspension,
-    /// with its timeout).
+    /// (delivered before this returns: no task at all, no timeout armed), else run on the calling thread until its
+    /// loader first suspends (`Task.immediate`): a loader that answers without suspending has its batch delivered
+    /// before this returns too (no task hop, no wake-up of another thread). One that suspends goes on as any load
+    /// (on the cooperative pool after its first suspension, with its timeout).
     ///
     /// For a caller that may do the loader's synchronous part itself (a viewer's first batch, opened on the event
     /// loop: issue 17, arrivals). The loader must not block before its first suspension.

@@ -1,4 +1,3 @@
-import Batches
 import JSON
 import RowstreamKit
 import Tables
@@ -79,41 +78,14 @@ struct UpstreamRows: RowSource {
         }
     }
 
-    /// The first batch when the walk's source holds the first page in memory, made from that page (its identity), its
-    /// reported total gone to the request: `.ready`. While the cache fetches the first page, `.pending`: when it
-    /// lands, `whenFetched` is given what makes the first batch from it, or the fetch's failure as ``batch(at:in:)``
-    /// throws it (logged, secrets redacted), with no task (``PageWalker/firstBatchInMemory(from:orWhenFetched:)``). `.absent` for any other
-    /// position, a refused walk, or a page neither in memory nor on its way.
-    func batchInMemory(
-        at position: WalkPosition?, in walk: Walk,
-        orWhenFetched whenFetched: (@Sendable (@escaping Landed<InMemoryBatch<Row, WalkPosition?>?, any Error>) -> Void)?
-    ) -> InMemoryAnswer<InMemoryBatch<Row, WalkPosition?>> {
-        guard position == nil, case .success(let walk) = walk else { return .absent }
-        let table = table
-        var batching: (@Sendable (@escaping Landed<PageWalker<Row>.FirstBatch?, UpstreamError>) -> Void)? = nil
-        if let whenFetched {
-            batching = { landed in
-                whenFetched {
-                    switch landed() {
-                    case .success(let first):
-                        .success(first.map { Self.inMemoryBatch($0, of: walk) })
-                    case .failure(let error):
-                        .failure(UpstreamTable.failure(error, table: table, redactor: walk.redactor,
-                                                       logger: walk.request.logger))
-                    }
-                }
-            }
-        }
-        return walk.walker.firstBatchInMemory(from: walk.source, orWhenFetched: batching)
-            .flatMap { Self.inMemoryBatch($0, of: walk) }
-    }
-
-    /// A walk's first batch from memory, its reported total gone to the walk's request.
-    private static func inMemoryBatch(_ first: PageWalker<Row>.FirstBatch, of walk: UpstreamWalk)
-        -> InMemoryBatch<Row, WalkPosition?>
-    {
-        if let total = first.total { walk.request.reportTotal(total) }
-        return InMemoryBatch(first.batch, madeFrom: first.page)
+    /// The first batch when the walk's source holds the first page in memory (``PageWalker/firstBatchInMemory(from:)``),
+    /// made from that page (its identity), its reported total gone to the request; nil for any other position, a
+    /// refused walk, or a page not in memory.
+    func batchInMemory(at position: WalkPosition?, in walk: Walk) -> InMemoryBatch<Row, WalkPosition?>? {
+        guard position == nil, case .success(let walk) = walk,
+              let (batch, total, page) = walk.walker.firstBatchInMemory(from: walk.source) else { return nil }
+        if let total { walk.request.reportTotal(total) }
+        return InMemoryBatch(batch, madeFrom: page)
     }
 
     /// The walk's next batch from `position`: ``PageWalker/nextBatch(from:at:)``'s, handed on as it came (the walk

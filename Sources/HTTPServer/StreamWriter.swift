@@ -108,16 +108,6 @@ public final class StreamWriter: Sendable {
         return loop
     }
 
-    /// Runs `work` on the connection's loop: now if called there, else queued behind the writes already queued (for a
-    /// sink, now). For work that then writes here, so its writes leave with the loop's pass (one send each). Work
-    /// queued after the loop stopped is dropped. Thread-safe.
-    package func onLoop(_ work: @escaping @Sendable () -> Void) {
-        switch target {
-        case .sink: work()
-        case .connection(_, let loop): loop.run(work)
-        }
-    }
-
     /// Queues one event as it was framed: its head, then its body (often one array shared by many viewers' events),
     /// in one gathering send through the connection's shared-write path (no copy of the body). A gzip-coded stream's
     /// body block is looked up or compressed here, on the calling thread: a shared body once for all its viewers

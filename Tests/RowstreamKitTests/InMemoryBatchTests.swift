@@ -47,8 +47,8 @@ import Testing
             row.key = value
             row.text(value)
         }
-        let first = table.loaders(for: RowRequest()).inMemory?(.first, { _ in }).readyValue
-        let second = table.loaders(for: RowRequest()).inMemory?(.first, { _ in }).readyValue
+        let first = table.loaders(for: RowRequest()).inMemory?(.first)
+        let second = table.loaders(for: RowRequest()).inMemory?(.first)
         #expect(Self.rows(of: first) == ["a", "b"] && Self.rows(of: second) == ["a", "b"])
         guard case .items(_, let one)? = first, case .items(_, let two)? = second else {
             Issue.record("no batches")
@@ -59,7 +59,7 @@ import Testing
         #expect(made == 2, "the rows made once (two items)")
 
         shared.page.withLock { $0 = Page(["c"]) }  // the cache's next page
-        let third = table.loaders(for: RowRequest()).inMemory?(.first, { _ in }).readyValue
+        let third = table.loaders(for: RowRequest()).inMemory?(.first)
         #expect(Self.rows(of: third) == ["c"], "the new page's batch, not the last one's")
     }
 }

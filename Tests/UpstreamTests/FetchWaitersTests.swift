@@ -1,5 +1,4 @@
 import JSON
-import Locking
 import TestSupport
 import Testing
 @testable import Upstream
@@ -41,29 +40,5 @@ import Testing
             return
         }
         #expect(waiters.count == 0)
-    }
-
-    /// A callback waiter (no task): called once with the result, on the thread that finishes the fetch; a stopped one
-    /// never; one registered after the result registers nothing and gets the result back at once.
-    @Test func aCallbackGetsTheResultOnceAndAStoppedOneNever() {
-        let waiters = FetchWaiters<JSONValue>()
-        let got = Lock<[String]>([])
-        guard case .registered = waiters.whenFinished({ result in got.withLock { $0.append("kept \(result)") } }),
-              case .registered(let stop) = waiters.whenFinished({ _ in got.withLock { $0.append("stopped") } }) else {
-            Issue.record("not registered before the result")
-            return
-        }
-        #expect(waiters.count == 2)
-        stop()
-        #expect(waiters.count == 1)
-        waiters.finish(.failure(.httpStatus(502)))
-        #expect(got.withLock { $0 } == ["kept failure(the upstream answered HTTP 502)"])
-        guard case .finished(.failure(.httpStatus(502))) = waiters.whenFinished({ _ in got.withLock { $0.append("late") } })
-        else {
-            Issue.record("a late callback was registered")
-            return
-        }
-        waiters.finish(.failure(.httpStatus(502)))  // not called twice, and the late one never
-        #expect(got.withLock { $0 }.count == 1)
     }
 }

@@ -24,14 +24,14 @@ import Testing
         let key = WalkHashKey.random(), hashes = PageKeyHashes(key: key)
 
         let first = try Self.walker(key, hashes)
-        #expect(first.firstBatchInMemory(from: source, orWhenFetched: { _ in }).readyValue == nil, "nothing cached yet")
+        #expect(first.firstBatchInMemory(from: source) == nil, "nothing cached yet")
         #expect(server.requests.isEmpty, "asking fetches nothing")
         let loaded = try await first.nextBatch(from: source, at: nil)
         #expect(server.requests.count == 1)
 
         let second = try Self.walker(key, hashes)
         let hitsBefore = cache.statistics.hits
-        let taken = try #require(second.firstBatchInMemory(from: source, orWhenFetched: { _ in }).readyValue)
+        let taken = try #require(second.firstBatchInMemory(from: source))
         #expect(server.requests.count == 1, "from memory")
         #expect(cache.statistics.hits == hitsBefore + 1)
         #expect(taken.total == 25 && taken.total == loaded.total)
@@ -42,7 +42,7 @@ import Testing
         #expect(items == loadedItems && items.count == 10)
         #expect(next == loadedNext, "the same next position, key window included")
         let thirdWalker = try Self.walker(key, hashes)
-        let samePage = thirdWalker.firstBatchInMemory(from: source, orWhenFetched: { _ in }).readyValue.map { $0.page === taken.page } ?? false
+        let samePage = thirdWalker.firstBatchInMemory(from: source).map { $0.page === taken.page } ?? false
         #expect(samePage, "one cached page, one identity")
         // Each goes on from its own position to the same second batch.
         let afterFirst = try await first.nextBatch(from: source, at: loadedNext)

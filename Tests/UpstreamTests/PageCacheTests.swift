@@ -1,4 +1,3 @@
-import Batches
 import JSON
 import Locking
 import TestSupport
@@ -141,47 +140,5 @@ extension PageCacheTests {
         private let state = Lock<Int?>(nil)
         func set(_ value: Int?) { state.withLock { $0 = value ?? -1 } }
         var value: Int? { state.withLock { $0 } }
-    }
-}
-
-extension PageCacheTests {
-    /// A caller that finds the page being fetched joins the fetch with a callback, no task (a viewer arriving during the
-    /// first fetch, issue 29): it gets the page, or the fetch's failure, and nothing is fetched twice; one stopped
-    /// before the page lands is never called. With nothing held or on its way, nothing is fetched by asking.
-    @Test(arguments: [true, false]) func aCallbackJoinsTheFetchInFlight(_ succeeds: Bool) async throws {
-        let gate = ReplyGate()
-        let server = InProcessUpstream { request in .held(gate, succeeds ? Self.api(request) : .json("{}", status: 500)) }
-        defer { server.stop() }
-        let cache = PageCache<JSONValue>(ttl: .seconds(60), prefetch: false)
-        let source = try Self.source(server, cache: cache)
-        guard case .absent = source.pageInMemory(cursor: nil, orWhenFetched: { _ in }) else {
-            Issue.record("an answer with nothing cached")
-            return
-        }
-        #expect(server.requests.isEmpty, "asking fetches nothing")
-
-        let fetching = Task { try? await source.fetchPage(cursor: nil) }
-        #expect(await eventually { gate.waiting == 1 })
-        let got = Lock<[Result<UpstreamPage<JSONValue>, UpstreamError>]>([])
-        guard case .pending = source.pageInMemory(cursor: nil, orWhenFetched: { landed in got.withLock { $0.append(landed()) } }),
-              case .pending(let stop) = source.pageInMemory(cursor: nil, orWhenFetched: { _ in
-                  Issue.record("a stopped callback was called")
-              }) else {
-            Issue.record("not pending while the page is fetched")
-            return
-        }
-        stop()
-        gate.releaseAll()
-        _ = await fetching.value
-        #expect(await eventually { got.withLock { $0.count } == 1 })
-        switch got.withLock({ $0.first }) {
-        case .success(let page)?: #expect(succeeds && page.items.count == 1)
-        case .failure(let error)?: #expect(!succeeds && error == .httpStatus(500))
-        case nil: Issue.record("no result")
-        }
-        #expect(server.requests.count == 1, "joined, not fetched again")
-        // Afterwards: the page from memory, or (a failure is not cached) nothing.
-        let after = source.pageInMemory(cursor: nil, orWhenFetched: { _ in })
-        #expect((after.readyValue != nil) == succeeds)
     }
 }

@@ -34,13 +34,6 @@ public typealias SealingKeyFile = Sealing.SealingKeyFile
 /// Thread-safe: an immutable value, `Sendable` when its items are.
 public typealias LoadResult<Item: Sendable, Token: Sendable> = Batches.LoadResult<Item, Token>
 
-/// What memory says of a batch asked of it now (``RowSource/batchInMemory(at:in:orWhenFetched:)``): `.ready(batch)`,
-/// `.pending(stop:)` (on its way: the callback brings it) or `.absent`.
-public typealias InMemoryAnswer<Value: Sendable> = Batches.InMemoryAnswer<Value>
-
-/// What makes a promised batch once its fetch landed (``InMemoryAnswer``'s callback is given one).
-public typealias Landed<Value, Failure: Error> = Batches.Landed<Value, Failure>
-
 /// Throw this from a loader to choose what the viewer reads in the error row and whether it offers Retry:
 /// `throw LoadFailure(message: "The orders service is down.", isRetryable: true)`. Any other error becomes a
 /// retryable failure (see ``TableBinding``). Thread-safe: an immutable value.

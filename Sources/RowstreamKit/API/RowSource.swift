@@ -39,27 +39,11 @@ public protocol RowSource<Item>: Sendable {
     /// viewer's first batch on the event loop (``startsOnCaller``), whose answer is then delivered with no task at
     /// all. Default nil (always ``batch(at:in:)``).
     func batchInMemory(at token: Token, in walk: Walk) -> InMemoryBatch<Item, Token>?
-    /// ``batchInMemory(at:in:)`` (`.ready`, or `.absent` for nil), and for a source that can tell when the batch
-    /// will be in memory (a page its cache is fetching), `.pending`: it calls `whenFetched` once, from any thread,
-    /// when the batch is there, with what makes it (``Landed``: the batch, or nil when ``batch(at:in:)`` must load it,
-    /// or the failure ``batch(at:in:)`` would have thrown), unless the answer's `stop` is called first. The pipeline
-    /// asks this one only: a source that implements it need not implement ``batchInMemory(at:in:)``. A viewer who arrives while the page is fetched then waits with no
-    /// task. With no `whenFetched`, only what is in memory now (never `.pending`). Default: ``batchInMemory(at:in:)``'s
-    /// answer, never pending.
-    func batchInMemory(at token: Token, in walk: Walk,
-                       orWhenFetched whenFetched: (@Sendable (@escaping Landed<InMemoryBatch<Item, Token>?, any Error>) -> Void)?)
-        -> InMemoryAnswer<InMemoryBatch<Item, Token>>
 }
 
 extension RowSource {
     public var startsOnCaller: Bool { false }
     public func batchInMemory(at token: Token, in walk: Walk) -> InMemoryBatch<Item, Token>? { nil }
-    public func batchInMemory(
-        at token: Token, in walk: Walk,
-        orWhenFetched whenFetched: (@Sendable (@escaping Landed<InMemoryBatch<Item, Token>?, any Error>) -> Void)?
-    ) -> InMemoryAnswer<InMemoryBatch<Item, Token>> {
-        batchInMemory(at: token, in: walk).map { .ready($0) } ?? .absent
-    }
     public var readsViewerHeaders: Bool { true }
 }
 

@@ -1,5 +1,4 @@
 import Access
-import Batches
 import Foundation
 import JSON
 import Metrics
@@ -121,9 +120,8 @@ public struct TableBinding: Sendable {
     public static let defaultExportMaxRows = 100_000
 
     typealias RowLoader = @Sendable (TablePosition) async throws -> LoadResult<Row, TablePosition>
-    /// A batch from memory now, with no suspension, or the promise of one (a page being fetched: the callback gets
-    /// it), or nothing (then the ``RowLoader`` loads it): ``RowSource/batchInMemory(at:in:orWhenFetched:)``.
-    typealias InMemoryRowLoader = BatchesDataSource<Row, TablePosition>.InMemoryLoader
+    /// A batch from memory now, with no suspension, or nil (then the ``RowLoader`` loads it): ``RowSource/batchInMemory(at:in:)``.
+    typealias InMemoryRowLoader = @Sendable (TablePosition) -> LoadResult<Row, TablePosition>?
     /// One request's loaders over one walk: `load` for any batch, `inMemory` (nil: its source has none) asked first
     /// for a viewer's first batch on the event loop.
     struct RowLoaders: Sendable {

@@ -53,7 +53,6 @@ final class DashboardPageStream: Sendable {
         func onClose(_ callback: @escaping @Sendable () -> Void) { stream.writer.onClose(callback) }
         func subscribe(_ feed: LiveFeed) { stream.subscribe(feed, table: table) }
         var taskExecutor: (any TaskExecutor)? { stream.writer.taskExecutor }
-        func onLoop(_ work: @escaping @Sendable () -> Void) { stream.writer.onLoop(work) }
     }
 
     /// Sends `table`'s live changes on this stream (tagged by the feed) until the connection ends.

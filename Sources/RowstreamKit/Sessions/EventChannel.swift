@@ -30,10 +30,6 @@ protocol EventChannel: Sendable {
     /// Its stream's loop as a task executor (nil: none, a test's sink): where a first batch started on the loop
     /// goes on after it suspends (``StreamWriter/taskExecutor``).
     var taskExecutor: (any TaskExecutor)? { get }
-
-    /// Runs `work` on its stream's loop (``StreamWriter/onLoop(_:)``): a first batch that lands on another thread is
-    /// delivered there, its events written with the loop's pass.
-    func onLoop(_ work: @escaping @Sendable () -> Void)
 }
 
 /// A table's own stream: the events as they were framed (`send`), `finish` and `onClose` are the writer's own.
@@ -54,7 +50,6 @@ struct DialectChannel: EventChannel {
         writer.send(event, whenWritten: notice)
     }
     var taskExecutor: (any TaskExecutor)? { writer.taskExecutor }
-    func onLoop(_ work: @escaping @Sendable () -> Void) { writer.onLoop(work) }
     func finish() { if !dialect.staysOpen { writer.finish() } }
     func onClose(_ callback: @escaping @Sendable () -> Void) { writer.onClose(callback) }
     func subscribe(_ feed: LiveFeed) { feed.subscribe(writer, dialect: dialect) }

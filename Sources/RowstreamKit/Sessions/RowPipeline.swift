@@ -53,8 +53,7 @@ final class RowPipeline<Source: RowSource>: RowLoading {
 
     /// The loaders for `request` (one walk of its own) whose positions are sealed in `scope`, each load observed in
     /// `timing` (nil: untimed): `load`, and `inMemory` when the source starts on the caller (the first batch from
-    /// memory, or promised by a fetch in flight: ``RowSource/batchInMemory(at:in:orWhenFetched:)``, its rows made or
-    /// shared as `load` does, its failure as `load` throws it).
+    /// memory: ``RowSource/batchInMemory(at:in:)``, its rows made or shared as `load` does).
     func loaders(for request: RowRequest, scope: String, timing: Histogram?) -> TableBinding.RowLoaders {
         let walk = source.walk(for: request)
         let shared = scope == tableCodec.scope
@@ -66,41 +65,22 @@ final class RowPipeline<Source: RowSource>: RowLoading {
             return try await self.load(position, in: walk, codec: codec, sharing: recent, logger: request.logger)
         }
         guard source.startsOnCaller else { return TableBinding.RowLoaders(load: load, inMemory: nil) }
-        return TableBinding.RowLoaders(load: load, inMemory: { position, whenFetched in
+        return TableBinding.RowLoaders(load: load, inMemory: { position in
             let start = ContinuousClock.now
-            guard let token = try? codec.token(at: position, initial: self.source.initialToken) else { return .absent }
-            var making: (@Sendable (@escaping Landed<InMemoryBatch<Item, Token>?, any Error>) -> Void)? = nil
-            if let whenFetched {
-                making = { landed in
-                    whenFetched {
-                        let made = landed().map { $0.flatMap { self.rows(of: $0, codec: codec, sharing: recent) } }
-                            .mapError { self.failure($0, logger: request.logger) }
-                        // Timed when it is the load's outcome (nil: `load` loads it, timed there).
-                        if case .success(nil) = made {} else { timing?.observe(since: start) }
-                        return made
-                    }
-                }
+            guard let token = try? codec.token(at: position, initial: self.source.initialToken),
+                  let answer = self.source.batchInMemory(at: token, in: walk) else { return nil }
+            defer { timing?.observe(since: start) }
+            // The table's own scope: the batch made from the same page last time, if it was.
+            let madeFrom = recent == nil ? nil : answer.madeFrom
+            if let madeFrom, let last = self.lastInMemory.withLock({ $0 }), last.madeFrom === madeFrom {
+                if case .items(_, .open(let open)) = last.batch { open.markShared() }
+                return last.batch
             }
-            let answer = self.source.batchInMemory(at: token, in: walk, orWhenFetched: making)
-                .flatMap { self.rows(of: $0, codec: codec, sharing: recent) }
-            if case .ready = answer { timing?.observe(since: start) }
-            return answer
+            // Rows that cannot be made or sealed here fail as `load` fails them: it loads the batch again.
+            guard let batch = try? self.rows(of: answer.batch, codec: codec, sharing: recent) else { return nil }
+            if let madeFrom { self.lastInMemory.withLock { $0 = LastInMemoryBatch(madeFrom: madeFrom, batch: batch) } }
+            return batch
         })
-    }
-
-    /// The rows batch of a batch from memory, made as `load` makes it (nil if its rows cannot be made or sealed here:
-    /// `load` then loads the batch again and fails it as it does). In the table's own scope (`recent`), the rows batch
-    /// made from the same page last time, if it was: a storm of arrivals makes it once.
-    private func rows(of answer: InMemoryBatch<Item, Token>, codec: TokenCodec<Token>,
-                      sharing recent: RecentBatches<Item, Token>?) -> LoadResult<Row, TablePosition>? {
-        let madeFrom = recent == nil ? nil : answer.madeFrom
-        if let madeFrom, let last = lastInMemory.withLock({ $0 }), last.madeFrom === madeFrom {
-            if case .items(_, .open(let open)) = last.batch { open.markShared() }
-            return last.batch
-        }
-        guard let batch = try? rows(of: answer.batch, codec: codec, sharing: recent) else { return nil }
-        if let madeFrom { lastInMemory.withLock { $0 = LastInMemoryBatch(madeFrom: madeFrom, batch: batch) } }
-        return batch
     }
 
     /// Loads `position` (opened and the next sealed with `codec`) in `walk`; rows and next position shared through
@@ -114,25 +94,16 @@ final class RowPipeline<Source: RowSource>: RowLoading {
         let result: LoadResult<Item, Token>
         do {
             result = try await source.batch(at: token, in: walk)
+        } catch let error as LoadFailure {
+            throw error
+        } catch is CancellationError {
+            throw CancellationError()
         } catch {
-            throw failure(error, logger: logger)
-        }
-        return try rows(of: result, codec: codec, sharing: recent)
-    }
-
-    /// The source's load error as a load throws it: a ``LoadFailure`` and cancellation as they are, any other a
-    /// retryable "Loading rows failed" failure, logged to `logger` (unless the calling task is cancelled).
-    private func failure(_ error: any Error, logger: any RowstreamLogger) -> any Error {
-        switch error {
-        case let failure as LoadFailure:
-            return failure
-        case is CancellationError:
-            return CancellationError()
-        default:
             let message = "Loading rows failed: \(error)"
             if !Task.isCancelled { logger.log(.error, "table \(table): \(message)") }
-            return LoadFailure(message: message, isRetryable: true)
+            throw LoadFailure(message: message, isRetryable: true)
         }
+        return try rows(of: result, codec: codec, sharing: recent)
     }
 
     /// The rows batch of the source's `result`, its next position sealed with `codec` (both shared through `recent`).

@@ -107,7 +107,7 @@ final class ViewerSession: Sendable {
             start: start,
             loadTimeout: batchTimeout,
             loader: loaders.load,
-            inMemory: start == nil ? loaders.inMemory.map { Self.landingOnLoop($0, of: channel) } : nil,  // only a fresh viewer's first batch asks it
+            inMemory: start == nil ? loaders.inMemory : nil,  // only a fresh viewer's first batch asks it
             onEvent: { events.deliver($0, with: delivery) }
         )
         let session = ViewerSession(id: id, table: table, dataSource: dataSource, channel: channel, choice: choice,
@@ -124,25 +124,13 @@ final class ViewerSession: Sendable {
         if start == nil {
             if resetFirst { channel.send(events.reset()) }
             // A config table's first batch starts here, on the stream's loop: a page from memory (a storm of
-            // arrivals after the first) goes out before this returns, with no task at all (issue 17). One whose page
-            // is being fetched waits for it with no task either (a callback on the fetch), and its batch is delivered
-            // on this loop when the page lands (``landingOnLoop(_:of:)``).
+            // arrivals after the first) goes out before this returns, with no task at all (issue 17).
+            // One whose page is being fetched goes on on this loop when the page lands (written at once, no hop).
             if table.firstBatchOnCaller {
                 dataSource.loadNextOnCaller(preferring: channel.taskExecutor)
             } else {
                 dataSource.loadNext()
             }
-        }
-    }
-
-    /// `memory` with its promised batches made and delivered on `channel`'s loop: the fetch lands on another thread,
-    /// which only hands each waiter on; each waiting viewer's batch is made there (if still wanted) and written in the
-    /// loop's pass (one send each, drained between the loop's other work), not one write hop per event.
-    private static func landingOnLoop(_ memory: @escaping TableBinding.InMemoryRowLoader,
-                                      of channel: any EventChannel) -> TableBinding.InMemoryRowLoader {
-        { position, whenFetched in
-            guard let whenFetched else { return memory(position, nil) }
-            return memory(position) { landed in channel.onLoop { whenFetched(landed) } }
         }
     }
 

@@ -1,4 +1,3 @@
-import Batches
 import Locking
 
 /// Many viewers, one upstream: concurrent requests for the same page share one fetch (coalescing), a fetched
@@ -77,34 +76,15 @@ public final class PageCache<Item: Sendable>: Sendable {
         }
     }
 
-    /// The page for `cursor` if it is held fresh now (a hit, counted): `.ready`; when it is on its way (a fetch in
-    /// flight for it, counted a hit too), joins that fetch with a callback, no task: `.pending`, and `whenFetched` gets
-    /// the fetch's result on the thread that finishes it (so possibly before this returns; on this thread, before it
-    /// returns, if the fetch failed between the lookup and the joining). `.absent`: neither held fresh nor on its way
-    /// (nothing is fetched). With no `whenFetched`, only a page held fresh: a page on its way is `.absent` (and not
-    /// counted). Returns at once (takes the locks only); any thread.
-    public func freshPage(for cursor: String?,
-                          orWhenFetched whenFetched: (@Sendable (Result<UpstreamPage<Item>, UpstreamError>) -> Void)?)
-        -> InMemoryAnswer<UpstreamPage<Item>>
-    {
+    /// The page for `cursor` if it is held fresh now (a hit, counted), else nil: nothing is fetched or joined.
+    /// Returns at once (takes the lock only); any thread.
+    public func freshPage(for cursor: String?) -> UpstreamPage<Item>? {
         let key = Self.key(cursor)
         let now = ContinuousClock.now
-        let found = state.withLock { state in Self.held(key, in: &state, now: now, joining: whenFetched != nil) }
-        switch found {
-        case .fresh(let page)?:
-            return .ready(page)
-        case .fetching(let waiters)?:
-            guard let whenFetched else { return .absent }
-            switch waiters.whenFinished(whenFetched) {
-            case .registered(let stop): return .pending(stop: stop)
-            case .finished(.success(let page)):  // landed meanwhile
-                return .ready(page)
-            case .finished(.failure(let error)):  // failed meanwhile: its failure, as the other waiters had it
-                whenFetched(.failure(error))
-                return .pending(stop: {})
-            }
-        case nil:
-            return .absent
+        return state.withLock { state -> UpstreamPage<Item>? in
+            guard case .ready(let page, let expires)? = state.entries[key], expires > now else { return nil }
+            state.hits += 1
+            return page
         }
     }
 
@@ -117,7 +97,16 @@ public final class PageCache<Item: Sendable>: Sendable {
         let key = Self.key(cursor)
         let now = ContinuousClock.now
         return state.withLock { state -> Answer in
-            if let held = Self.held(key, in: &state, now: now, joining: true) { return held }
+            switch state.entries[key] {
+            case .ready(let page, let expires)? where expires > now:
+                state.hits += 1
+                return .fresh(page)
+            case .loading(let waiters, _)?:
+                state.hits += 1
+                return .fetching(waiters)
+            default:
+                break
+            }
             state.lastFetch += 1
             let number = state.lastFetch
             let waiters = FetchWaiters<Item>()
@@ -160,21 +149,6 @@ public final class PageCache<Item: Sendable>: Sendable {
         state.withLock { state in
             guard state.entries.removeValue(forKey: key) != nil else { return }
             state.order.removeAll { $0 == key }
-        }
-    }
-
-    /// What the cache holds for `key` now: its fresh page, or (when the caller is `joining` one) the fetch in flight for
-    /// it, either counted a hit; else nil. Under the lock.
-    private static func held(_ key: String, in state: inout State, now: ContinuousClock.Instant, joining: Bool) -> Answer? {
-        switch state.entries[key] {
-        case .ready(let page, let expires)? where expires > now:
-            state.hits += 1
-            return .fresh(page)
-        case .loading(let waiters, _)? where joining:
-            state.hits += 1
-            return .fetching(waiters)
-        default:
-            return nil
         }
     }
 

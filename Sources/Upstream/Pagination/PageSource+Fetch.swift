@@ -1,4 +1,3 @@
-import Batches
 import JSON
 
 /// One upstream page, fetched and read in one flow: from the cache (shared fetch, prefetch) or the upstream, the
@@ -21,38 +20,16 @@ extension PageSource {
         guard let cache else { return try await fetchUncached(cursor: cursor) }
         if refreshes { return try await cache.replace(cursor, load: uncachedLoad(cursor)).get() }
         let page = try await cache.page(for: cursor, reader: reader, load: uncachedLoad(cursor)).get()
-        prefetchNext(of: page, in: cache)
+        if cache.prefetch, let next = page.nextCursor { cache.prefetch(next, reader: reader, load: uncachedLoad(next)) }
         return page
     }
 
-    /// ``fetchPage(cursor:)``'s page when the cache holds it fresh now (its next page prefetched as there): `.ready`,
-    /// nothing fetched, at once, so a caller on an event loop may ask
-    /// (``PageWalker/firstBatchInMemory(from:orWhenFetched:)``). When the cache is fetching the page, `.pending`:
-    /// when it lands, `whenFetched` is given what makes ``fetchPage(cursor:)``'s answer from that fetch (its next page
-    /// prefetched too, when called), with no task. With no `whenFetched`, only a page held now (nothing is built to
-    /// wait with). `.absent`: not in memory nor on its way (nothing is fetched), or a source without a cache, or a
-    /// refreshing one.
-    public func pageInMemory(
-        cursor: String?, orWhenFetched whenFetched: (@Sendable (@escaping Landed<UpstreamPage<Item>, UpstreamError>) -> Void)?
-    ) -> InMemoryAnswer<UpstreamPage<Item>> {
-        guard let cache, !refreshes else { return .absent }
-        var prefetching: (@Sendable (Result<UpstreamPage<Item>, UpstreamError>) -> Void)? = nil
-        if let whenFetched {
-            prefetching = { [self] result in
-                whenFetched {
-                    if case .success(let page) = result { prefetchNext(of: page, in: cache) }
-                    return result
-                }
-            }
-        }
-        let answer = cache.freshPage(for: cursor, orWhenFetched: prefetching)
-        if case .ready(let page) = answer { prefetchNext(of: page, in: cache) }
-        return answer
-    }
-
-    /// Starts fetching `page`'s next page into `cache` when it prefetches.
-    private func prefetchNext(of page: UpstreamPage<Item>, in cache: PageCache<Item>) {
+    /// ``fetchPage(cursor:)``'s page when the cache holds it fresh now (its next page prefetched as there), else nil:
+    /// nothing is fetched. Returns at once, so a caller on an event loop may ask (``PageWalker/firstBatchInMemory(from:)``).
+    public func pageInMemory(cursor: String?) -> UpstreamPage<Item>? {
+        guard let cache, !refreshes, let page = cache.freshPage(for: cursor) else { return nil }
         if cache.prefetch, let next = page.nextCursor { cache.prefetch(next, reader: reader, load: uncachedLoad(next)) }
+        return page
     }
 
     /// The cache's fetch of `cursor`'s page: ``fetchUncached(cursor:)`` as a result.

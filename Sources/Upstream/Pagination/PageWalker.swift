@@ -80,34 +80,18 @@ public final class PageWalker<Item: Sendable>: Sendable {
         return next.map { .items(page.items, next: $0) } ?? .completed(page.items)
     }
 
-    /// A fresh walk's first batch (``nextBatch(from:at:)``'s answer from nil), the list's total if the page reported
-    /// one, and the page's identity (one object per page the cache holds): the same for every walk that took the same
-    /// page, whose batches are then the same.
-    public typealias FirstBatch = (batch: LoadResult<Item, WalkPosition?>, total: Int?, page: any AnyObject & Sendable)
-
-    /// ``nextBatch(from:at:)`` of the first page (a fresh walk) when `source` holds it in memory: `.ready`, done now,
-    /// with no suspension, so an event loop may ask (a viewer's first batch: issue 17, arrivals). When the source's
-    /// cache is fetching the first page, `.pending`: the walk waits for it with no task, and when it lands
-    /// `whenFetched` is given what makes the first batch from it (or gives the fetch's error): the walk is taken only
-    /// when that is called, by a caller that still wants it. No batch (`.absent`, or nil) when the page is neither, or when its items all repeat and its cursor leads on (the walk
-    /// would fetch the next page): then ``nextBatch(from:at:)`` from nil loads it as if this had not been asked (it
-    /// starts the walk afresh). With no `whenFetched`, only a page held now.
+    /// ``nextBatch(from:at:)`` of the first page (a fresh walk) when `source` holds it in memory: done now, with no
+    /// suspension, so an event loop may ask (a viewer's first batch: issue 17, arrivals). nil when the page is not in
+    /// memory, or when its items all repeat and its cursor leads on (the walk would fetch the next page): then
+    /// ``nextBatch(from:at:)`` from nil loads it as if this had not been asked (it starts the walk afresh).
+    /// `page`: the cached page's identity (one object per page the cache holds): the same for every walk that took the
+    /// same page, whose batches are then the same.
     @_specialize(exported: true, where Item == Row)
-    public func firstBatchInMemory(
-        from source: PageSource<Item>,
-        orWhenFetched whenFetched: (@Sendable (@escaping Landed<FirstBatch?, UpstreamError>) -> Void)?
-    ) -> InMemoryAnswer<FirstBatch> {
-        var walking: (@Sendable (@escaping Landed<UpstreamPage<Item>, UpstreamError>) -> Void)? = nil
-        if let whenFetched {
-            walking = { [self] landed in whenFetched { landed().map(self.firstBatch(of:)) } }
-        }
-        return source.pageInMemory(cursor: nil, orWhenFetched: walking).flatMap(firstBatch(of:))
-    }
-
-    /// The first batch of a fresh walk that starts with `page` (the first page), or nil if its items all repeat and
-    /// its cursor leads on, or it cannot be admitted.
-    private func firstBatch(of page: UpstreamPage<Item>) -> FirstBatch? {
-        state.withLock { state -> FirstBatch? in
+    public func firstBatchInMemory(from source: PageSource<Item>)
+        -> (batch: LoadResult<Item, WalkPosition?>, total: Int?, page: any AnyObject & Sendable)?
+    {
+        guard let page = source.pageInMemory(cursor: nil) else { return nil }
+        return state.withLock { state -> (batch: LoadResult<Item, WalkPosition?>, total: Int?, page: any AnyObject & Sendable)? in
             state = State(recentKeys: RecentKeys(key: hashKey))
             // A fresh walk's first page: no cursor to remember, none seen before to loop to.
             guard let fresh = try? Self.admit(page, from: nil, keyPath: keyPath, pageHashes: pageHashes, into: &state),
