@@ -53,3 +53,20 @@ import Testing
         }
     }
 }
+
+extension PageWalkerTests {
+    /// A load that a reload or a timeout made stale may have had its page already; its walk must record nothing, or
+    /// the reload's fresh walk of the same walker would find its first page's items repeats (and drop them).
+    @Test func aCancelledWalkRecordsNothing() async throws {
+        let walker = PageWalker<JSONValue>(keyPath: try JSONPath("id"))
+        let page = UpstreamPage<JSONValue>(items: [["id": 1], ["id": 2]], nextCursor: "n")
+        let stale = await Task { () -> UpstreamError? in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do throws(UpstreamError) { _ = try walker.admit(page, from: nil); return nil } catch { return error }
+        }.value
+        #expect(stale == .cancelled)
+        #expect(walker.held.keys == 0, "nothing recorded")
+        #expect(try walker.admit(page, from: nil).items.count == 2)
+        #expect(walker.held.keys == 2)
+    }
+}

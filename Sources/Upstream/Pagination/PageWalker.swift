@@ -136,9 +136,13 @@ public final class PageWalker<Item: Sendable>: Sendable {
     var storedHashes: Int { state.withLock { $0.recentKeys.storedHashes } }
 
     /// Records `page` as read from `cursor`: drops repeated items, fails on a cursor loop.
+    /// A cancelled task's walk (a load that a reload or a timeout made stale, whose fetch had answered it already)
+    /// records nothing: it throws `.cancelled`. Checked under the lock, so a stale walk cannot record its page after a
+    /// reload's fresh walk of the same walker started over (which would make the fresh walk's first page repeats).
     func admit(_ page: UpstreamPage<Item>, from cursor: String?) throws(UpstreamError) -> UpstreamPage<Item> {
         try state.withLock { (state: inout State) throws(UpstreamError) -> UpstreamPage<Item> in
-            try Self.admit(page, from: cursor, keyPath: keyPath, pageHashes: pageHashes, into: &state)
+            if Task.isCancelled { throw .cancelled }
+            return try Self.admit(page, from: cursor, keyPath: keyPath, pageHashes: pageHashes, into: &state)
         }
     }
 
