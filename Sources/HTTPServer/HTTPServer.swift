@@ -52,6 +52,10 @@ public final class HTTPServer: Sendable {
         let (fd, port) = try ListeningSocket.open(host: config.host, port: config.port,
                                                        reusePort: config.reusePort)
         if let timeout = config.deadPeerTimeout { DeadPeerDetection.prepareListener(fd, timeout: timeout) }
+        if let limit = DescriptorTable.openFileLimit() {
+            DescriptorTable.reserve(DescriptorTable.slots(maxConnections: config.maxConnections, openFileLimit: limit),
+                                    duplicating: fd)
+        }
         var loops: [ServerLoop] = []
         for index in 0..<max(1, config.eventLoopCount) {
             do throws(EventLoopError) {
