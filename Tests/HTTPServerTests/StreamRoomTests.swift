@@ -32,6 +32,10 @@ import Testing
         try await withLiveServer({ config in
             config.eventLoopCount = 1
             config.maxWriteBufferBytes = 64 * 1024
+            // The reader reads 16 MB a chunk at a time on the shared pool: a starved run may leave the window at
+            // zero for longer than the dead-peer (30 s) and idle (60 s) timers, which would end the stream.
+            config.deadPeerTimeout = nil
+            config.idleTimeout = .seconds(3_600)
         }, responder: builder.build()) { server, port in
             let client = try TestConnection(port: port)
             try client.send("GET /file HTTP/1.1\r\nHost: x\r\n\r\n")
