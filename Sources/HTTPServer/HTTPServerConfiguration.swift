@@ -78,9 +78,8 @@ extension HTTPServerConfiguration {
     /// The open-file soft limit (`RLIMIT_NOFILE`) less ``reservedDescriptors``, at least 64; 16,000 when the limit
     /// cannot be read or is unlimited (`RLIM_INFINITY`).
     public static func defaultMaxConnections() -> Int {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 16_000 }
-        return defaultMaxConnections(openFileLimit: limit.rlim_cur)
+        guard let limit = DescriptorTable.openFileLimit() else { return 16_000 }
+        return defaultMaxConnections(openFileLimit: limit)
     }
 
     /// The default cap for an open-file soft limit of `openFileLimit` (see ``defaultMaxConnections()``).
