@@ -30,6 +30,11 @@ package final class EventLoop: @unchecked Sendable {
     /// Whether this iteration's wait reported as many descriptors as it takes (256): then others may be ready that
     /// it did not report; else every ready one was reported (and handled) this iteration. - Important: loop-confined.
     package private(set) var lastWaitFilled = false
+    /// Set by ``pauseBeforeNextWait(_:)`` for the next wait only.
+    private var pendingPause: Duration?
+    /// How the loop pauses (``pauseBeforeNextWait(_:)``): `nanosleep` on the loop thread. Replaced by tests, and by
+    /// HTTPServer to count the pauses. - Important: loop-confined.
+    package var pause: (Duration) -> Void = EventLoop.sleep
     /// Run once when the loop has stopped, before its handlers are let go.
     private var exitHooks: [() -> Void] = []
     /// A reusable read buffer shared by this loop's connections.
@@ -142,6 +147,24 @@ package final class EventLoop: @unchecked Sendable {
         iterationEndHooks.append(body)
     }
 
+    /// Puts off the next wait by `pause` if nothing is ready by then, so what arrives meanwhile is taken in one
+    /// iteration: the loop first polls without blocking, and only if no descriptor (the work queue's wake-up included)
+    /// is ready does it sleep for `pause` (``pause``) and then wait as usual. A loop with work ready never sleeps. For
+    /// the next wait only: later ones are not put off unless asked again (HTTPServer's loop 0 asks after every
+    /// iteration while connections arrive as a storm, ``HTTPServerConfiguration/arrivalPause``). A timer due during
+    /// the pause runs after it. - Important: loop-confined.
+    package func pauseBeforeNextWait(_ pause: Duration) {
+        assertInLoop()
+        pendingPause = max(pendingPause ?? .zero, pause)
+    }
+
+    /// Sleeps the calling thread for `duration` (`nanosleep`; a signal cuts it short). Thread-safe.
+    package static func sleep(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        var span = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        _ = nanosleep(&span, nil)
+    }
+
     /// Runs the work items queued so far, now, within the current iteration, and returns how many ran: for an
     /// iteration-end hook whose batch work arriving meanwhile should join (HTTPServer's end-of-pass flush lets a
     /// broadcast that arrives while it sends share the sends not yet made). Items queued while these run wait for the
@@ -172,7 +195,17 @@ package final class EventLoop: @unchecked Sendable {
         var fds = [Int32](repeating: 0, count: 256)
         var events = [UInt32](repeating: 0, count: 256)
         while running {
-            let count = csystem_epoll_wait(epollFD, &fds, &events, 256, timers.timeoutMilliseconds())
+            var count: Int32
+            if let pause = pendingPause {
+                pendingPause = nil
+                count = csystem_epoll_wait(epollFD, &fds, &events, 256, 0)
+                if count == 0 {
+                    self.pause(pause)
+                    count = csystem_epoll_wait(epollFD, &fds, &events, 256, timers.timeoutMilliseconds())
+                }
+            } else {
+                count = csystem_epoll_wait(epollFD, &fds, &events, 256, timers.timeoutMilliseconds())
+            }
             if count < 0 && errno != EINTR { break }
             lastWaitFilled = Int(count) == fds.count
             for slot in 0..<max(0, Int(count)) {

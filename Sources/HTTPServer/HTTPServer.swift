@@ -65,7 +65,7 @@ public final class HTTPServer: Sendable {
                 throw HTTPServerError(call: error.call, errnoCode: error.errnoCode)
             }
         }
-        let listener = Listener(fd: fd, loops: loops)
+        let listener = Listener(fd: fd, loops: loops, arrivals: config.arrivalRate)
         for serverLoop in loops {
             serverLoop.loop.start()
             serverLoop.loop.execute { serverLoop.startSweeping() }
@@ -75,6 +75,7 @@ public final class HTTPServer: Sendable {
             do { try first.loop.register(fd, listener, events: csystem_EPOLLIN) } catch { listener.close() }
             // Only after a wait that filled its 256 slots: after any other, the listener was reported if it was ready.
             first.loop.addIterationEndHook { if first.loop.lastWaitFilled { listener.drainEachPass() } }
+            listener.pauseLoopDuringStorms()
             first.drainArrivals = { [weak listener] in listener?.drainEachPass() ?? false }
         }
         return (loops, listener, port)

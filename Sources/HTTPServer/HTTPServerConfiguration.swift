@@ -23,6 +23,13 @@ public struct HTTPServerConfiguration: Sendable {
     var ioUringEntries = SendRing.defaultEntries
     /// Tests only: SO_SNDBUF of each accepted socket (small, to force partial sends); nil keeps the kernel's.
     var sendBufferBytes: Int32?
+    /// While connections arrive as a storm (``ArrivalRate``: 40 or more in 10 ms), the accepting loop (loop 0) puts off
+    /// each wait that would block by this long, so it takes the arrivals of that time together: one wake-up, one batch
+    /// of accepts, reads and first batches, instead of a wake-up for every one or two viewers. A loop with something
+    /// ready never pauses, and past the storm nothing is delayed. Zero: never pauses.
+    public var arrivalPause: Duration = .microseconds(500)
+    /// Tests only: what counts as a storm of arrivals (``arrivalPause``).
+    var arrivalRate = ArrivalRate()
     /// How often open event streams get a `: ping` comment.
     public var heartbeatInterval: Duration = .seconds(15)
     /// How long a stream's peer may leave sent bytes unacknowledged (or, with no heartbeat, stay silent to TCP

@@ -25,6 +25,9 @@ public struct HTTPServerStatistics: Sendable, Hashable {
     /// pass go out together at its end, ``ServerLoop``), then sent by a send that emptied the queue. N events to a
     /// viewer in one send count N - 1. Grows only when writes queue up: broadcasts behind each other, a full socket.
     public var sendsCoalesced: Int = 0
+    /// Times the accepting loop paused before a wait because connections arrived as a storm
+    /// (``HTTPServerConfiguration/arrivalPause``).
+    public var arrivalPauses: Int = 0
 }
 
 /// The live counters behind `HTTPServerStatistics`. Thread-safe (atomics).
@@ -39,6 +42,7 @@ final class ServerCounters: Sendable {
     let ioUringSends = Atomic<Int>(0)
     let ioUringSendsContinued = Atomic<Int>(0)
     let sendsCoalesced = Atomic<Int>(0)
+    let arrivalPauses = Atomic<Int>(0)
 
     var snapshot: HTTPServerStatistics {
         HTTPServerStatistics(
@@ -51,7 +55,8 @@ final class ServerCounters: Sendable {
             ioUringLoops: ioUringLoops.load(ordering: .relaxed),
             ioUringSends: ioUringSends.load(ordering: .relaxed),
             ioUringSendsContinued: ioUringSendsContinued.load(ordering: .relaxed),
-            sendsCoalesced: sendsCoalesced.load(ordering: .relaxed)
+            sendsCoalesced: sendsCoalesced.load(ordering: .relaxed),
+            arrivalPauses: arrivalPauses.load(ordering: .relaxed)
         )
     }
 }

@@ -17,10 +17,11 @@ final class Listener: EventHandler, @unchecked Sendable {
     /// refuse the waiting client; otherwise level-triggered epoll would report the listener ready forever.
     private var spare: Int32 = Listener.openSpare()
 
-    init(fd: Int32, loops: [ServerLoop], drainWindow: Duration = .milliseconds(250)) {
+    init(fd: Int32, loops: [ServerLoop], drainWindow: Duration = .milliseconds(250), arrivals: ArrivalRate = ArrivalRate()) {
         self.fd = fd
         self.loops = loops
         self.drainWindow = drainWindow
+        self.arrivals = arrivals
     }
 
     private var context: ServerContext { loops[0].context }
@@ -31,9 +32,41 @@ final class Listener: EventHandler, @unchecked Sendable {
     /// How long after the last arrival the listener is drained every pass.
     let drainWindow: Duration
 
+    /// How fast connections arrive (``arrivalsAreAStorm()``).
+    private var arrivals: ArrivalRate
+
     func handleEvents(_ events: UInt32) {
         loops[0].loop.assertInLoop()
-        if acceptPending() > 0 { lastArrival = .now }
+        let accepted = acceptPending()
+        if accepted > 0 { noteArrivals(accepted, at: .now) }
+    }
+
+    /// Whether connections arrive as a storm now (``ArrivalRate``): then loop 0 pauses before its next wait
+    /// (``HTTPServerConfiguration/arrivalPause``). - Important: loop-confined to loop 0.
+    func arrivalsAreAStorm() -> Bool {
+        loops[0].loop.assertInLoop()
+        return arrivals.isStorm(at: .now)
+    }
+
+    /// Makes loop 0 pause before each wait that would block while connections arrive as a storm
+    /// (``HTTPServerConfiguration/arrivalPause``; zero: never), and count each pause taken. The loop clears its hooks
+    /// when it stops. - Important: loop-confined to loop 0; call once.
+    func pauseLoopDuringStorms() {
+        let loop = loops[0].loop
+        loop.assertInLoop()
+        let pause = context.configuration.arrivalPause
+        guard pause > .zero else { return }
+        let counters = context.counters
+        loop.pause = { duration in
+            counters.arrivalPauses.add(1, ordering: .relaxed)
+            EventLoop.sleep(duration)
+        }
+        loop.addIterationEndHook { if self.arrivalsAreAStorm() { loop.pauseBeforeNextWait(pause) } }
+    }
+
+    private func noteArrivals(_ count: Int, at now: ContinuousClock.Instant) {
+        lastArrival = now
+        arrivals.record(count, at: now)
     }
 
     /// Run at the end of each pass of loop 0: within ``drainWindow`` of the last arrival (a storm of arrivals), accepts
@@ -51,7 +84,8 @@ final class Listener: EventHandler, @unchecked Sendable {
             lastArrival = nil
             return false
         }
-        if acceptPending() > 0 { lastArrival = now }
+        let accepted = acceptPending()
+        if accepted > 0 { noteArrivals(accepted, at: now) }
         return true
     }
 

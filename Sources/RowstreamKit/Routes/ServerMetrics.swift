@@ -64,6 +64,11 @@ struct ServerMetrics: Sendable {
         ) {
             stats()?.sendsCoalesced ?? 0
         }
+        registry.counterFunction(
+            "rowstream_arrival_pauses_total", help: "Pauses of the accepting loop while connections arrived as a storm."
+        ) {
+            stats()?.arrivalPauses ?? 0
+        }
         registry.counterFunction("rowstream_connections_refused_total", help: "Connections refused (503) at a cap.") {
             stats()?.refusedConnections ?? 0
         }
