@@ -1,5 +1,11 @@
-/// How fast connections are arriving, counted in fixed windows of time: tells a storm of arrivals (a dashboard link
-/// posted to a whole company, every tab reconnecting after a deploy) from a trickle.
+/// How many connections arrive together, counted in fixed windows of time: tells a storm of arrivals (a dashboard link
+/// posted to a whole company, every tab reconnecting after a deploy) from a trickle or from one client's requests one
+/// after another.
+///
+/// What is counted is up to the caller: loop 0's ``Listener`` counts the arrivals that found another connection waiting
+/// (all but the first of each round of accepts), so a client that connects again only once it has its answer (a
+/// script, a prober, `Scripts/bench ttfr`), however fast, never makes a storm: pausing could not batch its arrivals,
+/// only delay them.
 ///
 /// While arrivals are a storm, loop 0 pauses briefly before each wait that would block
 /// (``HTTPServerConfiguration/arrivalPause``). Without the pause, the loop is faster than the clients: it takes the one
@@ -20,9 +26,9 @@ struct ArrivalRate: Sendable {
     private var current = 0
     private var previous = 0
 
-    /// A storm by default is 40 arrivals in 10 ms (4,000 a second): at 2 arrivals or more per 500 µs pause, a pause
-    /// replaces at least as many wake-ups as it costs.
-    init(window: Duration = .milliseconds(10), threshold: Int = 40) {
+    /// A storm by default is 20 counted arrivals in 10 ms: 2,000 a second that found another waiting, so well over 2
+    /// arrivals per 500 µs pause, and a pause replaces more wake-ups than it costs.
+    init(window: Duration = .milliseconds(10), threshold: Int = 20) {
         precondition(window > .zero && threshold > 0, "an arrival rate needs a window and a threshold")
         self.window = window
         self.threshold = threshold

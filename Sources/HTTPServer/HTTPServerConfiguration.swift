@@ -23,10 +23,11 @@ public struct HTTPServerConfiguration: Sendable {
     var ioUringEntries = SendRing.defaultEntries
     /// Tests only: SO_SNDBUF of each accepted socket (small, to force partial sends); nil keeps the kernel's.
     var sendBufferBytes: Int32?
-    /// While connections arrive as a storm (``ArrivalRate``: 40 or more in 10 ms), the accepting loop (loop 0) puts off
-    /// each wait that would block by this long, so it takes the arrivals of that time together: one wake-up, one batch
-    /// of accepts, reads and first batches, instead of a wake-up for every one or two viewers. A loop with something
-    /// ready never pauses, and past the storm nothing is delayed. Zero: never pauses.
+    /// While connections arrive as a storm (``ArrivalRate``: 20 or more in 10 ms that found another waiting), the
+    /// accepting loop (loop 0) puts off each wait that would block by this long, so it takes the arrivals of that time
+    /// together: one wake-up, one batch of accepts, reads and first batches, instead of a wake-up for every one or two
+    /// viewers. A loop with something ready never pauses; past the storm, and for a client that connects again only
+    /// once answered, nothing is delayed. Zero: never pauses.
     public var arrivalPause: Duration = .microseconds(500)
     /// Tests only: what counts as a storm of arrivals (``arrivalPause``).
     var arrivalRate = ArrivalRate()

@@ -50,23 +50,27 @@ final class Listener: EventHandler, @unchecked Sendable {
 
     /// Makes loop 0 pause before each wait that would block while connections arrive as a storm
     /// (``HTTPServerConfiguration/arrivalPause``; zero: never), and count each pause taken. The loop clears its hooks
-    /// when it stops. - Important: loop-confined to loop 0; call once.
-    func pauseLoopDuringStorms() {
+    /// when it stops. Returns whether it did (not for a zero pause). - Important: loop-confined to loop 0; call once.
+    @discardableResult
+    func pauseLoopDuringStorms() -> Bool {
         let loop = loops[0].loop
         loop.assertInLoop()
         let pause = context.configuration.arrivalPause
-        guard pause > .zero else { return }
+        guard pause > .zero else { return false }
         let counters = context.counters
         loop.pause = { duration in
             counters.arrivalPauses.add(1, ordering: .relaxed)
             EventLoop.sleep(duration)
         }
         loop.addIterationEndHook { if self.arrivalsAreAStorm() { loop.pauseBeforeNextWait(pause) } }
+        return true
     }
 
+    /// Notes a round of accepts that took `count` connections: the arrivals that found another waiting (all but the
+    /// first) count towards a storm (``ArrivalRate``).
     private func noteArrivals(_ count: Int, at now: ContinuousClock.Instant) {
         lastArrival = now
-        arrivals.record(count, at: now)
+        arrivals.record(count - 1, at: now)
     }
 
     /// Run at the end of each pass of loop 0: within ``drainWindow`` of the last arrival (a storm of arrivals), accepts

@@ -1,46 +1,91 @@
+import CSystem
+import Dispatch
+import EventLoop
 import Foundation
-import TestSupport
+import Locking
 import Testing
+import TestSupport
 @testable import HTTPServer
 
 /// The accepting loop pauses before its waits while connections arrive as a storm
-/// (`HTTPServerConfiguration.arrivalPause`), and only then: here a storm is 2 arrivals within an hour's window, so
-/// which side of it a server is on does not depend on how fast the test runs. Pauses are counted in the statistics.
+/// (`HTTPServerConfiguration.arrivalPause`, `Listener.pauseLoopDuringStorms`), and only then: a storm is counted in
+/// arrivals that found another connection waiting, so a client that connects again only once answered never makes one,
+/// however fast. Here one such arrival within an hour's window is a storm, so which side of it the listener is on does
+/// not depend on how fast the test runs; the listener is not registered with epoll: only the calls the test makes
+/// accept. Pauses taken are counted in the statistics.
 @Suite struct ArrivalPauseTests {
-    @Test(arguments: [1, 2]) func theLoopPausesOnlyInAStorm(_ arrivals: Int) async throws {
-        try await withLiveServer({ config in
-            config.arrivalRate = ArrivalRate(window: .seconds(3_600), threshold: 2)
+    @Test(arguments: [false, true]) func theLoopPausesOnlyWhenArrivalsFindOthersWaiting(_ together: Bool) async throws {
+        try await offPool {
+            var config = HTTPServerConfiguration()
+            config.arrivalRate = ArrivalRate(window: .seconds(3_600), threshold: 1)
             config.arrivalPause = .microseconds(50)
-        }, responder: okResponder) { server, port in
+            let context = ServerContext(responder: okResponder, configuration: config)
+            let loop = try EventLoop(index: 0)
+            let serverLoop = ServerLoop(loop: loop, context: context)
+            let (fd, port) = try ListeningSocket.open(host: "127.0.0.1", port: 0)
+            let listener = Listener(fd: fd, loops: [serverLoop], arrivals: config.arrivalRate)
+            loop.start()
+            defer {
+                _ = try? onLoop(loop) { listener.close(); loop.stop() }
+                _ = loop.waitForExit(until: .now() + .seconds(30 * TestTime.scale))
+            }
+            #expect(try onLoop(loop) { listener.pauseLoopDuringStorms() })
             var clients: [TestConnection] = []
             defer { clients.forEach { $0.closeNow() } }
-            for _ in 0..<arrivals {
-                let client = try TestConnection(port: port)
-                clients.append(client)
-                // Accepted and answered: the pass that accepted it has ended, and its end decided on a pause.
-                #expect(try await client.exchange("GET", "/").status == 200)
-            }
-            if arrivals < 2 {
-                #expect(server.statistics.arrivalPauses == 0)
+            let open = { context.counters.openConnections.load(ordering: .relaxed) }
+            let pauses = { context.counters.arrivalPauses.load(ordering: .relaxed) }
+
+            if together {
+                clients.append(try TestConnection(port: port))
+                clients.append(try TestConnection(port: port))
+                try onLoop(loop) { listener.handleEvents(csystem_EPOLLIN) }  // one round takes both
+                #expect(open() == 2)
+                // A storm now: every wait that would block is put off, and the idle loop takes one.
+                #expect(try onLoop(loop) { listener.arrivalsAreAStorm() })
+                #expect(eventuallyBlocking { pauses() > 0 })
             } else {
-                // From now on every wait that would block is put off: the loop, idle, takes one.
-                #expect(await eventually { server.statistics.arrivalPauses > 0 })
+                for _ in 0..<3 {  // each connects once the one before was accepted
+                    clients.append(try TestConnection(port: port))
+                    try onLoop(loop) { listener.handleEvents(csystem_EPOLLIN) }
+                }
+                #expect(open() == 3)
+                #expect(try onLoop(loop) { listener.arrivalsAreAStorm() } == false)
+                try onLoop(loop) {}  // another iteration ended, and its end decided on no pause
+                #expect(pauses() == 0)
             }
         }
     }
 
-    @Test func aZeroPauseNeverPauses() async throws {
-        try await withLiveServer({ config in
-            config.arrivalRate = ArrivalRate(window: .seconds(3_600), threshold: 1)
+    @Test func aZeroPauseIsNeverTaken() async throws {
+        try await offPool {
+            var config = HTTPServerConfiguration()
             config.arrivalPause = .zero
-        }, responder: okResponder) { server, port in
-            let client = try TestConnection(port: port)
-            defer { client.closeNow() }
-            #expect(try await client.exchange("GET", "/").status == 200)
-            let second = try TestConnection(port: port)  // a wait of the idle loop came in between
-            defer { second.closeNow() }
-            #expect(try await second.exchange("GET", "/").status == 200)
-            #expect(server.statistics.arrivalPauses == 0)
+            let context = ServerContext(responder: okResponder, configuration: config)
+            let loop = try EventLoop(index: 0)
+            let (fd, _) = try ListeningSocket.open(host: "127.0.0.1", port: 0)
+            let listener = Listener(fd: fd, loops: [ServerLoop(loop: loop, context: context)])
+            loop.start()
+            defer {
+                _ = try? onLoop(loop) { listener.close(); loop.stop() }
+                _ = loop.waitForExit(until: .now() + .seconds(30 * TestTime.scale))
+            }
+            #expect(try onLoop(loop) { listener.pauseLoopDuringStorms() } == false)
         }
+    }
+
+    /// Runs `work` on `loop` and waits for its result (at most 30 s, scaled).
+    private func onLoop<T: Sendable>(_ loop: EventLoop, _ work: @escaping @Sendable () -> T) throws -> T {
+        let done = DispatchSemaphore(value: 0)
+        let result = Lock<T?>(nil)
+        loop.execute {
+            let value = work()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + .seconds(30 * TestTime.scale)) == .success,
+              let value = result.withLock({ $0 }) else {
+            throw TestConnection.Failure(description: "the loop did not run the job")
+        }
+        return value
     }
 }
