@@ -67,6 +67,12 @@ struct ArrivalRate: Sendable {
 
     /// Whole windows from `start` to `now` (0 while `now` is in the window that began at `start`).
     private func windowsPassed(since start: ContinuousClock.Instant, until now: ContinuousClock.Instant) -> Int {
-        now < start + window ? 0 : Int((now - start) / window)
+        guard now >= start + window else { return 0 }
+        return Int(Self.nanoseconds(now - start) / Self.nanoseconds(window))  // whole numbers: exact at any distance
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }

@@ -266,6 +266,7 @@ func readExactly(_ count: Int, from client: TestConnection) throws -> [UInt8] {
     var filled = 0
     while filled < count {
         let received = bytes[filled...].withUnsafeMutableBytes { recv(client.fd, $0.baseAddress, $0.count, 0) }
+        if received < 0, errno == EINTR { continue }  // a signal (a profiler's, a sanitizer's) cut the wait short
         guard received > 0 else {
             throw TestConnection.Failure(description: "recv \(received), errno \(errno), after \(filled) of \(count) bytes")
         }

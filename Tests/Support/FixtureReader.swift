@@ -53,6 +53,7 @@ struct FixtureReader {
             guard server.waitReadable(fd) else { continue }
             var chunk = [UInt8](repeating: 0, count: 16 * 1024)
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count < 0, errno == EINTR || errno == EAGAIN { continue }  // a signal cut it short; or nothing after all
             if count <= 0 {
                 peerClosed = true
                 return false
