@@ -161,8 +161,8 @@ package final class EventLoop: @unchecked Sendable {
 
     /// Sleeps the calling thread for `duration` (`nanosleep`; a signal cuts it short). Thread-safe.
     package static func sleep(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        var span = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+        let nanoseconds = max(0, duration.wholeNanoseconds)
+        var span = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
         _ = nanosleep(&span, nil)
     }
 

@@ -1,3 +1,5 @@
+import EventLoop
+
 /// How many connections arrive together, counted in fixed windows of time: tells a storm of arrivals (a dashboard link
 /// posted to a whole company, every tab reconnecting after a deploy) from a trickle or from one client's requests one
 /// after another.
@@ -29,7 +31,7 @@ struct ArrivalRate: Sendable {
     /// A storm by default is 20 counted arrivals in 10 ms: 2,000 a second that found another waiting, so well over 2
     /// arrivals per 500 µs pause, and a pause replaces more wake-ups than it costs.
     init(window: Duration = .milliseconds(10), threshold: Int = 20) {
-        precondition(window > .zero && threshold > 0, "an arrival rate needs a window and a threshold")
+        precondition(window >= .nanoseconds(1) && threshold > 0, "an arrival rate needs a window and a threshold")
         self.window = window
         self.threshold = threshold
     }
@@ -43,13 +45,17 @@ struct ArrivalRate: Sendable {
     /// Whether arrivals are a storm at `now`: the window holding `now`, or the one just before it, had ``threshold``
     /// arrivals or more. So a storm ends one to two windows after its arrivals slow down.
     func isStorm(at now: ContinuousClock.Instant) -> Bool {
-        guard let start = windowStart else { return false }
+        guard mayBeStorm, let start = windowStart else { return false }
         switch windowsPassed(since: start, until: now) {
         case 0: return current >= threshold || previous >= threshold
         case 1: return current >= threshold
         default: return false
         }
     }
+
+    /// Whether the counted windows reach the threshold at all: false tells, with no clock read, that it is no storm
+    /// (``Listener`` asks after every pass of its loop).
+    var mayBeStorm: Bool { current >= threshold || previous >= threshold }
 
     /// Moves the count to the window holding `now` (windows are aligned to the first arrival's).
     private mutating func advance(to now: ContinuousClock.Instant) {
@@ -68,11 +74,6 @@ struct ArrivalRate: Sendable {
     /// Whole windows from `start` to `now` (0 while `now` is in the window that began at `start`).
     private func windowsPassed(since start: ContinuousClock.Instant, until now: ContinuousClock.Instant) -> Int {
         guard now >= start + window else { return 0 }
-        return Int(Self.nanoseconds(now - start) / Self.nanoseconds(window))  // whole numbers: exact at any distance
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        return Int((now - start).wholeNanoseconds / window.wholeNanoseconds)  // whole numbers: exact at any distance
     }
 }

@@ -126,7 +126,7 @@ public final class HTTPServer: Sendable {
         guard let (loops, listener) = running else { return waitUntilShutdown() }
         loops[0].loop.execute { listener.close() }
         for serverLoop in loops { serverLoop.loop.execute { serverLoop.beginShutdown() } }
-        let deadline = DispatchTime.now() + .nanoseconds(Self.nanoseconds(context.configuration.shutdownGrace))
+        let deadline = DispatchTime.now() + .nanoseconds(Int(context.configuration.shutdownGrace.wholeNanoseconds))
         for serverLoop in loops where !serverLoop.loop.waitForExit(until: deadline) {
             serverLoop.loop.execute { serverLoop.forceClose() }
             _ = serverLoop.loop.waitForExit(until: .now() + .seconds(2))
@@ -141,8 +141,4 @@ public final class HTTPServer: Sendable {
         finished.signal()
     }
 
-    private static func nanoseconds(_ duration: Duration) -> Int {
-        let (seconds, attoseconds) = duration.components
-        return Int(clamping: seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
 }

@@ -45,7 +45,7 @@ final class Listener: EventHandler, @unchecked Sendable {
     /// (``HTTPServerConfiguration/arrivalPause``). - Important: loop-confined to loop 0.
     func arrivalsAreAStorm() -> Bool {
         loops[0].loop.assertInLoop()
-        return arrivals.isStorm(at: .now)
+        return arrivals.mayBeStorm && arrivals.isStorm(at: .now)
     }
 
     /// Makes loop 0 pause before each wait that would block while connections arrive as a storm

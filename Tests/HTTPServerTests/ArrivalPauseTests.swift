@@ -85,20 +85,4 @@ import TestSupport
         guard getsockopt(fd, Int32(IPPROTO_TCP), TCP_INFO, &info, &length) == 0 else { return -1 }
         return Int(info.tcpi_unacked)
     }
-
-    /// Runs `work` on `loop` and waits for its result (at most 30 s, scaled).
-    private func onLoop<T: Sendable>(_ loop: EventLoop, _ work: @escaping @Sendable () -> T) throws -> T {
-        let done = DispatchSemaphore(value: 0)
-        let result = Lock<T?>(nil)
-        loop.execute {
-            let value = work()
-            result.withLock { $0 = value }
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + .seconds(30 * TestTime.scale)) == .success,
-              let value = result.withLock({ $0 }) else {
-            throw TestConnection.Failure(description: "the loop did not run the job")
-        }
-        return value
-    }
 }

@@ -149,28 +149,6 @@ private func socketInode(_ fd: Int32) -> UInt {
     return UInt(info.st_ino)
 }
 
-/// Runs `work` as one job (one pass) on the loop of `writer`'s connection and returns its result, waiting at most
-/// 30 s (scaled).
-func onLoop<T: Sendable>(of writer: StreamWriter, _ work: @escaping @Sendable () -> T) throws -> T {
-    guard case .connection(_, let loop) = writer.target else { throw TestConnection.Failure(description: "no loop") }
-    let done = DispatchSemaphore(value: 0)
-    let result = ResultBox<T>()
-    loop.execute {
-        result.value.withLock { $0 = work() }
-        done.signal()
-    }
-    guard done.wait(timeout: .now() + .seconds(30 * TestTime.scale)) == .success,
-          let value = result.value.withLock({ $0 }) else {
-        throw TestConnection.Failure(description: "the loop did not run the job")
-    }
-    return value
-}
-
-/// A job's result, handed from the loop to the test's thread. Thread-safe (a lock).
-private final class ResultBox<T: Sendable>: Sendable {
-    let value = Lock<T?>(nil)
-}
-
 extension CoalescedSendTests {
     /// A stream's opening (its response head and what it writes as it opens) leaves in one send at the end of the
     /// loop's pass, with the pass's other sends: on io_uring that is one entry of the pass's submission, not a

@@ -42,16 +42,4 @@ import TestSupport
             #expect(open() == 2)
         }
     }
-
-    /// Runs `work` on `loop` and waits for it (at most 30 s, scaled).
-    private func onLoop(_ loop: EventLoop, _ work: @escaping @Sendable () -> Void) throws {
-        let done = DispatchSemaphore(value: 0)
-        loop.execute {
-            work()
-            done.signal()
-        }
-        guard done.wait(timeout: .now() + .seconds(30 * TestTime.scale)) == .success else {
-            throw TestConnection.Failure(description: "the loop did not run the job")
-        }
-    }
 }
