@@ -45,6 +45,10 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
     /// Whether a field named `name` exists.
     public func contains(_ name: String) -> Bool { self[name] != nil }
 
+    /// Makes room for `count` plain fields in all (a parsed request's, at its first: one allocation, not one per
+    /// doubling).
+    mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
+
     /// Appends a field, keeping any existing ones of the same name.
     public mutating func add(name: String, value: String) {
         unpack(name)
@@ -125,15 +129,28 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
     /// byte by byte with no allocation. Bytes outside ASCII must be equal as they are.
     static func sameName(_ a: some StringProtocol, _ b: some StringProtocol) -> Bool { sameName(bytes: a.utf8, b.utf8) }
 
-    /// ``sameName(_:_:)`` over UTF-8 bytes.
+    /// ``sameName(_:_:)`` over UTF-8 bytes. Native strings and arrays are compared in place (a header lookup runs
+    /// several times per request: iterating two `UTF8View`s together cost about 30 instructions a byte).
     static func sameName(bytes a: some Collection<UInt8>, _ b: some Collection<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
-        for (x, y) in zip(a, b) where x != y {
-            guard x | 0x20 == y | 0x20, (x | 0x20) >= UInt8(ascii: "a"), (x | 0x20) <= UInt8(ascii: "z") else {
-                return false
-            }
+        if let same = a.withContiguousStorageIfAvailable({ a in
+            b.withContiguousStorageIfAvailable { b in sameName(buffers: a, b) }
+        }), let same {
+            return same
         }
+        for (x, y) in zip(a, b) where !sameByte(x, y) { return false }
         return true
+    }
+
+    private static func sameName(buffers a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        for index in 0..<a.count where !sameByte(a[index], b[index]) { return false }
+        return true
+    }
+
+    /// Equal, or the same ASCII letter in another case.
+    @inline(__always)
+    private static func sameByte(_ x: UInt8, _ y: UInt8) -> Bool {
+        x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= UInt8(ascii: "a") && (x | 0x20) <= UInt8(ascii: "z"))
     }
 }
 

@@ -143,6 +143,8 @@ public struct HTTPRequestParser: Sendable {
                 if end == position { break }
                 guard progress.headers.count < limits.maxHeaderCount else { throw tooLarge }
                 let field = try Self.headerField(buffer[position..<end])
+                // A browser's request has about a dozen fields.
+                if progress.headers.count == 0 { progress.headers.reserveCapacity(12) }
                 progress.headers.add(name: field.name, value: field.value)
             }
             progress.bodyStart = progress.lineStart
@@ -158,40 +160,65 @@ public struct HTTPRequestParser: Sendable {
         return (request, position + length)
     }
 
+    /// The body's length from the head's fields, which are read once (`Host`, `Content-Length`, `Transfer-Encoding`
+    /// found by length first: any other name costs one comparison).
     private func bodyLength(_ headers: HTTPHeaders, version: HTTPVersion) throws(HTTPParseError) -> Int {
-        if version == .http1_1, headers.count(of: HTTPFieldName.host) != 1 {
+        var hosts = 0
+        var transferEncoding = false
+        var length: String?
+        var lengthsDiffer = false
+        for field in headers {
+            switch field.name.utf8.count {
+            case 4 where HTTPHeaders.sameName(field.name, HTTPFieldName.host):
+                hosts += 1
+            case 14 where HTTPHeaders.sameName(field.name, HTTPFieldName.contentLength):
+                if let length { lengthsDiffer = lengthsDiffer || length != field.value } else { length = field.value }
+            case 17 where HTTPHeaders.sameName(field.name, HTTPFieldName.transferEncoding):
+                transferEncoding = true
+            default:
+                break
+            }
+        }
+        if version == .http1_1, hosts != 1 {
             throw HTTPParseError(.badRequest, "HTTP/1.1 requires exactly one Host header.")
         }
-        let lengths = headers.values(for: HTTPFieldName.contentLength)
-        if headers.contains(HTTPFieldName.transferEncoding) {
+        if transferEncoding {
             // Both framings at once is a request-smuggling vector (RFC 9112 §6.1).
-            if !lengths.isEmpty { throw HTTPParseError(.badRequest, "Both Content-Length and Transfer-Encoding.") }
+            if length != nil { throw HTTPParseError(.badRequest, "Both Content-Length and Transfer-Encoding.") }
             throw HTTPParseError(.notImplemented, "Transfer-Encoding is not supported on requests.")
         }
-        guard let first = lengths.first else { return 0 }
-        guard lengths.allSatisfy({ $0 == first }), !first.isEmpty, first.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 })
+        guard let length else { return 0 }
+        guard !lengthsDiffer, !length.isEmpty, length.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 })
         else { throw HTTPParseError(.badRequest, "Invalid Content-Length.") }
-        guard first.utf8.count <= 15, let length = Int(first), length <= limits.maxBodyBytes else {
+        guard length.utf8.count <= 15, let value = Int(length), value <= limits.maxBodyBytes else {
             throw HTTPParseError(.payloadTooLarge, "Request body too large.")
         }
-        return length
+        return value
     }
 
     private static func headerField(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> (name: String, value: String) {
+        try line.withUnsafeBufferPointer { (line) throws(HTTPParseError) in try headerField(in: line) }
+    }
+
+    /// ``headerField(_:)`` over the line's bytes in place (a slice's indexing checked each byte's bounds).
+    private static func headerField(in line: UnsafeBufferPointer<UInt8>) throws(HTTPParseError) -> (name: String, value: String) {
         // A line starting with whitespace continues the previous one: obs-fold, refused (RFC 9112 §5.2).
         if line.first == UInt8(ascii: " ") || line.first == UInt8(ascii: "\t") {
             throw HTTPParseError(.badRequest, "Obsolete line folding.")
         }
-        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > line.startIndex,
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0,
               line[..<colon].allSatisfy(RequestLine.isTokenByte)
         else { throw HTTPParseError(.badRequest, "Malformed header field.") }
-        var value = line[(colon + 1)...]
-        while let first = value.first, first == 32 || first == 9 { value = value.dropFirst() }
-        while let last = value.last, last == 32 || last == 9 { value = value.dropLast() }
+        var start = colon + 1
+        var end = line.count
+        while start < end, line[start] == 32 || line[start] == 9 { start += 1 }
+        while end > start, line[end - 1] == 32 || line[end - 1] == 9 { end -= 1 }
+        let value = UnsafeBufferPointer(rebasing: line[start..<end])
         // field-value = VCHAR, SP, HTAB, obs-text; every other control byte is refused.
         guard value.allSatisfy({ $0 == 9 || ($0 >= 32 && $0 != 127) }) else {
             throw HTTPParseError(.badRequest, "Control character in header value.")
         }
-        return (String(decoding: line[..<colon], as: UTF8.self), String(decoding: value, as: UTF8.self))
+        return (String(decoding: UnsafeBufferPointer(rebasing: line[..<colon]), as: UTF8.self),
+                String(decoding: value, as: UTF8.self))
     }
 }

@@ -68,13 +68,9 @@ public struct HTTPResponse: Sendable {
     /// case. Compared byte by byte (no lowercased copy of the header per response).
     var isEventStream: Bool {
         guard case .stream = body, let type = headers[HTTPFieldName.contentType] else { return false }
-        let prefix = "text/event-stream".utf8
-        var bytes = type.utf8.makeIterator()
-        for expected in prefix {
-            guard let byte = bytes.next() else { return false }
-            let lowercased = (65...90).contains(byte) ? byte | 0x20 : byte   // ASCII A-Z to a-z
-            guard lowercased == expected else { return false }
-        }
-        return true
+        let prefix: StaticString = "text/event-stream"
+        return type.utf8.count >= prefix.utf8CodeUnitCount
+            && HTTPHeaders.sameName(bytes: type.utf8.prefix(prefix.utf8CodeUnitCount),
+                                    UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
     }
 }

@@ -4,10 +4,11 @@ enum PercentDecoding {
     /// Decodes `%XX` escapes (and `+` as space when `plusAsSpace`). Returns nil for a malformed escape
     /// or when the result is not valid UTF-8.
     static func decode(_ text: some StringProtocol, plusAsSpace: Bool = false) -> String? {
+        func isEscape(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "%") || (plusAsSpace && byte == UInt8(ascii: "+")) }
+        // Most text has no escape (a table's name in its path): looked for in place, no array made.
+        guard text.utf8.withContiguousStorageIfAvailable({ $0.contains(where: isEscape) })
+            ?? text.utf8.contains(where: isEscape) else { return String(text) }
         let bytes = Array(text.utf8)
-        guard bytes.contains(UInt8(ascii: "%")) || (plusAsSpace && bytes.contains(UInt8(ascii: "+"))) else {
-            return String(text)
-        }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = 0

@@ -1,11 +1,14 @@
 /// The `{name}` values matched by a route, percent-decoded. Thread-safe: a value type.
 public struct RouteParameters: Sendable {
-    private var values: [String: String]
+    /// A route has one or two parameters: found by comparing names, with no dictionary made per request.
+    private var values: [(name: String, value: String)]
 
-    public init(_ values: [String: String] = [:]) { self.values = values }
+    public init(_ values: [String: String] = [:]) { self.values = values.map { (name: $0.key, value: $0.value) } }
+
+    init(pairs: [(name: String, value: String)]) { values = pairs }
 
     /// The decoded value of `{name}`, or nil when the route has no such parameter.
-    public subscript(name: String) -> String? { values[name] }
+    public subscript(name: String) -> String? { values.first { $0.name == name }?.value }
 }
 
 /// One segment of a route pattern.
@@ -72,12 +75,14 @@ struct Route: Sendable {
 
     /// The percent-decoded `{name}` values of a `path` that ``matches(_:)``; nil when one is malformed.
     func parameters(_ path: [Substring]) -> RouteParameters? {
-        var decoded: [String: String] = [:]
+        var decoded: [(name: String, value: String)] = []
         for (segment, actual) in zip(segments, path) {
             guard case .parameter(let name) = segment else { continue }
             guard let text = PercentDecoding.decode(actual) else { return nil }
-            decoded[name] = text
+            // A name used twice in one pattern: the last value, as a dictionary kept it.
+            if let index = decoded.firstIndex(where: { $0.name == name }) { decoded.remove(at: index) }
+            decoded.append((name: name, value: text))
         }
-        return RouteParameters(decoded)
+        return RouteParameters(pairs: decoded)
     }
 }

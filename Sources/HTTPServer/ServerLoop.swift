@@ -5,18 +5,21 @@ import Foundation
 /// The server's state on one event loop: its connections, the timeout/heartbeat sweep, and shutdown.
 ///
 /// Thread rules: loop-confined (every method on `loop`), `@unchecked Sendable` so work items can carry it.
+/// Its lists are `@exclusivity(unchecked)`, as ``Connection``'s state is: read and changed on the loop's thread only,
+/// each access whole (the sweep and the flush read an element, then call out; nothing is changed in place across a
+/// call).
 final class ServerLoop: @unchecked Sendable {
     let loop: EventLoop
     let context: ServerContext
     /// Every open connection, each at its `slot` (removal moves the last one into the gap): adopting and forgetting
     /// one hashes nothing, and the sweep walks the list without copying it.
-    private var connections: [Connection] = []
-    private var shuttingDown = false
+    @exclusivity(unchecked) private var connections: [Connection] = []
+    @exclusivity(unchecked) private var shuttingDown = false
     /// This loop's io_uring for sends (``SendRing``); nil on the `sendmsg` path (turned off, or refused).
     private(set) var sendRing: SendRing?
     /// Connections written this pass, to send at its end (``flushAtEndOfPass(_:)``), and the list being flushed.
-    private var toFlush: [Connection] = []
-    private var flushing: [Connection] = []
+    @exclusivity(unchecked) private var toFlush: [Connection] = []
+    @exclusivity(unchecked) private var flushing: [Connection] = []
     /// Loop 0's listener drain (``Listener/drainEachPass()``, true while connections are arriving), run between the
     /// end-of-pass flush's chunks too: a flush of thousands of first batches (a storm's waiters, when their page lands)
     /// takes tens of milliseconds, in which arriving connections would fill the backlog. Nil on the other loops.

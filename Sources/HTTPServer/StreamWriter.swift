@@ -2,7 +2,8 @@ import EventLoop
 import Locking
 
 /// Thread-safe handle to one streaming response body. Any thread may call it; the server hands the work
-/// to the connection's event loop, so writes from one thread arrive in order.
+/// to the connection's event loop, so writes from one thread arrive in order. Called on that loop (a stream's
+/// first events, written by its opener), a write is made at once, with no closure allocated for it.
 ///
 /// Ownership: the server owns the connection. The stream ends when `finish()` is called (buffered bytes are
 /// flushed, then the connection closes), when the peer disconnects, when the connection is dropped as a slow
@@ -63,7 +64,8 @@ public final class StreamWriter: Sendable {
             sink(.bytes(bytes))
         case .connection(let connection, let loop):
             let block = deflated(bytes)
-            loop.run { connection.writeShared(bytes, deflated: block) }
+            @Sendable func write() { connection.writeShared(bytes, deflated: block) }
+            if loop.inEventLoop { write() } else { loop.execute(write) }
         }
     }
 
@@ -78,7 +80,8 @@ public final class StreamWriter: Sendable {
         case .sink(let sink):
             sink(output)
         case .connection(let connection, let loop):
-            loop.run { connection.streamOutput(output) }
+            @Sendable func apply() { connection.streamOutput(output) }
+            if loop.inEventLoop { apply() } else { loop.execute(apply) }
         }
     }
 
@@ -94,7 +97,8 @@ public final class StreamWriter: Sendable {
             notice(.identity(bytes))
         case .connection(let connection, let loop):
             let block = deflated(bytes)
-            loop.run { connection.writeShared(bytes, deflated: block, whenWritten: notice) }
+            @Sendable func write() { connection.writeShared(bytes, deflated: block, whenWritten: notice) }
+            if loop.inEventLoop { write() } else { loop.execute(write) }
         }
     }
 
@@ -119,7 +123,10 @@ public final class StreamWriter: Sendable {
             sink(.bytes(event.bytes))
         case .connection(let connection, let loop):
             let (head, body) = (deflated(event.head), coding == .gzip ? event.deflatedBody : nil)
-            loop.run { connection.writeShared(event.body, after: event.head, deflated: body, deflatedHead: head) }
+            @Sendable func write() {
+                connection.writeShared(event.body, after: event.head, deflated: body, deflatedHead: head)
+            }
+            if loop.inEventLoop { write() } else { loop.execute(write) }
         }
     }
 
@@ -133,10 +140,11 @@ public final class StreamWriter: Sendable {
             notice(WrittenBytes(encoding: "identity", count: event.head.count + event.body.count))
         case .connection(let connection, let loop):
             let (head, body) = (deflated(event.head), coding == .gzip ? event.deflatedBody : nil)
-            loop.run {
+            @Sendable func write() {
                 connection.writeShared(event.body, after: event.head, deflated: body, deflatedHead: head,
                                        whenWritten: notice)
             }
+            if loop.inEventLoop { write() } else { loop.execute(write) }
         }
     }
 

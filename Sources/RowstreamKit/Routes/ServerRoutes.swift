@@ -127,7 +127,7 @@ struct ServerRoutes {
     /// The table `name`, if the viewer may see it (``viewer``; else 403, on every route of a table).
     func table(_ name: String?) throws(HTTPError) -> TableBinding {
         guard let name, let table = tables[name] else { throw HTTPError(.notFound, "no such table") }
-        try admit(table: name)
+        try admit(table: name, binding: table)
         return table
     }
 
@@ -141,8 +141,13 @@ struct ServerRoutes {
     /// unless it can serve them (their forwarded header or cookie is there and valid: ``ViewerPartition``), so no
     /// route ever calls the upstream with a missing credential.
     func admit(table name: String) throws(HTTPError) {
+        try admit(table: name, binding: tables[name])
+    }
+
+    /// ``admit(table:)`` of a table already looked up (`binding`, nil when there is none).
+    private func admit(table name: String, binding: TableBinding?) throws(HTTPError) {
         guard configuration.access.admits(table: name) else { throw HTTPError(.forbidden, "you may not see this table") }
-        if case .refused(let why)? = tables[name]?.partition(of: viewer) { throw HTTPError(.forbidden, why) }
+        if case .refused(let why)? = binding?.partition(of: viewer) { throw HTTPError(.forbidden, why) }
     }
 
     /// The home page's table: the first the viewer may see (403 when none).
