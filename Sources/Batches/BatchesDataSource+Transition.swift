@@ -46,6 +46,14 @@ extension BatchesDataSource {
     /// Turns an action into queued events and effects. Called under the lock.
     @inlinable static func apply(_ action: Machine.Action, items: [Item], to locked: inout Locked) -> Effects {
         var effects = Effects()
+        // A fresh viewer's `loading` and then its batch (perhaps `completed` too) come in two transitions: room for
+        // them at the first, one allocation instead of a growth per event (the outbox is let go when drained).
+        if locked.outbox.capacity == 0 {
+            switch action {
+            case .none, .stop: break
+            default: locked.outbox.reserveCapacity(4)
+            }
+        }
         switch action {
         case .none:
             return effects

@@ -53,6 +53,17 @@ public struct FramedSSEEvent: Sendable {
         bodyIsShared = shared
     }
 
+    /// An event with `template`'s type, id and head (the very array) before `body`, a body written whole by its
+    /// maker (data lines framed and ended: ``appendEnd(to:)``) and this event's own: a viewer's `session` event,
+    /// whose head is the same for every viewer.
+    package init(headOf template: FramedSSEEvent, ownBody body: [UInt8]) {
+        event = template.event
+        id = template.id
+        head = template.head
+        self.body = body
+        bodyIsShared = false
+    }
+
     /// `event` framed (its data's line breaks split into `data:` lines, as ``SSEEvent/encoded()`` does).
     public init(_ event: SSEEvent) {
         self.init(event: event.event, id: event.id, retry: event.retry, capacity: event.dataBytes.count) { data in

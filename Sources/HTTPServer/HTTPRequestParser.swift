@@ -1,3 +1,5 @@
+import Glibc
+
 /// A strict HTTP/1.x request parser ([RFC 9112](https://www.rfc-editor.org/rfc/rfc9112)): a pure value over
 /// bytes, with no I/O. Append bytes as they arrive; call `next()` until it returns nil (needs more bytes).
 ///
@@ -95,20 +97,25 @@ public struct HTTPRequestParser: Sendable {
             scannedByteCount += max(0, index - max(from, progress.scanned))
             progress.scanned = index
         }
-        while index < scanEnd {
-            let byte = buffer[index]
-            if byte == Self.lf {
-                guard index > from, buffer[index - 1] == Self.cr else {
-                    throw HTTPParseError(.badRequest, "Line ends with a bare LF.")
-                }
-                guard index - 1 - from <= maxContent else { throw overflow }
-                return (index - 1, index + 1)
-            }
-            if byte == 0 { throw HTTPParseError(.badRequest, "NUL byte in request head.") }
-            index += 1
+        // The LF, and any NUL before it, found with `memchr` (a loop over the array checked each byte's bounds).
+        let (lineFeed, nul) = buffer.withUnsafeBufferPointer { bytes -> (Int?, Bool) in
+            guard index < scanEnd, let base = bytes.baseAddress else { return (nil, false) }
+            let found = memchr(base + index, Int32(Self.lf), scanEnd - index)
+                .map { UnsafeRawPointer(base).distance(to: $0) }
+            return (found, memchr(base + index, 0, (found ?? scanEnd) - index) != nil)
         }
-        if buffer.count - from > maxContent + 1 { throw overflow }
-        return nil
+        if nul { throw HTTPParseError(.badRequest, "NUL byte in request head.") }
+        guard let lineFeed else {
+            index = max(index, scanEnd)
+            if buffer.count - from > maxContent + 1 { throw overflow }
+            return nil
+        }
+        index = lineFeed
+        guard index > from, buffer[index - 1] == Self.cr else {
+            throw HTTPParseError(.badRequest, "Line ends with a bare LF.")
+        }
+        guard index - 1 - from <= maxContent else { throw overflow }
+        return (index - 1, index + 1)
     }
 
     private mutating func parse() throws(HTTPParseError) -> (HTTPRequest, Int)? {

@@ -69,8 +69,10 @@ public struct HTTPResponse: Sendable {
     var isEventStream: Bool {
         guard case .stream = body, let type = headers[HTTPFieldName.contentType] else { return false }
         let prefix: StaticString = "text/event-stream"
-        return type.utf8.count >= prefix.utf8CodeUnitCount
-            && HTTPHeaders.sameName(bytes: type.utf8.prefix(prefix.utf8CodeUnitCount),
-                                    UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
+        let expected = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
+        guard type.utf8.count >= expected.count else { return false }
+        return type.utf8.withContiguousStorageIfAvailable {
+            HTTPHeaders.sameName(bytes: UnsafeBufferPointer(rebasing: $0.prefix(expected.count)), expected)
+        } ?? HTTPHeaders.sameName(bytes: Array(type.utf8.prefix(expected.count)), expected)
     }
 }

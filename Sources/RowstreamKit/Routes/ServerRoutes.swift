@@ -146,7 +146,10 @@ struct ServerRoutes {
 
     /// ``admit(table:)`` of a table already looked up (`binding`, nil when there is none).
     private func admit(table name: String, binding: TableBinding?) throws(HTTPError) {
-        guard configuration.access.admits(table: name) else { throw HTTPError(.forbidden, "you may not see this table") }
+        let viewer = viewer  // a task-local read and a copy: once
+        guard configuration.access.admits(table: name, viewer) else {
+            throw HTTPError(.forbidden, "you may not see this table")
+        }
         if case .refused(let why)? = binding?.partition(of: viewer) { throw HTTPError(.forbidden, why) }
     }
 
@@ -179,8 +182,9 @@ struct ServerRoutes {
         let query = try controlQuery(request, table: table)
         let dialect = try StreamDialect(parameter: request.queryValue("dialect"))
         // Live changes are of the table as configured: a viewer who sorted or filtered it does not get them.
+        let viewer = viewer  // a task-local read and a copy: once
         let feed = query.isEmpty ? try feeds.feed(for: table.name, viewer: viewer) : nil
-        let answering = rowRequest()
+        let answering = RowRequest(use: .plain, viewer: viewer, logger: configuration.logger)
         guard lastEventID.map({ !$0.isEmpty }) == true else {
             // No token: answered here, without a closure that copies the routes (a retain of each of their parts).
             return .now(streamResponse(table: table, lastEventID: lastEventID, query: query, feed: feed,

@@ -12,27 +12,49 @@ import Locking
 ///
 /// Thread-safe: the parts are made once behind a `Lock`, then immutable.
 final class SessionEventTemplate: Sendable {
-    /// nil: not made yet; `.some(nil)`: unusable, every event is made whole.
-    private let parts = Lock<[[UInt8]]??>(nil)
+    /// The template: the event made for ``placeholder`` (its head is every viewer's) and its body split at it.
+    struct Template: Sendable {
+        let sample: FramedSSEEvent
+        let parts: [[UInt8]]
+        /// The parts' bytes in all.
+        let partsLength: Int
 
-    /// The `session` event for `id`: `make(id)`'s bytes, spliced from the template when `id` is a session id.
-    func event(id: String, make: (String) -> FramedSSEEvent) -> FramedSSEEvent {
-        guard Self.isSessionID(id), let parts = template(make) else { return make(id) }
-        // The viewer's own body (not marked shared: a gzip stream compresses it on its own, keeps no block of it).
-        return FramedSSEEvent(event: "session", id: nil,
-                              capacity: parts.reduce(0) { $0 + $1.count } + (parts.count - 1) * id.utf8.count) { data in
-            for (index, part) in parts.enumerated() {
-                if index > 0 { data.append(contentsOf: id.utf8) }
-                data.append(contentsOf: part)
-            }
+        init(sample: FramedSSEEvent, parts: [[UInt8]]) {
+            self.sample = sample
+            self.parts = parts
+            partsLength = parts.reduce(0) { $0 + $1.count }
         }
     }
 
-    private func template(_ make: (String) -> FramedSSEEvent) -> [[UInt8]]? {
-        if let made = parts.withLock({ $0 }) { return made }
-        let made = Self.parts(make)
-        parts.withLock { if $0 == nil { $0 = made } }
-        return made
+    /// nil: not made yet; `.some(nil)`: unusable, every event is made whole.
+    private let made = Lock<Template??>(nil)
+
+    /// The `session` event for `id`: `make(id)`'s bytes, spliced from the template when `id` is a session id.
+    func event(id: String, make: (String) -> FramedSSEEvent) -> FramedSSEEvent {
+        guard Self.isSessionID(id), let template = template(make) else { return make(id) }
+        // The viewer's own body (not marked shared: a gzip stream compresses it on its own, keeps no block of it),
+        // after the head every viewer's event has (the sample's array).
+        var body: [UInt8] = []
+        body.reserveCapacity(template.partsLength + (template.parts.count - 1) * id.utf8.count + 2)
+        for (index, part) in template.parts.enumerated() {
+            if index > 0 { body.append(contentsOf: id.utf8) }
+            body.append(contentsOf: part)
+        }
+        FramedSSEEvent.appendEnd(to: &body)
+        return FramedSSEEvent(headOf: template.sample, ownBody: body)
+    }
+
+    private func template(_ make: (String) -> FramedSSEEvent) -> Template? {
+        if let template = made.withLock({ $0 }) { return template }
+        let template = Self.template(make)
+        made.withLock { if $0 == nil { $0 = template } }
+        return template
+    }
+
+    /// ``parts(_:)`` with the sample event whose head they go after.
+    static func template(_ make: (String) -> FramedSSEEvent) -> Template? {
+        let sample = make(placeholder)
+        return parts(make, sample: sample).map { Template(sample: sample, parts: $0) }
     }
 
     static let placeholder = "0f1e2d3c4b5a69780f1e2d3c4b5a6978"
@@ -41,7 +63,10 @@ final class SessionEventTemplate: Sendable {
     /// The body of `make(placeholder)` before the blank line that ends it, split at the placeholder, if `make(check)`
     /// is those parts joined with `check` and the head is the plain `session` head (no id, no retry).
     static func parts(_ make: (String) -> FramedSSEEvent) -> [[UInt8]]? {
-        let sample = make(placeholder)
+        parts(make, sample: make(placeholder))
+    }
+
+    private static func parts(_ make: (String) -> FramedSSEEvent, sample: FramedSSEEvent) -> [[UInt8]]? {
         var end: [UInt8] = []
         FramedSSEEvent.appendEnd(to: &end)
         guard sample.event == "session", sample.id == nil, sample.head == FramedSSEEvent(event: "session", id: nil,
