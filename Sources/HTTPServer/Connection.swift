@@ -201,7 +201,7 @@ final class Connection: EventHandler, @unchecked Sendable {
             if !head && !response.status.forbidsBody { output.append(body) }
             if !keepAlive { closeWhenFlushed = true }
         case .stream(let open):
-            output.append(ResponseHead.encode(response, contentLength: nil, close: true, keepAliveHeader: false))
+            output.append(owner.streamHeads.head(of: response))
             closeWhenFlushed = true
             guard !head else { return }
             closeWhenFlushed = false

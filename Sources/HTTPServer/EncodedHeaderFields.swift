@@ -26,6 +26,9 @@ public struct EncodedHeaderFields: Sendable {
     /// Each field as `Name: value\r\n`, as a response head carries it.
     var bytes: [UInt8] { storage.bytes }
 
+    /// Whether `other` is this very set (one encoding, shared), not merely equal fields.
+    func isSame(as other: EncodedHeaderFields) -> Bool { storage === other.storage }
+
     /// Whether one of the fields is named `name` (case-insensitive).
     func names(_ name: some StringProtocol) -> Bool {
         storage.fields.contains { HTTPHeaders.sameName($0.name, name) }

@@ -5,9 +5,9 @@ import Foundation
 /// The server's state on one event loop: its connections, the timeout/heartbeat sweep, and shutdown.
 ///
 /// Thread rules: loop-confined (every method on `loop`), `@unchecked Sendable` so work items can carry it.
-/// Its lists are `@exclusivity(unchecked)`, as ``Connection``'s state is: read and changed on the loop's thread only,
-/// each access whole (the sweep and the flush read an element, then call out; nothing is changed in place across a
-/// call).
+/// Its lists and its head cache are `@exclusivity(unchecked)`, as ``Connection``'s state is: read and changed on the
+/// loop's thread only, each list access whole (the sweep and the flush read an element, then call out), and the cache
+/// changed in place only around ``ResponseHead/encode``, which calls nothing back.
 final class ServerLoop: @unchecked Sendable {
     let loop: EventLoop
     let context: ServerContext
@@ -24,6 +24,8 @@ final class ServerLoop: @unchecked Sendable {
     /// end-of-pass flush's chunks too: a flush of thousands of first batches (a storm's waiters, when their page lands)
     /// takes tens of milliseconds, in which arriving connections would fill the backlog. Nil on the other loops.
     var drainArrivals: (() -> Bool)?
+    /// The last stream response head this loop encoded, shared by the streams that get the same one.
+    @exclusivity(unchecked) var streamHeads = StreamHeadCache()
 
     init(loop: EventLoop, context: ServerContext) {
         self.loop = loop

@@ -57,11 +57,17 @@ struct RecentKeys {
     /// Records the keys of the page just read (`pageHashes`, repeats and all, in read order): it becomes the
     /// newer page, the newer becomes the older, the older is forgotten.
     mutating func record(page pageHashes: [UInt64]) {
-        older = newerCount > KeyWindow.capacity ? newerSorted : tail.suffix(newerCount).sorted()
+        older = newerCount > KeyWindow.capacity ? newerSorted : newerCount == 0 ? [] : tail.suffix(newerCount).sorted()
         newerCount = pageHashes.count
         newerSorted = newerCount > KeyWindow.capacity ? pageHashes.sorted() : []
-        // A new array of the window's size (appending would keep the grown capacity of two pages).
         let kept = min(tail.count, KeyWindow.capacity - min(pageHashes.count, KeyWindow.capacity))
+        if kept == 0, pageHashes.count <= KeyWindow.capacity {
+            // The page's own array, shared: every walk that read this page (a storm's viewers of the first page, whose
+            // hashes ``PageKeyHashes`` keeps) holds the one array, none a copy.
+            tail = pageHashes
+            return
+        }
+        // A new array of the window's size (appending would keep the grown capacity of two pages).
         var next: [UInt64] = []
         next.reserveCapacity(kept + min(pageHashes.count, KeyWindow.capacity))
         next.append(contentsOf: tail.suffix(kept))

@@ -1,0 +1,59 @@
+import Testing
+@testable import HTTPServer
+
+/// A loop's cache of the last stream response head (``StreamHeadCache``): the same status and the very same header
+/// arrays give the cached array itself; any other status, field or set of encoded fields gives the head encoded
+/// anew, byte for byte what ``ResponseHead`` writes.
+@Suite struct StreamHeadCacheTests {
+    static let security = EncodedHeaderFields(["Content-Security-Policy": "default-src 'self'"])
+    static let otherSecurity = EncodedHeaderFields(["Content-Security-Policy": "default-src 'self'"])
+
+    static func stream(status: HTTPStatus = .ok, encoded: EncodedHeaderFields? = security) -> HTTPResponse {
+        var response = HTTPResponse.eventStream { _ in }
+        response.status = status
+        if let encoded { response.headers.replaceOrAdd(encoded) }
+        return response
+    }
+
+    static func encoded(_ response: HTTPResponse) -> [UInt8] {
+        ResponseHead.encode(response, contentLength: nil, close: true, keepAliveHeader: false)
+    }
+
+    static func storage(_ bytes: [UInt8]) -> UnsafeRawPointer? {
+        bytes.withUnsafeBytes { $0.baseAddress }
+    }
+
+    @Test func theSameHeadersGiveTheCachedArray() {
+        var cache = StreamHeadCache()
+        let first = cache.head(of: Self.stream())
+        let second = cache.head(of: Self.stream())
+        #expect(first == Self.encoded(Self.stream()))
+        #expect(Self.storage(first) == Self.storage(second), "encoded once, the array shared")
+    }
+
+    @Test func anyOtherHeadIsEncodedAnew() {
+        var cache = StreamHeadCache()
+        let first = cache.head(of: Self.stream())
+
+        var withField = Self.stream()
+        withField.headers.add(name: "Access-Control-Allow-Origin", value: "https://a.example")
+        let added = cache.head(of: withField)
+        #expect(added == Self.encoded(withField))
+        #expect(String(decoding: added, as: UTF8.self).contains("Access-Control-Allow-Origin: https://a.example\r\n"))
+        #expect(Self.storage(added) != Self.storage(first))
+
+        let status = HTTPStatus(code: 200, reason: "Fine")
+        #expect(cache.head(of: Self.stream(status: status)) == Self.encoded(Self.stream(status: status)))
+        #expect(String(decoding: cache.head(of: Self.stream(status: status)), as: UTF8.self).hasPrefix("HTTP/1.1 200 Fine"))
+
+        // Equal fields encoded separately are another set: encoded again, to the same bytes.
+        let other = cache.head(of: Self.stream(encoded: Self.otherSecurity))
+        #expect(other == Self.encoded(Self.stream(encoded: Self.otherSecurity)))
+        let none = cache.head(of: Self.stream(encoded: nil))
+        #expect(none == Self.encoded(Self.stream(encoded: nil)))
+        #expect(!String(decoding: none, as: UTF8.self).contains("Content-Security-Policy"))
+
+        // And back: the first response's head again, byte for byte.
+        #expect(cache.head(of: Self.stream()) == first)
+    }
+}
