@@ -19,7 +19,7 @@ UNITS = [("_cells_per_s", "cells/s/core"), ("_ratio_to_mutex", "x Mutex's ns per
          ("_cpu_us_per_req", "us CPU/request"), ("_per_viewer_bytes", "bytes per viewer"),
          ("_per_socket", "bytes per socket"), ("_per_change", "requests"), ("_first_rows_s", "s"),
          ("_viewers_held", "viewers"), ("_delivered", "events"), ("_instances", "processes"),
-         ("_load_processes", "processes"), ("_rss_total_kb", "KB"), ("_before_changes", "1-minute load average"),
+         ("_load_processes", "processes"), ("_instructions_per_viewer", "instructions"), ("_rss_total_kb", "KB"), ("_before_changes", "1-minute load average"),
          ("_after_changes", "1-minute load average")]
 
 # (name, numerator metric, denominator metric, meaning)

@@ -21,10 +21,15 @@ struct BenchOptions {
     /// Bytes of each published message: 0 sends an empty body (rowstream's refresh stamps its own rows).
     var publishBytes = 0
     var holdSeconds = 3
+    /// Storm: seconds the streams stay open after the figures are printed (`--linger`; 0, the default: none).
+    var lingerSeconds = 0
     var timeoutSeconds = 120
     var maxPending = 500
     /// Streams ask for gzip and decode it (`--accept-encoding gzip`).
     var acceptGzip = false
+    /// When each stream's request is sent (`--requests after-connects|at-connect`): once the fleet has started all
+    /// its connects and waits for events (the default), or right after its own connect, as a browser does.
+    var requestsAtConnect = false
     /// Idle: seconds after the last arrival at which to read the server's RSS (`--measure-at 3,15`); empty: once,
     /// `holdSeconds` after.
     var measureAt: [Int] = []

@@ -3,10 +3,13 @@
 /// each viewer's own time (connect to first rows) at p50 and p99, the connect rate (viewers ready per second of
 /// that time) and, with `--pid`, the server's CPU time (/proc/PID/stat) per viewer ready. `--ready head` (a peer
 /// such as nchan, which has no rows) counts a viewer at its response head: a bare subscribe. Upstream requests are
-/// read by the script from the server's /metrics before and after.
+/// read by the script from the server's /metrics before and after. `--requests at-connect`: each viewer's request
+/// leaves right after its own connect, as a browser's does, not once all connects are started.
 enum StormBench {
-    static func run(_ options: BenchOptions) -> (report: BenchReport, ok: Bool) {
+    /// Measures, hands the figures to `measured`, then keeps the streams open `lingerSeconds` before they close.
+    static func run(_ options: BenchOptions, measured: (BenchReport) -> Void) -> (report: BenchReport, ok: Bool) {
         let fleet = StreamFleet(port: options.port, path: options.path, readiness: options.readiness)
+        fleet.requestsAtConnect = options.requestsAtConnect
         let cpuStart = ProcessProbe.cpuMicros(options.pids)
         fleet.open(options.streams, maxPending: options.streams)
         let start = wallMicros()
@@ -27,6 +30,10 @@ enum StormBench {
         report.add("failed_connects", fleet.failedConnects)
         report.add("bad_statuses", fleet.badStatuses)
         report.add("closed_early", fleet.closedCount)
+        measured(report)
+        if options.lingerSeconds > 0 {
+            fleet.pump(until: .now + .seconds(options.lingerSeconds), tickMilliseconds: 100)
+        }
         return (report, ready.count == options.streams)
     }
 }

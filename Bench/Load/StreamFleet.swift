@@ -52,6 +52,9 @@ final class StreamFleet {
     var onEvent: (Stream, EventScanner.Event, Int64) -> Void = { _, _, _ in }
     /// Called when a publish request has its whole response: the status and the body.
     var onPublished: (Int, [UInt8]) -> Void = { _, _ in }
+    /// Each stream's request is sent right after its connect (a browser's order) instead of when the loop next
+    /// finds the socket writable, after every connect this pass started (the storm's default: all connects first).
+    var requestsAtConnect = false
     /// Where the streams' source addresses start (host byte order) and how many streams each takes (``Dialer``).
     var firstSource = Dialer.firstSource
     var perAddress = Dialer.perAddress
@@ -128,6 +131,9 @@ final class StreamFleet {
             }
             entries[fd] = .stream(stream)
             _ = csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_ADD, fd, csystem_EPOLLOUT | csystem_EPOLLIN)
+            // On loopback the handshake is done when `connect` returns; if it is not, the send takes nothing and
+            // EPOLLOUT sends the request as in the default order.
+            if requestsAtConnect { stream.request = send(fd, stream.request) }
         }
     }
 

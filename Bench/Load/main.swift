@@ -48,6 +48,8 @@ if let mode {
         switch (flag, number) {
         case ("--path", _): options.path = value
         case ("--accept-encoding", _) where value == "gzip" || value == "identity": options.acceptGzip = value == "gzip"
+        case ("--requests", _) where value == "after-connects" || value == "at-connect":
+            options.requestsAtConnect = value == "at-connect"
         case ("--publish-path", _): options.publishPath = value
         case ("--ready", _) where value == "rows" || value == "head":
             options.readiness = value == "rows" ? .firstRows : .head
@@ -63,6 +65,7 @@ if let mode {
         case ("--hz", let n?) where n >= 1 && n <= 1_000: options.hz = n
         case ("--publish-bytes", let n?) where n <= 1_000_000: options.publishBytes = n
         case ("--hold", let n?) where n <= 600: options.holdSeconds = n
+        case ("--linger", let n?) where n <= 600: options.lingerSeconds = n
         case ("--timeout", let n?) where n >= 1 && n <= 3_600: options.timeoutSeconds = n
         case ("--max-pending", let n?) where n >= 1: options.maxPending = n
         case ("--measure-at", _):
@@ -80,7 +83,14 @@ if let mode {
     guard options.port > 0 else { fail("--port is required") }
     let result: (report: BenchReport, ok: Bool)
     switch mode {
-    case "storm": result = StormBench.run(options)
+    case "storm":
+        // Printed as soon as measured, before the streams close (they stay `--linger` seconds): a profiler of the
+        // server can stop before it closes them.
+        result = StormBench.run(options) { report in
+            print(report.json)
+            fflush(nil)  // every stream: `stdout` is a global Swift 6 will not touch
+        }
+        exit(result.ok ? 0 : 1)
     case "fanout": result = FanoutBench.run(options)
     case "idle": result = IdleBench.run(options)
     case "scale": result = ScaleBench.run(options)

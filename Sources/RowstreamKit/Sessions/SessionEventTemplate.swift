@@ -12,8 +12,9 @@ import Locking
 ///
 /// Thread-safe: the parts are made once behind a `Lock`, then immutable.
 final class SessionEventTemplate: Sendable {
-    /// The template: the event made for ``placeholder`` (its head is every viewer's) and its body split at it.
-    struct Template: Sendable {
+    /// The template: the event made for ``placeholder`` (its head is every viewer's) and its body split at it. A
+    /// class: each arrival reads it out of the lock for one retain. Thread-safe: immutable.
+    final class Template: Sendable {
         let sample: FramedSSEEvent
         let parts: [[UInt8]]
         /// The parts' bytes in all.
