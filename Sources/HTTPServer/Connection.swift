@@ -106,7 +106,7 @@ final class Connection: EventHandler, @unchecked Sendable {
                 return
             } else if lingerUntil != nil {
                 continue  // closing: what the peer still sends is discarded (see `linger`)
-            } else if case .streaming = state {
+            } else if phase == .streaming {
                 continue  // requests after a stream's request are never answered: discard
             } else {
                 if parser.bufferedByteCount == 0, requestStartedAt == nil { requestStartedAt = .now }
@@ -120,7 +120,7 @@ final class Connection: EventHandler, @unchecked Sendable {
     /// to `maxPendingInput`; past it the socket is not read until the answer is sent (TCP then slows the sender),
     /// so a client cannot make the server hold more than that while it waits (it took 2 GB before).
     private var readLimit: Int {
-        guard case .waiting = state else { return owner.loop.readBuffer.count }
+        guard phase == .waiting else { return owner.loop.readBuffer.count }
         let room = Self.maxPendingInput(context.configuration.limits) - parser.bufferedByteCount
         return max(0, min(owner.loop.readBuffer.count, room))
     }
@@ -148,7 +148,7 @@ final class Connection: EventHandler, @unchecked Sendable {
             let heldBack = output.count > bound
             // A stream just opened (its head and first events): sent with the pass's other sends, at its end (one
             // io_uring submission for a storm of arrivals, and the readers woken once for many), not one by one.
-            if case .streaming = state, !heldBack, flushQueued { return }
+            if phase == .streaming, !heldBack, flushQueued { return }
             flush()
             // This write made room for the pipelined requests the bound held back: answer them now. Nothing else
             // would (their bytes are read and the output drained: no event comes), so they waited for the head
@@ -227,7 +227,7 @@ final class Connection: EventHandler, @unchecked Sendable {
         case .bytes(let bytes):
             writeShared(bytes)
         case .finish:
-            guard case .streaming = state else { return }
+            guard phase == .streaming else { return }
             finishStream()
             settle()
         }
@@ -296,14 +296,14 @@ final class Connection: EventHandler, @unchecked Sendable {
         guard !isClosed else { return }
         // A peer that hung up cannot read a stream any more; nor, like nginx assumes by default, a pending answer:
         // closing cancels the work computing it (a client that half-closes and still reads loses that answer).
-        if inputClosed, case .streaming = state { return close() }
-        if inputClosed, case .waiting = state { return close() }
+        // `phase`, not `state`: no payload copied (a retain and release of its writer or task) on every settle.
+        if inputClosed, phase == .streaming || phase == .waiting { return close() }
         if output.count == 0 {
             if closeWhenFlushed { return linger() }
             if inputClosed, isIdle { return close() }
         }
         var wanted: UInt32 = 0
-        let roomToRead = switch state {
+        let roomToRead = switch phase {
         case .idle: output.count <= context.configuration.maxWriteBufferBytes
             && parser.bufferedByteCount < Self.maxBufferedInput(context.configuration.limits)
         case .waiting: readLimit > 0
