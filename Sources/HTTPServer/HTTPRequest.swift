@@ -39,11 +39,8 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
         self.body = body
         // Looked for in place (iterating the `UTF8View` cost about 30 instructions a byte, every request).
-        let utf8 = target.utf8
-        let offset = utf8.withContiguousStorageIfAvailable { $0.firstIndex(of: UInt8(ascii: "?")) }
-        let found = offset.map { $0.map { utf8.index(utf8.startIndex, offsetBy: $0) } }
-            ?? utf8.firstIndex(of: UInt8(ascii: "?"))
-        if let mark = found {
+        let offset = HeadWriter.withBytes(of: target) { $0.firstIndex(of: UInt8(ascii: "?")) }
+        if let mark = offset.map({ target.utf8.index(target.utf8.startIndex, offsetBy: $0) }) {
             path = String(target[..<mark])
             query = String(target[target.index(after: mark)...])
         } else {

@@ -70,9 +70,9 @@ public struct HTTPResponse: Sendable {
         guard case .stream = body, let type = headers[HTTPFieldName.contentType] else { return false }
         let prefix: StaticString = "text/event-stream"
         let expected = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-        guard type.utf8.count >= expected.count else { return false }
-        return type.utf8.withContiguousStorageIfAvailable {
-            HTTPHeaders.sameName(bytes: UnsafeBufferPointer(rebasing: $0.prefix(expected.count)), expected)
-        } ?? HTTPHeaders.sameName(bytes: Array(type.utf8.prefix(expected.count)), expected)
+        return HeadWriter.withBytes(of: type) { bytes in
+            bytes.count >= expected.count
+                && HTTPHeaders.sameName(bytes: UnsafeBufferPointer(rebasing: bytes.prefix(expected.count)), expected)
+        }
     }
 }

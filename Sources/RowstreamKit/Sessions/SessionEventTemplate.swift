@@ -1,5 +1,6 @@
 import HTTPServer
 import Locking
+import Tables
 
 /// A table's `session` event with the session id left out, made once: each arriving viewer's event is the parts
 /// around the id joined with its own id (issue 17, "arrivals as cheap as a broadcast": the event's JSON, the
@@ -106,6 +107,6 @@ final class SessionEventTemplate: Sendable {
         func isLowerHex(_ byte: UInt8) -> Bool { (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) }
         guard id.utf8.count == 32 else { return false }
         // In place: iterating the `UTF8View` cost about 36 instructions a byte, once per arriving viewer.
-        return id.utf8.withContiguousStorageIfAvailable { $0.allSatisfy(isLowerHex) } ?? id.utf8.allSatisfy(isLowerHex)
+        return id.withUTF8Bytes { $0.allSatisfy(isLowerHex) }
     }
 }
