@@ -92,12 +92,17 @@ def test_scroll_retry_and_live_through_a_round_robin_balancer(round_robin, open_
     retries = []
 
     def complete_or_retried():
-        """Complete; or after an error row, Retry clicked (its POST may reach either instance) and the row gone."""
+        """Complete; or after an error row, Retry clicked (its POST may reach either instance) and that row gone.
+        The retried batch may fail too (--demo-fail-every): a new error row then takes the clicked one's place, maybe
+        before this looks again, and the next poll clicks its Retry. Waiting for no error row at all missed that and
+        waited out its timeout (seen once in CI)."""
         state = probe.table("data-state")
         if state == "error":
+            row = probe.page.query_selector("#rs-error")
             probe.page.click("#rs-retry")
             retries.append(state)
-            wait_until(lambda: probe.page.query_selector("#rs-error") is None, message="error row to go")
+            wait_until(lambda: row is None or row.evaluate("row => !row.isConnected"),
+                       message="the clicked error row to go")
         return state == "complete"
     scroll_until(probe, complete_or_retried, message="the list to complete, with Retry after every error")
     assert len(retries) >= 1
