@@ -16,7 +16,7 @@ extension Connection {
         var bytes = identity
         if gzipStream != nil {
             let block = deflated ?? DeflatedBlock(compressing: identity)
-            gzipStream?.append(block)
+            gzipStream?.append(block, of: identity)
             bytes = block.bytes
         }
         if output.count == 0 { lastWriteProgress = .now }  // the stall timeout counts from when bytes start waiting

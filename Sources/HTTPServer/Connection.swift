@@ -56,9 +56,8 @@ final class Connection: EventHandler, @unchecked Sendable {
     @exclusivity(unchecked) var lastWriteProgress = ContinuousClock.now
     /// A task waits for the open stream's unsent bytes to drain (``StreamWriter/waitForRoom()``).
     @exclusivity(unchecked) var roomWanted = false
-    /// While a stream opens: its writes are queued, not sent, so the response head and the first events (a
-    /// viewer's `session`, `loading` and, from memory, its first `rows`) leave in one gathering send by the caller's
-    /// `flush()` instead of one send each.
+    /// While a stream opens: its writes are queued, not sent, so the response head and the first events (`session`,
+    /// `loading` and, from memory, the first `rows`) leave in one gathering send by the caller's `flush()`.
     @exclusivity(unchecked) var corked = false
     /// Set once the answer is sent and the write side shut: until then, input is read and discarded (see `linger`).
     @exclusivity(unchecked) var lingerUntil: ContinuousClock.Instant?
@@ -185,20 +184,21 @@ final class Connection: EventHandler, @unchecked Sendable {
         }
     }
 
-    /// Queues `response`, gzip-coded when `coding` (the client's) is gzip and the response is compressible; a
-    /// stream body is opened here, on the loop.
+    /// Queues `response`, gzip-coded when the client's `coding` is gzip and it is compressible; opens a stream.
     private func send(_ original: HTTPResponse, head: Bool, keepAlive: Bool, version: HTTPVersion,
                       coding accepted: ContentCoding = .identity) {
         idleSince = .now
-        let (response, coding) = original.coded(for: accepted)
-        switch response.body {
-        case .bytes(let body):
+        switch original.body {
+        case .bytes:
+            let response = original.coded(for: accepted).0
+            guard case .bytes(let body) = response.body else { return }  // coding keeps the case
             output.append(ResponseHead.encode(response, contentLength: body.count, close: !keepAlive,
                                               keepAliveHeader: version == .http1_0))
             if !head && !response.status.forbidsBody { output.append(body) }
             if !keepAlive { closeWhenFlushed = true }
         case .stream(let open):
-            output.append(owner.streamHeads.head(of: response))
+            let (streamHead, coding) = owner.streamHeads.head(of: original, accepting: accepted)
+            output.append(streamHead)
             guard !head else { return closeWhenFlushed = true }
             closeWhenFlushed = false
             if coding == .gzip {
@@ -207,7 +207,7 @@ final class Connection: EventHandler, @unchecked Sendable {
             }
             let writer = StreamWriter(connection: self, loop: owner.loop, coding: coding)
             let interval = context.configuration.heartbeatInterval
-            state = .streaming(writer, heartbeatDue: response.isEventStream ? .now + interval : nil)
+            state = .streaming(writer, heartbeatDue: original.isEventStream ? .now + interval : nil)
             context.counters.openStreams.add(1, ordering: .relaxed)
             corked = true
             open(writer)

@@ -22,18 +22,54 @@ struct DeflatedBlock: Sendable {
 
     /// `input` compressed (with a compressor from `pool`), or stored when it is short.
     init(compressing input: [UInt8], pool: DeflaterPool = .shared) {
-        bytes = input.count <= Self.storedBlockLimit
-            ? Self.storedBlock(input)
-            : input.withUnsafeBytes { raw in pool.withDeflater { $0.compress(raw, ending: .sync) } }
-        crc = input.withUnsafeBytes { GzipStream.crc32(of: $0) }
-        count = input.count
-        combineOperator = UInt(crc32_combine_gen(off_t(input.count)))
+        guard input.count > Self.storedBlockLimit else {
+            self = input.withUnsafeBytes { DeflatedBlock(storing: $0) }
+            return
+        }
+        self.init(bytes: input.withUnsafeBytes { raw in pool.withDeflater { $0.compress(raw, ending: .sync) } },
+                  crc: input.withUnsafeBytes { GzipStream.crc32(of: $0) }, count: input.count)
     }
 
-    /// A non-final stored block (RFC 1951 §3.2.4): header byte 0 (BFINAL 0, BTYPE 00, padded to the byte), LEN and
-    /// its complement NLEN little-endian, the bytes. Byte-aligned at both ends, like a sync-flushed block.
-    private static func storedBlock(_ input: [UInt8]) -> [UInt8] {
-        let length = UInt16(input.count)
-        return [0, UInt8(length & 0xff), UInt8(length >> 8), UInt8(~length & 0xff), UInt8(~length >> 8)] + input
+    /// `input` as it is, in a non-final stored block (RFC 1951 §3.2.4): header byte 0 (BFINAL 0, BTYPE 00, padded to
+    /// the byte), LEN and its complement NLEN little-endian, the bytes. Byte-aligned at both ends, like a sync-flushed
+    /// block; no compressor. At most 65,535 bytes (a stored block's LEN).
+    init(storing input: UnsafeRawBufferPointer) {
+        var stored: [UInt8] = []
+        stored.reserveCapacity(5 + input.count)
+        Self.appendStoredHeader(length: input.count, to: &stored)
+        stored += input
+        self.init(bytes: stored, crc: GzipStream.crc32(of: input), count: input.count)
+    }
+
+    /// A stored block's 5-byte header for `length` bytes (at most 65,535), appended to `bytes`.
+    static func appendStoredHeader(length: Int, to bytes: inout [UInt8]) {
+        precondition(length <= Int(UInt16.max), "a stored block holds at most 65,535 bytes")
+        let length = UInt16(length)
+        bytes.append(0)
+        for half in [length, ~length] {  // LEN, then NLEN, little-endian
+            bytes.append(UInt8(truncatingIfNeeded: half))
+            bytes.append(UInt8(truncatingIfNeeded: half >> 8))
+        }
+    }
+
+    /// `bytes`, deflate made by the caller from `uncompressed` (standing alone, ending byte-aligned), with the
+    /// CRC-32 and length of `uncompressed`; `combineOperator` is ``combineOperator(length:)`` of its length.
+    init(deflate bytes: [UInt8], of uncompressed: [UInt8], combineOperator: UInt) {
+        self.bytes = bytes
+        crc = uncompressed.withUnsafeBytes { GzipStream.crc32(of: $0) }
+        count = uncompressed.count
+        self.combineOperator = combineOperator
+    }
+
+    private init(bytes: [UInt8], crc: UInt32, count: Int) {
+        self.bytes = bytes
+        self.crc = crc
+        self.count = count
+        combineOperator = Self.combineOperator(length: count)
+    }
+
+    /// zlib's operator that appends a block of `length` uncompressed bytes to a running CRC-32.
+    static func combineOperator(length: Int) -> UInt {
+        UInt(crc32_combine_gen(off_t(length)))
     }
 }

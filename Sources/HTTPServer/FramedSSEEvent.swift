@@ -20,6 +20,12 @@ public struct FramedSSEEvent: Sendable {
     /// when this event wrote it: a gzip-coded stream then looks the body's block up (``SharedBodyBlocks``) instead of
     /// compressing it for every viewer.
     let bodyIsShared: Bool
+    /// True when ``head`` is one array many events share (``withSharedHead()``): a gzip-coded stream looks its block
+    /// up too.
+    private(set) var headIsShared = false
+    /// Set when ``body`` is fixed parts around this event's own text (``init(headOf:splicing:with:)``): a gzip-coded
+    /// stream joins the parts' blocks, compressed once, with that text stored.
+    private var splice: SplicedBody?
 
     /// The event on the wire.
     public var bytes: [UInt8] { head + body }
@@ -53,15 +59,27 @@ public struct FramedSSEEvent: Sendable {
         bodyIsShared = shared
     }
 
-    /// An event with `template`'s type, id and head (the very array) before `body`, a body written whole by its
-    /// maker (data lines framed and ended: ``appendEnd(to:)``) and this event's own: a viewer's `session` event,
-    /// whose head is the same for every viewer.
-    package init(headOf template: FramedSSEEvent, ownBody body: [UInt8]) {
+    /// An event with `template`'s type, id and head (the very array, shared) before a body of `parts` with `text`
+    /// between each two: a viewer's `session` event, the same for every viewer but for its session id. The parts are
+    /// data lines framed, the last one ended (``appendEnd(to:)``); `text` holds no line break.
+    package init(headOf template: FramedSSEEvent, splicing parts: SplicedBodyParts, with text: String) {
+        let splice = SplicedBody(parts: parts, inserted: text)
         event = template.event
         id = template.id
         head = template.head
-        self.body = body
+        body = splice.bytes
         bodyIsShared = false
+        headIsShared = true
+        self.splice = splice
+    }
+
+    /// The same event, its head marked shared: every stream that gets it gets this very array (a batch's `rows`
+    /// event kept for the viewers who come next, a `loading` event made once), so a gzip-coded stream compresses it
+    /// once too (``SharedBodyBlocks``).
+    package func withSharedHead() -> FramedSSEEvent {
+        var event = self
+        event.headIsShared = true
+        return event
     }
 
     /// `event` framed (its data's line breaks split into `data:` lines, as ``SSEEvent/encoded()`` does).
@@ -93,8 +111,16 @@ public struct FramedSSEEvent: Sendable {
     }
 
     /// The gzip block of ``body`` for a gzip-coded stream: a shared body's kept block (compressed once for all its
-    /// viewers), an own body's compressed now. Call on the sending thread, not an event loop.
+    /// viewers), a spliced body's parts joined with its own text, an own body's compressed now. Call on the sending
+    /// thread, not an event loop.
     var deflatedBody: DeflatedBlock {
-        bodyIsShared ? SharedBodyBlocks.shared.block(for: body) : DeflatedBlock(compressing: body)
+        if let splice { return splice.deflated(of: body) }
+        return bodyIsShared ? SharedBodyBlocks.shared.block(for: body) : DeflatedBlock(compressing: body)
+    }
+
+    /// The gzip block of ``head`` (nil when empty), kept like a shared body's when the head is shared.
+    var deflatedHead: DeflatedBlock? {
+        if head.isEmpty { return nil }
+        return headIsShared ? SharedBodyBlocks.shared.block(for: head) : DeflatedBlock(compressing: head)
     }
 }

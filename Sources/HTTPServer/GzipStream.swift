@@ -22,6 +22,21 @@ struct GzipStream {
         length &+= UInt32(truncatingIfNeeded: block.count)
     }
 
+    /// Accounts for `block`, whose uncompressed bytes are `identity`, being written to this stream: a short
+    /// `identity` (an event's head, a `retry:` line) is run through the CRC itself, cheaper than combining (about
+    /// 440 instructions, four a byte for the CRC).
+    mutating func append(_ block: DeflatedBlock, of identity: [UInt8]) {
+        guard identity.count <= Self.directCRCLimit else { return append(block) }
+        crc = identity.withUnsafeBytes { bytes in
+            let start = bytes.assumingMemoryBound(to: Bytef.self).baseAddress
+            return UInt32(truncatingIfNeeded: CZlib.crc32(uLong(crc), start, uInt(bytes.count)))
+        }
+        length &+= UInt32(truncatingIfNeeded: identity.count)
+    }
+
+    /// Up to this many uncompressed bytes, ``append(_:of:)`` takes their CRC rather than combining the block's.
+    static let directCRCLimit = 96
+
     /// What ends the stream: the final block, then CRC-32 and length.
     var trailer: [UInt8] { Self.finalBlock + Self.trailerFields(crc: crc, length: length) }
 

@@ -42,9 +42,10 @@ public struct HTTPResponse: Sendable {
     public static func eventStream(
         retryMilliseconds: Int = 2000, open: @escaping @Sendable (StreamWriter) -> Void
     ) -> HTTPResponse {
-        let retry = retryMilliseconds == 2000 ? Self.defaultRetryField : Self.retryField(retryMilliseconds)
+        let isDefault = retryMilliseconds == 2000
+        let retry = isDefault ? Self.defaultRetryField : Self.retryField(retryMilliseconds)
         return HTTPResponse(status: .ok, headers: Self.eventStreamHeaders, body: .stream { writer in
-            writer.write(retry)
+            if isDefault { writer.write(shared: retry) } else { writer.write(retry) }
             open(writer)
         })
     }
@@ -57,7 +58,8 @@ public struct HTTPResponse: Sendable {
         HTTPFieldName.xAccelBuffering: "no",
     ]
 
-    /// The `retry:` field of an event stream with the default reconnect delay, encoded once.
+    /// The `retry:` field of an event stream with the default reconnect delay, encoded once (and its gzip block made
+    /// once: ``StreamWriter/write(shared:)``).
     private static let defaultRetryField = retryField(2000)
 
     private static func retryField(_ milliseconds: Int) -> [UInt8] {

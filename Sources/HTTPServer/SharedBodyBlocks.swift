@@ -1,8 +1,8 @@
 import Locking
 
-/// The gzip blocks of event bodies that many streams carry (``FramedSSEEvent/bodyIsShared``: a batch many viewers
-/// get at the same place, rendered once), so a shared body is compressed once for all its gzip viewers rather than
-/// once per viewer. A body is found by its array's storage, never by content: an entry holds its body, so no other
+/// The gzip blocks of event bodies and heads that many streams carry (``FramedSSEEvent/bodyIsShared``: a batch many
+/// viewers get at the same place, rendered once; ``FramedSSEEvent/headIsShared``: that batch's `rows` head, kept for
+/// the viewers who come next), so each is compressed once for all its gzip viewers rather than once per viewer. A body is found by its array's storage, never by content: an entry holds its body, so no other
 /// array can have that storage while it is kept. Bounded: the last ``capacity`` bodies (their blocks and the bodies
 /// themselves; a shared body is at most a batch's event).
 ///
@@ -22,7 +22,7 @@ final class SharedBodyBlocks: Sendable {
     var count: Int { entries.withLock { $0.count } }
 
     /// The process's cache.
-    static let shared = SharedBodyBlocks(capacity: 16)
+    static let shared = SharedBodyBlocks(capacity: 32)
 
     /// The block of `body`: the kept one if this very array was compressed lately, else compressed now and kept.
     func block(for body: [UInt8]) -> DeflatedBlock {

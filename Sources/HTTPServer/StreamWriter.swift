@@ -71,6 +71,20 @@ public final class StreamWriter: Sendable {
         }
     }
 
+    /// Queues `bytes` like ``write(_:)``: one array that many streams write (every event stream's default `retry:`
+    /// field), so a gzip-coded stream looks its block up (``SharedBodyBlocks``) instead of making one per stream.
+    func write(shared bytes: [UInt8]) {
+        guard isOpen else { return }
+        switch target {
+        case .sink(let sink):
+            sink(.bytes(bytes))
+        case .connection(let connection, let loop):
+            let block = coding == .gzip && !bytes.isEmpty ? SharedBodyBlocks.shared.block(for: bytes) : nil
+            @Sendable func write() { connection.writeShared(bytes, deflated: block) }
+            if loop.inEventLoop { write() } else { loop.execute(write) }
+        }
+    }
+
     /// `bytes` as a gzip block when this stream is gzip-coded (nil otherwise, or when empty): compressed on the
     /// calling thread, so the connection's loop only writes.
     private func deflated(_ bytes: [UInt8]) -> DeflatedBlock? {
@@ -116,15 +130,15 @@ public final class StreamWriter: Sendable {
 
     /// Queues one event as it was framed: its head, then its body (often one array shared by many viewers' events),
     /// in one gathering send through the connection's shared-write path (no copy of the body). A gzip-coded stream's
-    /// body block is looked up or compressed here, on the calling thread: a shared body once for all its viewers
-    /// (``FramedSSEEvent/deflatedBody``).
+    /// blocks are looked up or compressed here, on the calling thread: a shared body or head once for all its viewers
+    /// (``FramedSSEEvent/deflatedBody``, ``FramedSSEEvent/deflatedHead``).
     public func send(_ event: FramedSSEEvent) {
         guard isOpen else { return }
         switch target {
         case .sink(let sink):
             sink(.bytes(event.bytes))
         case .connection(let connection, let loop):
-            let (head, body) = (deflated(event.head), coding == .gzip ? event.deflatedBody : nil)
+            let (head, body) = coding == .gzip ? (event.deflatedHead, event.deflatedBody) : (nil, nil)
             @Sendable func write() {
                 connection.writeShared(event.body, after: event.head, deflated: body, deflatedHead: head)
             }
@@ -141,7 +155,7 @@ public final class StreamWriter: Sendable {
             sink(.bytes(event.bytes))
             notice(WrittenBytes(encoding: "identity", count: event.head.count + event.body.count))
         case .connection(let connection, let loop):
-            let (head, body) = (deflated(event.head), coding == .gzip ? event.deflatedBody : nil)
+            let (head, body) = coding == .gzip ? (event.deflatedHead, event.deflatedBody) : (nil, nil)
             @Sendable func write() {
                 connection.writeShared(event.body, after: event.head, deflated: body, deflatedHead: head,
                                        whenWritten: notice)

@@ -13,18 +13,18 @@ import Tables
 ///
 /// Thread-safe: the parts are made once behind a `Lock`, then immutable.
 final class SessionEventTemplate: Sendable {
-    /// The template: the event made for ``placeholder`` (its head is every viewer's) and its body split at it. A
-    /// class: each arrival reads it out of the lock for one retain. Thread-safe: immutable.
+    /// The template: the event made for ``placeholder`` (its head is every viewer's) and its body split at it, the
+    /// last part with the event's end (each part's gzip block made once with it). A class: each arrival reads it
+    /// out of the lock for one retain. Thread-safe: immutable.
     final class Template: Sendable {
         let sample: FramedSSEEvent
-        let parts: [[UInt8]]
-        /// The parts' bytes in all.
-        let partsLength: Int
+        let parts: SplicedBodyParts
 
         init(sample: FramedSSEEvent, parts: [[UInt8]]) {
             self.sample = sample
-            self.parts = parts
-            partsLength = parts.reduce(0) { $0 + $1.count }
+            var ended = parts
+            FramedSSEEvent.appendEnd(to: &ended[ended.count - 1])
+            self.parts = SplicedBodyParts(ended)
         }
     }
 
@@ -34,16 +34,9 @@ final class SessionEventTemplate: Sendable {
     /// The `session` event for `id`: `make(id)`'s bytes, spliced from the template when `id` is a session id.
     func event(id: String, make: (String) -> FramedSSEEvent) -> FramedSSEEvent {
         guard Self.isSessionID(id), let template = template(make) else { return make(id) }
-        // The viewer's own body (not marked shared: a gzip stream compresses it on its own, keeps no block of it),
-        // after the head every viewer's event has (the sample's array).
-        var body: [UInt8] = []
-        body.reserveCapacity(template.partsLength + (template.parts.count - 1) * id.utf8.count + 2)
-        for (index, part) in template.parts.enumerated() {
-            if index > 0 { body.append(contentsOf: id.utf8) }
-            body.append(contentsOf: part)
-        }
-        FramedSSEEvent.appendEnd(to: &body)
-        return FramedSSEEvent(headOf: template.sample, ownBody: body)
+        // The viewer's own body, the parts joined with its id (a gzip stream joins the parts' blocks with the id
+        // stored: no compressor per viewer), after the head every viewer's event has (the sample's array).
+        return FramedSSEEvent(headOf: template.sample, splicing: template.parts, with: id)
     }
 
     private func template(_ make: (String) -> FramedSSEEvent) -> Template? {

@@ -21,7 +21,8 @@ final class SharedBatchBodies: Sendable {
         let rows: HeldBuffer<Row>
         let startIndex: Int
         let isLast: Bool
-        /// The `rows` event, its body shared by every entry of these rows.
+        /// The `rows` event, its body shared by every entry of these rows, its head marked shared: every viewer who
+        /// comes next at the same place gets this very event (a gzip stream's blocks of both made once).
         let event: FramedSSEEvent
         /// The next place its id resumes at.
         let position: ResumeToken.Position
@@ -50,8 +51,8 @@ final class SharedBatchBodies: Sendable {
     func keep(_ event: FramedSSEEvent, rows: [Row], startIndex: Int, isLast: Bool, position: ResumeToken.Position,
               now: ContinuousClock.Instant = .now) {
         guard !rows.isEmpty, event.body.count <= Self.maxBodyBytes else { return }
-        let entry = Entry(rows: HeldBuffer(rows), startIndex: startIndex, isLast: isLast, event: event,
-                          position: position, made: now)
+        let entry = Entry(rows: HeldBuffer(rows), startIndex: startIndex, isLast: isLast,
+                          event: event.withSharedHead(), position: position, made: now)
         entries.withLock { entries in
             entries.removeAll { $0.startIndex == startIndex && $0.isLast == isLast && $0.rows.holds(rows) }
             entries.append(entry)

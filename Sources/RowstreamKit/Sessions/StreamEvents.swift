@@ -73,11 +73,11 @@ struct StreamEvents: Sendable {
         FramedSSEEvent(SSEEvent(event: "loading", data: text(["offset": .int(Int64(offset))])))
     }
 
-    /// `loading` at offset 0, every fresh viewer's first event after `session`: made once, its body one array (a
-    /// gzip-coded stream's block of it compressed once too).
+    /// `loading` at offset 0, every fresh viewer's first event after `session`: made once, its head and body one
+    /// array each (a gzip-coded stream's blocks of them compressed once too).
     static let loadingFromStart: FramedSSEEvent = {
         let made = loading(offset: 0)
-        return FramedSSEEvent(event: made.event, id: made.id, body: made.body)
+        return FramedSSEEvent(event: made.event, id: made.id, body: made.body).withSharedHead()
     }()
 
     /// The `rows` event of `rows` at `startIndex` whose next place is `next` (nil: the last batch). A table's own
