@@ -8,7 +8,8 @@
 enum StormBench {
     /// Measures, hands the figures to `measured`, then keeps the streams open `lingerSeconds` before they close.
     static func run(_ options: BenchOptions, measured: (BenchReport) -> Void) -> (report: BenchReport, ok: Bool) {
-        let fleet = StreamFleet(port: options.port, path: options.path, readiness: options.readiness)
+        let fleet = StreamFleet(port: options.port, path: options.path, readiness: options.readiness,
+                                acceptGzip: options.acceptGzip)
         fleet.requestsAtConnect = options.requestsAtConnect
         let cpuStart = ProcessProbe.cpuMicros(options.pids)
         fleet.open(options.streams, maxPending: options.streams)

@@ -8,7 +8,7 @@ import Foundation
 //       --streams N --path /tables/customers/stream --ready rows|head --pid SERVER_PID[,PID...]
 //       --proxy-pid PID[,PID...] --seconds S --hz N
 //       --publish-path PATH --publish-ports PORT[,PORT...] --publish-bytes N --hold S --timeout S --max-pending N
-//       --accept-encoding gzip|identity (fanout: streams ask for gzip and decode it, GzipBody.swift)
+//       --accept-encoding gzip|identity (fanout, idle, storm: streams ask for gzip and decode it, GzipBody.swift)
 //       --measure-at S[,S...] (idle: RSS read S seconds after the last arrival)
 //       --source 127.X.Y.Z --per-address N (the first source address, and streams from each; default 127.0.0.2, 4000)
 //   rowstream-load scale --port P --streams N --source A --changes C --receipts FILE [--change-wait S]
