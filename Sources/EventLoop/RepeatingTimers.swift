@@ -29,7 +29,8 @@ struct RepeatingTimers {
     /// The `epoll_wait` timeout until the next timer is due: -1 (none: wait for an event), 0 (one is due), or the
     /// milliseconds left plus one (an `epoll_wait` never returns before the timer is due).
     func timeoutMilliseconds(now: ContinuousClock.Instant = .now) -> Int32 {
-        guard let next = timers.map(\.due).min() else { return -1 }
+        // Read in place: mapping to an array of instants allocated one every loop iteration.
+        guard let next = timers.lazy.map(\.due).min() else { return -1 }
         let wait = now.duration(to: next)
         if wait <= .zero { return 0 }
         let (seconds, attoseconds) = wait.components

@@ -25,7 +25,7 @@ public struct FramedSSEEvent: Sendable {
     private(set) var headIsShared = false
     /// Set when ``body`` is fixed parts around this event's own text (``init(headOf:splicing:with:)``): a gzip-coded
     /// stream joins the parts' blocks, compressed once, with that text stored.
-    private var splice: SplicedBody?
+    private var splicedParts: SplicedBodyParts?
 
     /// The event on the wire.
     public var bytes: [UInt8] { head + body }
@@ -63,14 +63,13 @@ public struct FramedSSEEvent: Sendable {
     /// between each two: a viewer's `session` event, the same for every viewer but for its session id. The parts are
     /// data lines framed, the last one ended (``appendEnd(to:)``); `text` holds no line break.
     package init(headOf template: FramedSSEEvent, splicing parts: SplicedBodyParts, with text: String) {
-        let splice = SplicedBody(parts: parts, inserted: text)
         event = template.event
         id = template.id
         head = template.head
-        body = splice.bytes
+        body = parts.body(with: text)
         bodyIsShared = false
         headIsShared = true
-        self.splice = splice
+        splicedParts = parts
     }
 
     /// The same event, its head marked shared: every stream that gets it gets this very array (a batch's `rows`
@@ -114,7 +113,7 @@ public struct FramedSSEEvent: Sendable {
     /// viewers), a spliced body's parts joined with its own text, an own body's compressed now. Call on the sending
     /// thread, not an event loop.
     var deflatedBody: DeflatedBlock {
-        if let splice { return splice.deflated(of: body) }
+        if let splicedParts { return splicedParts.deflated(of: body) }
         return bodyIsShared ? SharedBodyBlocks.shared.block(for: body) : DeflatedBlock(compressing: body)
     }
 

@@ -2,9 +2,12 @@ import Locking
 
 /// The fixed parts of an event body that every stream gets with its own text between each two: a viewer's `session`
 /// event is the table's JSON around the viewer's session id. Each part's gzip block is compressed once, here, so a
-/// gzip-coded stream's block of a spliced body is those blocks with its own text stored between them (``SplicedBody``):
-/// no compressor runs per viewer. Compressing the `session` body and the `rows` head for each arriving gzip viewer
-/// cost about 25 µs of an arrival's 60 (`Scripts/bench storm --storm-encoding gzip`).
+/// gzip-coded stream's block of a spliced body is those blocks with its own text stored between them: no compressor
+/// runs per viewer. Compressing the `session` body and the `rows` head for each arriving gzip viewer cost about 30 of
+/// an arrival's 65 µs (`Scripts/bench storm --storm-encoding gzip`).
+///
+/// An event holds only this (one reference, ``FramedSSEEvent/init(headOf:splicing:with:)``): its own text is read
+/// back from its body, which holds it at known places.
 ///
 /// Thread-safe: immutable, but for the kept combine operator, behind a `Lock`.
 package final class SplicedBodyParts: Sendable {
@@ -26,46 +29,43 @@ package final class SplicedBodyParts: Sendable {
         length = parts.reduce(0) { $0 + $1.count }
     }
 
-    /// `crc32_combine_gen(length)`, kept for the last length asked.
-    func combineOperator(length: Int) -> UInt {
-        if let kept = combineOperator.withLock({ $0 }), kept.length == length { return kept.combineOperator }
-        let made = DeflatedBlock.combineOperator(length: length)
-        combineOperator.withLock { $0 = (length, made) }
-        return made
-    }
-}
-
-/// One stream's body of ``SplicedBodyParts``: the parts with `inserted` between each two.
-///
-/// Thread-safe: a value type.
-struct SplicedBody: Sendable {
-    let parts: SplicedBodyParts
-    let inserted: String
-
-    /// The body as written to a plain stream.
-    var bytes: [UInt8] {
+    /// The body: the parts with `text` between each two.
+    func body(with text: String) -> [UInt8] {
         var body: [UInt8] = []
-        body.reserveCapacity(parts.length + (parts.parts.count - 1) * inserted.utf8.count)
-        for (index, part) in parts.parts.enumerated() {
-            if index > 0 { body.append(contentsOf: inserted.utf8) }
+        body.reserveCapacity(length + (parts.count - 1) * text.utf8.count)
+        for (index, part) in parts.enumerated() {
+            if index > 0 { body.append(contentsOf: text.utf8) }
             body.append(contentsOf: part)
         }
         return body
     }
 
-    /// The gzip block of `body` (``bytes``, as made): the parts' blocks with `inserted` stored between each two,
+    /// The gzip block of `body` (made by ``body(with:)``): the parts' blocks with the text stored between each two,
     /// the CRC-32 taken over `body` in one pass (cheaper, for a 1 KB body, than combining one CRC per piece).
     func deflated(of body: [UInt8]) -> DeflatedBlock {
-        let gaps = parts.blocks.count - 1
+        let gaps = parts.count - 1
+        let textLength = gaps == 0 ? 0 : (body.count - length) / gaps
+        precondition(length + gaps * textLength == body.count, "a body made from these parts")
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(parts.blocks.reduce(0) { $0 + $1.bytes.count } + gaps * (5 + inserted.utf8.count))
-        for (index, block) in parts.blocks.enumerated() {
+        bytes.reserveCapacity(blocks.reduce(0) { $0 + $1.bytes.count } + gaps * (5 + textLength))
+        var offset = 0  // where the next part starts in `body`
+        for (index, block) in blocks.enumerated() {
             if index > 0 {
-                DeflatedBlock.appendStoredHeader(length: inserted.utf8.count, to: &bytes)
-                bytes.append(contentsOf: inserted.utf8)
+                DeflatedBlock.appendStoredHeader(length: textLength, to: &bytes)
+                bytes += body[offset..<(offset + textLength)]
+                offset += textLength
             }
             bytes += block.bytes
+            offset += parts[index].count
         }
-        return DeflatedBlock(deflate: bytes, of: body, combineOperator: parts.combineOperator(length: body.count))
+        return DeflatedBlock(deflate: bytes, of: body, combineOperator: combineOperator(length: body.count))
+    }
+
+    /// `crc32_combine_gen(length)`, kept for the last length asked.
+    private func combineOperator(length: Int) -> UInt {
+        if let kept = combineOperator.withLock({ $0 }), kept.length == length { return kept.combineOperator }
+        let made = DeflatedBlock.combineOperator(length: length)
+        combineOperator.withLock { $0 = (length, made) }
+        return made
     }
 }
