@@ -63,6 +63,12 @@ def ratio_specs(metrics):
                   "x nchan subscribes/s, the --against build (same run)"))
     specs.append(("storm_before_cpu_ratio_to_nchan", "storm_before_cpu_us_per_viewer", "storm_nchan_cpu_us_per_viewer",
                   "x nchan CPU/subscribe, the --against build (same run)"))
+    # the same storm with every viewer asking for gzip, as browsers do (nchan's subscribers as before)
+    for side, meaning in (("", ""), ("_before", ", the --against build (same run)")):
+        specs.append((f"storm_gzip{side}_connects_ratio_to_nchan", f"storm_gzip{side}_connects_per_s",
+                      "storm_nchan_connects_per_s", f"x nchan subscribes/s, viewers asking for gzip{meaning}"))
+        specs.append((f"storm_gzip{side}_cpu_ratio_to_nchan", f"storm_gzip{side}_cpu_us_per_viewer",
+                      "storm_nchan_cpu_us_per_viewer", f"x nchan CPU/subscribe, viewers asking for gzip{meaning}"))
     # Scripts/bench cluster: 3 instances behind nginx over the single instance with as many viewers, same run
     for figure, meaning in (("fanout_cpu_us_per_event", "x single instance's CPU/event (lower better)"),
                             ("fanout_latency_p99_ms", "x single instance's p99 (lower better)"),
