@@ -191,7 +191,7 @@ final class Connection: EventHandler, @unchecked Sendable {
         switch original.body {
         case .bytes:
             let response = original.coded(for: accepted).0
-            guard case .bytes(let body) = response.body else { return }  // coding keeps the case
+            guard case .bytes(let body) = response.body else { preconditionFailure("coding keeps the case") }
             output.append(ResponseHead.encode(response, contentLength: body.count, close: !keepAlive,
                                               keepAliveHeader: version == .http1_0))
             if !head && !response.status.forbidsBody { output.append(body) }

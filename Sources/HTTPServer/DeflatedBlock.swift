@@ -13,7 +13,9 @@ struct DeflatedBlock: Sendable {
     let crc: UInt32
     /// Uncompressed length.
     let count: Int
-    /// `crc32_combine_gen(count)`: appending this block to a stream is then one `crc32_combine_op`.
+    /// `crc32_combine_gen(count)`: appending this block to a stream is then one `crc32_combine_op`. 0 (never an
+    /// operator) for a block of at most ``GzipStream/directCRCLimit`` bytes: a stream takes the CRC of those bytes
+    /// itself (``GzipStream/append(_:of:)``), and making the operator cost more than that.
     let combineOperator: UInt
 
     /// Inputs up to this size go out as a stored block (5 bytes of framing, no compressor): a `retry:` line, a
@@ -43,7 +45,7 @@ struct DeflatedBlock: Sendable {
 
     /// A stored block's 5-byte header for `length` bytes (at most 65,535), appended to `bytes`.
     static func appendStoredHeader(length: Int, to bytes: inout [UInt8]) {
-        precondition(length <= Int(UInt16.max), "a stored block holds at most 65,535 bytes")
+        precondition((0...Int(UInt16.max)).contains(length), "a stored block holds 0 to 65,535 bytes")
         let length = UInt16(length)
         bytes.append(0)
         for half in [length, ~length] {  // LEN, then NLEN, little-endian
@@ -65,7 +67,7 @@ struct DeflatedBlock: Sendable {
         self.bytes = bytes
         self.crc = crc
         self.count = count
-        combineOperator = Self.combineOperator(length: count)
+        combineOperator = count <= GzipStream.directCRCLimit ? 0 : Self.combineOperator(length: count)
     }
 
     /// zlib's operator that appends a block of `length` uncompressed bytes to a running CRC-32.

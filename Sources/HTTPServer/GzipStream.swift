@@ -18,14 +18,18 @@ struct GzipStream {
 
     /// Accounts for `block` being written to this stream.
     mutating func append(_ block: DeflatedBlock) {
-        crc = UInt32(truncatingIfNeeded: crc32_combine_op(uLong(crc), uLong(block.crc), uLong(block.combineOperator)))
+        // A short block has no operator kept (``DeflatedBlock/combineOperator``): made here.
+        let combine = block.combineOperator != 0
+            ? block.combineOperator : DeflatedBlock.combineOperator(length: block.count)
+        crc = UInt32(truncatingIfNeeded: crc32_combine_op(uLong(crc), uLong(block.crc), uLong(combine)))
         length &+= UInt32(truncatingIfNeeded: block.count)
     }
 
     /// Accounts for `block`, whose uncompressed bytes are `identity`, being written to this stream: a short
     /// `identity` (an event's head, a `retry:` line) is run through the CRC itself, cheaper than combining (about
-    /// 440 instructions, four a byte for the CRC).
+    /// 440 instructions, four a byte for the CRC) and than making the block's combine operator (about 1,000).
     mutating func append(_ block: DeflatedBlock, of identity: [UInt8]) {
+        assert(block.count == identity.count, "the block of these bytes")
         guard identity.count <= Self.directCRCLimit else { return append(block) }
         crc = identity.withUnsafeBytes { bytes in
             let start = bytes.assumingMemoryBound(to: Bytef.self).baseAddress

@@ -1,10 +1,12 @@
 import Locking
 
 /// The gzip blocks of event bodies and heads that many streams carry (``FramedSSEEvent/bodyIsShared``: a batch many
-/// viewers get at the same place, rendered once; ``FramedSSEEvent/headIsShared``: that batch's `rows` head, kept for
-/// the viewers who come next), so each is compressed once for all its gzip viewers rather than once per viewer. A body is found by its array's storage, never by content: an entry holds its body, so no other
-/// array can have that storage while it is kept. Bounded: the last ``capacity`` bodies (their blocks and the bodies
-/// themselves; a shared body is at most a batch's event).
+/// viewers get at the same place, rendered once; ``FramedSSEEvent/headIsShared``: that batch's `rows` head kept for
+/// the viewers who come next, the `session` and `loading` heads; the default `retry:` field), so each is compressed
+/// once for all its gzip viewers rather than once per viewer. A body is found by its array's storage, never by
+/// content: an entry holds its body, so no other array can have that storage while it is kept. Bounded: the last
+/// ``capacity`` arrays (their blocks and the arrays themselves; a shared body is at most a batch's event), the
+/// oldest out first.
 ///
 /// Thread-safe: the entries are behind a lock; compressing happens outside it (two threads may both compress a new
 /// body once; the blocks are equal, either is kept).

@@ -45,7 +45,7 @@ package final class SplicedBodyParts: Sendable {
     func deflated(of body: [UInt8]) -> DeflatedBlock {
         let gaps = parts.count - 1
         let textLength = gaps == 0 ? 0 : (body.count - length) / gaps
-        precondition(length + gaps * textLength == body.count, "a body made from these parts")
+        precondition(textLength >= 0 && length + gaps * textLength == body.count, "a body made from these parts")
         var bytes: [UInt8] = []
         bytes.reserveCapacity(blocks.reduce(0) { $0 + $1.bytes.count } + gaps * (5 + textLength))
         var offset = 0  // where the next part starts in `body`

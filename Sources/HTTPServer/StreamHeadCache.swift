@@ -11,7 +11,7 @@
 /// The head is kept with the coding the response goes out in, one per coding the client accepts: whether a stream is
 /// gzip-coded depends on its status and fields only (``HTTPResponse/coded(for:)``), so that choice is made once too.
 /// Making it per arrival (reading `Content-Type`, `Cache-Control` and the rest) and encoding the two fields it adds
-/// cost a gzip viewer about 14,600 instructions (callgrind, `Scripts/bench arrivals --arrival-encoding gzip`).
+/// cost a gzip viewer about 14,600 instructions (callgrind, `Scripts/bench arrivals --storm-encoding gzip`).
 ///
 /// Thread rules: a value confined to one loop (its ``ServerLoop``'s).
 struct StreamHeadCache {

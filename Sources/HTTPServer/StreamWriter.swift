@@ -60,26 +60,25 @@ public final class StreamWriter: Sendable {
     /// A gzip-coded stream's bytes are compressed here, on the calling thread, and flushed: the client can decode
     /// them as soon as they arrive.
     public func write(_ bytes: [UInt8]) {
-        guard isOpen else { return }
-        switch target {
-        case .sink(let sink):
-            sink(.bytes(bytes))
-        case .connection(let connection, let loop):
-            let block = deflated(bytes)
-            @Sendable func write() { connection.writeShared(bytes, deflated: block) }
-            if loop.inEventLoop { write() } else { loop.execute(write) }
-        }
+        write(bytes) { self.deflated($0) }
     }
 
     /// Queues `bytes` like ``write(_:)``: one array that many streams write (every event stream's default `retry:`
     /// field), so a gzip-coded stream looks its block up (``SharedBodyBlocks``) instead of making one per stream.
     func write(shared bytes: [UInt8]) {
+        write(bytes) { bytes in
+            self.coding == .gzip && !bytes.isEmpty ? SharedBodyBlocks.shared.block(for: bytes) : nil
+        }
+    }
+
+    /// Queues `bytes` with the gzip block `block` gives for them (nil: an identity stream).
+    private func write(_ bytes: [UInt8], block: ([UInt8]) -> DeflatedBlock?) {
         guard isOpen else { return }
         switch target {
         case .sink(let sink):
             sink(.bytes(bytes))
         case .connection(let connection, let loop):
-            let block = coding == .gzip && !bytes.isEmpty ? SharedBodyBlocks.shared.block(for: bytes) : nil
+            let block = block(bytes)
             @Sendable func write() { connection.writeShared(bytes, deflated: block) }
             if loop.inEventLoop { write() } else { loop.execute(write) }
         }

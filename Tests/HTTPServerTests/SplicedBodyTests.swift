@@ -73,3 +73,23 @@ import TestSupport
         #expect(shared.retagged(event: "rows", id: "other").headIsShared == false, "a new head is its own")
     }
 }
+
+extension SplicedBodyTests {
+    /// A stream's CRC-32 and length come out the same whether a block is combined in (its kept operator) or, short,
+    /// run through the CRC itself (``GzipStream/append(_:of:)``), on both sides of ``GzipStream/directCRCLimit``.
+    @Test func shortAndLongBlocksGiveTheTrailerEitherWay() throws {
+        let limit = GzipStream.directCRCLimit
+        for count in [0, 1, limit - 1, limit, limit + 1, 4 * limit] {
+            let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+            let block = DeflatedBlock(compressing: bytes)
+            #expect((block.combineOperator == 0) == (count <= limit), "\(count): operator kept only past the limit")
+            var direct = GzipStream(), combined = GzipStream()
+            direct.append(block, of: bytes)
+            combined.append(block)
+            #expect(direct.trailer == combined.trailer, "\(count) bytes")
+            let decoder = GzipDecoder()
+            #expect(try decoder.feed(GzipStream.header + block.bytes + direct.trailer) == bytes)
+            #expect(decoder.isFinished, "\(count) bytes: the trailer checks")
+        }
+    }
+}

@@ -81,3 +81,23 @@ import Testing
         #expect(plain.head == Self.encoded(untransformed))
     }
 }
+
+extension StreamHeadCacheTests {
+    /// A stream that is already coded (or says `no-transform`) goes as it is to a client that takes gzip, and the
+    /// cache's gzip slot then holds that decision: the next plain stream for a gzip client is coded again.
+    @Test func theGzipSlotFollowsEachResponsesOwnCodingDecision() {
+        var cache = StreamHeadCache()
+        var coded = Self.stream()
+        coded.headers.add(name: HTTPFieldName.contentEncoding, value: "br")
+        let kept = cache.head(of: coded, accepting: .gzip)
+        #expect(kept.coding == .identity, "already coded: not coded twice")
+        #expect(kept.head == Self.encoded(coded))
+        for _ in 0..<2 {
+            let plain = cache.head(of: Self.stream(), accepting: .gzip)
+            #expect(plain.coding == .gzip)
+            #expect(String(decoding: plain.head, as: UTF8.self).contains("Content-Encoding: gzip\r\n"))
+            let again = cache.head(of: coded, accepting: .gzip)
+            #expect(again.coding == .identity && again.head == kept.head)
+        }
+    }
+}

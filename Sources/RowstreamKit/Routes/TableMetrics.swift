@@ -25,7 +25,7 @@ final class TableMetrics: Sendable {
     /// The bytes series of each coding a stream wrote a batch in (`gzip`), registered at its first batch, then read
     /// here: looking it up in the registry (its label set built and hashed) cost a gzip viewer about 4,500
     /// instructions a batch.
-    private let codedBytes = Lock<[(encoding: String, histogram: Histogram)]>([])
+    private let codedSeries = Lock<[(encoding: String, histogram: Histogram)]>([])
 
     static let secondsBuckets: [Double] = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
     static let renderBuckets: [Double] = [0.000_01, 0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.0025, 0.005,
@@ -65,10 +65,10 @@ final class TableMetrics: Sendable {
     }
 
     private func codedBytes(_ encoding: String) -> Histogram {
-        if let kept = codedBytes.withLock({ $0.first { $0.encoding == encoding }?.histogram }) { return kept }
+        if let kept = codedSeries.withLock({ $0.first { $0.encoding == encoding }?.histogram }) { return kept }
         let histogram = registry.histogram(Self.bytesName, help: Self.bytesHelp, buckets: Self.byteBuckets,
                                            labels: ["table": table, "encoding": encoding])
-        codedBytes.withLock { kept in
+        codedSeries.withLock { kept in
             if !kept.contains(where: { $0.encoding == encoding }) { kept.append((encoding, histogram)) }
         }
         return histogram
