@@ -184,12 +184,15 @@ import Testing
                 #expect(await eventually { store.renewals > renewed })
             }
             #expect(store.isLeased(holder.cache.shared!.keys.lease(nil)))
+            // Nobody else took it meanwhile. Once the holder releases it, the waiter may: its wait is real time, and
+            // a wait that ends between its look and the holder's release takes the free lease, finds the page and
+            // lets go (once in a ThreadSanitizer run at da989cd: a lease count of 2 taken after the release).
+            #expect(store.leasesTaken == 1)
             gate.releaseAll()
 
             #expect(try await second.value.nextCursor == "p1")
             #expect(try await first.value.nextCursor == "p1")
-            #expect(server.requests.count == 1)
-            #expect(store.leasesTaken == 1)
+            #expect(server.requests.count == 1, "fetched once, by the holder")
         }
     }
 
