@@ -14,8 +14,8 @@ struct DeflatedBlock: Sendable {
     /// Uncompressed length.
     let count: Int
     /// `crc32_combine_gen(count)`: appending this block to a stream is then one `crc32_combine_op`. 0 (never an
-    /// operator) for a block of at most ``GzipStream/directCRCLimit`` bytes: a stream takes the CRC of those bytes
-    /// itself (``GzipStream/append(_:of:)``), and making the operator cost more than that.
+    /// operator) when not made: a block compressed or stored of at most ``GzipStream/directCRCLimit`` bytes, whose
+    /// CRC a stream takes over the bytes themselves (``GzipStream/append(_:of:)``), cheaper than making it.
     let combineOperator: UInt
 
     /// Inputs up to this size go out as a stored block (5 bytes of framing, no compressor): a `retry:` line, a

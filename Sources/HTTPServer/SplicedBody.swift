@@ -17,6 +17,8 @@ package final class SplicedBodyParts: Sendable {
     let blocks: [DeflatedBlock]
     /// The parts' bytes in all.
     let length: Int
+    /// The blocks' bytes in all.
+    private let blocksLength: Int
     /// `crc32_combine_gen` of the last body's length (a table's session ids are all 32 bytes, so its bodies are all
     /// one length: about 2,000 instructions a viewer, made once).
     private let combineOperator = Lock<(length: Int, combineOperator: UInt)?>(nil)
@@ -27,6 +29,7 @@ package final class SplicedBodyParts: Sendable {
         self.parts = parts
         blocks = parts.map { DeflatedBlock(compressing: $0) }
         length = parts.reduce(0) { $0 + $1.count }
+        blocksLength = blocks.reduce(0) { $0 + $1.bytes.count }
     }
 
     /// The body: the parts with `text` between each two.
@@ -47,7 +50,7 @@ package final class SplicedBodyParts: Sendable {
         let textLength = gaps == 0 ? 0 : (body.count - length) / gaps
         precondition(textLength >= 0 && length + gaps * textLength == body.count, "a body made from these parts")
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(blocks.reduce(0) { $0 + $1.bytes.count } + gaps * (5 + textLength))
+        bytes.reserveCapacity(blocksLength + gaps * (5 + textLength))
         var offset = 0  // where the next part starts in `body`
         for (index, block) in blocks.enumerated() {
             if index > 0 {
