@@ -17,10 +17,13 @@ import Testing
         let fd = open("/dev/null", O_RDONLY)
         try #require(fd >= 0)
         defer { close(fd) }
-        let high = try #require(DescriptorTable.reserve(3_000, duplicating: fd))
-        #expect(high >= 2_999)
+        // Above the descriptor itself: tests beside this one may hold thousands open (fd 3013 once in CI at fc044c5).
+        let slots = max(3_000, Int(fd) + 1_000)
+        try #require(rlim_t(slots) < DescriptorTable.openFileLimit() ?? 0, "room under the open-file limit")
+        let high = try #require(DescriptorTable.reserve(slots, duplicating: fd))
+        #expect(Int(high) >= slots - 1)
         #expect(fcntl(high, F_GETFD) == -1, "the duplicate is closed")
-        #expect(try Self.tableSize() >= 3_000)
+        #expect(try Self.tableSize() >= slots)
         #expect(DescriptorTable.reserve(Int(fd), duplicating: fd) == nil, "nothing below the descriptor itself")
     }
 
