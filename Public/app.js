@@ -23,7 +23,7 @@ import { mountTable } from './mount.js';
 import { stickHeader } from './stickyhead.js';
 import { keepPlace } from './history.js';
 import { createTable } from './table.js';
-import { resumingAfter } from './urls.js';
+import { resumingAfter, withParameter } from './urls.js';
 import { watchVisibility } from './visibility.js';
 
 /**
@@ -69,7 +69,7 @@ function startPage(page) {
   const stream = openStream({
     multi: true,
     health: embedder.RowstreamHealthConfig,
-    url: (lastId) => resumingAfter(page.dataset.stream || '', lastId),
+    url: (lastId) => resumingAfter(withParameter(page.dataset.stream || '', 'cells', 'bare'), lastId),
   });
   const panels = /** @type {HTMLElement[]} */ (Array.from(page.querySelectorAll('section.rs-panel[data-rs-table]')));
   const tables = panels.map((panel) => {

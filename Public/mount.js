@@ -1,6 +1,7 @@
 // Rowstream one-table mount (mount.js): a table controller (table.js) on a stream of its own (connection.js), at
-// the table's data-stream with the controls' choice, resuming where the table is. A table's own page (app.js) and
-// an embedded table (embed.js, `<rowstream-table>`) both start their table here.
+// the table's data-stream with the controls' choice and bare cells (view.js gives them their classes), resuming where
+// the table is. A table's own page (app.js) and an embedded table (embed.js, `<rowstream-table>`) both start their
+// table here.
 //
 // Exports
 //   mountTable(options) -> {stream, table}   (the stream is open once this returns)
@@ -13,7 +14,7 @@
 //     options.prepare   optional: (stream, table) => void, run before the stream opens (history.js restores rows)
 import { openStream } from './connection.js';
 import { createTable } from './table.js';
-import { resumingAfter, withQuery } from './urls.js';
+import { resumingAfter, withParameter, withQuery } from './urls.js';
 
 /**
  * @typedef {{config: import('./config.js').Config, health: Partial<import('./health.js').HealthConfig> | undefined,
@@ -30,7 +31,8 @@ export function mountTable(options) {
     multi: false,
     health: options.health,
     withCredentials: config.credentials === 'include',
-    url: () => resumingAfter(withQuery(table.table.dataset.stream || '', table.streamQuery()), table.lastToken()),
+    url: () => resumingAfter(withQuery(withParameter(table.table.dataset.stream || '', 'cells', 'bare'),
+      table.streamQuery()), table.lastToken()),
   });
   const table = createTable({ suffix: '', config, link: stream, multi: false, scroller, root, base,
     urlPrefix: options.urlPrefix });

@@ -41,6 +41,9 @@ export function createView(table, skeletonRows, suffix = '', root = document) {
   const numbers = new Intl.NumberFormat(document.documentElement.lang || undefined);
   /** Dates in the viewer's (or the table's) time zone, numbers in the table's locale (localize.js). */
   const localize = createLocalizer(table);
+  /** Each column's cell classes, as the skeleton row carries them (`rs-c rs-FORMAT`): the page's stream asks for bare
+   *  cells (`cells=bare`, docs/PROTOCOL.md), and parseRows gives each its column's. */
+  const cellClasses = Array.from(skeletonTemplate.content.querySelectorAll('tr > td'), (cell) => cell.className);
 
   /** @param {number} n @returns {string} */
   function formatCount(n) { return numbers.format(n); }
@@ -129,12 +132,19 @@ export function createView(table, skeletonRows, suffix = '', root = document) {
   /** Empties the footer. */
   function clearFooter() { footer.replaceChildren(); }
 
-  /** Parses trusted, server-escaped row HTML in table context; a row spanning the columns (a section's header)
-   *  spans the shown ones; its dates and numbers as the viewer reads them.
+  /** Parses trusted, server-escaped row HTML in table context; a bare cell (no class) gets its column's classes, as
+   *  the server would have written them; a row spanning the columns (a section's header) spans the shown ones; its
+   *  dates and numbers as the viewer reads them.
    *  @param {string} html @returns {HTMLTableRowElement[]} */
   function parseRows(html) {
     const template = document.createElement('template');
     template.innerHTML = html;
+    for (const row of /** @type {NodeListOf<HTMLTableRowElement>} */ (template.content.querySelectorAll('tr[data-key]'))) {
+      const cells = row.cells;
+      for (let i = 0; i < cells.length && i < cellClasses.length; i++) {
+        if (!cells[i].hasAttribute('class')) cells[i].className = cellClasses[i];
+      }
+    }
     const shown = columnCount();
     if (table.tHead && shown !== table.tHead.rows[0].cells.length) {
       for (const cell of Array.from(template.content.querySelectorAll('td[colspan], th[colspan]'))) {

@@ -12,9 +12,9 @@ public struct TableRenderer: Sendable {
     public let spec: TableSpec
     /// The markup before each column's content, back to back: `</td>` (but before the first column), then
     /// `<td class="rs-c rs-FORMAT">` (and a card's label). One copy per cell.
-    private let cellMarkup: [UInt8]
+    private var cellMarkup: [UInt8]
     /// Per column: what a row needs of it, in one flat array of plain values.
-    private let slots: [CellSlot]
+    private var slots: [CellSlot]
 
     /// A column as a row writes it: where its markup ends in ``cellMarkup`` (it starts where the column before
     /// ends), its format, and a number column's fixed decimals (``Column/decimals``; nil: as the upstream wrote it).
@@ -48,17 +48,33 @@ public struct TableRenderer: Sendable {
             bytes.append("\">")
             return bytes
         }
+        (cellMarkup, slots) = Self.cells(spec.columns, openings: openings)
+        isCard = spec.grid != nil
+        skeleton = Self.skeletonRow(cellOpenings: openings, formats: spec.columns.map(\.format), isCard: isCard)
+        detailMarkup = DetailMarkup(spec.detail)
+    }
+
+    /// The cell markup of `openings` (one per column) and each column's slot in it.
+    private static func cells(_ columns: [Column], openings: [[UInt8]]) -> (markup: [UInt8], slots: [CellSlot]) {
         var markup: [UInt8] = []
-        slots = zip(spec.columns, openings).map { column, opening in
+        let slots = zip(columns, openings).map { column, opening in
             if !markup.isEmpty { markup.append("</td>") }
             markup.append(contentsOf: opening)
             return CellSlot(markupEnd: markup.count, format: column.format, decimals: column.decimals,
                             isChart: column.format.isChart)
         }
-        cellMarkup = markup
-        isCard = spec.grid != nil
-        skeleton = Self.skeletonRow(cellOpenings: openings, formats: spec.columns.map(\.format), isCard: isCard)
-        detailMarkup = DetailMarkup(spec.detail)
+        return (markup, slots)
+    }
+
+    /// This renderer, its data rows' cells written in `form` (``CellMarkup``): bare cells open with `<td>`, without
+    /// their classes, which a page puts back from its skeleton row (its cells carry them). A card's cells stay
+    /// classed (they carry their labels too), and so do the skeleton and everything else the renderer writes.
+    public func withCells(_ form: CellMarkup) -> TableRenderer {
+        guard form == .bare, !isCard else { return self }
+        var renderer = self
+        let openings = spec.columns.map { _ in Array("<td>".utf8) }
+        (renderer.cellMarkup, renderer.slots) = Self.cells(spec.columns, openings: openings)
+        return renderer
     }
 
     /// This renderer, with each data row's `id` the table's ``RowElementID/row(table:key:)`` (the key, or the index

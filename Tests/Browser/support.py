@@ -341,6 +341,13 @@ class CutProxy:
         return sum(1 for line in lines if line.split(b" ")[0] == wanted[0]
                    and line.split(b" ")[1].split(b"?")[0].endswith(wanted[1]))
 
+    def targets(self, method, path_end):
+        """The request targets (path and query) of the `method` requests whose path ends with `path_end`."""
+        with self.lock:
+            lines = list(self.request_lines)
+        return [line.split(b" ")[1].decode() for line in lines if line.split(b" ")[0] == method.encode()
+                and line.split(b" ")[1].split(b"?")[0].endswith(path_end.encode())]
+
     def __enter__(self):
         return self
 

@@ -41,7 +41,7 @@ def test_a_choice_starts_over_with_skeletons_in_the_new_order(controlled, open_p
     badges = probe.page.eval_on_selector_all("#rs-rows .rs-badge", "b => b.map(x => x.textContent)")
     assert badges and set(badges) == {"trial"}
     assert [s["url"].split("?", 1)[-1] for s in probe.rs()["sources"]] == [
-        "/tables/customers/stream", "p.sort=-mrr", "p.sort=-mrr&p.status=trial"], "one new stream per change"
+        "cells=bare", "cells=bare&p.sort=-mrr", "cells=bare&p.sort=-mrr&p.status=trial"], "one new stream per change"
     assert probe.page.evaluate("window.__rsOpenSources()") <= 1, "never more than one open EventSource"
 
 
@@ -76,7 +76,7 @@ def test_a_header_click_sorts_ascending_descending_off_through_the_controls(cont
     page.select_option("select[name='p.sort']", "-mrr")                   # the control moves the header too
     wait_until(lambda: page.evaluate(SORTS)[6] == "descending", message="MRR descending")
     assert [s["url"].split("?", 1)[-1] for s in probe.rs()["sources"]] == [
-        "/tables/customers/stream", "p.sort=name", "p.sort=-name", "/tables/customers/stream", "p.sort=-mrr"]
+        "cells=bare", "cells=bare&p.sort=name", "cells=bare&p.sort=-name", "cells=bare", "cells=bare&p.sort=-mrr"]
     assert page.evaluate("window.__rsOpenSources()") <= 1, "never more than one open EventSource"
 
 

@@ -377,3 +377,32 @@ def test_small_batches_fill_the_viewport_without_scrolling(small, every_engine, 
         rows = fills_without_scrolling(tab, 5)
         figure("%s: rows asked for in batches of 5 to fill the viewport" % every_engine.name, rows, "rows")
         assert rows == len(tab.js(INDEXES)) == asked_once_per_batch(tab, 5, lambda: proxy.requests("POST", "/next"))
+
+
+# ---- Bare cells: the page asks for them and puts their classes back ---------------------------------------
+
+CELL_CLASSES = """const skeleton = Array.from(document.getElementById('rs-skeleton-row').content.querySelectorAll('tr > td'),
+                                 (cell) => cell.className);
+const rows = Array.from(document.querySelectorAll('#rs-rows tr[data-index]'));
+const wrong = [];
+for (const row of rows) {
+  Array.from(row.cells).forEach((cell, i) => { if (cell.className !== skeleton[i]) wrong.push([row.dataset.index, i, cell.className]); });
+}
+return {skeleton, rows: rows.length, cells: rows.reduce((n, row) => n + row.cells.length, 0), wrong: wrong.slice(0, 5),
+        numbers: Array.from(document.querySelectorAll('#rs-rows td.rs-number')).length}"""
+
+
+def test_the_page_asks_for_bare_cells_and_gives_them_their_classes(server, every_engine, tabs):
+    """The page's stream asks for `cells=bare` (a first batch about 30% smaller); every cell of every batch, the first
+    and those scrolled in, carries its column's classes as the skeleton row has them, so the CSS, the localized
+    numbers and the detail view read the rows as before."""
+    with CutProxy(server.port) as proxy:
+        tab = tabs(every_engine, proxy.url)
+        scroll_to_rows(tab, 2 * BATCH)
+        seen = tab.js(CELL_CLASSES)
+        streams = proxy.targets("GET", "/tables/customers/stream")
+    assert streams and all("cells=bare" in target for target in streams), streams
+    assert seen["skeleton"] and all(name.startswith("rs-c rs-") for name in seen["skeleton"]), seen
+    assert seen["rows"] >= 2 * BATCH and seen["cells"] == seen["rows"] * len(seen["skeleton"]), seen
+    assert seen["wrong"] == [], "%s: cells without their column's classes: %r" % (every_engine.name, seen["wrong"])
+    assert seen["numbers"] >= seen["rows"], "the number columns' cells, found by their class"

@@ -66,7 +66,7 @@ def test_one_event_source_skeletons_then_rows_in_every_table(server, proxy, open
     wait_until(lambda: settled(probe), message="every table showing rows, idle")
     assert all(n >= BATCH for n in counts(probe).values())
     sources = probe.rs()["sources"]
-    assert [s["url"].split(":%d" % proxy.port, 1)[-1] for s in sources] == ["/pages/overview/stream"], \
+    assert [s["url"].split(":%d" % proxy.port, 1)[-1] for s in sources] == ["/pages/overview/stream?cells=bare"], \
         "exactly one EventSource for the page"
     assert probe.page.evaluate("window.__rsOpenSources()") == 1
     for table in TABLES:

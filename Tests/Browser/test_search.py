@@ -70,7 +70,7 @@ def test_typing_starts_over_once_with_only_matching_rows_and_the_text_in_the_url
         names = page.evaluate("window.__added")
         assert names and all("lam" in name.lower() for name in names), "only rows of 'lam' ever shown: %r" % names
         assert [s["url"].split("?", 1)[-1] for s in probe.rs()["sources"]] == [
-            "/tables/customers/stream", "p.q=la", "p.q=lam"], "one start-over per settled text"
+            "cells=bare", "cells=bare&p.q=la", "cells=bare&p.q=lam"], "one start-over per settled text"
         assert page.evaluate("window.__rsOpenSources()") <= 1
         assert "p.q=lam" in page.url
         wait_until(lambda: page.text_content("#rs-status") != "", message="an announcement")
@@ -87,7 +87,7 @@ def test_typing_starts_over_once_with_only_matching_rows_and_the_text_in_the_url
         # Cleared: the full list at once, and no text in the URL.
         page.fill(BOX, "")
         wait_until(lambda: starts_with(probe, upstream(searchable, "")), message="the full list again")
-        assert "p.q" not in page.url and probe.streams()[-1].endswith("/tables/customers/stream")
+        assert "p.q" not in page.url and probe.streams()[-1].endswith("/tables/customers/stream?cells=bare")
 
 
 def test_on_a_page_no_row_of_the_old_walk_shows_after_the_new_search_started(searchable, open_page):
@@ -164,4 +164,4 @@ def test_a_search_the_server_refuses_shows_its_error_and_the_table_stays_usable(
     own = open_page(searchable.url + "/tables/customers?p.q=" + urllib.parse.quote(emoji), wait_for_rows=False)
     wait_until(lambda: own.table("data-state") == "complete", message="the emoji search's (empty) list")
     assert own.page.input_value(BOX) == emoji
-    assert own.streams()[0].endswith("?p.q=" + urllib.parse.quote(emoji, safe=""))
+    assert own.streams()[0].endswith("?cells=bare&p.q=" + urllib.parse.quote(emoji, safe=""))

@@ -23,6 +23,8 @@ extension TableBinding {
 
         let spec: TableSpec
         let renderer: TableRenderer
+        /// `renderer` with bare cells (``CellMarkup``), made once.
+        let bareRenderer: TableRenderer
         let columnsJSON: JSONValue
         let batchSize: Int
         let seal: SealingKeys
@@ -31,6 +33,8 @@ extension TableBinding {
         let settable: Settable
         /// The `rows` events many viewers get at the same place, rendered once (``SharedBatchBodies``).
         let sharedBatches = SharedBatchBodies()
+        /// The same, of streams that asked for bare cells.
+        let sharedBareBatches = SharedBatchBodies()
         /// The `session` event without its id, made once (``SessionEventTemplate``).
         let sessionEvents = SessionEventTemplate()
         /// ``TableBinding/resumeScope(_:)`` of the table, made once (not per arrival).
@@ -40,6 +44,7 @@ extension TableBinding {
              pipeline: any RowLoading, settable: Settable) {
             self.spec = spec
             self.renderer = renderer
+            bareRenderer = renderer.withCells(.bare)
             self.columnsJSON = columnsJSON
             self.batchSize = batchSize
             self.seal = seal

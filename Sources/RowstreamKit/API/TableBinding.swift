@@ -36,8 +36,13 @@ public struct TableBinding: Sendable {
     /// How rows look: the columns, sections and layout (the rows come typed, ``Row``).
     var spec: TableSpec { storage.spec }
     var renderer: TableRenderer { storage.renderer }
-    /// The `rows` events of batches many viewers get at the same place, rendered once and shared.
-    var sharedBatches: SharedBatchBodies { storage.sharedBatches }
+    /// The renderer of a stream's rows whose cells open as `form` says (``CellMarkup``; cards stay classed).
+    func renderer(_ form: CellMarkup) -> TableRenderer { form == .bare ? storage.bareRenderer : storage.renderer }
+    /// The `rows` events of batches many viewers get at the same place in the same cell form, rendered once and
+    /// shared.
+    func sharedBatches(_ form: CellMarkup) -> SharedBatchBodies {
+        form == .bare ? storage.sharedBareBatches : storage.sharedBatches
+    }
     /// The `session` event without its id, serialized once (``SessionEventTemplate``).
     var sessionEvents: SessionEventTemplate { storage.sessionEvents }
     /// The protocol's column list (`session` event and `/api/tables`).

@@ -1,6 +1,7 @@
 import Access
 import HTTPServer
 import JSON
+import Tables
 
 /// The routes of pages (``DashboardPage``, docs/PROTOCOL.md "Pages"): the page, its one event stream, the page list,
 /// and `reload` with a new sort and filter choice for a table on a page.
@@ -57,19 +58,23 @@ extension ServerRoutes {
     private func dashboardPageStream(_ request: HTTPRequest, page: ResolvedDashboardPage) throws(HTTPError) -> HTTPResult {
         let lastEventID = request.headers[HTTPFieldName.lastEventID] ?? request.queryValue("lastEventId")
         let given = lastEventID.map { !$0.isEmpty } == true
+        let cells = try Self.cellMarkup(request)
         var liveFeeds: [String: LiveFeed] = [:]
         for table in page.tables { liveFeeds[table.name] = try feeds.feed(for: table.name, viewer: viewer) }
         let answering = rowRequest()
         let open: @Sendable () -> HTTPResponse = { [self, liveFeeds] in
-            dashboardPageStreamResponse(page: page, lastEventID: lastEventID, given: given, feeds: liveFeeds, request: answering)
+            dashboardPageStreamResponse(page: page, lastEventID: lastEventID, given: given, feeds: liveFeeds, cells: cells,
+                                        request: answering)
         }
         return given ? .later(open) : .now(open())
     }
 
     /// The stream of `dashboardPageStream(_:page:)` from the client's token (nil: none); `given`: the client sent one. Its live
-    /// tables' changes come from `liveFeeds` (by table name: the viewer's); their rows are loaded for `request`.
+    /// tables' changes come from `liveFeeds` (by table name: the viewer's); their rows are loaded for `request`, their
+    /// cells written as `cells` says.
     private func dashboardPageStreamResponse(page: ResolvedDashboardPage, lastEventID: String?, given: Bool,
-                                             feeds liveFeeds: [String: LiveFeed], request: RowRequest) -> HTTPResponse {
+                                             feeds liveFeeds: [String: LiveFeed], cells: CellMarkup,
+                                             request: RowRequest) -> HTTPResponse {
         var token = lastEventID.flatMap { DashboardPageToken(decoding: $0, page: page.name) }
         var plans = page.tables.map { Plan(table: $0, resume: nil, query: []) }
         for index in plans.indices {
@@ -101,7 +106,7 @@ extension ServerRoutes {
                     table: plan.table, channel: stream.channel(for: plan.table), resume: plan.resume,
                     resetFirst: resetFirst, registry: registry, metrics: metrics, batchTimeout: timeout,
                     feed: liveFeeds[name], query: plan.query, onChoice: { (query) throws(HTTPError) in try stream.choose(query, table: name) },
-                    request: request
+                    cells: cells, request: request
                 )
             }
             heartbeats.start(on: writer)

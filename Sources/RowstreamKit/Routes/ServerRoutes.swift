@@ -181,6 +181,7 @@ struct ServerRoutes {
         let lastEventID = request.headers[HTTPFieldName.lastEventID] ?? request.queryValue("lastEventId")
         let query = try controlQuery(request, table: table)
         let dialect = try StreamDialect(parameter: request.queryValue("dialect"))
+        let cells = try Self.cellMarkup(request)
         // Live changes are of the table as configured: a viewer who sorted or filtered it does not get them.
         let viewer = viewer  // a task-local read and a copy: once
         let feed = query.isEmpty ? try feeds.feed(for: table.name, viewer: viewer) : nil
@@ -188,11 +189,11 @@ struct ServerRoutes {
         guard lastEventID.map({ !$0.isEmpty }) == true else {
             // No token: answered here, without a closure that copies the routes (a retain of each of their parts).
             return .now(streamResponse(table: table, lastEventID: lastEventID, query: query, feed: feed,
-                                       dialect: dialect, request: answering))
+                                       dialect: dialect, cells: cells, request: answering))
         }
         return .later { [self] in
             streamResponse(table: table, lastEventID: lastEventID, query: query, feed: feed, dialect: dialect,
-                           request: answering)
+                           cells: cells, request: answering)
         }
     }
 
@@ -200,7 +201,7 @@ struct ServerRoutes {
     /// rows loaded for `request`.
     private func streamResponse(
         table: TableBinding, lastEventID: String?, query: [(name: String, value: String)], feed: LiveFeed?,
-        dialect: StreamDialect?, request: RowRequest
+        dialect: StreamDialect?, cells: CellMarkup, request: RowRequest
     ) -> HTTPResponse {
         var decoded = lastEventID.flatMap { ResumeToken(decoding: $0, table: table.name) }
         // A cursor not sealed for this table with one of the server's keys is no position (forged, or sealed with
@@ -220,10 +221,18 @@ struct ServerRoutes {
             ViewerSession.open(
                 table: table, writer: writer, resume: resume, resetFirst: resetFirst,
                 registry: registry, metrics: metrics, batchTimeout: timeout, feed: feed, query: query,
-                dialect: dialect, request: request
+                dialect: dialect, cells: cells, request: request
             )
             heartbeats.start(on: writer)
         }
+    }
+
+    /// The cell form a stream's `cells` parameter asks for (``CellMarkup``; absent: classed), else 400.
+    static func cellMarkup(_ request: HTTPRequest) throws(HTTPError) -> CellMarkup {
+        guard let cells = CellMarkup(parameter: request.queryValue("cells")) else {
+            throw HTTPError(.badRequest, "cells must be classed or bare")
+        }
+        return cells
     }
 
     /// The upstream query parameters a viewer's controls chose (`?p.sort=city`): each must be one of its control's

@@ -17,6 +17,8 @@ struct StreamEvents: Sendable {
     let table: TableBinding
     /// The stream's dialect (docs/DIALECTS.md) and its session's id; nil: the v1 events.
     var dialect: (dialect: StreamDialect, session: String)? = nil
+    /// How the `rows` events' cells open (``CellMarkup``: the stream's `cells` parameter); a dialect's are classed.
+    var cells = CellMarkup.classed
 
     /// `awaitsDemand`: the session loads on demand from the start (a resumed one); a fresh one loads its first
     /// batch by itself, so a dialect's sentinel asks for nothing until that batch brings an active one.
@@ -98,11 +100,12 @@ struct StreamEvents: Sendable {
                 next: next == nil ? nil : table.sessionPath(dialect.session, "next"), id: token(after, position))
         }
         let isLast = next == nil
-        let shared = table.sharedBatches.entry(for: rows, startIndex: startIndex, isLast: isLast)
+        let sharedBatches = table.sharedBatches(cells)
+        let shared = sharedBatches.entry(for: rows, startIndex: startIndex, isLast: isLast)
         if let shared, shared.position == position { return shared.event }
         let body = shared?.event.body ?? rowsBody(rows, startIndex: startIndex, isLast: isLast)
         let event = FramedSSEEvent(event: "rows", id: token(after, position), body: body)
-        table.sharedBatches.keep(event, rows: rows, startIndex: startIndex, isLast: isLast, position: position)
+        sharedBatches.keep(event, rows: rows, startIndex: startIndex, isLast: isLast, position: position)
         return event
     }
 
@@ -110,7 +113,7 @@ struct StreamEvents: Sendable {
     /// ``SSEEvent/dataLineBreak``), the final batch's marker, and the blank line that ends the event.
     private func rowsBody(_ rows: [Row], startIndex: Int, isLast: Bool) -> [UInt8] {
         var body: [UInt8] = []
-        table.renderer.appendRows(rows, startIndex: startIndex, to: &body, lineBreak: SSEEvent.dataLineBreak)
+        table.renderer(cells).appendRows(rows, startIndex: startIndex, to: &body, lineBreak: SSEEvent.dataLineBreak)
         // The final batch says so, so a page does not ask its finished session for more before `complete`.
         if isLast { body.append(contentsOf: Self.lastBatchMarker) }
         FramedSSEEvent.appendEnd(to: &body)

@@ -54,17 +54,19 @@ final class ViewerSession: Sendable {
         feed: LiveFeed? = nil,
         query: [(name: String, value: String)] = [],
         dialect: StreamDialect? = nil,
+        cells: CellMarkup = .classed,
         request: RowRequest = RowRequest()
     ) {
         let channel: any EventChannel = dialect.map { DialectChannel(writer: writer, dialect: $0) } ?? writer
         open(table: table, channel: channel, resume: resume, resetFirst: resetFirst, registry: registry,
              metrics: metrics, batchTimeout: batchTimeout, feed: feed, query: query, onChoice: nil, dialect: dialect,
-             request: request)
+             cells: cells, request: request)
     }
 
     /// Starts a viewer on `channel`: writes the `session` event, then either resumes after `resume` (waiting for
     /// demand) or starts over and loads the first batch at once. `onChoice` (a page's stream) lets `reload` take
-    /// a new choice. Its rows are loaded for `request` (its viewer; the use is the walk with `query`).
+    /// a new choice. Its rows are loaded for `request` (its viewer; the use is the walk with `query`), their cells
+    /// written as `cells` says (a dialect's stay classed).
     /// - Important: call on the stream's event loop, from the response's `open` closure.
     static func open(
         table: TableBinding,
@@ -78,13 +80,15 @@ final class ViewerSession: Sendable {
         query: [(name: String, value: String)],
         onChoice: (@Sendable (QueryChoice.Query) throws(HTTPError) -> Void)?,
         dialect: StreamDialect? = nil,
+        cells: CellMarkup = .classed,
         request: RowRequest
     ) {
         let id = registry.makeID()
         // Its own total (a page's tables share the request); the viewer's headers only where the table reads them.
         let request = request.forSession(keepingHeaders: table.readsViewerHeaders)
         let total = request.total               // what the events need of it (a word, not the request)
-        let events = StreamEvents(table: table, dialect: dialect.map { ($0, id.text) })
+        let events = StreamEvents(table: table, dialect: dialect.map { ($0, id.text) },
+                                  cells: dialect == nil ? cells : .classed)
         if case .end = resume?.position {
             // Every row was delivered but `complete` was not: say so and end the stream.
             channel.send(events.session(id: id.text, awaitsDemand: false))
