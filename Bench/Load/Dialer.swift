@@ -71,7 +71,7 @@ func wallMicros() -> Int64 {
     return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1_000
 }
 
-/// Readings of another process from /proc: its CPU time and resident memory.
+/// Readings of a process: another's CPU time and resident memory from /proc, and this one's own CPU time.
 enum ProcessProbe {
     /// The CPU time of `pids` summed (a cluster's instances), in microseconds; one that has gone counts 0.
     static func cpuMicros(_ pids: [Int32]) -> Int64 {
@@ -88,6 +88,14 @@ enum ProcessProbe {
             return Int64(now.tv_sec) * 1_000_000 + Int64(now.tv_nsec) / 1_000
         }
         return statMicros(pid)
+    }
+
+    /// This process's own CPU time, user plus system (getrusage `RUSAGE_SELF`, microseconds; all its threads).
+    static func selfCPUMicros() -> Int64 {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Int64(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1_000_000
+            + Int64(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec)
     }
 
     /// User plus system CPU time of `pid` in microseconds (fields 14 and 15 of /proc/PID/stat), or nil.

@@ -3,8 +3,11 @@ import Glibc
 
 /// Many SSE streams to one server, plus the short publish requests of the fan-out bench, on one epoll loop.
 /// Streams are opened `maxPending` at a time (or all at once for the storm) from spread source addresses
-/// (``Dialer``); each stream's bytes go through an ``EventScanner``, so every event is parsed exactly. A stream is
-/// ready when its response head arrived (`.head`) or its first `rows` event did (`.firstRows`).
+/// (``Dialer``); each stream's bytes are parsed exactly, by the same SSE rules either way: with an `onEvent`
+/// consumer (fan-out, scale), through an ``EventScanner``, which hands over every event with its data; without one
+/// (storm, idle), through an ``EventSkimmer``, which reads each received byte where it lies and only counts the
+/// events, so what the client spends per viewer does not grow with what the server sends it. A stream is ready when
+/// its response head arrived (`.head`) or its first complete `rows` event did (`.firstRows`).
 /// Thread rules: confined to the thread that made it (the load client's only thread).
 final class StreamFleet {
     enum Readiness { case head, firstRows }
@@ -12,8 +15,10 @@ final class StreamFleet {
     final class Stream {
         let number: Int
         var request: [UInt8]
+        /// The stream's parser: `scanner` with an `onEvent` consumer, else `skimmer`.
         var scanner = EventScanner()
-        /// With `acceptGzip`: the coded body, decoded into `scanner`.
+        var skimmer = EventSkimmer()
+        /// With `acceptGzip`: the coded body, decoded into the parser.
         var gzip: GzipBody?
         /// Wall-clock microseconds when the connect started, and when the stream became ready.
         let openedAt: Int64
@@ -40,7 +45,6 @@ final class StreamFleet {
     /// Streams ask for gzip (`Accept-Encoding: gzip`) and decode it; `inflater.failures` counts blocks that failed.
     let acceptGzip: Bool
     let inflater = BlockInflater()
-    private var decoded: [UInt8] = []
     private(set) var streams: [Stream] = []
     private(set) var readyCount = 0
     private(set) var closedCount = 0
@@ -48,8 +52,9 @@ final class StreamFleet {
     private(set) var badStatuses = 0
     private(set) var outstandingPublishes = 0
     private(set) var failedPublishes = 0
-    /// Called for every complete event of every stream, with the wall-clock time it was parsed.
-    var onEvent: (Stream, EventScanner.Event, Int64) -> Void = { _, _, _ in }
+    /// Called for every complete event of every stream, with the wall-clock time it was parsed. Set it before
+    /// `open` (whether it is set picks each stream's parser); nil: no event is materialized, only counted.
+    var onEvent: ((Stream, EventScanner.Event, Int64) -> Void)?
     /// Called when a publish request has its whole response: the status and the body.
     var onPublished: (Int, [UInt8]) -> Void = { _, _ in }
     /// Each stream's request is sent right after its connect (a browser's order) instead of when the loop next
@@ -60,20 +65,26 @@ final class StreamFleet {
     var perAddress = Dialer.perAddress
     private var target = 0
     private var maxPending = 0
-    private var entries: [Int32: Entry] = [:]
+    /// Every stream's request (the same bytes, shared until sent).
+    private let streamRequest: [UInt8]
+    /// What each open descriptor is, indexed by the descriptor.
+    private var entries: [Entry?] = []
     private let epollFD = csystem_epoll_create()
-    private var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
 
     init(port: Int, path: String, readiness: Readiness, acceptGzip: Bool = false) {
         self.port = UInt16(port)
         self.path = path
         self.readiness = readiness
         self.acceptGzip = acceptGzip
+        streamRequest = Array(("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
+            + (acceptGzip ? "Accept-Encoding: gzip\r\n\r\n" : "\r\n")).utf8)
     }
 
     deinit {
-        for fd in entries.keys { close(fd) }
+        for fd in entries.indices where entries[fd] != nil { close(Int32(fd)) }
         close(epollFD)
+        buffer.deallocate()
     }
 
     /// Asks for `count` streams in all, opened `maxPending` at a time as `pump` runs.
@@ -92,7 +103,7 @@ final class StreamFleet {
             failedPublishes += 1
             return
         }
-        entries[fd] = .publish(Publish(request: Array(head.utf8) + body))
+        remember(fd, .publish(Publish(request: Array(head.utf8) + body)))
         _ = csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_ADD, fd, csystem_EPOLLOUT | csystem_EPOLLIN)
         outstandingPublishes += 1
     }
@@ -116,9 +127,7 @@ final class StreamFleet {
     private func openMore() {
         while streams.count < target, streams.count - readyCount - closedCount < maxPending {
             let number = streams.count
-            let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
-                + (acceptGzip ? "Accept-Encoding: gzip\r\n\r\n" : "\r\n")
-            let stream = Stream(number: number, request: Array(request.utf8), openedAt: wallMicros())
+            let stream = Stream(number: number, request: streamRequest, openedAt: wallMicros())
             if acceptGzip { stream.gzip = GzipBody() }
             streams.append(stream)
             let fd = Dialer.connect(port: port, from: Dialer.sourceAddress(number, first: firstSource,
@@ -129,7 +138,7 @@ final class StreamFleet {
                 closedCount += 1
                 continue
             }
-            entries[fd] = .stream(stream)
+            remember(fd, .stream(stream))
             _ = csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_ADD, fd, csystem_EPOLLOUT | csystem_EPOLLIN)
             // On loopback the handshake is done when `connect` returns; if it is not, the send takes nothing and
             // EPOLLOUT sends the request as in the default order.
@@ -138,7 +147,7 @@ final class StreamFleet {
     }
 
     private func handle(_ fd: Int32, _ events: UInt32) {
-        guard let entry = entries[fd] else { return }
+        guard fd >= 0, Int(fd) < entries.count, let entry = entries[Int(fd)] else { return }
         if events & csystem_EPOLLOUT != 0 {
             switch entry {
             case .stream(let stream): stream.request = send(fd, stream.request)
@@ -146,25 +155,19 @@ final class StreamFleet {
             }
         }
         guard events & (csystem_EPOLLIN | csystem_EPOLLHUP | csystem_EPOLLERR) != 0 else { return }
-        let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        let count = recv(fd, buffer.baseAddress, buffer.count, 0)
         if count < 0, errno == EAGAIN || errno == EINTR { return }
         switch entry {
         case .stream(let stream):
             if count > 0 {
-                buffer.withUnsafeBytes { read in
-                    let bytes = UnsafeRawBufferPointer(rebasing: read[0..<count])
-                    if stream.gzip == nil { return stream.scanner.append(bytes) }
-                    decoded.removeAll(keepingCapacity: true)
-                    stream.gzip?.decode(bytes, with: inflater, into: &decoded)
-                    decoded.withUnsafeBytes { stream.scanner.append($0) }
-                }
+                parse(UnsafeRawBufferPointer(rebasing: buffer[..<count]), stream)
                 scan(stream, fd)
             } else {
                 finish(fd, stream)
             }
         case .publish(let publish):
             if count > 0 {
-                publish.response.append(contentsOf: buffer[0..<count])
+                publish.response.append(contentsOf: buffer[..<count])
             } else {
                 forget(fd)
                 outstandingPublishes -= 1
@@ -184,13 +187,32 @@ final class StreamFleet {
         return rest
     }
 
-    private func scan(_ stream: Stream, _ fd: Int32) {
-        while let event = stream.scanner.next() {
-            let now = wallMicros()
-            if readiness == .firstRows, stream.readyAt == nil, event.name == "rows" { markReady(stream, now) }
-            onEvent(stream, event, now)
+    /// Feeds a read of `stream` (inflated first with gzip) to its parser, where the bytes lie.
+    private func parse(_ bytes: UnsafeRawBufferPointer, _ stream: Stream) {
+        switch (stream.gzip != nil, onEvent != nil) {
+        case (false, true): stream.scanner.append(bytes)
+        case (false, false): stream.skimmer.scan(bytes)
+        case (true, true): stream.gzip?.decode(bytes, with: inflater) { stream.scanner.append($0) }
+        case (true, false): stream.gzip?.decode(bytes, with: inflater) { stream.skimmer.scan($0) }
         }
-        guard let status = stream.scanner.status else { return }
+    }
+
+    private func scan(_ stream: Stream, _ fd: Int32) {
+        let status: Int?
+        if let onEvent {
+            while let event = stream.scanner.next() {
+                let now = wallMicros()
+                if readiness == .firstRows, stream.readyAt == nil, event.name == "rows" { markReady(stream, now) }
+                onEvent(stream, event, now)
+            }
+            status = stream.scanner.status
+        } else {
+            if readiness == .firstRows, stream.readyAt == nil, stream.skimmer.rowsEvents > 0 {
+                markReady(stream, wallMicros())
+            }
+            status = stream.skimmer.status
+        }
+        guard let status else { return }
         if status != 200 {
             badStatuses += 1
             finish(fd, stream)
@@ -211,8 +233,13 @@ final class StreamFleet {
         closedCount += 1
     }
 
+    private func remember(_ fd: Int32, _ entry: Entry) {
+        if Int(fd) >= entries.count { entries += [Entry?](repeating: nil, count: Int(fd) + 1 - entries.count) }
+        entries[Int(fd)] = entry
+    }
+
     private func forget(_ fd: Int32) {
-        entries[fd] = nil
+        entries[Int(fd)] = nil
         _ = csystem_epoll_ctl(epollFD, csystem_EPOLL_CTL_DEL, fd, 0)
         close(fd)
     }
