@@ -90,13 +90,7 @@ struct BareCellsTests {
 
     @Test("cards and dialects stay classed when bare cells are asked for")
     func cardsAndDialectsStayClassed() async throws {
-        let cards = TableBinding(name: "cards", title: "Cards", columns: [TableColumn("Status", format: .badge)],
-                                 batchSize: 3, layout: .grid, source: offsetSource(people(5), size: 3)) { person, row in
-            row.key = "p\(person.id)"
-            row.cardTitle = person.name
-            row.badge(person.status)
-        }
-        let server = try testServer([cards, peopleTable(offsetSource(people(12)))])
+        let server = try testServer([peopleCards(), peopleTable(offsetSource(people(12)))])
         defer { server.shutdown() }
         let card = try await Self.firstRows(server, "/tables/cards/stream?cells=bare")
         #expect(card.contains("<td class=\"rs-c rs-badge\" data-label=\"Status\">"))

@@ -51,6 +51,18 @@ func peopleTable<Token>(_ source: BatchSource<Person, Token>, name: String = "pe
     }
 }
 
+/// Five people as cards (a grid table) of one badge field in batches of 3: each card titled with the name, the first
+/// with an image.
+func peopleCards() -> TableBinding {
+    TableBinding(name: "cards", title: "Cards", columns: [TableColumn("Status", format: .badge)],
+                 batchSize: 3, layout: .grid, source: offsetSource(people(5), size: 3)) { person, row in
+        row.key = "p\(person.id)"
+        row.cardTitle = person.name
+        row.cardImage = person.id == 1 ? "https://example.com/\(person.id).png" : nil
+        row.badge(person.status)
+    }
+}
+
 /// 20 people in batches of 10 whose second batch fails once (a retryable `LoadFailure` with `message`), then loads.
 func secondBatchFailingOnce(_ message: String) -> BatchSource<Person, Int> {
     let everyone = people(20)

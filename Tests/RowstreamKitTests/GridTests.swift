@@ -9,14 +9,7 @@ import Testing
 struct GridTests {
     @Test("cards carry the template's title and image; the session and the page say grid; skeleton cards first")
     func cards() async throws {
-        let table = TableBinding(name: "cards", title: "Cards", columns: [TableColumn("Status", format: .badge)],
-                                 batchSize: 3, layout: .grid, source: offsetSource(people(5), size: 3)) { person, row in
-            row.key = "p\(person.id)"
-            row.cardTitle = person.name
-            row.cardImage = person.id == 1 ? "https://example.com/\(person.id).png" : nil
-            row.badge(person.status)
-        }
-        let server = try testServer([table])
+        let server = try testServer([peopleCards()])
         defer { server.shutdown() }
         let stream = try await server.client.stream("/tables/cards/stream")
         defer { stream.close() }
