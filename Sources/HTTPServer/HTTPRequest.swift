@@ -49,10 +49,22 @@ public struct HTTPRequest: Sendable {
         }
     }
 
+    /// A parsed request, its target already split (``RequestLine``).
+    init(method: HTTPMethod, target: String, path: String, query: String?, version: HTTPVersion, headers: HTTPHeaders,
+         body: [UInt8]) {
+        self.method = method
+        self.target = target
+        self.path = path
+        self.query = query
+        self.version = version
+        self.headers = headers
+        self.body = body
+    }
+
     /// The first query parameter called `name`, form-decoded (`+` and `%XX`); nil when absent or malformed.
     public func queryValue(_ name: String) -> String? {
         guard let query else { return nil }
-        return Self.formValue(name, in: query)
+        return HeadWriter.withBytes(of: query) { FormPairs.firstValue(named: name, in: $0) }
     }
 
     /// Every query parameter called `name`, in order, form-decoded; an element is nil when its value is malformed
@@ -60,29 +72,13 @@ public struct HTTPRequest: Sendable {
     /// malformed form must be refused, not ignored.
     public func queryValues(_ name: String) -> [String?] {
         guard let query else { return [] }
-        var values: [String?] = []
-        for pair in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
-            guard PercentDecoding.decode(Substring(parts[0]), plusAsSpace: true) == name else { continue }
-            values.append(parts.count > 1 ? PercentDecoding.decode(Substring(parts[1]), plusAsSpace: true) : "")
-        }
-        return values
+        return HeadWriter.withBytes(of: query) { FormPairs.values(named: name, in: $0) }
     }
 
     /// The first field called `name` of an `application/x-www-form-urlencoded` body (a form's POST), decoded as
     /// ``queryValue(_:)`` decodes; nil when absent or malformed.
     public func formValue(_ name: String) -> String? {
-        Self.formValue(name, in: String(decoding: body, as: UTF8.self))
-    }
-
-    private static func formValue(_ name: String, in query: String) -> String? {
-        // Split on bytes, not Characters: a long query (up to the 8 KiB request line) costs microseconds.
-        for pair in query.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
-            guard PercentDecoding.decode(Substring(parts[0]), plusAsSpace: true) == name else { continue }
-            return parts.count > 1 ? PercentDecoding.decode(Substring(parts[1]), plusAsSpace: true) : ""
-        }
-        return nil
+        body.withUnsafeBufferPointer { FormPairs.firstValue(named: name, in: $0) }
     }
 
     /// Whether the connection stays open after this request's response (RFC 9112 §9.3).

@@ -162,8 +162,8 @@ public struct HTTPRequestParser: Sendable {
         let length = try bodyLength(headers, version: head.version)
         guard buffer.count - position >= length else { return nil }
         let body = Array(buffer[position..<position + length])
-        let request = HTTPRequest(method: head.method, target: head.target, version: head.version,
-                                  headers: headers, body: body)
+        let request = HTTPRequest(method: head.method, target: head.target, path: head.path, query: head.query,
+                                  version: head.version, headers: headers, body: body)
         return (request, position + length)
     }
 

@@ -4,11 +4,19 @@ enum PercentDecoding {
     /// Decodes `%XX` escapes (and `+` as space when `plusAsSpace`). Returns nil for a malformed escape
     /// or when the result is not valid UTF-8.
     static func decode(_ text: some StringProtocol, plusAsSpace: Bool = false) -> String? {
-        func isEscape(_ byte: UInt8) -> Bool { byte == UInt8(ascii: "%") || (plusAsSpace && byte == UInt8(ascii: "+")) }
         // Most text has no escape (a table's name in its path): looked for in place, no array made.
-        guard text.utf8.withContiguousStorageIfAvailable({ $0.contains(where: isEscape) })
-            ?? text.utf8.contains(where: isEscape) else { return String(text) }
-        let bytes = Array(text.utf8)
+        guard text.utf8.withContiguousStorageIfAvailable({ $0.contains(where: { isEscape($0, plusAsSpace) }) })
+            ?? text.utf8.contains(where: { isEscape($0, plusAsSpace) }) else { return String(text) }
+        return Array(text.utf8).withUnsafeBufferPointer { decode(bytes: $0, plusAsSpace: plusAsSpace) }
+    }
+
+    /// ``decode(_:plusAsSpace:)`` of bytes: nil for a malformed escape or when the result is not valid UTF-8.
+    static func decode(bytes: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool = false) -> String? {
+        guard bytes.contains(where: { isEscape($0, plusAsSpace) }) else {
+            // ASCII needs no validating (`String(validating:)` cost about 1,000 instructions for a four-letter value).
+            if !bytes.contains(where: { $0 >= 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+            return String(validating: bytes, as: UTF8.self)
+        }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
         var index = 0
@@ -25,6 +33,10 @@ enum PercentDecoding {
             }
         }
         return String(validating: out, as: UTF8.self)
+    }
+
+    private static func isEscape(_ byte: UInt8, _ plusAsSpace: Bool) -> Bool {
+        byte == UInt8(ascii: "%") || (plusAsSpace && byte == UInt8(ascii: "+"))
     }
 
     static func hexValue(_ byte: UInt8) -> UInt8? {

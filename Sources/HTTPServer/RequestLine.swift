@@ -3,6 +3,9 @@
 struct RequestLine {
     var method: HTTPMethod
     var target: String
+    /// `target` before and after its first `?` (nil: none), made from the bytes here, not by indexing `target`.
+    var path: String
+    var query: String?
     var version: HTTPVersion
     var headers = HTTPHeaders()
 
@@ -40,6 +43,13 @@ struct RequestLine {
         }
         self.method = HTTPMethod(rawValue: String(decoding: method, as: UTF8.self))
         self.target = String(decoding: target, as: UTF8.self)
+        if let mark = target.firstIndex(of: UInt8(ascii: "?")) {
+            path = String(decoding: UnsafeBufferPointer(rebasing: target[..<mark]), as: UTF8.self)
+            query = String(decoding: UnsafeBufferPointer(rebasing: target[(mark + 1)...]), as: UTF8.self)
+        } else {
+            path = self.target
+            query = nil
+        }
     }
 
     /// Whether `bytes` are `text`'s.

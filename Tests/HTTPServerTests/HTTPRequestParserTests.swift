@@ -34,6 +34,17 @@ import Testing
         #expect(request.body.isEmpty)
     }
 
+    /// The parser splits the target where its bytes lie; `HTTPRequest(method:target:)` splits the string: the same.
+    @Test(arguments: ["/", "/a?", "/a??b", "/?x", "/t/s?cells=bare&p.q=a%20b", "/a%3Fb?c?d=e", "*"])
+    func splitsTheTargetAsTheRequestsOwnInitializerDoes(target: String) throws {
+        let method = target == "*" ? "OPTIONS" : "GET"
+        let parsed = try #require(try parse("\(method) \(target) HTTP/1.1\r\nHost: h\r\n\r\n").first)
+        let made = HTTPRequest(method: parsed.method, target: target)
+        #expect(parsed.target == target)
+        #expect(parsed.path == made.path)
+        #expect(parsed.query == made.query)
+    }
+
     @Test func parsesPipelinedRequestsInOrderWithBodies() throws {
         let text = "POST /a HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhelloGET /b HTTP/1.0\r\n\r\n"
         let requests = try parse(text)
