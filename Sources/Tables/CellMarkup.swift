@@ -5,7 +5,7 @@
 /// a browser parses less. Cards (``TableSpec/grid``) stay classed: their cells carry labels too.
 ///
 /// A plain value: safe from any thread.
-public enum CellMarkup: String, Sendable, CaseIterable {
+public enum CellMarkup: String, Sendable {
     case classed
     case bare
 

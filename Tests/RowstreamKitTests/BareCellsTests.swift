@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import RowstreamKit
+@testable import RowstreamKit
 import RowstreamTesting
 import TestSupport
 import Testing
@@ -94,8 +94,21 @@ struct BareCellsTests {
         defer { server.shutdown() }
         let card = try await Self.firstRows(server, "/tables/cards/stream?cells=bare")
         #expect(card.contains("<td class=\"rs-c rs-badge\" data-label=\"Status\">"))
+        // A card's cells are classed whatever the viewer asks: the viewers of both kinds get the same rows.
+        for target in ["", "?cells=classed"] {
+            #expect(try await Self.firstRows(server, "/tables/cards/stream" + target) == card)
+        }
         let htmx = try await Self.firstRows(server, "/tables/people/stream?dialect=htmx&cells=bare")
         #expect(htmx.contains("<td class=\"rs-c rs-number\">"))
+    }
+
+    @Test("a card table has one cell form: its viewers of both kinds share one form's kept batches")
+    func cardTablesHaveOneForm() {
+        let cards = peopleCards(), table = peopleTable(offsetSource(people(3)))
+        #expect(cards.cellForm(.bare) == .classed && cards.cellForm(.classed) == .classed)
+        #expect(cards.sharedBatches(.bare) === cards.sharedBatches(.classed), "one rendering kept, not one per form")
+        #expect(table.cellForm(.bare) == .bare && table.cellForm(.classed) == .classed)
+        #expect(table.sharedBatches(.bare) !== table.sharedBatches(.classed))
     }
 
     @Test("a page's stream takes the same parameter for every table on it")

@@ -25,6 +25,8 @@ extension TableBinding {
         let renderer: TableRenderer
         /// `renderer` with bare cells (``CellMarkup``), made once.
         let bareRenderer: TableRenderer
+        /// Whether its rows can open their cells bare: not cards (``TableRenderer/withCells(_:)``).
+        let takesBareCells: Bool
         let columnsJSON: JSONValue
         let batchSize: Int
         let seal: SealingKeys
@@ -45,6 +47,7 @@ extension TableBinding {
             self.spec = spec
             self.renderer = renderer
             bareRenderer = renderer.withCells(.bare)
+            takesBareCells = spec.grid == nil
             self.columnsJSON = columnsJSON
             self.batchSize = batchSize
             self.seal = seal

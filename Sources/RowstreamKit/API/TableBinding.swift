@@ -36,12 +36,15 @@ public struct TableBinding: Sendable {
     /// How rows look: the columns, sections and layout (the rows come typed, ``Row``).
     var spec: TableSpec { storage.spec }
     var renderer: TableRenderer { storage.renderer }
-    /// The renderer of a stream's rows whose cells open as `form` says (``CellMarkup``; cards stay classed).
-    func renderer(_ form: CellMarkup) -> TableRenderer { form == .bare ? storage.bareRenderer : storage.renderer }
+    /// The cell form a stream that asks for `asked` gets: cards keep their classes, so for a card table bare is
+    /// classed, and its viewers of both kinds share one form's rendered batches (not one rendering each).
+    func cellForm(_ asked: CellMarkup) -> CellMarkup { asked == .bare && storage.takesBareCells ? .bare : .classed }
+    /// The renderer of a stream's rows whose cells open as `form` says (``CellMarkup``; see ``cellForm(_:)``).
+    func renderer(_ form: CellMarkup) -> TableRenderer { cellForm(form) == .bare ? storage.bareRenderer : storage.renderer }
     /// The `rows` events of batches many viewers get at the same place in the same cell form, rendered once and
     /// shared.
     func sharedBatches(_ form: CellMarkup) -> SharedBatchBodies {
-        form == .bare ? storage.sharedBareBatches : storage.sharedBatches
+        cellForm(form) == .bare ? storage.sharedBareBatches : storage.sharedBatches
     }
     /// The `session` event without its id, serialized once (``SessionEventTemplate``).
     var sessionEvents: SessionEventTemplate { storage.sessionEvents }

@@ -88,7 +88,7 @@ final class ViewerSession: Sendable {
         let request = request.forSession(keepingHeaders: table.readsViewerHeaders)
         let total = request.total               // what the events need of it (a word, not the request)
         let events = StreamEvents(table: table, dialect: dialect.map { ($0, id.text) },
-                                  cells: dialect == nil ? cells : .classed)
+                                  cells: dialect == nil ? table.cellForm(cells) : .classed)
         if case .end = resume?.position {
             // Every row was delivered but `complete` was not: say so and end the stream.
             channel.send(events.session(id: id.text, awaitsDemand: false))
