@@ -67,8 +67,10 @@ final class RowPipeline<Source: RowSource>: RowLoading {
         guard source.startsOnCaller else { return TableBinding.RowLoaders(load: load, inMemory: nil) }
         return TableBinding.RowLoaders(load: load, inMemory: { position in
             let start = ContinuousClock.now
-            guard let token = try? codec.token(at: position, initial: self.source.initialToken),
-                  let answer = self.source.batchInMemory(at: token, in: walk) else { return nil }
+            // No `try?`: an optional of a generic token is a type looked up at run time, every arrival.
+            let token: Token
+            do { token = try codec.token(at: position, initial: self.source.initialToken) } catch { return nil }
+            guard let answer = self.source.batchInMemory(at: token, in: walk) else { return nil }
             defer { timing?.observe(since: start) }
             // The table's own scope: the batch made from the same page last time, if it was.
             let madeFrom = recent == nil ? nil : answer.madeFrom
