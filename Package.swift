@@ -136,6 +136,8 @@ let package = Package(
         .testTarget(name: "RedisTests", dependencies: ["Locking", "TestSupport", "Redis", "RowstreamKit", "Dashboard", "HTTPServerTesting", "Sealing"],
                     swiftSettings: strict),
         .testTarget(name: "SealingTests", dependencies: ["Sealing"], swiftSettings: strict),
+        // The load client's stream readers (Bench/Load), tested through the executable's module.
+        .testTarget(name: "LoadTests", dependencies: ["rowstream-load"], swiftSettings: strict),
         .testTarget(name: "AccessTests", dependencies: ["Locking", "TestSupport", "Access", "Sealing", "HTTPServer", "HTTPServerTesting"],
                     swiftSettings: strict),
         .testTarget(name: "UpstreamTests", dependencies: ["Locking", "TestSupport", "Upstream", "JSON", "Sealing"], swiftSettings: strict),
