@@ -34,6 +34,8 @@ struct LiveFeeds: Sendable {
     /// The feed of table `name` for `viewer`, started for them if their identity has none yet; nil: the table is
     /// not live. A partitioned table's errors: ``LivePartitions/feed(for:)``.
     func feed(for name: String, viewer: Viewer) throws(HTTPError) -> LiveFeed? {
+        // No live table (the usual case): no name hashed twice per arriving viewer.
+        if shared.isEmpty && partitioned.isEmpty { return nil }
         if let feed = shared[name] { return feed }
         return try partitioned[name]?.feed(for: viewer)
     }

@@ -19,12 +19,7 @@ import Tables
 /// Thread-safe: the walk's memory is in one `Lock`; fetches run outside it. A walk belongs to one reader
 /// (one viewer); starting from the first page again forgets what it saw.
 public final class PageWalker<Item: Sendable>: Sendable {
-    private struct State {
-        var recentKeys: RecentKeys
-        var seenCursors: Set<UInt64> = []
-        /// The position this walk last returned: a call from it goes on with the memory above.
-        var returned: WalkPosition?
-    }
+    private typealias State = PageWalkerState
 
     /// Where an item's key is; items without one are never dropped. nil: no deduplication.
     public let keyPath: JSONPath?
@@ -166,4 +161,13 @@ public final class PageWalker<Item: Sendable>: Sendable {
         // reading the same cached page share what is made from it (RowstreamKit's RecentBatches).
         return page.dropping(dropped)
     }
+}
+
+/// A ``PageWalker``'s memory, under its lock. Not nested in the generic class, which made its type (and its lock's)
+/// one looked up at run time for every walker made: one per arriving viewer.
+struct PageWalkerState {
+    var recentKeys: RecentKeys
+    var seenCursors: Set<UInt64> = []
+    /// The position this walk last returned: a call from it goes on with the memory above.
+    var returned: WalkPosition?
 }
