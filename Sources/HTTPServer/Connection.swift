@@ -28,7 +28,8 @@ final class Connection: EventHandler, @unchecked Sendable {
     @exclusivity(unchecked) private(set) var timing = Timing.idle
     /// This connection's index in its loop's list (``ServerLoop``), -1 when not listed. Loop-confined.
     @exclusivity(unchecked) var slot = -1
-    @exclusivity(unchecked) var parser: HTTPRequestParser
+    /// The request parser while requests are read (``RequestReader``): let go when a stream opens.
+    @exclusivity(unchecked) var requests: RequestReader?
     @exclusivity(unchecked) var output = WriteBuffer()
     /// The open stream's gzip state when it is gzip-coded (nil otherwise): 8 bytes, no compressor.
     @exclusivity(unchecked) var gzipStream: GzipStream?
@@ -75,7 +76,6 @@ final class Connection: EventHandler, @unchecked Sendable {
         self.address = address
         self.owner = owner
         sendRing = owner.sendRing
-        parser = HTTPRequestParser(limits: owner.context.configuration.limits)
     }
 
     func handleEvents(_ events: UInt32) {
@@ -105,8 +105,8 @@ final class Connection: EventHandler, @unchecked Sendable {
             } else if phase == .streaming {
                 continue  // requests after a stream's request are never answered: discard
             } else {
-                if parser.bufferedByteCount == 0, requestStartedAt == nil { requestStartedAt = .now }
-                parser.append(owner.loop.readBuffer[0..<count])
+                if bufferedInput == 0, requestStartedAt == nil { requestStartedAt = .now }
+                requestReader.parser.append(owner.loop.readBuffer[0..<count])
                 if count < limit { return }
             }
         }
@@ -117,7 +117,7 @@ final class Connection: EventHandler, @unchecked Sendable {
     /// so a client cannot make the server hold more than that while it waits (it took 2 GB before).
     private var readLimit: Int {
         guard phase == .waiting else { return owner.loop.readBuffer.count }
-        let room = Self.maxPendingInput(context.configuration.limits) - parser.bufferedByteCount
+        let room = Self.maxPendingInput(context.configuration.limits) - bufferedInput
         return max(0, min(owner.loop.readBuffer.count, room))
     }
 
@@ -129,7 +129,7 @@ final class Connection: EventHandler, @unchecked Sendable {
             while isIdle, !closeWhenFlushed, output.count <= bound {
                 let request: HTTPRequest
                 do {
-                    guard let next = try parser.next() else { break }
+                    guard let next = try requests?.parser.next() else { break }
                     request = next
                 } catch {
                     context.counters.totalRequests.add(1, ordering: .relaxed)
@@ -138,7 +138,7 @@ final class Connection: EventHandler, @unchecked Sendable {
                     break
                 }
                 context.counters.totalRequests.add(1, ordering: .relaxed)
-                requestStartedAt = parser.bufferedByteCount > 0 ? .now : nil
+                requestStartedAt = bufferedInput > 0 ? .now : nil
                 dispatch(request)
             }
             let heldBack = output.count > bound
@@ -209,6 +209,7 @@ final class Connection: EventHandler, @unchecked Sendable {
             let interval = context.configuration.heartbeatInterval
             state = .streaming(writer, heartbeatDue: original.isEventStream ? .now + interval : nil)
             context.counters.openStreams.add(1, ordering: .relaxed)
+            requests = nil  // never parsed again: what the peer still sends is read and discarded
             corked = true
             open(writer)
             corked = false  // every caller of `send` flushes next
@@ -300,7 +301,7 @@ final class Connection: EventHandler, @unchecked Sendable {
         var wanted: UInt32 = 0
         let roomToRead = switch phase {
         case .idle: output.count <= context.configuration.maxWriteBufferBytes
-            && parser.bufferedByteCount < Self.maxBufferedInput(context.configuration.limits)
+            && bufferedInput < Self.maxBufferedInput(context.configuration.limits)
         case .waiting: readLimit > 0
         case .streaming, .closed: true  // a stream's peer is read (and discarded) to see it hang up
         }
@@ -314,15 +315,6 @@ final class Connection: EventHandler, @unchecked Sendable {
             watchedEvents = wanted
             owner.loop.modify(fd, events: wanted)
         }
-    }
-
-    static func maxBufferedInput(_ limits: HTTPParserLimits) -> Int {
-        limits.maxRequestLineBytes + limits.maxHeaderBytes + limits.maxBodyBytes + 4
-    }
-
-    /// Most unparsed input buffered while a `.later` answer is pending: one pipelined request head.
-    static func maxPendingInput(_ limits: HTTPParserLimits) -> Int {
-        limits.maxRequestLineBytes + limits.maxHeaderBytes + 4
     }
 
     /// Closes the fd and ends any stream. Idempotent.

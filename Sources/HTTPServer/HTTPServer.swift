@@ -86,22 +86,29 @@ public final class HTTPServer: Sendable {
 
     /// The most unparsed request bytes any open connection holds now (package-visible, for tests). Blocks until each
     /// loop has answered: do not call it on a loop.
-    func largestBufferedInput() -> Int {
+    func largestBufferedInput() -> Int { onEveryLoop { $0.largestBufferedInput }.max() ?? 0 }
+
+    /// How many open connections hold a request parser now (package-visible, for tests; an open stream holds none).
+    /// Blocks until each loop has answered: do not call it on a loop.
+    func requestReadersHeld() -> Int { onEveryLoop { $0.requestReadersHeld }.reduce(0, +) }
+
+    /// `read` of every running loop, each read on its own loop. Blocks until each has answered.
+    private func onEveryLoop(_ read: @escaping @Sendable (ServerLoop) -> Int) -> [Int] {
         let loops = state.withLock { state -> [ServerLoop] in
             if case .running(let loops, _) = state { loops } else { [] }
         }
-        let largest = Lock(0)
+        let values = Lock<[Int]>([])
         let answered = DispatchGroup()
         for serverLoop in loops {
             answered.enter()
             serverLoop.loop.execute {
-                let value = serverLoop.largestBufferedInput
-                largest.withLock { $0 = max($0, value) }
+                let value = read(serverLoop)
+                values.withLock { $0.append(value) }
                 answered.leave()
             }
         }
         answered.wait()
-        return largest.withLock { $0 }
+        return values.withLock { $0 }
     }
 
     /// Drains and stops: closes the listener at once (new connections are refused, so a load balancer sends them

@@ -174,8 +174,11 @@ final class ServerLoop: @unchecked Sendable {
 
     /// The most unparsed request bytes any connection of this loop holds now (for tests). - Important: loop-confined.
     var largestBufferedInput: Int {
-        connections.lazy.map(\.parser.bufferedByteCount).max() ?? 0
+        connections.lazy.map(\.bufferedInput).max() ?? 0
     }
+
+    /// How many of this loop's connections hold a request parser (for tests). - Important: loop-confined.
+    var requestReadersHeld: Int { connections.count { $0.requests != nil } }
 
     /// The heartbeat comment, one array shared by every stream's write buffer.
     private static let ping = Array(": ping\n\n".utf8)
@@ -228,7 +231,7 @@ final class ServerLoop: @unchecked Sendable {
                 // Only while nothing of ours waits to be written: a pipelined request held back until its
                 // predecessors' answers drain (a large file to a slow reader) is not late.
                 connection.timeOutRequest()
-            } else if idle, connection.output.count == 0, connection.parser.bufferedByteCount == 0,
+            } else if idle, connection.output.count == 0, connection.bufferedInput == 0,
                       now - connection.idleSince > config.idleTimeout {
                 connection.close()
             }
