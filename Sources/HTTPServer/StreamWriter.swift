@@ -20,6 +20,9 @@ public final class StreamWriter: Sendable {
     struct State {
         var finishing = false
         var closed = false
+        /// The `onClose` callbacks in order: the first here (a stream usually has one: its session's), the rest in
+        /// `callbacks`, so a stream with one holds no array for it (64 bytes an idle stream).
+        var firstCallback: (@Sendable () -> Void)?
         var callbacks: [@Sendable () -> Void] = []
         /// Tasks suspended in ``waitForRoom()``.
         var roomWaiters: [CheckedContinuation<Void, Never>] = []
@@ -178,7 +181,7 @@ public final class StreamWriter: Sendable {
     public func onClose(_ callback: @escaping @Sendable () -> Void) {
         let runNow = state.withLock { state -> Bool in
             if state.closed { return true }
-            state.callbacks.append(callback)
+            if state.firstCallback == nil { state.firstCallback = callback } else { state.callbacks.append(callback) }
             return false
         }
         if runNow { callback() }
@@ -190,13 +193,15 @@ public final class StreamWriter: Sendable {
     /// Ends the stream from the transport side and runs the `onClose` callbacks. Idempotent.
     /// The server calls it when the connection closes; tests may call it to simulate a disconnect.
     public func close() {
-        let (callbacks, waiters) = state.withLock { state -> ([@Sendable () -> Void], [CheckedContinuation<Void, Never>]) in
-            guard !state.closed else { return ([], []) }
+        let (first, callbacks, waiters) = state.withLock {
+            state -> ((@Sendable () -> Void)?, [@Sendable () -> Void], [CheckedContinuation<Void, Never>]) in
+            guard !state.closed else { return (nil, [], []) }
             state.closed = true
-            defer { state.callbacks = []; state.roomWaiters = [] }
-            return (state.callbacks, state.roomWaiters)
+            defer { state.firstCallback = nil; state.callbacks = []; state.roomWaiters = [] }
+            return (state.firstCallback, state.callbacks, state.roomWaiters)
         }
         for waiter in waiters { waiter.resume() }
+        first?()
         for callback in callbacks { callback() }
     }
 }

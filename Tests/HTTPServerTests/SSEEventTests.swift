@@ -73,6 +73,20 @@ import Testing
         #expect(box.closes == 11)
     }
 
+    @Test func closeCallbacksRunOnceEachInTheOrderGiven() {
+        let box = Box()
+        let writer = StreamWriter { _ in }
+        for index in 1...3 { writer.onClose { box.outputs.append("close \(index)") } }
+        writer.close()
+        writer.close()
+        #expect(box.outputs == ["close 1", "close 2", "close 3"])
+        let lone = StreamWriter { _ in }
+        lone.onClose { box.closes += 1 }
+        lone.close()
+        lone.close()
+        #expect(box.closes == 1)
+    }
+
     @Test func eventStreamResponseWritesRetryFirst() {
         let box = Box()
         let response = HTTPResponse.eventStream(retryMilliseconds: 1234) { writer in writer.send(SSEEvent(data: "x")) }
