@@ -147,7 +147,8 @@ let package = Package(
                            "Sealing", "JSON", "Redis"],
             swiftSettings: strict
         ),
-        // Uses only the public API of RowstreamKit and RowstreamTesting (no @testable).
+        // The library's tests: most go through its public API as a developer would (RowstreamServer, TableBinding,
+        // RowstreamTesting); those of internal parts (sessions, shared batches, cell forms) use @testable.
         .testTarget(name: "RowstreamKitTests", dependencies: ["Locking", "TestSupport", "RowstreamKit", "RowstreamTesting",
                                                              "HTTPServerTesting", "HTTPServer", "Tables"], swiftSettings: strict),
     ]

@@ -55,7 +55,7 @@ enum FormPairs {
     /// Whether a pair's raw name decodes to `wanted`: compared byte for byte when it has no escape (the usual case),
     /// else decoded first.
     private static func isName(_ raw: UnsafeBufferPointer<UInt8>, _ wanted: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard raw.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else {
+        guard raw.contains(where: { PercentDecoding.isEscape($0, true) }) else {
             return raw.count == wanted.count && (raw.isEmpty || memcmp(raw.baseAddress!, wanted.baseAddress!, raw.count) == 0)
         }
         guard let decoded = PercentDecoding.decode(bytes: raw, plusAsSpace: true) else { return false }

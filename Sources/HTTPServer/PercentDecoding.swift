@@ -35,7 +35,8 @@ enum PercentDecoding {
         return String(validating: out, as: UTF8.self)
     }
 
-    private static func isEscape(_ byte: UInt8, _ plusAsSpace: Bool) -> Bool {
+    /// Whether `byte` changes when decoded: `%`, and `+` where it means a space (form and query values).
+    static func isEscape(_ byte: UInt8, _ plusAsSpace: Bool) -> Bool {
         byte == UInt8(ascii: "%") || (plusAsSpace && byte == UInt8(ascii: "+"))
     }
 
