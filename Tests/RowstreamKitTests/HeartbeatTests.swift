@@ -70,6 +70,23 @@ import Testing
         #expect(closing.count == sentBeforeClose)
     }
 
+    @Test("streams that come and go: closed ones are dropped as new ones start, not an interval later")
+    func closedStreamsAreDroppedAsStreamsComeAndGo() {
+        // An interval no test run reaches: nothing comes due, so only starting streams can drop closed ones.
+        let heartbeats = StreamHeartbeat(commentInterval: .seconds(3_600))
+        defer { heartbeats.stop() }
+        let first = (0..<1_024).map { _ in StreamWriter { _ in } }
+        for writer in first { heartbeats.start(on: writer) }
+        #expect(heartbeats.streamCount == 1_024, "all open: none dropped")
+        for writer in first.dropFirst(24) { writer.close() }
+        let second = (0..<1_023).map { _ in StreamWriter { _ in } }
+        for writer in second { heartbeats.start(on: writer) }
+        #expect(heartbeats.streamCount == 2_047, "below twice what was left: no pass yet")
+        let last = StreamWriter { _ in }
+        heartbeats.start(on: last)
+        #expect(heartbeats.streamCount == 24 + 1_024, "the 1,000 closed streams are gone")
+    }
+
     @Test func stopEndsEveryStreamsHeartbeats() async throws {
         let heartbeats = StreamHeartbeat(commentInterval: .milliseconds(5))
         let stream = Collected()
