@@ -12,7 +12,7 @@ import json, os, platform, statistics, sys
 UNITS = [("_cells_per_s", "cells/s/core"), ("_ratio_to_mutex", "x Mutex's ns per lock body (lower better)"), ("_ns", "ns per lock body"), ("_bytes_per_row", "bytes on the wire per row"),
          ("_gzip_ratio", "x identity's bytes per row (lower better)"), ("_rps", "req/s"), ("_ms", "ms"), ("_bytes_per_stream", "bytes"),
          ("_events_per_s", "events/s"), ("_cpu_us_per_event", "us CPU/event"), ("_lost", "events"),
-         ("_event_bytes", "bytes"), ("_per_page", "requests"), ("_viewers", "viewers"), ("_streams", "streams"),
+         ("_event_bytes", "bytes"), ("_message_bytes", "bytes"), ("_per_page", "requests"), ("_viewers", "viewers"), ("_streams", "streams"),
          ("_with_rows", "viewers"), ("_percent", "% of a core"), ("_bytes_per_stream_3s", "bytes"),
          ("_bytes_per_stream_15s", "bytes"), ("_kb", "KB"), ("_arrival_seconds", "s"),
          ("_ratio_to_escape_loop", "x a plain escape loop's cells/s (same run)"), ("_bytes_per_s", "bytes/s"),
@@ -63,6 +63,13 @@ def ratio_specs(metrics):
                   "x nchan subscribes/s, the --against build (same run)"))
     specs.append(("storm_before_cpu_ratio_to_nchan", "storm_before_cpu_us_per_viewer", "storm_nchan_cpu_us_per_viewer",
                   "x nchan CPU/subscribe, the --against build (same run)"))
+    # and over nchan handing each subscriber the same first rows as a stored message (a like-for-like peer)
+    specs.append(("storm_connects_ratio_to_nchan_rows", "storm_connects_per_s", "storm_nchan_rows_connects_per_s",
+                  "x nchan subscribes/s with the first rows (higher better)"))
+    specs.append(("storm_cpu_ratio_to_nchan_rows", "storm_cpu_us_per_viewer", "storm_nchan_rows_cpu_us_per_viewer",
+                  "x nchan CPU/subscribe with the first rows (lower better)"))
+    specs.append(("storm_before_cpu_ratio_to_nchan_rows", "storm_before_cpu_us_per_viewer",
+                  "storm_nchan_rows_cpu_us_per_viewer", "x nchan CPU/subscribe with the first rows, the --against build"))
     # the same storm with every viewer asking for gzip, as browsers do (nchan's subscribers as before)
     for side, meaning in (("", ""), ("_before", ", the --against build (same run)")):
         specs.append((f"storm_gzip{side}_connects_ratio_to_nchan", f"storm_gzip{side}_connects_per_s",

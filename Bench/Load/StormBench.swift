@@ -4,7 +4,8 @@
 /// that time) and, with `--pid`, the server's CPU time (/proc/PID/stat) per viewer ready; `client_cpu_us_per_viewer`
 /// is this process's own (getrusage: user + system) over the same window, which shows when the client, not the
 /// server, bounds the connect rate (it runs on one core). `--ready head` (a peer
-/// such as nchan, which has no rows) counts a viewer at its response head: a bare subscribe. Upstream requests are
+/// such as nchan, which has no rows) counts a viewer at its response head: a bare subscribe; `--ready event` at its
+/// first complete event (nchan handing each new subscriber a stored message: the table's first rows). Upstream requests are
 /// read by the script from the server's /metrics before and after. `--requests at-connect`: each viewer's request
 /// leaves right after its own connect, as a browser's does, not once all connects are started.
 enum StormBench {

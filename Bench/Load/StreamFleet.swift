@@ -7,10 +7,11 @@ import Glibc
 /// consumer (fan-out, scale), through an ``EventScanner``, which hands over every event with its data; without one
 /// (storm, idle), through an ``EventSkimmer``, which reads each received byte where it lies and only counts the
 /// events, so what the client spends per viewer does not grow with what the server sends it. A stream is ready when
-/// its response head arrived (`.head`) or its first complete `rows` event did (`.firstRows`).
+/// its response head arrived (`.head`), its first complete `rows` event did (`.firstRows`), or its first complete event
+/// of any name did (`.firstEvent`: a peer such as nchan that sends a stored message to each new subscriber).
 /// Thread rules: confined to the thread that made it (the load client's only thread).
 final class StreamFleet {
-    enum Readiness { case head, firstRows }
+    enum Readiness { case head, firstRows, firstEvent }
 
     final class Stream {
         let number: Int
@@ -202,12 +203,15 @@ final class StreamFleet {
         if let onEvent {
             while let event = stream.scanner.next() {
                 let now = wallMicros()
-                if readiness == .firstRows, stream.readyAt == nil, event.name == "rows" { markReady(stream, now) }
+                if stream.readyAt == nil, readiness == .firstEvent || (readiness == .firstRows && event.name == "rows") {
+                    markReady(stream, now)
+                }
                 onEvent(stream, event, now)
             }
             status = stream.scanner.status
         } else {
-            if readiness == .firstRows, stream.readyAt == nil, stream.skimmer.rowsEvents > 0 {
+            let events = readiness == .firstRows ? stream.skimmer.rowsEvents : stream.skimmer.events
+            if readiness != .head, stream.readyAt == nil, events > 0 {
                 markReady(stream, wallMicros())
             }
             status = stream.skimmer.status

@@ -5,7 +5,7 @@ import Foundation
 //   rowstream-load --port P [--viewers N] [--seconds S]
 //       soak: viewers with churn; checks each saw every row exactly once; exits 1 on a violation.
 //   rowstream-load storm|fanout|idle --port P [flags]   (see BenchModes.swift and Scripts/bench)
-//       --streams N --path /tables/customers/stream --ready rows|head --pid SERVER_PID[,PID...]
+//       --streams N --path /tables/customers/stream --ready rows|head|event --pid SERVER_PID[,PID...]
 //       --proxy-pid PID[,PID...] --seconds S --hz N
 //       --publish-path PATH --publish-ports PORT[,PORT...] --publish-bytes N --hold S --timeout S --max-pending N
 //       --accept-encoding gzip|identity (fanout, idle, storm: streams ask for gzip and decode it, GzipBody.swift)
@@ -51,8 +51,9 @@ if let mode {
         case ("--requests", _) where value == "after-connects" || value == "at-connect":
             options.requestsAtConnect = value == "at-connect"
         case ("--publish-path", _): options.publishPath = value
-        case ("--ready", _) where value == "rows" || value == "head":
-            options.readiness = value == "rows" ? .firstRows : .head
+        case ("--ready", _) where value == "rows": options.readiness = .firstRows
+        case ("--ready", _) where value == "head": options.readiness = .head
+        case ("--ready", _) where value == "event": options.readiness = .firstEvent
         case ("--port", let n?) where n > 0 && n < 65_536: options.port = n
         case ("--streams", let n?) where n >= 1 && n <= 60_000: options.streams = n
         case ("--pid", _):
