@@ -4,7 +4,7 @@ import Glibc
 /// The body of one gzip-coded Rowstream stream, decoded write by write for the benches' `--accept-encoding gzip`
 /// (fan-out, idle, storm). It reads the server's format, not any gzip stream: after the response head, the
 /// 10-byte gzip header, then one block per write, each standing alone: deflate ended by a sync flush
-/// (`00 00 ff ff`), or a stored block for a short write (inflated with the next one). So a connection keeps no
+/// (`00 00 ff ff`), or a stored block for a short write (inflated as soon as it is whole). So a connection keeps no
 /// inflate state between reads, only the bytes of a write not yet complete; every run of blocks up to a sync
 /// flush is inflated by the one shared ``BlockInflater``, as a browser's decoder would, at a
 /// fraction of the memory (10,000 streams with an inflater each would be 400 MB). The head and each inflated piece
@@ -46,24 +46,42 @@ struct GzipBody {
         }
     }
 
-    /// Calls `run` with each run of `bytes` up to and with a sync flush (`00 00 ff ff`), from its start on; returns
-    /// where the last one ended (the start of the bytes not yet a whole run).
-    private static func runs(in bytes: UnsafeRawBufferPointer, _ run: (UnsafeRawBufferPointer) -> Void) -> Int {
+    /// Calls `run` with each run of `bytes` that stands alone, from its start on: a stored block (a short write,
+    /// which the server sends as one, RFC 1951 §3.2.4: its first byte's BTYPE bits are 00, then LEN and its
+    /// complement), or compressed blocks up to and with a sync flush (`00 00 ff ff`). Returns where the last one ended
+    /// (the start of the bytes not yet a whole run). A run starts on a block's first byte, so its BTYPE tells which
+    /// (a compressed block's is 01 or 10). A stored block that ends a write with nothing after it (the last piece of
+    /// a resumed stream's `session` event) is a run of its own: a browser's inflater shows it at once, so must this.
+    static func runs(in bytes: UnsafeRawBufferPointer, _ run: (UnsafeRawBufferPointer) -> Void) -> Int {
         guard let raw = bytes.baseAddress else { return 0 }
         let base = raw.assumingMemoryBound(to: UInt8.self)
         var start = 0
-        var index = 3  // the last byte of a flush: at least 3 past the run's start
-        while index < bytes.count, let hit = memchr(base + index, 0xff, bytes.count - index) {
-            let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-            if base[at - 1] == 0xff, base[at - 2] == 0, base[at - 3] == 0 {
-                run(UnsafeRawBufferPointer(rebasing: bytes[start...at]))
-                start = at + 1
-                index = at + 4
-            } else {
-                index = at + 1
+        while start < bytes.count {
+            if base[start] & 0b110 == 0 {
+                guard start + 5 <= bytes.count else { return start }
+                let length = Int(base[start + 1]) | Int(base[start + 2]) << 8
+                let end = start + 5 + length
+                guard end <= bytes.count else { return start }
+                run(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+                start = end
+                continue
             }
+            guard let end = syncFlushEnd(base, from: start, count: bytes.count) else { return start }
+            run(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+            start = end
         }
         return start
+    }
+
+    /// Just past the first sync flush (`00 00 ff ff`) of the compressed blocks at `start`, nil if none has arrived.
+    private static func syncFlushEnd(_ base: UnsafePointer<UInt8>, from start: Int, count: Int) -> Int? {
+        var index = start + 3  // the last byte of a flush: at least 3 past the run's start
+        while index < count, let hit = memchr(base + index, 0xff, count - index) {
+            let at = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+            if base[at - 1] == 0xff, base[at - 2] == 0, base[at - 3] == 0 { return at + 1 }
+            index = at + 1
+        }
+        return nil
     }
 
     /// Where the head ends in `bytes` (just past its CRLF CRLF), given that the bytes before them ended in

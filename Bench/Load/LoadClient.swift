@@ -4,7 +4,9 @@ import Glibc
 /// The load client's event loop: one thread, one epoll set, non-blocking sockets to 127.0.0.1, from 127.0.0.2-17.
 /// Each viewer holds a stream; it asks for the next batch after each `rows` event (a short POST connection),
 /// drops its stream after `churnAfter` batches and resumes with Last-Event-ID; after `complete` it checks that
-/// it saw every row index exactly once, expects 204 on resuming, and a new viewer takes its place.
+/// it saw every row index exactly once, expects 204 on resuming, and a new viewer takes its place. Every
+/// `gzipEvery`-th viewer asks for gzip as a browser does (`Accept-Encoding: gzip`) and decodes its stream
+/// (``GzipBody``); a block that does not inflate is a violation.
 /// Thread rules: confined to the thread that calls `run()`.
 final class LoadClient {
     private enum Role { case stream(Viewer), post(Viewer) }
@@ -13,15 +15,22 @@ final class LoadClient {
         let role: Role
         var request: [UInt8]
         var scanner = EventScanner()
-        init(role: Role, request: [UInt8]) {
+        /// A gzip viewer's stream: its bytes are decoded before the scanner reads them.
+        var gzip: GzipBody?
+        init(role: Role, request: [UInt8], gzip: Bool = false) {
             self.role = role
             self.request = request
+            self.gzip = gzip ? GzipBody() : nil
         }
     }
 
     let port: UInt16
     let viewerCount: Int
     let deadline: ContinuousClock.Instant
+    /// Every this-many-th viewer asks for gzip (0: none).
+    let gzipEvery: Int
+    /// Inflates every gzip stream's writes, one at a time (the client has one thread).
+    private let inflater = BlockInflater()
     private(set) var stats = LoadStatistics()
     private let epollFD = csystem_epoll_create()
     private var sockets: [Int32: Socket] = [:]
@@ -30,10 +39,11 @@ final class LoadClient {
     private var openStreams = 0
     private var dials = 0
 
-    init(port: Int, viewers: Int, seconds: Int) {
+    init(port: Int, viewers: Int, seconds: Int, gzipEvery: Int = 0) {
         self.port = UInt16(port)
         viewerCount = viewers
         deadline = .now + .seconds(seconds)
+        self.gzipEvery = gzipEvery
     }
 
     func run() {
@@ -55,13 +65,16 @@ final class LoadClient {
         }
         for fd in Array(sockets.keys) { forget(fd) }
         close(epollFD)
+        stats.inflateFailures = inflater.failures
     }
 
     private func rampUp() {
         viewers.removeAll { $0.done }
         for _ in 0..<min(200, viewerCount - viewers.count) {
             stats.viewersStarted += 1
-            let viewer = Viewer(number: stats.viewersStarted, churnAfter: Int.random(in: 1...4, using: &random))
+            let viewer = Viewer(number: stats.viewersStarted, churnAfter: Int.random(in: 1...4, using: &random),
+                                gzip: gzipEvery > 0 && stats.viewersStarted % gzipEvery == 0)
+            if viewer.gzip { stats.gzipViewers += 1 }
             viewers.append(viewer)
             openStream(viewer)
         }
@@ -70,9 +83,11 @@ final class LoadClient {
     private func openStream(_ viewer: Viewer) {
         var request = "GET /tables/customers/stream HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n"
         if let id = viewer.lastEventID { request += "Last-Event-ID: \(id)\r\n" }
+        if viewer.gzip { request += "Accept-Encoding: gzip\r\n" }
         viewer.batchesOnThisConnection = 0
         viewer.lastProgress = .now
-        viewer.stream = connect(Socket(role: .stream(viewer), request: Array((request + "\r\n").utf8)))
+        viewer.stream = connect(Socket(role: .stream(viewer), request: Array((request + "\r\n").utf8),
+                                       gzip: viewer.gzip))
         stats.connects += 1
     }
 
@@ -109,7 +124,14 @@ final class LoadClient {
         guard events & (csystem_EPOLLIN | csystem_EPOLLHUP | csystem_EPOLLERR) != 0 else { return }
         let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
         if count > 0 {
-            buffer.withUnsafeBytes { socket.scanner.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+            buffer.withUnsafeBytes { bytes in
+                let read = UnsafeRawBufferPointer(rebasing: bytes[0..<count])
+                if socket.gzip != nil {
+                    socket.gzip?.decode(read, with: inflater) { socket.scanner.append($0) }
+                } else {
+                    socket.scanner.append(read)
+                }
+            }
             consume(fd, socket)
         } else if count == 0 || (errno != EAGAIN && errno != EINTR) {
             lost(fd, socket)

@@ -11,10 +11,13 @@ final class Viewer {
     var churnAfter: Int
     var lastProgress = ContinuousClock.now
     var done = false
+    /// Asks for gzip, as a browser does.
+    let gzip: Bool
 
-    init(number: Int, churnAfter: Int) {
+    init(number: Int, churnAfter: Int, gzip: Bool = false) {
         self.number = number
         self.churnAfter = churnAfter
+        self.gzip = gzip
     }
 }
 
@@ -36,10 +39,13 @@ struct LoadStatistics {
     var unexpectedStatuses = 0
     var unexpectedCloses = 0
     var peakOpenStreams = 0
+    /// Viewers that asked for gzip, and gzip writes that did not inflate (each a violation).
+    var gzipViewers = 0
+    var inflateFailures = 0
     /// Unexpected response statuses by code (stream: not 200/204; POST: not 202/404).
     var unexpected: [Int: Int] = [:]
 
-    var violations: Int { duplicateRows + missingRows + resets + unexpectedStatuses }
+    var violations: Int { duplicateRows + missingRows + resets + unexpectedStatuses + inflateFailures }
 
     var json: String {
         let fields: [(String, Int)] = [
@@ -48,7 +54,8 @@ struct LoadStatistics {
             ("rows", rows), ("posts", posts), ("nudges", nudges), ("error_events", errorEvents),
             ("duplicate_rows", duplicateRows), ("missing_rows", missingRows), ("resets", resets),
             ("unexpected_statuses", unexpectedStatuses), ("unexpected_closes", unexpectedCloses),
-            ("peak_open_streams", peakOpenStreams), ("violations", violations),
+            ("peak_open_streams", peakOpenStreams), ("gzip_viewers", gzipViewers),
+            ("inflate_failures", inflateFailures), ("violations", violations),
         ]
         let codes = unexpected.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
         let counts = fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")

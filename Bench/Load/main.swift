@@ -2,8 +2,9 @@ import Foundation
 
 // rowstream-load: the load client of Scripts/soak and Scripts/bench. Single-threaded (one epoll loop), to
 // 127.0.0.1 only, every loop bounded in time. Prints one JSON line.
-//   rowstream-load --port P [--viewers N] [--seconds S]
-//       soak: viewers with churn; checks each saw every row exactly once; exits 1 on a violation.
+//   rowstream-load --port P [--viewers N] [--seconds S] [--gzip-every N]
+//       soak: viewers with churn; checks each saw every row exactly once; exits 1 on a violation. Every N-th
+//       viewer asks for gzip and decodes it (0, the default: none).
 //   rowstream-load storm|fanout|idle --port P [flags]   (see BenchModes.swift and Scripts/bench)
 //       --streams N --path /tables/customers/stream --ready rows|head|event --pid SERVER_PID[,PID...]
 //       --proxy-pid PID[,PID...] --seconds S --hz N
@@ -101,15 +102,16 @@ if let mode {
     exit(result.ok ? 0 : 1)
 }
 
-var port = 0, viewers = 1000, seconds = 30
+var port = 0, viewers = 1000, seconds = 30, gzipEvery = 0
 while let flag = arguments.popFirst() {
     guard let value = arguments.popFirst().flatMap({ Int($0) }), value >= 0 else {
-        fail("\(flag) needs a number\nusage: rowstream-load --port P [--viewers N] [--seconds S]")
+        fail("\(flag) needs a number\nusage: rowstream-load --port P [--viewers N] [--seconds S] [--gzip-every N]")
     }
     switch flag {
     case "--port": port = value
     case "--viewers": viewers = value
     case "--seconds": seconds = min(value, 3600)
+    case "--gzip-every": gzipEvery = value
     default:
         fail("unknown flag \(flag)")
     }
@@ -117,7 +119,7 @@ while let flag = arguments.popFirst() {
 guard port > 0, port < 65_536 else {
     fail("--port is required")
 }
-let client = LoadClient(port: port, viewers: viewers, seconds: seconds)
+let client = LoadClient(port: port, viewers: viewers, seconds: seconds, gzipEvery: gzipEvery)
 client.run()
 print(client.stats.json)
 exit(client.stats.violations == 0 ? 0 : 1)
