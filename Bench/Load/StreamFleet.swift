@@ -203,9 +203,8 @@ final class StreamFleet {
         if let onEvent {
             while let event = stream.scanner.next() {
                 let now = wallMicros()
-                if stream.readyAt == nil, readiness == .firstEvent || (readiness == .firstRows && event.name == "rows") {
-                    markReady(stream, now)
-                }
+                let counts = readiness == .firstEvent || (readiness == .firstRows && event.name == "rows")
+                if counts, stream.readyAt == nil { markReady(stream, now) }
                 onEvent(stream, event, now)
             }
             status = stream.scanner.status
