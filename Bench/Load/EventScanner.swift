@@ -171,6 +171,18 @@ enum Payload {
         return result
     }
 
+    /// How many times `needle` stands in `bytes` (not overlapping).
+    static func occurrences(of needle: String, in bytes: [UInt8]) -> Int {
+        let marker = Array(needle.utf8)
+        var count = 0
+        var rest = bytes[...]
+        while let start = end(of: marker, in: rest) {
+            count += 1
+            rest = bytes[start...]
+        }
+        return count
+    }
+
     /// The index just past the first occurrence of `needle` in `bytes`.
     private static func end(of needle: [UInt8], in bytes: ArraySlice<UInt8>) -> Int? {
         var index = bytes.startIndex

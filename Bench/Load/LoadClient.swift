@@ -4,7 +4,8 @@ import Glibc
 /// The load client's event loop: one thread, one epoll set, non-blocking sockets to 127.0.0.1, from 127.0.0.2-17.
 /// Each viewer holds a stream; it asks for the next batch after each `rows` event (a short POST connection),
 /// drops its stream after `churnAfter` batches and resumes with Last-Event-ID; after `complete` it checks that
-/// it saw every row index exactly once, expects 204 on resuming, and a new viewer takes its place. Every
+/// it saw every row index exactly once, expects 204 on resuming (a live table: `complete` again, on a stream that
+/// stays open), and a new viewer takes its place. A live table's change events are checked (``LiveChange``). Every
 /// `gzipEvery`-th viewer asks for gzip as a browser does (`Accept-Encoding: gzip`) and decodes its stream
 /// (``GzipBody``); a block that does not inflate is a violation.
 /// Thread rules: confined to the thread that calls `run()`.
@@ -169,7 +170,12 @@ final class LoadClient {
         switch event.name {
         case "session":
             viewer.nextURL = Payload.string("next", in: event.data)
-            if viewer.lastEventID != nil, viewer.batchesOnThisConnection == 0, !viewer.seen.isEmpty { post(viewer) }
+            if !viewer.live, Payload.occurrences(of: "\"live\":{", in: event.data) > 0 {
+                viewer.live = true
+                stats.liveViewers += 1
+            }
+            let resumesBatches = viewer.total == nil && !viewer.seen.isEmpty
+            if viewer.lastEventID != nil, viewer.batchesOnThisConnection == 0, resumesBatches { post(viewer) }
         case "rows":
             stats.batches += 1
             viewer.lastProgress = .now
@@ -186,12 +192,18 @@ final class LoadClient {
             } else {
                 post(viewer)
             }
+        case "complete" where viewer.total != nil:
+            // Resuming a finished live table's stream: `session`, `complete` again, and the stream stays open for
+            // the list's changes (docs/PROTOCOL.md). A table that is not live must have answered 204 instead.
+            if viewer.live { stats.viewersCompleted += 1 } else { stats.unexpectedStatuses += 1 }
+            viewer.done = true
+            forget(fd)
         case "complete":
             let total = Payload.integer("total", in: event.data) ?? -1
             viewer.total = total
             stats.missingRows += (0..<max(0, total)).count { !viewer.seen.contains($0) }
             forget(fd)
-            openStream(viewer)  // resuming a finished stream must answer 204
+            openStream(viewer)  // resuming a finished stream must answer 204 (a live table's: `complete` again)
         case "error":
             stats.errorEvents += 1
             post(viewer)
@@ -199,7 +211,10 @@ final class LoadClient {
             stats.resets += 1
             viewer.seen.removeAll()
         default:
-            break
+            guard let change = LiveChange(name: event.name, data: event.data) else { break }
+            if change.kind == .fresh { stats.freshEvents += 1 } else { stats.liveChanges += 1 }
+            stats.liveChangedRows += change.count
+            if !change.isWellFormed || !viewer.live { stats.malformedChanges += 1 }
         }
     }
 

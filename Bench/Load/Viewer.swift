@@ -13,6 +13,8 @@ final class Viewer {
     var done = false
     /// Asks for gzip, as a browser does.
     let gzip: Bool
+    /// Its table is live (the `session` event says so): its stream stays open after `complete`.
+    var live = false
 
     init(number: Int, churnAfter: Int, gzip: Bool = false) {
         self.number = number
@@ -42,10 +44,19 @@ struct LoadStatistics {
     /// Viewers that asked for gzip, and gzip writes that did not inflate (each a violation).
     var gzipViewers = 0
     var inflateFailures = 0
+    /// Live tables: viewers of one, change events (`insert`, `update`, `remove`), the rows or keys they carried,
+    /// `fresh` events, and change events not in the protocol's form (each a violation).
+    var liveViewers = 0
+    var liveChanges = 0
+    var liveChangedRows = 0
+    var freshEvents = 0
+    var malformedChanges = 0
     /// Unexpected response statuses by code (stream: not 200/204; POST: not 202/404).
     var unexpected: [Int: Int] = [:]
 
-    var violations: Int { duplicateRows + missingRows + resets + unexpectedStatuses + inflateFailures }
+    var violations: Int {
+        duplicateRows + missingRows + resets + unexpectedStatuses + inflateFailures + malformedChanges
+    }
 
     var json: String {
         let fields: [(String, Int)] = [
@@ -55,7 +66,9 @@ struct LoadStatistics {
             ("duplicate_rows", duplicateRows), ("missing_rows", missingRows), ("resets", resets),
             ("unexpected_statuses", unexpectedStatuses), ("unexpected_closes", unexpectedCloses),
             ("peak_open_streams", peakOpenStreams), ("gzip_viewers", gzipViewers),
-            ("inflate_failures", inflateFailures), ("violations", violations),
+            ("inflate_failures", inflateFailures), ("live_viewers", liveViewers), ("live_changes", liveChanges),
+            ("live_changed_rows", liveChangedRows), ("fresh_events", freshEvents),
+            ("malformed_changes", malformedChanges), ("violations", violations),
         ]
         let codes = unexpected.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
         let counts = fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",")

@@ -4,7 +4,8 @@ import Foundation
 // 127.0.0.1 only, every loop bounded in time. Prints one JSON line.
 //   rowstream-load --port P [--viewers N] [--seconds S] [--gzip-every N]
 //       soak: viewers with churn; checks each saw every row exactly once; exits 1 on a violation. Every N-th
-//       viewer asks for gzip and decodes it (0, the default: none).
+//       viewer asks for gzip and decodes it (0, the default: none). A live table (its `session` says so) is
+//       soaked too: its change events are checked (LiveChange.swift), its finished stream resumes with `complete`.
 //   rowstream-load storm|fanout|idle --port P [flags]   (see BenchModes.swift and Scripts/bench)
 //       --streams N --path /tables/customers/stream --ready rows|head|event --pid SERVER_PID[,PID...]
 //       --proxy-pid PID[,PID...] --seconds S --hz N
