@@ -15,7 +15,8 @@ import Synchronization
 /// needs keeping; pub/sub costs Redis no memory, and its reply says at once whether the owner is there.
 ///
 /// Thread rules: thread-safe. The subscription's messages are read by one task of its own, which hands demands to the
-/// server's handler (non-blocking) and answers to the waiting `forward` calls; publishes run on tasks of their own.
+/// server's handler (non-blocking) and answers to the waiting `forward` calls (both kept in a ``RelayInbox``);
+/// publishes run on tasks of their own.
 final class RedisDemandRelay: DemandRelay {
     /// The shortest wait for an owner's answer (SharedCluster uses the Redis command timeout when longer).
     static let leastBudget: Duration = .seconds(2)
@@ -25,7 +26,7 @@ final class RedisDemandRelay: DemandRelay {
     private let client: RedisClient
     private let key: StoreKey
     private let budget: Duration
-    private let inbox: Inbox
+    private let inbox: RelayInbox
     private let subscription: RedisSubscription
     private let listener: Task<Void, Never>
 
@@ -37,7 +38,7 @@ final class RedisDemandRelay: DemandRelay {
         self.client = client
         key = storeKey
         self.budget = budget
-        let inbox = Inbox()
+        let inbox = RelayInbox()
         self.inbox = inbox
         let subscription = client.subscribe(to: [RedisArgument(Self.channel(instance))])
         self.subscription = subscription
@@ -107,55 +108,5 @@ final class RedisDemandRelay: DemandRelay {
         subscription.cancel()   // no event after this; the listener's loop ends once it has read those before
         await listener.value
         inbox.endAll()
-    }
-
-    /// The forwards waiting for their answers, by request id, and the server's handler. Thread-safe: one lock each.
-    private final class Inbox: Sendable {
-        private struct Waiting {
-            let continuation: CheckedContinuation<RelayedAnswer, Never>
-            var timer: Task<Void, Never>?
-        }
-
-        let unverified = Atomic<Int>(0)
-        private let waiting = Lock<[UInt64: Waiting]>([:])
-        private let answerer = Lock<(@Sendable (RelayedDemand) -> RelayedAnswer)?>(nil)
-
-        var handler: (@Sendable (RelayedDemand) -> RelayedAnswer)? {
-            get { answerer.withLock { $0 } }
-            set { answerer.withLock { $0 = newValue } }
-        }
-
-        func wait(_ request: UInt64, _ continuation: CheckedContinuation<RelayedAnswer, Never>) {
-            waiting.withLock { $0[request] = Waiting(continuation: continuation) }
-        }
-
-        /// Lets `request`'s answer cancel its timer (or cancels it now if it was answered meanwhile).
-        func attach(_ timer: Task<Void, Never>, to request: UInt64) {
-            let answered = waiting.withLock { waiting -> Bool in
-                guard waiting[request] != nil else { return true }
-                waiting[request]?.timer = timer
-                return false
-            }
-            if answered { timer.cancel() }
-        }
-
-        /// Answers every forward still waiting `ended` (the relay stops).
-        func endAll() {
-            let all = waiting.withLock { waiting in
-                defer { waiting.removeAll() }
-                return Array(waiting.values)
-            }
-            for entry in all {
-                entry.timer?.cancel()
-                entry.continuation.resume(returning: .ended)
-            }
-        }
-
-        /// Answers `request` once (later answers, and answers to unknown ids, do nothing).
-        func resolve(_ request: UInt64, with answer: RelayedAnswer) {
-            guard let entry = waiting.withLock({ $0.removeValue(forKey: request) }) else { return }
-            entry.timer?.cancel()
-            entry.continuation.resume(returning: answer)
-        }
     }
 }
