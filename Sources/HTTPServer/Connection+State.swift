@@ -8,15 +8,15 @@ extension Connection {
     enum State {
         case idle
         case waiting(Pending)
-        case streaming(StreamWriter, heartbeatDue: ContinuousClock.Instant?)
+        case streaming(StreamWriter, heartbeatDue: MonotonicInstant?)
         case closed
     }
 
     /// The deadlines of a `State`, without its payload (``timing``). Trivially copyable.
     enum Timing {
         case idle
-        case waiting(deadline: ContinuousClock.Instant)
-        case streaming(heartbeatDue: ContinuousClock.Instant?)
+        case waiting(deadline: MonotonicInstant)
+        case streaming(heartbeatDue: MonotonicInstant?)
         case closed
 
         init(_ state: State) {
@@ -38,7 +38,7 @@ extension Connection {
     struct Pending {
         let id: UInt64
         let task: Task<Void, Never>
-        let deadline: ContinuousClock.Instant
+        let deadline: MonotonicInstant
         let head: Bool
         let version: HTTPVersion
     }

@@ -52,16 +52,16 @@ final class Connection: EventHandler, @unchecked Sendable {
     /// completion, so a prepared entry never names a number `close` freed (``closeDeferredFD()``).
     @exclusivity(unchecked) private(set) var fdOpenForSend = false
     /// When the connection last became idle, and when the first byte of a pending request arrived.
-    @exclusivity(unchecked) var idleSince = ContinuousClock.now
-    @exclusivity(unchecked) var requestStartedAt: ContinuousClock.Instant?
-    @exclusivity(unchecked) var lastWriteProgress = ContinuousClock.now
+    @exclusivity(unchecked) var idleSince = MonotonicInstant.now
+    @exclusivity(unchecked) var requestStartedAt: MonotonicInstant?
+    @exclusivity(unchecked) var lastWriteProgress = MonotonicInstant.now
     /// A task waits for the open stream's unsent bytes to drain (``StreamWriter/waitForRoom()``).
     @exclusivity(unchecked) var roomWanted = false
     /// While a stream opens: its writes are queued, not sent, so the response head and the first events (`session`,
     /// `loading` and, from memory, the first `rows`) leave in one gathering send by the caller's `flush()`.
     @exclusivity(unchecked) var corked = false
     /// Set once the answer is sent and the write side shut: until then, input is read and discarded (see `linger`).
-    @exclusivity(unchecked) var lingerUntil: ContinuousClock.Instant?
+    @exclusivity(unchecked) var lingerUntil: MonotonicInstant?
     /// Counts `.later` answers, to give each `Pending` its id.
     @exclusivity(unchecked) private var pendingCount: UInt64 = 0
 

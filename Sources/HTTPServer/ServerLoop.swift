@@ -188,7 +188,7 @@ final class ServerLoop: @unchecked Sendable {
     /// What is due for a connection of `timing` (a stream's heartbeat, a pending answer's timeout) and whether it
     /// is idle. `Connection.timing` has no payload, so the sweep copies no state (reading `state` retained and
     /// released its writer or task, each connection, each tick).
-    private static func due(_ timing: Connection.Timing, now: ContinuousClock.Instant)
+    private static func due(_ timing: Connection.Timing, now: MonotonicInstant)
         -> (heartbeat: Bool, answer: Bool, idle: Bool) {
         switch timing {
         case .streaming(let due?): (due <= now, false, false)
@@ -203,7 +203,7 @@ final class ServerLoop: @unchecked Sendable {
     /// and releases its writer or task, which with 10,000 streams was most of a sweep). The list is walked from its
     /// end without a copy: a connection closed here moves the last one, already seen, into its slot.
     private func sweep() {
-        let now = ContinuousClock.now
+        let now = MonotonicInstant.now
         let config = context.configuration
         context.freedMemory?.observe(openConnections: context.counters.openConnections.load(ordering: .relaxed))
         var index = connections.count
