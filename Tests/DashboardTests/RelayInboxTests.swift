@@ -22,7 +22,8 @@ import Testing
             depth.frames.store(Thread.callStackReturnAddresses.count, ordering: .relaxed)
             return .accepted
         }
-        let demand = RelayedDemand(kind: .next, table: "t", session: try #require(SessionID(String(repeating: "a", count: 32))))
+        let session = try #require(SessionID(String(repeating: "a", count: 32)))
+        let demand = RelayedDemand(kind: .next, table: "t", session: session)
         func frames() -> Int {
             #expect(inbox.handler?(demand) == .accepted)
             return depth.frames.load(ordering: .relaxed)
