@@ -141,13 +141,17 @@ final class LoadClient {
 
     private func consume(_ fd: Int32, _ socket: Socket) {
         switch socket.role {
-        case .post(let viewer):
+        case .post:
+            // The scanner reads the status line with the first `next()` (a POST's answer has no events).
+            _ = socket.scanner.next()
             guard let status = socket.scanner.status else { return }
-            if status != 202 && status != 404 {  // 404: the session ended as its stream was dropped
+            switch status {
+            case 202: break
+            case 204: stats.endedPosts += 1  // the session ended first: its stream was dropped, or it completed
+            default:
                 stats.unexpectedStatuses += 1
                 stats.unexpected[status, default: 0] += 1
             }
-            _ = viewer
             forget(fd)
         case .stream(let viewer):
             while sockets[fd] === socket, let event = socket.scanner.next() { receive(event, viewer, fd) }

@@ -33,6 +33,9 @@ struct LoadStatistics {
     var batches = 0
     var rows = 0
     var posts = 0
+    /// POSTs answered 204 (`Rowstream-Session: ended`): the viewer's stream was dropped or completed before the
+    /// demand reached its session. Expected now and then; not a violation.
+    var endedPosts = 0
     var nudges = 0
     var errorEvents = 0
     var duplicateRows = 0
@@ -51,7 +54,7 @@ struct LoadStatistics {
     var liveChangedRows = 0
     var freshEvents = 0
     var malformedChanges = 0
-    /// Unexpected response statuses by code (stream: not 200/204; POST: not 202/404).
+    /// Unexpected response statuses by code (stream: not 200/204; POST: not 202/204).
     var unexpected: [Int: Int] = [:]
 
     var violations: Int {
@@ -62,7 +65,8 @@ struct LoadStatistics {
         let fields: [(String, Int)] = [
             ("viewers_started", viewersStarted), ("viewers_completed", viewersCompleted), ("connects", connects),
             ("reconnects", reconnects), ("connect_failures", connectFailures), ("batches", batches),
-            ("rows", rows), ("posts", posts), ("nudges", nudges), ("error_events", errorEvents),
+            ("rows", rows), ("posts", posts), ("ended_posts", endedPosts), ("nudges", nudges),
+            ("error_events", errorEvents),
             ("duplicate_rows", duplicateRows), ("missing_rows", missingRows), ("resets", resets),
             ("unexpected_statuses", unexpectedStatuses), ("unexpected_closes", unexpectedCloses),
             ("peak_open_streams", peakOpenStreams), ("gzip_viewers", gzipViewers),
