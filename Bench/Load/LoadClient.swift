@@ -145,13 +145,7 @@ final class LoadClient {
             // The scanner reads the status line with the first `next()` (a POST's answer has no events).
             _ = socket.scanner.next()
             guard let status = socket.scanner.status else { return }
-            switch status {
-            case 202: break
-            case 204: stats.endedPosts += 1  // the session ended first: its stream was dropped, or it completed
-            default:
-                stats.unexpectedStatuses += 1
-                stats.unexpected[status, default: 0] += 1
-            }
+            stats.countPostAnswer(status)
             forget(fd)
         case .stream(let viewer):
             while sockets[fd] === socket, let event = socket.scanner.next() { receive(event, viewer, fd) }

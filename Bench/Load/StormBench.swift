@@ -6,8 +6,8 @@
 /// server, bounds the connect rate (it runs on one core). `--ready head` (a peer
 /// such as nchan, which has no rows) counts a viewer at its response head: a bare subscribe; `--ready event` at its
 /// first complete event (nchan handing each new subscriber a stored message: the table's first rows). Upstream
-/// requests are read by the script from the server's /metrics before and after. `--requests at-connect`: each viewer's request
-/// leaves right after its own connect, as a browser's does, not once all connects are started.
+/// requests are read by the script from the server's /metrics before and after. `--requests at-connect`: each
+/// viewer's request leaves right after its own connect, as a browser's does, not once all connects are started.
 enum StormBench {
     /// Measures, hands the figures to `measured`, then keeps the streams open `lingerSeconds` before they close.
     static func run(_ options: BenchOptions, measured: (BenchReport) -> Void) -> (report: BenchReport, ok: Bool) {

@@ -57,6 +57,18 @@ struct LoadStatistics {
     /// Unexpected response statuses by code (stream: not 200/204; POST: not 202/204).
     var unexpected: [Int: Int] = [:]
 
+    /// A POST `next`'s answer: `202`, or `204` when its session had ended first (its stream was dropped, or it
+    /// completed); any other status is unexpected.
+    mutating func countPostAnswer(_ status: Int) {
+        switch status {
+        case 202: break
+        case 204: endedPosts += 1
+        default:
+            unexpectedStatuses += 1
+            unexpected[status, default: 0] += 1
+        }
+    }
+
     var violations: Int {
         duplicateRows + missingRows + resets + unexpectedStatuses + inflateFailures + malformedChanges
     }

@@ -1,9 +1,10 @@
 import Testing
 @testable import rowstream_load
 
-/// A POST's answer is read by the same `EventScanner` as a stream, which reads the status line only when asked for
-/// the next event: the load client asks once, so a `204` (the session had ended) or any other status is seen. It
-/// never asked before, and no POST's status was ever checked.
+/// A POST's answer, as the soak judges it. Its status is read by the same `EventScanner` as a stream's, which reads
+/// the status line only when asked for the next event: the load client asks once (it never asked before, so no
+/// POST's status was ever checked). `202` is done; `204` means the session had ended first (counted apart, not a
+/// violation); anything else is a violation.
 @Suite struct PostAnswerTests {
     @Test(arguments: [202, 204, 404, 503])
     func theStatusOfAnAnswerWithoutEventsIsRead(_ code: Int) {
@@ -13,5 +14,13 @@ import Testing
         #expect(scanner.status == nil)  // not read until asked
         #expect(scanner.next() == nil)  // no event in it
         #expect(scanner.status == code)
+    }
+
+    @Test func acceptedAndEndedPassAndEverythingElseIsAViolation() {
+        var stats = LoadStatistics()
+        for status in [202, 204, 202, 404, 503, 204] { stats.countPostAnswer(status) }
+        #expect(stats.endedPosts == 2)
+        #expect(stats.unexpectedStatuses == 2 && stats.unexpected == [404: 1, 503: 1])
+        #expect(stats.violations == 2)
     }
 }
